@@ -1,0 +1,21 @@
+// Narrow phase: contacts between one pair of bodies (thesis Ch. 3, Alg. 6 and 7).
+#pragma once
+
+#include <vector>
+
+#include "engine/core/contact.hpp"
+#include "engine/core/model.hpp"
+#include "engine/core/settings.hpp"
+#include "engine/core/state.hpp"
+
+namespace pegsim {
+
+// Appends to `out` every contact between bodies a and b within settings.epsilon, each with
+// the 5-tuple, the features, APPL and feasibility. Pairs: sphere-plane, sphere-sphere,
+// sphere-polytope, polytope-plane, polytope-polytope (vertex-face both ways and edge-edge).
+// Contacts are emitted with body_a/body_b as the narrow phase decides, the normal pointing
+// from body_a onto body_b. Output order is deterministic.
+void collide(const Model& model, const State& state, const Settings& settings, int a, int b,
+             std::vector<Contact>& out);
+
+}  // namespace pegsim

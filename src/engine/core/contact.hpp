@@ -1,0 +1,33 @@
+// A contact: the 5-tuple {A, B, p_a, n, psi} of thesis §2.1.2 plus the features that made it.
+#pragma once
+
+#include <vector>
+
+#include "engine/core/math.hpp"
+
+namespace pegsim {
+
+enum class FeatureKind { Vertex, Edge, Face, Sphere, Plane };
+
+struct Feature {
+  FeatureKind kind = FeatureKind::Vertex;
+  int index = -1;  // vertex / edge / face index in the body's polytope; -1 for Sphere, Plane
+};
+
+struct Contact {
+  int body_a = -1, body_b = -1;
+  Feature feature_a, feature_b;
+  Vec3 point_a = Vec3::Zero();    // world point on A
+  Vec3 normal = Vec3::UnitZ();    // unit, from A onto B
+  double gap = 0.0;               // psi: positive when separated; p_b = p_a + gap * normal
+  double applicability = 1.0;     // APPL value of (3.3)-(3.5) (1 for smooth shapes)
+  bool applicable = true;         // APPL >= eps_theta
+  bool feasible = true;           // feasibility test of §3.3
+
+  bool primary() const { return applicable && feasible; }
+  Vec3 point_b() const { return point_a + gap * normal; }
+};
+
+const char* to_string(FeatureKind k);
+
+}  // namespace pegsim

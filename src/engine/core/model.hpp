@@ -1,0 +1,24 @@
+// The immutable description of a mechanical system.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "engine/core/body.hpp"
+
+namespace pegsim {
+
+struct Model {
+  std::vector<Body> bodies;
+
+  int body_index(const std::string& name) const {
+    for (std::size_t i = 0; i < bodies.size(); ++i)
+      if (bodies[i].name == name) return static_cast<int>(i);
+    return -1;
+  }
+  // True when the pair may collide (not both static, not excluded by either body).
+  bool may_collide(int a, int b) const;
+};
+
+}  // namespace pegsim

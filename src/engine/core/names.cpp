@@ -1,0 +1,67 @@
+// Names of the core enumerations, used by reports, the CLI and scene files.
+#include "engine/core/contact.hpp"
+#include "engine/core/model.hpp"
+#include "engine/core/settings.hpp"
+#include "engine/core/shape.hpp"
+
+#include <algorithm>
+
+namespace pegsim {
+
+const char* to_string(ShapeKind kind) {
+  switch (kind) {
+    case ShapeKind::Sphere: return "sphere";
+    case ShapeKind::Plane: return "plane";
+    case ShapeKind::Polytope: return "polytope";
+  }
+  return "?";
+}
+
+const char* to_string(FeatureKind k) {
+  switch (k) {
+    case FeatureKind::Vertex: return "vertex";
+    case FeatureKind::Edge: return "edge";
+    case FeatureKind::Face: return "face";
+    case FeatureKind::Sphere: return "sphere";
+    case FeatureKind::Plane: return "plane";
+  }
+  return "?";
+}
+
+const char* to_string(Formulation f) {
+  switch (f) {
+    case Formulation::StewartTrinkle: return "stewart-trinkle";
+    case Formulation::AnitescuPotra: return "anitescu-potra";
+  }
+  return "?";
+}
+
+const char* to_string(FailurePolicy p) {
+  switch (p) {
+    case FailurePolicy::Stop: return "stop";
+    case FailurePolicy::Continue: return "continue";
+  }
+  return "?";
+}
+
+bool parse_formulation(const std::string& name, Formulation& out) {
+  for (Formulation f : {Formulation::StewartTrinkle, Formulation::AnitescuPotra}) {
+    if (name == to_string(f)) {
+      out = f;
+      return true;
+    }
+  }
+  return false;
+}
+
+bool Model::may_collide(int a, int b) const {
+  const Body& A = bodies[a];
+  const Body& B = bodies[b];
+  if (A.is_static && B.is_static) return false;
+  auto excluded = [](const Body& x, int other) {
+    return std::find(x.no_collide.begin(), x.no_collide.end(), other) != x.no_collide.end();
+  };
+  return !excluded(A, b) && !excluded(B, a);
+}
+
+}  // namespace pegsim

@@ -1,0 +1,45 @@
+// Everything a user may change between two steps.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "engine/core/math.hpp"
+
+namespace pegsim {
+
+// Time-stepping formulations (thesis §2.3.1).
+enum class Formulation {
+  StewartTrinkle,  // LCP (6.1)/(6.2): gap term psi_n/h restores penetration
+  AnitescuPotra,   // the same LCP with psi_n/h + dpsi/dt replaced by 0
+};
+
+// What the simulator does when every solver of the chain fails on a step.
+enum class FailurePolicy {
+  Stop,      // keep the state of the last good step and report the failure
+  Continue,  // take the best (lowest-residual) answer, clamped to z >= 0, and go on
+};
+
+struct Settings {
+  double h = 0.01;                           // time step, s
+  Vec3 gravity{0.0, 0.0, -9.81};             // m/s^2
+  double epsilon = 0.05;                     // contact consideration distance, m (thesis eps)
+  double eps_theta = -0.15;                  // applicability relaxation -sin(theta), (3.3)-(3.5)
+  double feasibility_depth = 0.0025;         // penetration allowed inside the Voronoi region, m
+  double feasibility_angle = 0.4;            // phi outside the Voronoi region, rad (§3.3)
+  int friction_directions = 7;               // n_d of the linearized cone (2.21)
+  Formulation formulation = Formulation::StewartTrinkle;
+  std::string solver = "lemke";
+  std::vector<std::string> fallbacks{"pgs"};
+  double tolerance = 1e-10;                  // natural-map residual accepted as solved
+  int max_iterations = 10000;                // per solve (pivots for Lemke, sweeps for PGS)
+  FailurePolicy on_failure = FailurePolicy::Stop;
+  bool warm_start = true;                    // seed solvers with the previous step's impulses
+};
+
+const char* to_string(Formulation f);
+const char* to_string(FailurePolicy p);
+// Parse a name ("stewart-trinkle", "anitescu-potra"); returns false if unknown.
+bool parse_formulation(const std::string& name, Formulation& out);
+
+}  // namespace pegsim

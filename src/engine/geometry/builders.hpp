@@ -1,0 +1,25 @@
+// Builders for the shipped primitive polytopes, all centred on their centroid.
+#pragma once
+
+#include <vector>
+
+#include "engine/core/shape.hpp"
+
+namespace pegsim {
+
+// Rectangular block with edge lengths lx, ly, lz along the body axes (6 quad faces).
+Polytope make_box(double lx, double ly, double lz);
+Polytope make_cube(double edge);
+// Right prism over a regular n-gon of circumradius `radius`, axis along body z, height h.
+Polytope make_cylinder(int n, double radius, double height);
+// The five Platonic solids, scaled so that every vertex lies at distance `radius` from 0.
+Polytope make_tetrahedron(double radius);
+Polytope make_octahedron(double radius);
+Polytope make_hexahedron(double radius);
+Polytope make_dodecahedron(double radius);
+Polytope make_icosahedron(double radius);
+// Convex hull of a point set (qhull), with coplanar facets merged into polygons.
+// Throws GeometryError for fewer than 4 points or a degenerate (flat) set.
+Polytope make_convex_hull(const std::vector<Vec3>& points);
+
+}  // namespace pegsim

@@ -1,0 +1,55 @@
+// The pluggable solver interface: every solver takes an LCP and returns a SolveReport.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "engine/solvers/lcp.hpp"
+
+namespace pegsim {
+
+enum class SolveStatus {
+  Solved,          // residual <= tolerance
+  MaxIterations,   // iteration limit reached before the tolerance
+  Unsolvable,      // the method proved (by its own logic) that it cannot reach a solution,
+                   // e.g. Lemke ending on a secondary ray
+  NumericalFailure,// singular pivot, NaN, ...
+};
+
+struct SolverOptions {
+  double tolerance = 1e-10;   // on the natural-map residual, scaled by (1 + ||q||_inf)
+  int max_iterations = 10000;
+  bool warm_start = false;    // use the incoming z as a starting point
+};
+
+struct SolveReport {
+  SolveStatus status = SolveStatus::NumericalFailure;
+  int iterations = 0;
+  std::vector<double> residual_history;  // natural-map residual per iteration (or per pivot)
+  double residual = 0.0;                 // final ||min(z, Mz+q)||_inf
+  double seconds = 0.0;
+  std::string solver;                    // which solver produced this report
+  std::string message;                   // human-readable detail for non-Solved statuses
+
+  bool solved() const { return status == SolveStatus::Solved; }
+};
+
+class Solver {
+ public:
+  virtual ~Solver() = default;
+  virtual std::string_view name() const = 0;
+  // Solves `lcp`; `z` holds the warm start on entry (if options.warm_start) and the answer on
+  // exit (always of size lcp.size()). Never throws on a hard problem: the status says it.
+  virtual SolveReport solve(const Lcp& lcp, VecX& z, const SolverOptions& options) = 0;
+};
+
+// Creates a solver by name ("lemke", "pgs"); returns nullptr for an unknown name.
+std::unique_ptr<Solver> make_solver(std::string_view name);
+// Names accepted by make_solver, in a stable order.
+std::vector<std::string> solver_names();
+
+const char* to_string(SolveStatus s);
+
+}  // namespace pegsim
