@@ -1,1 +1,233 @@
-// (being written)
+// One step = detect contacts, choose the enforced ones (standard model), formulate the
+// Stewart–Trinkle LCP, solve it through the fallback chain, integrate (ARCHITECTURE.md).
+#include "engine/dynamics/simulator.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <stdexcept>
+
+#include "engine/collision/detect_contacts.hpp"
+#include "engine/dynamics/integrate.hpp"
+
+namespace pegsim {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+double seconds_since(Clock::time_point t0) {
+  return std::chrono::duration<double>(Clock::now() - t0).count();
+}
+
+bool same_key(const Contact& c, int ka, int ia, int kb, int ib) {
+  return static_cast<int>(c.feature_a.kind) == ka && c.feature_a.index == ia &&
+         static_cast<int>(c.feature_b.kind) == kb && c.feature_b.index == ib;
+}
+
+}  // namespace
+
+std::string check_settings(const Settings& s) {
+  if (!(s.h > 0.0) || !std::isfinite(s.h)) return "h must be a positive number of seconds";
+  if (!s.gravity.allFinite()) return "gravity must be finite";
+  if (!(s.epsilon >= 0.0) || !std::isfinite(s.epsilon)) return "epsilon must be >= 0";
+  if (!(s.eps_theta >= -1.0 && s.eps_theta <= 1.0)) return "eps_theta must lie in [-1, 1]";
+  if (!(s.feasibility_depth >= 0.0)) return "feasibility_depth must be >= 0";
+  if (!(s.feasibility_angle >= 0.0 && s.feasibility_angle <= M_PI / 2))
+    return "feasibility_angle must lie in [0, pi/2]";
+  if (s.friction_directions < 1) return "friction_directions must be >= 1";
+  if (!(s.tolerance > 0.0)) return "tolerance must be > 0";
+  if (s.max_iterations < 1) return "max_iterations must be >= 1";
+  if (!make_solver(s.solver)) return "unknown solver '" + s.solver + "'";
+  for (const std::string& f : s.fallbacks)
+    if (!make_solver(f)) return "unknown fallback solver '" + f + "'";
+  return {};
+}
+
+Simulator::Simulator(Model model, State initial, Settings settings)
+    : model_(std::move(model)), initial_(std::move(initial)) {
+  if (initial_.bodies.size() != model_.bodies.size())
+    throw std::invalid_argument("the state has " + std::to_string(initial_.bodies.size()) +
+                                " bodies, the model " + std::to_string(model_.bodies.size()));
+  state_ = initial_;
+  set_settings(settings);
+}
+
+void Simulator::set_settings(const Settings& settings) {
+  if (std::string why = check_settings(settings); !why.empty())
+    throw std::invalid_argument("settings: " + why);
+  settings_ = settings;
+  chain_.clear();
+  chain_.push_back(make_solver(settings_.solver));
+  for (const std::string& name : settings_.fallbacks) chain_.push_back(make_solver(name));
+}
+
+void Simulator::apply_wrench(int body, const Vec3& force, const Vec3& torque) {
+  state_.bodies.at(body).force += force;
+  state_.bodies.at(body).torque += torque;
+}
+
+void Simulator::reset() {
+  state_ = initial_;
+  warm_keys_.clear();
+  report_ = StepReport{};
+}
+
+void Simulator::remove_observer(StepObserver* observer) {
+  observers_.erase(std::remove(observers_.begin(), observers_.end(), observer), observers_.end());
+}
+
+const StepReport& Simulator::step() {
+  StepReport& r = report_;
+  r.attempts.clear();
+  r.failed = false;
+  r.fell_back = false;
+  r.failure.clear();
+  r.problem_size = 0;
+  r.solve = SolveReport{};
+  r.max_penetration = 0.0;
+
+  // Stages 2-3: contacts within epsilon at the start of the step.
+  auto t0 = Clock::now();
+  detect_contacts(model_, state_, settings_, broad_, r.contacts);
+  r.timings.detect = seconds_since(t0);
+
+  // Stage 4, standard model: every primary contact is a unilateral constraint.
+  enforced_.clear();
+  for (std::size_t i = 0; i < r.contacts.size(); ++i)
+    if (r.contacts[i].primary()) enforced_.push_back(static_cast<int>(i));
+  r.enforced.assign(r.contacts.size(), 0);
+  for (int i : enforced_) {
+    r.enforced[i] = 1;
+    r.max_penetration = std::max(r.max_penetration, -r.contacts[i].gap);
+  }
+
+  // Stages 5-6: formulate and solve, or move freely.
+  t0 = Clock::now();
+  if (enforced_.empty()) {
+    free_velocities(model_, state_, settings_, velocity_);
+    r.timings.formulate = seconds_since(t0);
+    r.timings.solve = 0.0;
+    fill_impulses(problem_, VecX());
+  } else {
+    assemble_stewart_trinkle(model_, state_, settings_, r.contacts, enforced_, problem_);
+    r.timings.formulate = seconds_since(t0);
+    r.problem_size = problem_.lcp.size();
+    t0 = Clock::now();
+    solve(problem_);
+    r.timings.solve = seconds_since(t0);
+    if (!r.failed) contact_velocities(problem_, z_, velocity_);
+  }
+  if (!r.failed && !velocity_.allFinite()) {
+    r.failed = true;
+    r.failure = "the new velocities are not finite";
+  }
+
+  // Stage 7: integrate; a failed step leaves the state as it was (FailurePolicy::Stop).
+  t0 = Clock::now();
+  if (!r.failed) {
+    integrate_positions(model_, velocity_, settings_.h, state_);
+    state_.time += settings_.h;
+    ++state_.step;
+    for (BodyState& s : state_.bodies) {
+      s.force.setZero();
+      s.torque.setZero();
+    }
+  }
+  r.timings.integrate = seconds_since(t0);
+  r.time = state_.time;
+  r.step = state_.step;
+
+  // Stage 8: report.
+  for (StepObserver* o : observers_) o->on_step(model_, state_, r);
+  return r;
+}
+
+void Simulator::solve(ContactProblem& problem) {
+  StepReport& r = report_;
+  const Lcp& lcp = problem.lcp;
+  const int n = lcp.size();
+  const int block = problem.block_size();
+
+  // Warm start from the impulses of the previous step's matching contacts.
+  VecX warm = VecX::Zero(n);
+  bool have_warm = false;
+  if (settings_.warm_start) {
+    for (int i = 0; i < problem.contacts(); ++i) {
+      const Contact& c = r.contacts[problem.contact[i]];
+      for (const WarmEntry& e : warm_keys_) {
+        if (e.body_a == c.body_a && e.body_b == c.body_b &&
+            same_key(c, e.kind_a, e.index_a, e.kind_b, e.index_b) &&
+            e.offset + block <= warm_values_.size()) {
+          warm.segment(i * block, block) = warm_values_.segment(e.offset, block);
+          have_warm = true;
+          break;
+        }
+      }
+    }
+  }
+
+  SolverOptions options;
+  options.tolerance = settings_.tolerance;
+  options.max_iterations = settings_.max_iterations;
+  double best_residual = INFINITY;
+  for (std::size_t k = 0; k < chain_.size(); ++k) {
+    z_ = warm;
+    options.warm_start = have_warm;
+    SolveReport attempt = chain_[k]->solve(lcp, z_, options);
+    const bool ok = attempt.solved() && z_.allFinite();
+    r.attempts.push_back(attempt);
+    if (ok) {
+      r.solve = attempt;
+      r.fell_back = k > 0;
+      break;
+    }
+    if (z_.allFinite() && attempt.residual < best_residual) {
+      best_residual = attempt.residual;
+      best_z_ = z_;
+      r.solve = attempt;
+    }
+  }
+
+  if (!r.solve.solved()) {
+    r.fell_back = chain_.size() > 1;
+    if (settings_.on_failure == FailurePolicy::Continue && std::isfinite(best_residual)) {
+      z_ = best_z_.cwiseMax(0.0);
+    } else {
+      r.failed = true;
+      r.failure = "no solver answered (" + std::string(to_string(r.attempts.back().status)) +
+                  ", best residual " + std::to_string(best_residual) + ")";
+      fill_impulses(problem, VecX());
+      return;
+    }
+  }
+  fill_impulses(problem, z_);
+
+  // Remember this step's impulses for the next warm start.
+  warm_keys_.clear();
+  for (int i = 0; i < problem.contacts(); ++i) {
+    const Contact& c = r.contacts[problem.contact[i]];
+    warm_keys_.push_back({c.body_a, c.body_b, static_cast<int>(c.feature_a.kind), c.feature_a.index,
+                          static_cast<int>(c.feature_b.kind), c.feature_b.index, i * block});
+  }
+  warm_values_ = z_;
+}
+
+void Simulator::fill_impulses(const ContactProblem& problem, const VecX& z) {
+  StepReport& r = report_;
+  const std::size_t nc = r.contacts.size();
+  r.normal_impulse.assign(nc, 0.0);
+  r.friction_impulse.assign(nc, Vec3::Zero());
+  r.sliding.assign(nc, 0);
+  if (z.size() == 0) return;
+  const int nd = problem.directions;
+  for (int i = 0; i < problem.contacts(); ++i) {
+    const int c = problem.contact[i];
+    const int base = i * problem.block_size();
+    r.normal_impulse[c] = z(base);
+    Vec3 f = Vec3::Zero();
+    for (int k = 0; k < nd; ++k) f += z(base + 1 + k) * problem.tangents[i * nd + k];
+    r.friction_impulse[c] = f;
+    r.sliding[c] = z(base + nd + 1) > settings_.tolerance ? 1 : 0;
+  }
+}
+
+}  // namespace pegsim

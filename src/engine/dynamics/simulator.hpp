@@ -1,0 +1,77 @@
+// The simulator: owns the state and runs the step as stages (ARCHITECTURE.md).
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "engine/collision/broad_phase.hpp"
+#include "engine/core/model.hpp"
+#include "engine/core/settings.hpp"
+#include "engine/core/state.hpp"
+#include "engine/dynamics/step_report.hpp"
+#include "engine/dynamics/stewart_trinkle.hpp"
+#include "engine/solvers/solver.hpp"
+
+namespace pegsim {
+
+// Observers see every completed step (the recorder, the GUI, the CLI's statistics).
+class StepObserver {
+ public:
+  virtual ~StepObserver() = default;
+  virtual void on_step(const Model& model, const State& state, const StepReport& report) = 0;
+};
+
+class Simulator {
+ public:
+  // Throws std::invalid_argument if the state does not match the model or the settings are
+  // unusable (see check_settings).
+  Simulator(Model model, State initial, Settings settings);
+
+  const Model& model() const { return model_; }
+  const State& state() const { return state_; }
+  const Settings& settings() const { return settings_; }
+  // Takes effect at the next step. Throws std::invalid_argument for unusable settings.
+  void set_settings(const Settings& settings);
+  // External force/torque (world frame) applied during the next step only.
+  void apply_wrench(int body, const Vec3& force, const Vec3& torque);
+
+  // Advances one step of settings().h. On failure (no solver answered, or a non-finite
+  // state) the state is left unchanged under FailurePolicy::Stop and report.failed is set.
+  const StepReport& step();
+  const StepReport& last_report() const { return report_; }
+  void reset();  // back to the initial state
+
+  void add_observer(StepObserver* observer) { observers_.push_back(observer); }
+  void remove_observer(StepObserver* observer);
+
+ private:
+  void solve(ContactProblem& problem);
+  void fill_impulses(const ContactProblem& problem, const VecX& z);
+
+  Model model_;
+  State initial_;
+  State state_;
+  Settings settings_;
+  std::vector<std::unique_ptr<Solver>> chain_;  // settings_.solver then its fallbacks
+  std::vector<StepObserver*> observers_;
+
+  // Workspaces reused from step to step.
+  BroadPhase broad_;
+  ContactProblem problem_;
+  std::vector<int> enforced_;
+  VecX z_, best_z_, velocity_;
+  StepReport report_;
+  // Warm start: impulses of the previous step, keyed by the contact's bodies and features.
+  struct WarmEntry {
+    int body_a, body_b, kind_a, index_a, kind_b, index_b;
+    int offset;
+  };
+  std::vector<WarmEntry> warm_keys_;
+  VecX warm_values_;
+};
+
+// Returns an empty string if the settings are usable, else what is wrong (one line).
+std::string check_settings(const Settings& settings);
+
+}  // namespace pegsim

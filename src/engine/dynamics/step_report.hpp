@@ -1,0 +1,38 @@
+// StepReport: the single thing observers (CLI, recorder, GUI) see of a step.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "engine/core/contact.hpp"
+#include "engine/solvers/solver.hpp"
+
+namespace pegsim {
+
+struct StepTimings {
+  double detect = 0.0;     // broad + narrow phase, s
+  double formulate = 0.0;  // assembling the complementarity problem, s
+  double solve = 0.0;      // every solver attempt together, s
+  double integrate = 0.0;  // velocity and position update, s
+};
+
+struct StepReport {
+  double time = 0.0;        // simulated time at the end of the step
+  std::int64_t step = 0;    // index of the step just taken (1 for the first)
+  std::vector<Contact> contacts;        // every contact within epsilon at the start of the step
+  std::vector<char> enforced;           // per contact: 1 if it entered the problem (primary)
+  std::vector<double> normal_impulse;   // per contact: p_n, N s (0 if not enforced)
+  std::vector<Vec3> friction_impulse;   // per contact: world-frame sum of p_f,j d_j, N s
+  std::vector<char> sliding;            // per contact: 1 if the slip speed s > 0
+  int problem_size = 0;                 // LCP dimension (0: no enforced contact, no solve)
+  SolveReport solve;                    // the answer that was used
+  std::vector<SolveReport> attempts;    // every solver tried, in fallback order
+  bool fell_back = false;               // the first solver did not answer
+  bool failed = false;                  // no solver answered; see failure
+  std::string failure;
+  double max_penetration = 0.0;         // -min(0, gap) over enforced contacts, m
+  StepTimings timings;
+};
+
+}  // namespace pegsim
