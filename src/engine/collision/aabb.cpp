@@ -1,1 +1,52 @@
-// (being written)
+// World AABBs of the three shape kinds, inflated by a margin on every side.
+#include "engine/collision/aabb.hpp"
+
+#include <cmath>
+#include <limits>
+
+namespace pegsim {
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+// The half-space {n . (x - p) <= 0} is bounded only along an axis its normal is aligned with.
+Aabb plane_aabb(const BodyState& state, double margin) {
+  const Vec3 n = state.orientation * Vec3::UnitZ();
+  Aabb box{Vec3::Constant(-kInf), Vec3::Constant(kInf)};
+  for (int k = 0; k < 3; ++k) {
+    if (std::abs(n[k]) < 1.0 - 1e-12) continue;
+    if (n[k] > 0.0)
+      box.hi[k] = state.position[k] + margin;
+    else
+      box.lo[k] = state.position[k] - margin;
+  }
+  return box;
+}
+
+}  // namespace
+
+Aabb compute_aabb(const Body& body, const BodyState& state, double margin) {
+  switch (body.shape.kind) {
+    case ShapeKind::Sphere: {
+      const Vec3 r = Vec3::Constant(body.shape.radius + margin);
+      return Aabb{state.position - r, state.position + r};
+    }
+    case ShapeKind::Plane:
+      return plane_aabb(state, margin);
+    case ShapeKind::Polytope: {
+      const Mat3 R = state.orientation.toRotationMatrix();
+      Aabb box{Vec3::Constant(kInf), Vec3::Constant(-kInf)};
+      for (const Vec3& v : body.shape.polytope->vertices) {
+        const Vec3 w = state.position + R * v;
+        box.lo = box.lo.cwiseMin(w);
+        box.hi = box.hi.cwiseMax(w);
+      }
+      box.lo.array() -= margin;
+      box.hi.array() += margin;
+      return box;
+    }
+  }
+  return Aabb{};
+}
+
+}  // namespace pegsim

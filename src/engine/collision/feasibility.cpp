@@ -1,0 +1,15 @@
+#include "engine/collision/feasibility.hpp"
+
+#include <cmath>
+
+namespace pegsim {
+
+bool vertex_face_feasible(const Vec3& x, double psi, const FacePoint& nearest, const Vec3& eta,
+                          const Settings& settings) {
+  if (nearest.inside) return psi > -settings.feasibility_depth;
+  const Vec3 offset = x - nearest.point;
+  const double lateral = (offset - eta.dot(offset) * eta).norm();
+  return psi >= -settings.feasibility_depth - lateral * std::tan(settings.feasibility_angle);
+}
+
+}  // namespace pegsim

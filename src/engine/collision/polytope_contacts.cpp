@@ -1,0 +1,126 @@
+#include "engine/collision/polytope_contacts.hpp"
+
+#include <cmath>
+
+#include "engine/collision/applicability.hpp"
+#include "engine/collision/closest_points.hpp"
+#include "engine/collision/feasibility.hpp"
+
+namespace pegsim {
+namespace {
+
+// Nearest points closer than this (as a fraction of the edge) to an end of an edge belong to
+// a vertex, which the vertex-face test already covers.
+constexpr double kEdgeEnd = 1e-6;
+// Relative size below which two directions count as parallel.
+constexpr double kParallel = 1e-9;
+
+bool strictly_inside(double t) { return t > kEdgeEnd && t < 1.0 - kEdgeEnd; }
+
+// An edge between two coplanar faces is no ridge and takes no part in edge-edge contact.
+bool is_flat(const PosedPolytope& body, int e) {
+  const Polytope::Edge& E = body.shape.edges[e];
+  return body.shape.faces[E.face_left].normal.dot(body.shape.faces[E.face_right].normal) >
+         1.0 - kParallel;
+}
+
+}  // namespace
+
+void polytope_plane_contacts(const PosedPolytope& poly, int poly_body, const BodyState& plane,
+                             int plane_body, const Settings& settings, std::vector<Contact>& out) {
+  const Vec3 eta = plane.orientation * Vec3::UnitZ();
+  const int nv = static_cast<int>(poly.shape.vertices.size());
+  for (int v = 0; v < nv; ++v) {
+    const Vec3 x = poly.vertex(v);
+    const double psi = eta.dot(x - plane.position);
+    if (psi > settings.epsilon) continue;
+    Contact c;
+    c.body_a = plane_body;
+    c.body_b = poly_body;
+    c.feature_a = {FeatureKind::Plane, -1};
+    c.feature_b = {FeatureKind::Vertex, v};
+    c.point_a = x - psi * eta;
+    c.normal = eta;
+    c.gap = psi;
+    c.applicability = vertex_face_applicability(poly, v, eta);  // (3.4)
+    c.applicable = c.applicability >= settings.eps_theta;
+    c.feasible = true;
+    out.push_back(c);
+  }
+}
+
+void vertex_face_contacts(const PosedPolytope& V, int v_body, const PosedPolytope& F,
+                          int f_body, const Settings& settings, std::vector<Contact>& out) {
+  const double eps = settings.epsilon;
+  const double reach = F.shape.bounding_radius + eps;
+  const int nv = static_cast<int>(V.shape.vertices.size());
+  const int nf = static_cast<int>(F.shape.faces.size());
+  for (int v = 0; v < nv; ++v) {
+    const Vec3 x = V.vertex(v);
+    if ((x - F.position).squaredNorm() > reach * reach) continue;
+    for (int f = 0; f < nf; ++f) {
+      const double psi = F.plane_distance(f, x);  // psi_n of Alg. 6
+      if (std::abs(psi) > eps) continue;          // |x - p_b| >= |psi|
+      const FacePoint nearest = closest_on_face(F, f, x);
+      if ((x - nearest.point).norm() > eps) continue;
+      const Vec3 eta = F.normal(f);
+      Contact c;
+      c.body_a = f_body;
+      c.body_b = v_body;
+      c.feature_a = {FeatureKind::Face, f};
+      c.feature_b = {FeatureKind::Vertex, v};
+      c.point_a = x - psi * eta;
+      c.normal = eta;
+      c.gap = psi;
+      c.applicability = vertex_face_applicability(V, v, eta);  // (3.4)
+      c.applicable = c.applicability >= settings.eps_theta;
+      c.feasible = vertex_face_feasible(x, psi, nearest, eta, settings);  // §3.3
+      out.push_back(c);
+    }
+  }
+}
+
+void edge_edge_contacts(const PosedPolytope& A, int a_body, const PosedPolytope& B, int b_body,
+                        const Settings& settings, std::vector<Contact>& out) {
+  const double eps = settings.epsilon;
+  const int na = static_cast<int>(A.shape.edges.size());
+  const int nb = static_cast<int>(B.shape.edges.size());
+  for (int ea = 0; ea < na; ++ea) {
+    if (is_flat(A, ea)) continue;
+    const Polytope::Edge& EA = A.shape.edges[ea];
+    const Vec3 pa = A.vertex(EA.tail), qa = A.vertex(EA.head);
+    const Vec3 da = qa - pa;
+    for (int eb = 0; eb < nb; ++eb) {
+      const Polytope::Edge& EB = B.shape.edges[eb];
+      const Vec3 pb = B.vertex(EB.tail), qb = B.vertex(EB.head);
+      const SegmentSegment near = segment_segment(pa, qa, pb, qb);  // Alg. 7
+      if ((near.c2 - near.c1).norm() > eps) continue;
+      if (!strictly_inside(near.s) || !strictly_inside(near.t) || is_flat(B, eb)) continue;
+
+      const Vec3 db = qb - pb;
+      const Vec3 m = da.cross(db);
+      if (m.norm() <= kParallel * da.norm() * db.norm()) continue;
+      // (3.6): O_eb = e_b x -(eta_1 + eta_2); the sign of e_a . O_eb picks n, which then
+      // points against B's outward normals, i.e. from A onto B.
+      const Vec3 o = db.cross(-(B.normal(EB.face_left) + B.normal(EB.face_right)));
+      const double side = da.dot(o);
+      if (std::abs(side) <= kParallel * da.norm() * o.norm()) continue;
+      const Vec3 n = (side > 0.0 ? m : Vec3(-m)).normalized();
+
+      Contact c;
+      c.body_a = a_body;
+      c.body_b = b_body;
+      c.feature_a = {FeatureKind::Edge, ea};
+      c.feature_b = {FeatureKind::Edge, eb};
+      c.point_a = near.c1;
+      c.normal = n;
+      c.gap = n.dot(near.c2 - near.c1);
+      c.applicability = edge_edge_applicability(edge_tangents(A, ea), edge_tangents(B, eb), n);
+      c.applicable = c.applicability >= settings.eps_theta;  // (3.5)
+      c.feasible = true;  // §3.3 defines feasibility for vertex-facet contacts only
+      out.push_back(c);
+    }
+  }
+}
+
+}  // namespace pegsim

@@ -1,0 +1,40 @@
+// A polytope placed in the world by its body's pose: world vertices, edges and face planes
+// computed on demand, so that the narrow phase needs no scratch buffers.
+#pragma once
+
+#include "engine/core/shape.hpp"
+#include "engine/core/state.hpp"
+
+namespace pegsim {
+
+struct PosedPolytope {
+  const Polytope& shape;
+  Mat3 rotation;
+  Vec3 position;
+
+  PosedPolytope(const Polytope& p, const BodyState& s)
+      : shape(p), rotation(s.orientation.toRotationMatrix()), position(s.position) {}
+
+  Vec3 vertex(int v) const { return position + rotation * shape.vertices[v]; }
+  // Outward unit normal of face f, (3.1).
+  Vec3 normal(int f) const { return rotation * shape.faces[f].normal; }
+  // Signed distance of the world point x from the plane of face f (> 0 outside).
+  double plane_distance(int f, const Vec3& x) const {
+    return shape.faces[f].normal.dot(rotation.transpose() * (x - position)) - shape.faces[f].offset;
+  }
+  // e = v_head - v_tail (§3.1).
+  Vec3 edge_vector(int e) const {
+    const Polytope::Edge& E = shape.edges[e];
+    return rotation * (shape.vertices[E.head] - shape.vertices[E.tail]);
+  }
+  // Index of the edge joining vertices u and w, or -1.
+  int edge_between(int u, int w) const {
+    for (int e : shape.vertex_edges[u]) {
+      const Polytope::Edge& E = shape.edges[e];
+      if ((E.tail == u && E.head == w) || (E.tail == w && E.head == u)) return e;
+    }
+    return -1;
+  }
+};
+
+}  // namespace pegsim
