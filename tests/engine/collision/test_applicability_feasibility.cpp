@@ -1,0 +1,122 @@
+// The thesis' tests on a vertex caught near the corner of two faces (Figs. 3.4, 3.11, 3.12):
+// relaxed applicability (3.4), feasibility (§3.3, Fig. 3.7), edge-edge applicability (3.5),
+// and the nearest-point routines of Alg. 3 and 7.
+#include <gtest/gtest.h>
+
+#include <optional>
+
+#include "collision_world.hpp"
+#include "engine/collision/applicability.hpp"
+#include "engine/collision/closest_points.hpp"
+#include "engine/collision/narrow_phase.hpp"
+
+namespace pegsim {
+namespace {
+
+using test::World;
+
+// An octahedron of radius 0.2 whose lowest vertex sits at `tip`, near the +x/+z edge of a
+// static unit cube at the origin.
+struct CornerScene {
+  World w;
+  int cube = -1, octa = -1, tip_vertex = -1, top_face = -1, side_face = -1;
+
+  explicit CornerScene(const Vec3& tip) {
+    cube = w.add_cube(1.0, Vec3::Zero(), Quat::Identity(), true);
+    octa = w.add(Shape::convex(std::make_shared<const Polytope>(make_octahedron(0.2))),
+                 tip + Vec3(0, 0, 0.2));
+    const Polytope& o = *w.model.bodies[octa].shape.polytope;
+    for (int v = 0; v < static_cast<int>(o.vertices.size()); ++v)
+      if (o.vertices[v].isApprox(Vec3(0, 0, -0.2))) tip_vertex = v;
+    const Polytope& c = *w.model.bodies[cube].shape.polytope;
+    for (int f = 0; f < static_cast<int>(c.faces.size()); ++f) {
+      if (c.faces[f].normal.isApprox(Vec3::UnitZ())) top_face = f;
+      if (c.faces[f].normal.isApprox(Vec3::UnitX())) side_face = f;
+    }
+  }
+  // The vertex-face contact of the tip with face f of the cube, if any.
+  std::optional<Contact> tip_on(int f) const {
+    std::vector<Contact> out;
+    collide(w.model, w.state, w.settings, cube, octa, out);
+    for (const Contact& c : out)
+      if (c.body_a == cube && c.feature_a.kind == FeatureKind::Face && c.feature_a.index == f &&
+          c.feature_b.index == tip_vertex)
+        return c;
+    return std::nullopt;
+  }
+};
+
+TEST(Applicability, VertexAboveAnEdgeIsApplicableOnlyWithTheFaceItFaces) {
+  const CornerScene s(Vec3(0.51, 0.0, 0.51));  // 0.01 beyond both faces (Fig. 3.11 in 3D)
+  const auto top = s.tip_on(s.top_face), side = s.tip_on(s.side_face);
+  ASSERT_TRUE(top && side);
+  EXPECT_NEAR(top->gap, 0.01, 1e-14);
+  EXPECT_NEAR(side->gap, 0.01, 1e-14);
+  // (3.4): the tip's edges rise at 45 degrees: +1/sqrt2 against +z, -1/sqrt2 against +x.
+  EXPECT_NEAR(top->applicability, std::sqrt(0.5), 1e-12);
+  EXPECT_NEAR(side->applicability, -std::sqrt(0.5), 1e-12);
+  EXPECT_TRUE(top->applicable);
+  EXPECT_FALSE(side->applicable);  // -0.707 < eps_theta = -0.15
+  EXPECT_TRUE(top->feasible);      // outside VR(top), above the phi line
+  EXPECT_TRUE(side->feasible);
+  EXPECT_TRUE(top->primary());
+  EXPECT_FALSE(side->primary());
+}
+
+TEST(Feasibility, VertexBelowTheFacePlaneOutsideItsVoronoiRegion) {
+  // 0.01 beyond the side face and 0.03 below the top plane: for the top face the tip is
+  // outside VR(f) and below the line at phi = 0.4 rad from the point 0.0025 under the edge,
+  // whose depth there is 0.0025 + 0.01 tan(0.4) = 0.0067 (Fig. 3.7).
+  const CornerScene s(Vec3(0.51, 0.0, 0.47));
+  const auto top = s.tip_on(s.top_face), side = s.tip_on(s.side_face);
+  ASSERT_TRUE(top && side);
+  EXPECT_NEAR(top->gap, -0.03, 1e-14);
+  EXPECT_FALSE(top->feasible);
+  EXPECT_TRUE(side->feasible);  // in VR(side), psi = 0.01
+  EXPECT_NEAR(side->gap, 0.01, 1e-14);
+
+  // Raised to 0.006 below the top plane it is above the phi line again.
+  const CornerScene t(Vec3(0.51, 0.0, 0.494));
+  EXPECT_TRUE(t.tip_on(t.top_face)->feasible);
+}
+
+TEST(Feasibility, PenetrationInsideTheVoronoiRegionIsBoundedByTheDepth) {
+  const double depth = Settings{}.feasibility_depth;  // 0.0025
+  const CornerScene shallow(Vec3(0.3, 0.0, 0.5 - 0.8 * depth));
+  const CornerScene deep(Vec3(0.3, 0.0, 0.5 - 1.2 * depth));
+  EXPECT_TRUE(shallow.tip_on(shallow.top_face)->feasible);
+  EXPECT_FALSE(deep.tip_on(deep.top_face)->feasible);
+  EXPECT_TRUE(deep.tip_on(deep.top_face)->applicable);
+}
+
+TEST(Applicability, EdgeEdgeIsSignAgnosticAndNegativeForAWedgePointingIn) {
+  // (3.5) with n = -z. A crossing of two flush wedges sits on the border: APPL = 0.
+  const EdgeTangents a{Vec3(1, 0, 0), Vec3(0, 0, 1)}, b{Vec3(0, 1, 0), Vec3(0, 0, -1)};
+  EXPECT_NEAR(edge_edge_applicability(a, b, -Vec3::UnitZ()), 0.0, 1e-15);
+  EXPECT_NEAR(edge_edge_applicability(a, b, Vec3::UnitZ()), 0.0, 1e-15);
+  // A's second face tilted down into B by 30 degrees, against a ridge of B: both signs of n
+  // see a face pointing in, APPL = -sin 30 < eps_theta.
+  const EdgeTangents tilted{Vec3(1, 0, 0), Vec3(0, std::cos(M_PI / 6), -std::sin(M_PI / 6))};
+  // B's ridge: a flat top and a side sloping down at 30 degrees.
+  const EdgeTangents ridge{Vec3(0, 1, 0), Vec3(std::cos(M_PI / 6), 0, -std::sin(M_PI / 6))};
+  EXPECT_NEAR(edge_edge_applicability(tilted, ridge, -Vec3::UnitZ()), -0.5, 1e-15);
+  EXPECT_NEAR(edge_edge_applicability(tilted, ridge, Vec3::UnitZ()), -0.5, 1e-15);
+}
+
+TEST(ClosestPoints, SegmentSegmentCrossingParallelAndEndpoint) {
+  auto r = segment_segment(Vec3(-1, 0, 1), Vec3(1, 0, 1), Vec3(0.5, -1, 0), Vec3(0.5, 1, 0));
+  EXPECT_NEAR(r.s, 0.75, 1e-15);
+  EXPECT_NEAR(r.t, 0.5, 1e-15);
+  EXPECT_TRUE(r.c1.isApprox(Vec3(0.5, 0, 1)));
+  EXPECT_TRUE(r.c2.isApprox(Vec3(0.5, 0, 0)));
+  r = segment_segment(Vec3(0, 0, 0), Vec3(1, 0, 0), Vec3(2, 1, 0), Vec3(3, 1, 0));  // parallel
+  EXPECT_TRUE((r.c2 - r.c1).isApprox(Vec3(1, 1, 0)));
+  r = segment_segment(Vec3(0, 0, 0), Vec3(1, 0, 0), Vec3(2, -1, 5), Vec3(2, 1, 5));
+  EXPECT_EQ(r.s, 1.0);
+  EXPECT_NEAR(r.t, 0.5, 1e-15);
+  const SegmentPoint p = point_segment(Vec3(0, 0, 0), Vec3(2, 0, 0), Vec3(0.5, 3, 0));
+  EXPECT_NEAR(p.t, 0.25, 1e-15);
+}
+
+}  // namespace
+}  // namespace pegsim
