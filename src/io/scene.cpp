@@ -1,1 +1,93 @@
-// (being written)
+// Scene files: JSON text -> Model, initial State and Settings (docs/scene-format.md).
+#include "io/scene.hpp"
+
+#include <fstream>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "io/json_node.hpp"
+#include "io/scene_body.hpp"
+#include "io/scene_settings.hpp"
+
+namespace pegsim {
+namespace {
+
+// nlohmann reports a byte offset; people want a line and column.
+[[noreturn]] void syntax_error(const std::string& text, const std::string& origin,
+                               const nlohmann::json::parse_error& e) {
+  const std::size_t end = std::min<std::size_t>(e.byte == 0 ? 0 : e.byte - 1, text.size());
+  const std::size_t line = 1 + std::count(text.begin(), text.begin() + end, '\n');
+  const std::size_t line_start = text.rfind('\n', end == 0 ? 0 : end - 1);
+  const std::size_t column = end - (line_start == std::string::npos ? 0 : line_start + 1) + 1;
+  std::string detail = e.what();
+  if (auto colon = detail.find(": "); colon != std::string::npos) detail.erase(0, colon + 2);
+  throw SceneError(origin + ": line " + std::to_string(line) + ", column " +
+                   std::to_string(column) + ": expected valid JSON (" + detail + ")");
+}
+
+void resolve_no_collide(std::vector<SceneBody>& parsed, Model& model) {
+  for (std::size_t i = 0; i < parsed.size(); ++i)
+    for (const auto& [name, where] : parsed[i].no_collide) {
+      const int other = model.body_index(name);
+      if (other < 0 || other == static_cast<int>(i))
+        where.fail("the name of another body (there is no other body \"" + name + "\")");
+      model.bodies[i].no_collide.push_back(other);
+    }
+}
+
+void read_bodies(const JsonNode& list, const std::filesystem::path& base_dir, Scene& scene) {
+  const char* what = "a non-empty array of bodies";
+  list.require_array(what);
+  if (list.size() == 0) list.fail(what);
+  std::vector<SceneBody> parsed;
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    parsed.push_back(parse_body(list[i], base_dir));
+    const std::string& name = parsed.back().body.name;
+    if (scene.model.body_index(name) >= 0)
+      list[i].at("name", "").fail("a unique body name (\"" + name + "\" is used twice)");
+    scene.model.bodies.push_back(parsed.back().body);
+    scene.initial.bodies.push_back(parsed.back().state);
+  }
+  resolve_no_collide(parsed, scene.model);
+}
+
+}  // namespace
+
+Scene parse_scene(const std::string& json_text, const std::string& origin,
+                  const std::filesystem::path& base_dir) {
+  nlohmann::json doc;
+  try {
+    doc = nlohmann::json::parse(json_text);
+  } catch (const nlohmann::json::parse_error& e) {
+    syntax_error(json_text, origin, e);
+  }
+  const JsonNode root(doc, origin);
+  root.require_object("a scene object with \"bodies\"");
+  root.allow_only({"name", "description", "duration", "settings", "bodies"});
+
+  Scene scene;
+  scene.name = std::filesystem::path(origin).stem().string();
+  if (auto n = root.find("name")) scene.name = n->string("a non-empty scene name");
+  if (auto n = root.find("description")) {
+    if (!n->value().is_string()) n->fail("a string");
+    scene.description = n->value().get<std::string>();
+  }
+  if (auto n = root.find("duration")) scene.duration = n->positive("a positive duration in s");
+  if (auto n = root.find("settings")) scene.settings = parse_settings(*n);
+  read_bodies(root.at("bodies", "a non-empty array of bodies"), base_dir, scene);
+  scene.source = json_text;
+  return scene;
+}
+
+Scene load_scene(const std::filesystem::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  if (!in) throw SceneError(file.string() + ": expected a readable scene file (cannot open it)");
+  std::ostringstream text;
+  text << in.rdbuf();
+  Scene scene = parse_scene(text.str(), file.string(), file.parent_path());
+  scene.file = file;
+  return scene;
+}
+
+}  // namespace pegsim

@@ -1,0 +1,144 @@
+// Body objects of scene files (schema: docs/scene-format.md, "bodies").
+#include "io/scene_body.hpp"
+
+#include <Eigen/Cholesky>
+
+#include "io/scene_shape.hpp"
+
+namespace pegsim {
+namespace {
+
+Quat orientation(const JsonNode& node) {
+  const char* what = "a unit quaternion [w, x, y, z] or {\"axis\": [x, y, z], \"angle\": rad}";
+  if (node.value().is_array() && node.size() == 4) {
+    Eigen::Vector4d q;
+    for (std::size_t k = 0; k < 4; ++k) q[k] = node[k].number(what);
+    if (!(q.norm() > 0.0)) node.fail(what);
+    q.normalize();
+    return Quat(q[0], q[1], q[2], q[3]);
+  }
+  if (!node.value().is_object()) node.fail(what);
+  node.allow_only({"axis", "angle"});
+  const char* axis_what = "a non-zero rotation axis [x, y, z]";
+  const JsonNode axis_node = node.at("axis", axis_what);
+  const Vec3 axis = axis_node.vec3(axis_what);
+  if (!(axis.norm() > 0.0)) axis_node.fail(axis_what);
+  const double angle = node.at("angle", "an angle in rad").number("an angle in rad");
+  return Quat(Eigen::AngleAxisd(angle, axis.normalized()));
+}
+
+// [Ixx, Iyy, Izz] (principal axes = body axes) or a full symmetric positive definite 3x3.
+Mat3 inertia(const JsonNode& node) {
+  const char* what =
+      "an inertia in kg m^2: [Ixx, Iyy, Izz] > 0 or a symmetric positive definite 3x3 matrix";
+  node.require_array(what);
+  if (node.size() == 3 && !node[0].value().is_array()) {
+    const Vec3 d = node.vec3(what);
+    if (!(d.minCoeff() > 0.0)) node.fail(what);
+    return d.asDiagonal();
+  }
+  if (node.size() != 3) node.fail(what);
+  Mat3 m;
+  for (std::size_t r = 0; r < 3; ++r) m.row(r) = node[r].vec3(what).transpose();
+  const bool symmetric = (m - m.transpose()).norm() <= 1e-9 * m.norm();
+  if (!symmetric || Eigen::LLT<Mat3>(m).info() != Eigen::Success) node.fail(what);
+  return m;
+}
+
+std::array<float, 4> color(const JsonNode& node) {
+  const char* what = "a colour [r, g, b], [r, g, b, a] in [0, 1] or \"#rrggbb\"";
+  std::array<float, 4> c{0.0f, 0.0f, 0.0f, 1.0f};
+  if (node.value().is_string()) {
+    const std::string s = node.value().get<std::string>();
+    if (s.size() != 7 || s[0] != '#' ||
+        s.find_first_not_of("0123456789abcdefABCDEF", 1) != std::string::npos)
+      node.fail(what);
+    for (int k = 0; k < 3; ++k) c[k] = std::stoi(s.substr(1 + 2 * k, 2), nullptr, 16) / 255.0f;
+    return c;
+  }
+  if (!node.value().is_array() || (node.size() != 3 && node.size() != 4)) node.fail(what);
+  for (std::size_t k = 0; k < node.size(); ++k) {
+    const double x = node[k].number(what);
+    if (x < 0.0 || x > 1.0) node.fail(what);
+    c[k] = static_cast<float>(x);
+  }
+  return c;
+}
+
+void reject(const JsonNode& body, const char* key, const char* what) {
+  if (auto n = body.find(key)) n->fail(what);
+}
+
+// Mass and inertia from "mass" or "density" (default 1000 kg/m^3) and the shape's geometry,
+// unless "inertia" is given.
+void mass_properties(const JsonNode& b, const SceneShape& shape, Body& body) {
+  const auto mass = b.find("mass");
+  const auto density = b.find("density");
+  if (mass && density) density->fail("either \"mass\" or \"density\", not both");
+  const double volume = shape.unit.volume;
+  body.mass = mass ? mass->positive("a positive mass in kg")
+                   : volume * (density ? density->positive("a positive density in kg/m^3")
+                                       : 1000.0);
+  const auto given = b.find("inertia");
+  body.inertia = given ? inertia(*given) : Mat3(shape.unit.inertia * (body.mass / volume));
+}
+
+std::vector<std::pair<std::string, JsonNode>> no_collide(const JsonNode& node) {
+  const char* what = "an array of body names";
+  node.require_array(what);
+  std::vector<std::pair<std::string, JsonNode>> out;
+  for (std::size_t i = 0; i < node.size(); ++i) out.emplace_back(node[i].string("a body name"), node[i]);
+  return out;
+}
+
+}  // namespace
+
+SceneBody parse_body(const JsonNode& b, const std::filesystem::path& base_dir) {
+  b.require_object("a body object");
+  b.allow_only({"name", "shape", "position", "orientation", "velocity", "angular_velocity",
+                "mass", "density", "inertia", "mu", "color", "static", "visible", "no_collide"});
+  SceneBody out;
+  Body& body = out.body;
+  BodyState& state = out.state;
+  body.name = b.at("name", "a non-empty body name").string("a non-empty body name");
+  const SceneShape shape = parse_shape(b.at("shape", "a shape object"), base_dir);
+  body.shape = shape.shape;
+  const bool plane = shape.shape.kind == ShapeKind::Plane;
+
+  if (auto n = b.find("static")) {
+    body.is_static = n->boolean();
+    if (plane && !body.is_static) n->fail("true: a plane is always static");
+  }
+  body.is_static = body.is_static || plane;
+  if (plane) {
+    const char* what = "no mass properties on a plane (planes are static)";
+    reject(b, "mass", what);
+    reject(b, "density", what);
+    reject(b, "inertia", what);
+  } else {
+    mass_properties(b, shape, body);
+  }
+
+  if (auto n = b.find("position")) state.position = n->vec3("a position [x, y, z] in m");
+  if (auto n = b.find("orientation")) {
+    if (shape.plane_normal) n->fail("no orientation when the plane's shape has a \"normal\"");
+    state.orientation = orientation(*n);
+  }
+  if (shape.plane_normal) state.orientation = *shape.plane_normal;
+  if (auto n = b.find("velocity")) state.velocity = n->vec3("a velocity [x, y, z] in m/s");
+  if (auto n = b.find("angular_velocity"))
+    state.angular_velocity = n->vec3("an angular velocity [x, y, z] in rad/s");
+  if (body.is_static) {
+    const char* what = "no motion on a static body";
+    if (!state.velocity.isZero(0.0)) b.at("velocity", what).fail(what);
+    if (!state.angular_velocity.isZero(0.0)) b.at("angular_velocity", what).fail(what);
+  }
+
+  if (auto n = b.find("mu")) body.mu = n->non_negative("a friction coefficient >= 0");
+  if (auto n = b.find("color")) body.color = color(*n);
+  if (auto n = b.find("visible")) body.visible = n->boolean();
+  if (auto n = b.find("no_collide")) out.no_collide = no_collide(*n);
+  return out;
+}
+
+}  // namespace pegsim

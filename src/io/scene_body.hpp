@@ -1,0 +1,24 @@
+// One element of a scene's "bodies" array: the body, its initial state, and the names it must
+// not collide with (resolved to indices once every body is known).
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "engine/core/body.hpp"
+#include "engine/core/state.hpp"
+#include "io/json_node.hpp"
+
+namespace pegsim {
+
+struct SceneBody {
+  Body body;
+  BodyState state;
+  std::vector<std::pair<std::string, JsonNode>> no_collide;  // name and where it was written
+};
+
+SceneBody parse_body(const JsonNode& node, const std::filesystem::path& base_dir);
+
+}  // namespace pegsim

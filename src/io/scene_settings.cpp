@@ -1,0 +1,81 @@
+// Settings objects of scene files (schema: docs/scene-format.md, "settings").
+#include "io/scene_settings.hpp"
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "engine/solvers/solver.hpp"
+
+namespace pegsim {
+namespace {
+
+std::string solver_list() {
+  std::string out;
+  for (const std::string& n : solver_names()) out += (out.empty() ? "" : ", ") + n;
+  return out;
+}
+
+std::string solver_name(const JsonNode& node) {
+  const std::string what = "a solver name: one of " + solver_list();
+  const std::string name = node.string(what.c_str());
+  if (!make_solver(name)) node.fail(what);
+  return name;
+}
+
+Formulation formulation(const JsonNode& node) {
+  const char* what = "a formulation: \"stewart-trinkle\" or \"anitescu-potra\"";
+  Formulation f{};
+  if (!parse_formulation(node.string(what), f)) node.fail(what);
+  return f;
+}
+
+FailurePolicy failure_policy(const JsonNode& node) {
+  const char* what = "a failure policy: \"stop\" or \"continue\"";
+  const std::string name = node.string(what);
+  for (FailurePolicy p : {FailurePolicy::Stop, FailurePolicy::Continue})
+    if (name == to_string(p)) return p;
+  node.fail(what);
+}
+
+std::vector<std::string> fallbacks(const JsonNode& node) {
+  node.require_array("an array of solver names");
+  std::vector<std::string> out;
+  for (std::size_t i = 0; i < node.size(); ++i) out.push_back(solver_name(node[i]));
+  return out;
+}
+
+}  // namespace
+
+Settings parse_settings(const JsonNode& s) {
+  s.require_object("a settings object");
+  s.allow_only({"h", "gravity", "epsilon", "eps_theta", "feasibility_depth", "feasibility_angle",
+                "friction_directions", "formulation", "solver", "fallbacks", "tolerance",
+                "max_iterations", "on_failure", "warm_start"});
+  Settings out;
+  if (auto n = s.find("h")) out.h = n->positive("a positive time step in s");
+  if (auto n = s.find("gravity")) out.gravity = n->vec3("an array of 3 numbers in m/s^2");
+  if (auto n = s.find("epsilon")) out.epsilon = n->non_negative("a distance >= 0 in m");
+  if (auto n = s.find("eps_theta")) {
+    const char* what = "a number in [-1, 1] (minus the sine of the relaxation angle)";
+    out.eps_theta = n->number(what);
+    if (std::abs(out.eps_theta) > 1.0) n->fail(what);
+  }
+  if (auto n = s.find("feasibility_depth"))
+    out.feasibility_depth = n->non_negative("a depth >= 0 in m");
+  if (auto n = s.find("feasibility_angle"))
+    out.feasibility_angle = n->non_negative("an angle >= 0 in rad");
+  if (auto n = s.find("friction_directions"))
+    out.friction_directions = n->integer("an integer number of directions >= 3", 3);
+  if (auto n = s.find("formulation")) out.formulation = formulation(*n);
+  if (auto n = s.find("solver")) out.solver = solver_name(*n);
+  if (auto n = s.find("fallbacks")) out.fallbacks = fallbacks(*n);
+  if (auto n = s.find("tolerance")) out.tolerance = n->positive("a positive residual tolerance");
+  if (auto n = s.find("max_iterations"))
+    out.max_iterations = n->integer("an integer iteration limit >= 1", 1);
+  if (auto n = s.find("on_failure")) out.on_failure = failure_policy(*n);
+  if (auto n = s.find("warm_start")) out.warm_start = n->boolean();
+  return out;
+}
+
+}  // namespace pegsim

@@ -1,0 +1,137 @@
+// Shape objects of scene files (schema: docs/scene-format.md, "shape").
+#include "io/scene_shape.hpp"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "engine/geometry/builders.hpp"
+#include "engine/geometry/polytope.hpp"
+#include "io/poly_file.hpp"
+#include "io/scene.hpp"
+
+namespace pegsim {
+namespace {
+
+constexpr const char* kTypes =
+    "a shape type: sphere, plane, box, cube, cylinder, tetrahedron, octahedron, hexahedron, "
+    "dodecahedron, icosahedron, hull or mesh";
+
+double radius(const JsonNode& s) {
+  return s.at("radius", "a positive radius in m").positive("a positive radius in m");
+}
+
+SceneShape convex(Polytope p, bool recentre) {
+  SceneShape out;
+  out.unit = polytope_mass_properties(p);
+  if (recentre) {
+    translate(p, out.unit.centroid);
+    out.unit.centroid = Vec3::Zero();
+  }
+  out.shape = Shape::convex(std::make_shared<const Polytope>(std::move(p)));
+  return out;
+}
+
+SceneShape plane(const JsonNode& s) {
+  s.allow_only({"type", "normal"});
+  SceneShape out;
+  out.shape = Shape::plane();
+  if (auto n = s.find("normal")) {
+    const char* what = "a non-zero normal vector [x, y, z]";
+    const Vec3 normal = n->vec3(what);
+    if (!(normal.norm() > 0.0)) n->fail(what);
+    out.plane_normal = Quat::FromTwoVectors(Vec3::UnitZ(), normal.normalized());
+  }
+  return out;
+}
+
+std::vector<Vec3> hull_points(const JsonNode& s) {
+  const JsonNode points = s.at("points", "an array of at least 4 points [x, y, z]");
+  points.require_array("an array of at least 4 points [x, y, z]");
+  if (points.size() < 4) points.fail("an array of at least 4 points [x, y, z]");
+  std::vector<Vec3> out;
+  for (std::size_t i = 0; i < points.size(); ++i) out.push_back(points[i].vec3("a point [x, y, z]"));
+  return out;
+}
+
+Polytope mesh(const JsonNode& s, const std::filesystem::path& base_dir) {
+  const JsonNode file = s.at("file", "a path to a .poly file");
+  const std::filesystem::path path = file.string("a path to a .poly file");
+  if (path.extension() != ".poly") file.fail("a path to a .poly file");
+  try {
+    return read_poly_file(path.is_absolute() ? path : base_dir / path);
+  } catch (const SceneError& e) {
+    file.fail(std::string("a readable convex .poly mesh (") + e.what() + ")");
+  }
+}
+
+// Builds the polytope of a primitive or point-set type, after checking its fields.
+SceneShape polytope(const JsonNode& s, const std::string& type,
+                    const std::filesystem::path& base_dir) {
+  if (type == "box") {
+    s.allow_only({"type", "size"});
+    const char* what = "an array of 3 positive numbers";
+    const JsonNode size = s.at("size", what);
+    const Vec3 l = size.vec3(what);
+    if (!(l.minCoeff() > 0.0)) size.fail(what);
+    return convex(make_box(l.x(), l.y(), l.z()), false);
+  }
+  if (type == "cube") {
+    s.allow_only({"type", "edge"});
+    return convex(make_cube(s.at("edge", "a positive edge length in m")
+                                .positive("a positive edge length in m")),
+                  false);
+  }
+  if (type == "cylinder") {
+    s.allow_only({"type", "radius", "height", "sides"});
+    const double r = radius(s);
+    const double h = s.at("height", "a positive height in m").positive("a positive height in m");
+    const auto sides = s.find("sides");
+    const int n = sides ? sides->integer("an integer number of sides >= 3", 3) : 20;
+    return convex(make_cylinder(n, r, h), false);
+  }
+  using Builder = Polytope (*)(double);
+  const std::pair<const char*, Builder> platonic[] = {
+      {"tetrahedron", make_tetrahedron}, {"octahedron", make_octahedron},
+      {"hexahedron", make_hexahedron},   {"dodecahedron", make_dodecahedron},
+      {"icosahedron", make_icosahedron}};
+  for (const auto& [name, build] : platonic) {
+    if (type != name) continue;
+    s.allow_only({"type", "radius"});
+    return convex(build(radius(s)), false);
+  }
+  if (type == "hull") {
+    s.allow_only({"type", "points"});
+    try {
+      return convex(make_convex_hull(hull_points(s)), true);
+    } catch (const GeometryError& e) {
+      s.at("points", "").fail(std::string("points spanning a volume (") + e.what() + ")");
+    }
+  }
+  if (type == "mesh") {
+    s.allow_only({"type", "file"});
+    return convex(mesh(s, base_dir), true);
+  }
+  s.at("type", kTypes).fail(kTypes);
+}
+
+}  // namespace
+
+SceneShape parse_shape(const JsonNode& s, const std::filesystem::path& base_dir) {
+  s.require_object("a shape object with a \"type\"");
+  const std::string type = s.at("type", kTypes).string(kTypes);
+  if (type == "sphere") {
+    s.allow_only({"type", "radius"});
+    const double r = radius(s);
+    return SceneShape{Shape::sphere(r), sphere_mass_properties(r), std::nullopt};
+  }
+  if (type == "plane") return plane(s);
+  try {
+    return polytope(s, type, base_dir);
+  } catch (const GeometryError& e) {
+    // Primitive sizes are checked above, so this is a builder refusing an extreme value.
+    s.fail("a valid " + type + " (" + e.what() + ")");
+  }
+}
+
+}  // namespace pegsim
