@@ -74,8 +74,7 @@ JsonNode JsonNode::operator[](std::size_t i) const {
 }
 
 double JsonNode::number(const char* what) const {
-  // Out-of-range literals such as 1e400 parse as infinity: reject them with the rest.
-  if (!value_->is_number() || !std::isfinite(value_->get<double>())) fail(what);
+  if (!value_->is_number()) fail(what);
   return value_->get<double>();
 }
 
@@ -112,7 +111,7 @@ Vec3 JsonNode::vec3(const char* what) const {
   Vec3 v;
   for (int k = 0; k < 3; ++k) {
     const nlohmann::json& x = (*value_)[k];
-    if (!x.is_number() || !std::isfinite(x.get<double>())) fail(what);
+    if (!x.is_number()) fail(what);
     v[k] = x.get<double>();
   }
   return v;

@@ -61,6 +61,9 @@ Scene parse_scene(const std::string& json_text, const std::string& origin,
     doc = nlohmann::json::parse(json_text);
   } catch (const nlohmann::json::parse_error& e) {
     syntax_error(json_text, origin, e);
+  } catch (const nlohmann::json::exception& e) {
+    // Literals beyond the double range (1e400): the parser rejects them without a position.
+    throw SceneError(origin + ": expected finite numbers (" + e.what() + ")");
   }
   const JsonNode root(doc, origin);
   root.require_object("a scene object with \"bodies\"");

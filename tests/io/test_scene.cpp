@@ -1,0 +1,186 @@
+// Scene files that load: the shipped scenes and the meaning of each field.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <filesystem>
+#include <numbers>
+
+#include "io/scene.hpp"
+
+namespace pegsim {
+namespace {
+
+const std::filesystem::path kRoot(PEGSIM_SOURCE_DIR);
+
+Scene parse(const std::string& text) { return parse_scene(text, "test.json", kRoot / "resources/meshes"); }
+
+// A scene with one extra body (JSON object text) next to a ground plane.
+Scene one_body(const std::string& body) {
+  return parse(R"({"bodies": [{"name": "ground", "shape": {"type": "plane"}}, )" + body + "]}");
+}
+
+TEST(Scene, EveryShippedSceneLoads) {
+  int count = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(kRoot / "scenes")) {
+    if (entry.path().extension() != ".json") continue;
+    SCOPED_TRACE(entry.path().string());
+    const Scene s = load_scene(entry.path());
+    EXPECT_EQ(s.name, entry.path().stem().string());
+    EXPECT_FALSE(s.description.empty());
+    EXPECT_EQ(s.model.bodies.size(), s.initial.bodies.size());
+    EXPECT_FALSE(s.source.empty());
+    ++count;
+  }
+  EXPECT_GE(count, 8);
+}
+
+TEST(Scene, HelloWorldIsAThousandKilogramCubeOverAPlane) {
+  const Scene s = load_scene(kRoot / "scenes/hello_world.json");
+  ASSERT_EQ(s.model.bodies.size(), 2u);
+  const Body& ground = s.model.bodies[0];
+  const Body& cube = s.model.bodies[1];
+  EXPECT_EQ(ground.shape.kind, ShapeKind::Plane);
+  EXPECT_TRUE(ground.is_static);
+  EXPECT_EQ(cube.shape.kind, ShapeKind::Polytope);
+  EXPECT_FALSE(cube.is_static);
+  EXPECT_NEAR(cube.mass, 1000.0, 1e-9);  // 1 m^3 at the default 1000 kg/m^3
+  // Cube about its centre: m a^2 / 6 on the diagonal.
+  EXPECT_TRUE(cube.inertia.isApprox(Mat3::Identity() * 1000.0 / 6.0, 1e-12));
+  EXPECT_GT(s.initial.bodies[1].position.z(), 0.5);
+  EXPECT_EQ(s.file, kRoot / "scenes/hello_world.json");
+}
+
+TEST(Scene, GivenMassScalesTheGeometricInertia) {
+  const Scene s = one_body(R"({"name": "b", "shape": {"type": "box", "size": [1, 2, 3]}, "mass": 6})");
+  const Body& b = s.model.bodies[1];
+  EXPECT_DOUBLE_EQ(b.mass, 6.0);
+  // Box: m (ly^2 + lz^2) / 12, ...
+  EXPECT_NEAR(b.inertia(0, 0), 6.0 * (4 + 9) / 12.0, 1e-12);
+  EXPECT_NEAR(b.inertia(1, 1), 6.0 * (1 + 9) / 12.0, 1e-12);
+  EXPECT_NEAR(b.inertia(2, 2), 6.0 * (1 + 4) / 12.0, 1e-12);
+}
+
+TEST(Scene, DensityAndSphereMassProperties) {
+  const Scene s = one_body(R"({"name": "b", "shape": {"type": "sphere", "radius": 0.5}, "density": 2})");
+  const Body& b = s.model.bodies[1];
+  const double m = 2.0 * 4.0 / 3.0 * std::numbers::pi * 0.125;
+  EXPECT_NEAR(b.mass, m, 1e-12);
+  EXPECT_NEAR(b.inertia(2, 2), 0.4 * m * 0.25, 1e-12);
+}
+
+TEST(Scene, GivenInertiaIsKept) {
+  const Scene diag = one_body(R"({"name": "b", "shape": {"type": "cube", "edge": 1}, "mass": 1, "inertia": [1, 2, 3]})");
+  EXPECT_EQ(diag.model.bodies[1].inertia, Vec3(1, 2, 3).asDiagonal().toDenseMatrix());
+  const Scene full = one_body(
+      R"({"name": "b", "shape": {"type": "cube", "edge": 1}, "inertia": [[2, 0.5, 0], [0.5, 2, 0], [0, 0, 1]]})");
+  EXPECT_DOUBLE_EQ(full.model.bodies[1].inertia(0, 1), 0.5);
+  EXPECT_DOUBLE_EQ(full.model.bodies[1].mass, 1000.0);
+}
+
+TEST(Scene, AxisAngleEqualsTheQuaternion) {
+  const double a = 0.7;
+  const Vec3 axis = Vec3(1, 2, -2) / 3.0;
+  const Scene s = parse(R"({"bodies": [
+    {"name": "aa", "shape": {"type": "cube", "edge": 1}, "orientation": {"axis": [1, 2, -2], "angle": 0.7}},
+    {"name": "q", "shape": {"type": "cube", "edge": 1}, "orientation": [)" +
+                        std::to_string(std::cos(a / 2)) + ", " + std::to_string(std::sin(a / 2) * axis.x()) +
+                        ", " + std::to_string(std::sin(a / 2) * axis.y()) + ", " +
+                        std::to_string(std::sin(a / 2) * axis.z()) + "]}]}");
+  const Quat qa = s.initial.bodies[0].orientation;
+  const Quat qq = s.initial.bodies[1].orientation;
+  EXPECT_NEAR(qa.angularDistance(qq), 0.0, 1e-5);  // to_string keeps 6 decimals
+  EXPECT_NEAR(qa.w(), std::cos(a / 2), 1e-12);
+  EXPECT_NEAR(qa.vec().dot(axis), std::sin(a / 2), 1e-12);
+}
+
+TEST(Scene, QuaternionsAreNormalized) {
+  const Scene s = one_body(R"({"name": "b", "shape": {"type": "cube", "edge": 1}, "orientation": [2, 0, 0, 2]})");
+  const Quat q = s.initial.bodies[1].orientation;
+  EXPECT_NEAR(q.norm(), 1.0, 1e-15);
+  EXPECT_NEAR(q.w(), std::sqrt(0.5), 1e-15);
+  EXPECT_NEAR(q.z(), std::sqrt(0.5), 1e-15);
+}
+
+TEST(Scene, PlaneNormalOrientsBodyZ) {
+  for (const Vec3& n : {Vec3(-1, 0, 1), Vec3(0, 0, -1), Vec3(0.2, -3, 0.5)}) {
+    const Scene s = parse(R"({"bodies": [{"name": "p", "shape": {"type": "plane", "normal": [)" +
+                          std::to_string(n.x()) + ", " + std::to_string(n.y()) + ", " +
+                          std::to_string(n.z()) + R"(]}, "position": [0, 0, 1]}]})");
+    const Vec3 z = s.initial.bodies[0].orientation * Vec3::UnitZ();
+    EXPECT_NEAR((z - n.normalized()).norm(), 0.0, 1e-12) << n.transpose();
+    EXPECT_TRUE(s.model.bodies[0].is_static);
+    EXPECT_DOUBLE_EQ(s.initial.bodies[0].position.z(), 1.0);
+  }
+}
+
+TEST(Scene, SettingsFieldsAreRead) {
+  const Scene s = parse(R"({"duration": 2.5, "settings": {
+      "h": 0.005, "gravity": [0, -1, -9], "epsilon": 0.02, "eps_theta": -0.3,
+      "feasibility_depth": 0.001, "feasibility_angle": 0.2, "friction_directions": 4,
+      "formulation": "anitescu-potra", "solver": "pgs", "fallbacks": ["lemke"],
+      "tolerance": 1e-8, "max_iterations": 50, "on_failure": "continue", "warm_start": false},
+    "bodies": [{"name": "b", "shape": {"type": "sphere", "radius": 1}}]})");
+  const Settings& t = s.settings;
+  EXPECT_DOUBLE_EQ(s.duration, 2.5);
+  EXPECT_DOUBLE_EQ(t.h, 0.005);
+  EXPECT_EQ(t.gravity, Vec3(0, -1, -9));
+  EXPECT_DOUBLE_EQ(t.epsilon, 0.02);
+  EXPECT_DOUBLE_EQ(t.eps_theta, -0.3);
+  EXPECT_DOUBLE_EQ(t.feasibility_depth, 0.001);
+  EXPECT_DOUBLE_EQ(t.feasibility_angle, 0.2);
+  EXPECT_EQ(t.friction_directions, 4);
+  EXPECT_EQ(t.formulation, Formulation::AnitescuPotra);
+  EXPECT_EQ(t.solver, "pgs");
+  EXPECT_EQ(t.fallbacks, std::vector<std::string>{"lemke"});
+  EXPECT_DOUBLE_EQ(t.tolerance, 1e-8);
+  EXPECT_EQ(t.max_iterations, 50);
+  EXPECT_EQ(t.on_failure, FailurePolicy::Continue);
+  EXPECT_FALSE(t.warm_start);
+  EXPECT_EQ(s.name, "test");  // no "name": the origin's stem
+}
+
+TEST(Scene, BodyFieldsAreRead) {
+  const Scene s = parse(R"({"bodies": [
+    {"name": "a", "shape": {"type": "icosahedron", "radius": 0.3}, "position": [1, 2, 3],
+     "velocity": [4, 5, 6], "angular_velocity": [7, 8, 9], "mu": 0.25, "color": "#ff8000",
+     "visible": false, "no_collide": ["c"]},
+    {"name": "b", "shape": {"type": "cylinder", "radius": 0.2, "height": 1, "sides": 8},
+     "static": true, "color": [0, 0.5, 1, 0.25]},
+    {"name": "c", "shape": {"type": "hull", "points": [[0,0,0],[1,0,0],[0,1,0],[0,0,1]]}}]})");
+  const Body& a = s.model.bodies[0];
+  EXPECT_EQ(s.initial.bodies[0].position, Vec3(1, 2, 3));
+  EXPECT_EQ(s.initial.bodies[0].velocity, Vec3(4, 5, 6));
+  EXPECT_EQ(s.initial.bodies[0].angular_velocity, Vec3(7, 8, 9));
+  EXPECT_DOUBLE_EQ(a.mu, 0.25);
+  EXPECT_FLOAT_EQ(a.color[0], 1.0f);
+  EXPECT_FLOAT_EQ(a.color[1], 128.0f / 255.0f);
+  EXPECT_FLOAT_EQ(a.color[2], 0.0f);
+  EXPECT_FALSE(a.visible);
+  EXPECT_EQ(a.no_collide, std::vector<int>{2});
+  EXPECT_FALSE(s.model.may_collide(0, 2));
+  const Body& b = s.model.bodies[1];
+  EXPECT_TRUE(b.is_static);
+  EXPECT_EQ(b.shape.polytope->vertices.size(), 16u);
+  EXPECT_FLOAT_EQ(b.color[3], 0.25f);
+  EXPECT_DOUBLE_EQ(b.mu, 0.5);  // default
+}
+
+TEST(Scene, HullsAndMeshesAreRecentredOnTheirCentroid) {
+  const Scene s = parse(R"({"bodies": [
+    {"name": "hull", "shape": {"type": "hull", "points": [[0,0,0],[1,0,0],[0,1,0],[0,0,1]]}},
+    {"name": "wedge", "shape": {"type": "mesh", "file": "wedge.poly"}, "mass": 2}]})");
+  // Tetrahedron (0,0,0),(1,0,0),(0,1,0),(0,0,1): centroid (1/4, 1/4, 1/4), now at the origin.
+  const auto& hull = s.model.bodies[0].shape.polytope->vertices;
+  Vec3 lowest = hull[0];
+  for (const Vec3& v : hull) lowest = lowest.cwiseMin(v);
+  EXPECT_NEAR((lowest - Vec3::Constant(-0.25)).norm(), 0.0, 1e-12);
+  // Wedge: right triangle legs 1 (x) and 0.5 (z): centroid x = 1/3, z = 1/6, mid-depth y = 0.
+  const auto& wedge = s.model.bodies[1].shape.polytope->vertices;
+  Vec3 wlow = wedge[0];
+  for (const Vec3& v : wedge) wlow = wlow.cwiseMin(v);
+  EXPECT_NEAR((wlow - Vec3(-1.0 / 3.0, -0.5, -1.0 / 6.0)).norm(), 0.0, 1e-12);
+  EXPECT_DOUBLE_EQ(s.model.bodies[1].mass, 2.0);
+}
+
+}  // namespace
+}  // namespace pegsim

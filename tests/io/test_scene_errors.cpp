@@ -1,0 +1,142 @@
+// Bad scene input: one line naming the file, the JSON pointer and what was expected.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "io/scene.hpp"
+
+namespace pegsim {
+namespace {
+
+const std::filesystem::path kRoot(PEGSIM_SOURCE_DIR);
+
+std::string error_of(const std::string& text) {
+  try {
+    parse_scene(text, "bad.json", kRoot / "tests/io/data");
+  } catch (const SceneError& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+// A scene whose second body (index 1, after a ground plane) is `body`.
+std::string with_body(const std::string& body) {
+  return R"({"bodies": [{"name": "ground", "shape": {"type": "plane"}}, )" + body + "]}";
+}
+
+struct BadScene {
+  const char* text;
+  const char* pointer;  // the JSON pointer the message must name
+};
+
+const std::string kCube = R"("shape": {"type": "cube", "edge": 1})";
+
+TEST(SceneErrors, EachNamesThePointerAndWhatWasExpected) {
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {R"([1, 2])", "/"},
+      {R"({"bodies": []})", "/bodies"},
+      {R"({"name": "x"})", "/bodies"},
+      {R"({"duration": -1, "bodies": [{"name": "a", "shape": {"type": "plane"}}]})", "/duration"},
+      {R"({"settings": {"h": 0}, "bodies": [{"name": "a", "shape": {"type": "plane"}}]})", "/settings/h"},
+      {R"({"settings": {"friction_directions": 2}, "bodies": [{"name": "a", "shape": {"type": "plane"}}]})",
+       "/settings/friction_directions"},
+      {R"({"settings": {"formulation": "st"}, "bodies": [{"name": "a", "shape": {"type": "plane"}}]})",
+       "/settings/formulation"},
+      {R"({"settings": {"fallbacks": ["pgs", "nope"]}, "bodies": [{"name": "a", "shape": {"type": "plane"}}]})",
+       "/settings/fallbacks/1"},
+      {R"({"settings": {"on_failure": "retry"}, "bodies": [{"name": "a", "shape": {"type": "plane"}}]})",
+       "/settings/on_failure"},
+      {R"({"settings": {"gravity": [0, 0, "down"]}, "bodies": [{"name": "a", "shape": {"type": "plane"}}]})",
+       "/settings/gravity"},
+      {with_body(R"({"shape": {"type": "cube", "edge": 1}})"), "/bodies/1/name"},
+      {with_body(R"({"name": "b"})"), "/bodies/1/shape"},
+      {with_body(R"({"name": "b", "shape": {"type": "box", "size": [1, -2, 3]}})"), "/bodies/1/shape/size"},
+      {with_body(R"({"name": "b", "shape": {"type": "box", "size": [1, 2]}})"), "/bodies/1/shape/size"},
+      {with_body(R"({"name": "b", "shape": {"type": "blob"}})"), "/bodies/1/shape/type"},
+      {with_body(R"({"name": "b", "shape": {"type": "cylinder", "radius": 1, "height": 1, "sides": 2}})"),
+       "/bodies/1/shape/sides"},
+      {with_body(R"({"name": "b", "shape": {"type": "hull", "points": [[0,0,0],[1,0,0],[0,1,0],[1,1,0]]}})"),
+       "/bodies/1/shape/points"},
+      {with_body(R"({"name": "b", "shape": {"type": "plane", "normal": [0, 0, 0]}})"),
+       "/bodies/1/shape/normal"},
+      {with_body(R"({"name": "b", )" + kCube + R"(, "orientation": [0, 0, 0, 0]})"), "/bodies/1/orientation"},
+      {with_body(R"({"name": "b", )" + kCube + R"(, "orientation": {"axis": [0, 0, 0], "angle": 1}})"),
+       "/bodies/1/orientation/axis"},
+      {with_body(R"({"name": "b", )" + kCube + R"(, "position": [0, "1", 0]})"), "/bodies/1/position"},
+      {with_body(R"({"name": "b", )" + kCube + R"(, "mass": 1, "density": 2})"), "/bodies/1/density"},
+      {with_body(R"({"name": "b", )" + kCube + R"(, "mass": 0})"), "/bodies/1/mass"},
+      {with_body(R"({"name": "b", )" + kCube + R"(, "inertia": [[1, 0, 0], [0, 1, 0], [0, 0, -1]]})"),
+       "/bodies/1/inertia"},
+      {with_body(R"({"name": "b", )" + kCube + R"(, "inertia": [[1, 0.5, 0], [0, 1, 0], [0, 0, 1]]})"),
+       "/bodies/1/inertia"},
+      {with_body(R"({"name": "b", )" + kCube + R"(, "mu": -0.1})"), "/bodies/1/mu"},
+      {with_body(R"({"name": "b", )" + kCube + R"(, "color": "#12345z"})"), "/bodies/1/color"},
+      {with_body(R"({"name": "b", )" + kCube + R"(, "color": [1, 0, 2]})"), "/bodies/1/color"},
+      {with_body(R"({"name": "b", )" + kCube + R"(, "static": "yes"})"), "/bodies/1/static"},
+      {with_body(R"({"name": "b", )" + kCube + R"(, "static": true, "velocity": [1, 0, 0]})"),
+       "/bodies/1/velocity"},
+      {with_body(R"({"name": "ground", )" + kCube + "}"), "/bodies/1/name"},
+      {with_body(R"({"name": "b", )" + kCube + R"(, "no_collide": ["ground", "ghost"]})"),
+       "/bodies/1/no_collide/1"},
+      {with_body(R"({"name": "b", "shape": {"type": "plane"}, "static": false})"), "/bodies/1/static"},
+      {with_body(R"({"name": "b", "shape": {"type": "plane"}, "mass": 3})"), "/bodies/1/mass"},
+      {with_body(R"({"name": "b", "shape": {"type": "plane", "normal": [1, 0, 0]}, "orientation": [1, 0, 0, 0]})"),
+       "/bodies/1/orientation"},
+      {with_body(R"({"name": "b", "shape": {"type": "mesh", "file": "open_cube.obj"}})"),
+       "/bodies/1/shape/file"},
+  };
+  for (const auto& [text, pointer] : cases) {
+    const std::string e = error_of(text);
+    SCOPED_TRACE(text);
+    EXPECT_EQ(e.rfind("bad.json: " + pointer + ": expected ", 0), 0u) << e;
+    EXPECT_EQ(e.find('\n'), std::string::npos) << e;
+  }
+}
+
+TEST(SceneErrors, UnknownFieldsAreNamed) {
+  const std::string body = error_of(with_body(R"({"name": "b", )" + kCube + R"(, "masss": 1})"));
+  EXPECT_EQ(body.rfind("bad.json: /bodies/1/masss: expected no field \"masss\" here", 0), 0u) << body;
+  const std::string shape = error_of(with_body(R"({"name": "b", "shape": {"type": "cube", "edge": 1, "size": 2}})"));
+  EXPECT_EQ(shape.rfind("bad.json: /bodies/1/shape/size: expected no field", 0), 0u) << shape;
+  const std::string top = error_of(R"({"bodys": []})");
+  EXPECT_EQ(top.rfind("bad.json: /bodys: expected no field", 0), 0u) << top;
+  const std::string settings =
+      error_of(R"({"settings": {"dt": 0.1}, "bodies": [{"name": "a", "shape": {"type": "plane"}}]})");
+  EXPECT_EQ(settings.rfind("bad.json: /settings/dt: expected no field", 0), 0u) << settings;
+}
+
+TEST(SceneErrors, SyntaxErrorsGiveLineAndColumn) {
+  const std::string e = error_of("{\n  \"bodies\": [\n    {\"name\": \"a\",, }\n  ]\n}");
+  EXPECT_EQ(e.rfind("bad.json: line 3, column 18: expected valid JSON", 0), 0u) << e;
+  EXPECT_EQ(e.find('\n'), std::string::npos) << e;
+}
+
+// JSON has no NaN or infinity; a literal beyond the double range is the only non-finite input.
+TEST(SceneErrors, NumbersBeyondTheDoubleRangeAreRejected) {
+  const std::string e = error_of(R"({"duration": 1e400, "bodies": [{"name": "a", "shape": {"type": "plane"}}]})");
+  EXPECT_EQ(e.rfind("bad.json: expected finite numbers", 0), 0u) << e;
+  EXPECT_NE(e.find("1e400"), std::string::npos) << e;
+}
+
+TEST(SceneErrors, MissingMeshFileIsNamed) {
+  const std::string e = error_of(with_body(R"({"name": "b", "shape": {"type": "mesh", "file": "missing.poly"}})"));
+  EXPECT_EQ(e.rfind("bad.json: /bodies/1/shape/file: expected ", 0), 0u) << e;
+  EXPECT_NE(e.find("missing.poly"), std::string::npos) << e;
+}
+
+TEST(SceneErrors, BadMeshNamesTheMeshFileAndLine) {
+  const std::string e = error_of(with_body(R"({"name": "b", "shape": {"type": "mesh", "file": "open_cube.poly"}})"));
+  EXPECT_NE(e.find("open_cube.poly: line "), std::string::npos) << e;
+}
+
+TEST(SceneErrors, MissingSceneFileIsNamed) {
+  try {
+    load_scene(kRoot / "scenes/no_such_scene.json");
+    FAIL() << "no error";
+  } catch (const SceneError& e) {
+    EXPECT_NE(std::string(e.what()).find("no_such_scene.json: expected"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace pegsim
