@@ -1,8 +1,11 @@
 // Scene files: JSON text -> Model, initial State and Settings (docs/scene-format.md).
 #include "io/scene.hpp"
 
+#include <algorithm>
 #include <fstream>
+#include <set>
 #include <sstream>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -24,6 +27,22 @@ namespace {
   if (auto colon = detail.find(": "); colon != std::string::npos) detail.erase(0, colon + 2);
   throw SceneError(origin + ": line " + std::to_string(line) + ", column " +
                    std::to_string(column) + ": expected valid JSON (" + detail + ")");
+}
+
+// nlohmann keeps the last of two equal keys; a repeated field is almost always a mistake, so
+// it is reported instead (the parser callback sees keys but not their position).
+nlohmann::json parse_rejecting_repeated_keys(const std::string& text, const std::string& origin) {
+  std::vector<std::set<std::string>> open_objects;
+  auto callback = [&](int, nlohmann::json::parse_event_t event, nlohmann::json& parsed) {
+    using Event = nlohmann::json::parse_event_t;
+    if (event == Event::object_start) open_objects.emplace_back();
+    if (event == Event::object_end) open_objects.pop_back();
+    if (event == Event::key && !open_objects.back().insert(parsed.get<std::string>()).second)
+      throw SceneError(origin + ": expected each field once per object (\"" +
+                       parsed.get<std::string>() + "\" is repeated)");
+    return true;
+  };
+  return nlohmann::json::parse(text, callback);
 }
 
 void resolve_no_collide(std::vector<SceneBody>& parsed, Model& model) {
@@ -58,7 +77,7 @@ Scene parse_scene(const std::string& json_text, const std::string& origin,
                   const std::filesystem::path& base_dir) {
   nlohmann::json doc;
   try {
-    doc = nlohmann::json::parse(json_text);
+    doc = parse_rejecting_repeated_keys(json_text, origin);
   } catch (const nlohmann::json::parse_error& e) {
     syntax_error(json_text, origin, e);
   } catch (const nlohmann::json::exception& e) {

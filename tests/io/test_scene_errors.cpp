@@ -118,6 +118,13 @@ TEST(SceneErrors, NumbersBeyondTheDoubleRangeAreRejected) {
   EXPECT_NE(e.find("1e400"), std::string::npos) << e;
 }
 
+TEST(SceneErrors, RepeatedFieldsAreRejected) {
+  const std::string e = error_of(with_body(R"({"name": "b", )" + kCube + R"(, "mass": 1, "mass": 2})"));
+  EXPECT_EQ(e, "bad.json: expected each field once per object (\"mass\" is repeated)");
+  EXPECT_NO_THROW(parse_scene(with_body(R"({"name": "b", "shape": {"type": "sphere", "radius": 1}})"),
+                              "ok.json", ""));
+}
+
 TEST(SceneErrors, MissingMeshFileIsNamed) {
   const std::string e = error_of(with_body(R"({"name": "b", "shape": {"type": "mesh", "file": "missing.poly"}})"));
   EXPECT_EQ(e.rfind("bad.json: /bodies/1/shape/file: expected ", 0), 0u) << e;
