@@ -1,0 +1,59 @@
+// Small scenes built in code for the dynamics tests.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "engine/core/model.hpp"
+#include "engine/core/state.hpp"
+#include "engine/geometry/builders.hpp"
+#include "engine/geometry/mass_properties.hpp"
+
+namespace pegsim::test {
+
+struct World {
+  Model model;
+  State state;
+
+  int add(Body body, const Vec3& position, const Quat& orientation = Quat::Identity()) {
+    model.bodies.push_back(std::move(body));
+    BodyState s;
+    s.position = position;
+    s.orientation = orientation;
+    state.bodies.push_back(s);
+    return static_cast<int>(model.bodies.size()) - 1;
+  }
+  // Static ground half-space whose outward normal is orientation * z, through `point`.
+  int add_plane(const std::string& name, const Vec3& point, const Quat& orientation, double mu) {
+    Body b;
+    b.name = name;
+    b.shape = Shape::plane();
+    b.is_static = true;
+    b.mu = mu;
+    return add(b, point, orientation);
+  }
+  int add_box(const std::string& name, const Vec3& size, double mass, const Vec3& position,
+              const Quat& orientation = Quat::Identity(), double mu = 0.5) {
+    auto poly = std::make_shared<Polytope>(make_box(size.x(), size.y(), size.z()));
+    const MassProperties mp = polytope_mass_properties(*poly);
+    Body b;
+    b.name = name;
+    b.shape = Shape::convex(poly);
+    b.mass = mass;
+    b.inertia = mp.inertia * (mass / mp.volume);
+    b.mu = mu;
+    return add(b, position, orientation);
+  }
+  int add_sphere(const std::string& name, double radius, double mass, const Vec3& position,
+                 double mu = 0.5) {
+    Body b;
+    b.name = name;
+    b.shape = Shape::sphere(radius);
+    b.mass = mass;
+    b.inertia = Mat3::Identity() * (0.4 * mass * radius * radius);
+    b.mu = mu;
+    return add(b, position);
+  }
+};
+
+}  // namespace pegsim::test
