@@ -1,0 +1,173 @@
+// pegsim-cli: the headless front end (run and validate scenes).
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <iostream>
+#include <optional>
+#include <sstream>
+
+#include "cli/args.hpp"
+#include "cli/run_summary.hpp"
+#include "cli/trajectory_csv.hpp"
+#include "engine/dynamics/simulator.hpp"
+#include "io/scene.hpp"
+
+namespace pegsim::cli {
+namespace {
+
+constexpr const char* kUsage = R"(usage: pegsim-cli <command> [options]
+
+commands:
+  run SCENE.json      simulate a scene and print a summary
+      --duration T | --steps N     how long (default: the scene's duration)
+      --h H                        step size in s
+      --solver NAME                lemke | pgs
+      --fallbacks A,B | none       solvers tried when the first fails
+      --formulation NAME           stewart-trinkle | anitescu-potra
+      --epsilon E                  contact distance in m
+      --eps-theta X                applicability relaxation (-sin theta)
+      --friction-directions N      directions of the linearized cone
+      --tolerance T                solver tolerance on the natural-map residual
+      --max-iterations N           solver iteration / pivot limit
+      --on-failure stop|continue   what a step no solver answers does
+      --csv FILE                   write the trajectory (one row per step)
+      --force                      allow --csv to replace an existing file
+      --json                       print the summary as one JSON object
+      --quiet                      no progress bar
+  validate SCENE.json  check a scene without running it
+  help                 this text
+
+exit status: 0 success, 1 the run stopped on a failed step, 2 bad input or usage
+)";
+
+std::vector<std::string> split_list(const std::string& s) {
+  std::vector<std::string> out;
+  if (s == "none") return out;
+  std::stringstream ss(s);
+  for (std::string item; std::getline(ss, item, ',');)
+    if (!item.empty()) out.push_back(item);
+  return out;
+}
+
+void apply_overrides(const Args& a, Settings& s) {
+  if (auto h = a.positive_number("h")) s.h = *h;
+  if (auto v = a.value("solver")) s.solver = *v;
+  if (auto v = a.value("fallbacks")) s.fallbacks = split_list(*v);
+  if (auto v = a.value("formulation")) {
+    if (!parse_formulation(*v, s.formulation))
+      throw UsageError("--formulation: expected stewart-trinkle or anitescu-potra, got '" + *v +
+                       "'");
+  }
+  if (auto e = a.non_negative_number("epsilon")) s.epsilon = *e;
+  if (auto v = a.value("eps-theta")) {
+    char* end = nullptr;
+    s.eps_theta = std::strtod(v->c_str(), &end);
+    if (v->empty() || *end != '\0' || s.eps_theta < -1.0 || s.eps_theta > 1.0)
+      throw UsageError("--eps-theta: expected a number in [-1, 1], got '" + *v + "'");
+  }
+  if (auto n = a.positive_integer("friction-directions")) s.friction_directions = int(*n);
+  if (auto t = a.positive_number("tolerance")) s.tolerance = *t;
+  if (auto n = a.positive_integer("max-iterations")) s.max_iterations = int(*n);
+  if (auto v = a.value("on-failure")) {
+    if (*v == "stop") s.on_failure = FailurePolicy::Stop;
+    else if (*v == "continue") s.on_failure = FailurePolicy::Continue;
+    else throw UsageError("--on-failure: expected stop or continue, got '" + *v + "'");
+  }
+  if (std::string why = check_settings(s); !why.empty()) throw UsageError(why);
+}
+
+void draw_progress(long long done, long long total, double wall) {
+  const int width = 40;
+  const int filled = total ? int(width * done / total) : width;
+  std::fprintf(stderr, "\r[%.*s%*s] %3d%%  step %lld/%lld  %.1f s", filled,
+               "########################################", width - filled, "",
+               total ? int(100 * done / total) : 100, done, total, wall);
+  std::fflush(stderr);
+}
+
+int run(const std::vector<std::string>& argv) {
+  Args a(argv, {"json", "quiet", "force"},
+         {"duration", "steps", "h", "solver", "fallbacks", "formulation", "epsilon", "eps-theta",
+          "friction-directions", "tolerance", "max-iterations", "on-failure", "csv"});
+  if (a.positional().size() != 1) throw UsageError("run: expected one scene file");
+  if (a.value("duration") && a.value("steps"))
+    throw UsageError("--duration and --steps exclude each other");
+
+  Scene scene = load_scene(a.positional()[0]);
+  apply_overrides(a, scene.settings);
+  long long steps = 0;
+  if (auto n = a.positive_integer("steps")) steps = *n;
+  else {
+    const double duration = a.positive_number("duration").value_or(scene.duration);
+    steps = static_cast<long long>(std::llround(duration / scene.settings.h));
+  }
+
+  Simulator sim(scene.model, scene.initial, scene.settings);
+  RunSummary summary;
+  sim.add_observer(&summary);
+  std::optional<TrajectoryCsv> csv;
+  if (auto file = a.value("csv")) {
+    csv.emplace(*file, a.flag("force"), sim.model(), sim.state());
+    sim.add_observer(&*csv);
+  }
+
+  const bool progress = !a.flag("quiet") && isatty(STDERR_FILENO);
+  const auto t0 = std::chrono::steady_clock::now();
+  auto elapsed = [&] {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  };
+  double last_draw = -1.0;
+  for (long long k = 0; k < steps; ++k) {
+    if (sim.step().failed) break;
+    if (progress && elapsed() - last_draw > 0.1) {
+      last_draw = elapsed();
+      draw_progress(k + 1, steps, last_draw);
+    }
+  }
+  RunInfo info{scene.name, elapsed(), steps};
+  if (progress) {
+    draw_progress(summary.steps, steps, info.wall_seconds);
+    std::fputc('\n', stderr);
+  }
+  if (a.flag("json"))
+    std::cout << summary_json(info, summary, sim).dump(2) << '\n';
+  else
+    print_summary(std::cout, info, summary, sim);
+  return summary.stop_reason.empty() ? 0 : 1;
+}
+
+int validate(const std::vector<std::string>& argv) {
+  Args a(argv, {}, {});
+  if (a.positional().size() != 1) throw UsageError("validate: expected one scene file");
+  Scene scene = load_scene(a.positional()[0]);
+  Simulator check(scene.model, scene.initial, scene.settings);
+  std::cout << a.positional()[0] << ": ok (" << scene.model.bodies.size() << " bodies, h = "
+            << scene.settings.h << " s, duration " << scene.duration << " s)\n";
+  return 0;
+}
+
+}  // namespace
+}  // namespace pegsim::cli
+
+int main(int argc, char** argv) {
+  using namespace pegsim::cli;
+  std::vector<std::string> args(argv + 1, argv + argc);
+  if (args.empty() || args[0] == "help" || args[0] == "--help" || args[0] == "-h") {
+    std::cout << kUsage;
+    return args.empty() ? 2 : 0;
+  }
+  const std::string command = args[0];
+  args.erase(args.begin());
+  try {
+    if (command == "run") return run(args);
+    if (command == "validate") return validate(args);
+    throw UsageError("unknown command '" + command + "' (try 'pegsim-cli help')");
+  } catch (const UsageError& e) {
+    std::cerr << "pegsim-cli: " << e.what() << '\n';
+    return 2;
+  } catch (const std::exception& e) {
+    std::cerr << "pegsim-cli: " << e.what() << '\n';
+    return 2;
+  }
+}

@@ -1,0 +1,118 @@
+#include "cli/run_summary.hpp"
+
+#include <algorithm>
+#include <cstdio>
+
+namespace pegsim::cli {
+
+void RunSummary::on_step(const Model&, const State&, const StepReport& r) {
+  if (r.failed) {
+    ++failures;
+    if (r.fell_back) ++fallbacks;
+    stop_reason = r.failure;
+    return;
+  }
+  ++steps;
+  const int nc = static_cast<int>(r.contacts.size());
+  contacts += nc;
+  max_contacts = std::max(max_contacts, nc);
+  enforced += std::count(r.enforced.begin(), r.enforced.end(), 1);
+  max_penetration = std::max(max_penetration, r.max_penetration);
+  if (r.problem_size > 0) {
+    ++solves;
+    if (r.fell_back) ++fallbacks;
+    iterations += r.solve.iterations;
+    max_problem_size = std::max(max_problem_size, r.problem_size);
+    max_residual = std::max(max_residual, r.solve.residual);
+    solve_seconds += r.timings.solve;
+    ++answered_by[r.solve.solver];
+  }
+}
+
+namespace {
+nlohmann::json vec(const Vec3& v) { return {v.x(), v.y(), v.z()}; }
+double real_time_factor(const Simulator& sim, const RunInfo& info) {
+  return info.wall_seconds > 0.0 ? sim.state().time / info.wall_seconds : 0.0;
+}
+}  // namespace
+
+nlohmann::json summary_json(const RunInfo& info, const RunSummary& s, const Simulator& sim) {
+  nlohmann::json j;
+  j["scene"] = info.scene;
+  j["completed"] = s.stop_reason.empty();
+  if (!s.stop_reason.empty()) j["stop_reason"] = s.stop_reason;
+  j["steps"] = s.steps;
+  j["requested_steps"] = info.requested_steps;
+  j["h"] = sim.settings().h;
+  j["simulated_seconds"] = sim.state().time;
+  j["wall_seconds"] = info.wall_seconds;
+  j["real_time_factor"] = real_time_factor(sim, info);
+  j["contacts_per_step"] = s.steps ? double(s.contacts) / double(s.steps) : 0.0;
+  j["max_contacts"] = s.max_contacts;
+  j["enforced_per_step"] = s.steps ? double(s.enforced) / double(s.steps) : 0.0;
+  j["solver"] = sim.settings().solver;
+  j["fallbacks"] = sim.settings().fallbacks;
+  j["solves"] = s.solves;
+  j["solver_failures"] = s.failures;
+  j["fallback_steps"] = s.fallbacks;
+  j["answered_by"] = s.answered_by;
+  j["iterations_per_solve"] = s.solves ? double(s.iterations) / double(s.solves) : 0.0;
+  j["max_problem_size"] = s.max_problem_size;
+  j["max_residual"] = s.max_residual;
+  j["solve_seconds"] = s.solve_seconds;
+  j["max_penetration"] = s.max_penetration;
+  nlohmann::json bodies = nlohmann::json::array();
+  for (std::size_t i = 0; i < sim.model().bodies.size(); ++i) {
+    const BodyState& b = sim.state().bodies[i];
+    const Quat& q = b.orientation;
+    bodies.push_back({{"name", sim.model().bodies[i].name},
+                      {"position", vec(b.position)},
+                      {"orientation", {q.w(), q.x(), q.y(), q.z()}},
+                      {"velocity", vec(b.velocity)},
+                      {"angular_velocity", vec(b.angular_velocity)}});
+  }
+  j["bodies"] = bodies;
+  return j;
+}
+
+void print_summary(std::ostream& out, const RunInfo& info, const RunSummary& s,
+                   const Simulator& sim) {
+  char line[512];
+  auto emit = [&](const char* fmt, auto... args) {
+    std::snprintf(line, sizeof line, fmt, args...);
+    out << line << '\n';
+  };
+  emit("scene            %s", info.scene.c_str());
+  emit("status           %s", s.stop_reason.empty() ? "completed" : "stopped");
+  if (!s.stop_reason.empty())
+    emit("stopped because  step %lld: %s", s.steps + 1, s.stop_reason.c_str());
+  emit("steps            %lld of %lld (h = %g s)", s.steps, info.requested_steps,
+       sim.settings().h);
+  emit("simulated time   %.6g s", sim.state().time);
+  emit("wall time        %.3f s (real-time factor %.2f)", info.wall_seconds,
+       real_time_factor(sim, info));
+  emit("contacts/step    %.2f (max %d, enforced %.2f/step)",
+       s.steps ? double(s.contacts) / double(s.steps) : 0.0, s.max_contacts,
+       s.steps ? double(s.enforced) / double(s.steps) : 0.0);
+  std::string answered;
+  for (const auto& [name, count] : s.answered_by)
+    answered += (answered.empty() ? "" : ", ") + name + " " + std::to_string(count);
+  emit("solves           %lld (%s; max size %d, %.1f iterations/solve, max residual %.2e)",
+       s.solves, answered.empty() ? "none" : answered.c_str(), s.max_problem_size,
+       s.solves ? double(s.iterations) / double(s.solves) : 0.0, s.max_residual);
+  emit("solver failures  %lld, fallbacks %lld", s.failures, s.fallbacks);
+  emit("max penetration  %.3e m", s.max_penetration);
+  emit("final state      position (m), orientation (w x y z), velocity (m/s), angular (rad/s)");
+  for (std::size_t i = 0; i < sim.model().bodies.size(); ++i) {
+    if (sim.model().bodies[i].is_static) continue;
+    const BodyState& b = sim.state().bodies[i];
+    const Quat& q = b.orientation;
+    emit("  %-14s p (% .6f % .6f % .6f)  q (% .6f % .6f % .6f % .6f)", sim.model().bodies[i].name.c_str(),
+         b.position.x(), b.position.y(), b.position.z(), q.w(), q.x(), q.y(), q.z());
+    emit("  %-14s v (% .6f % .6f % .6f)  w (% .6f % .6f % .6f)", "", b.velocity.x(),
+         b.velocity.y(), b.velocity.z(), b.angular_velocity.x(), b.angular_velocity.y(),
+         b.angular_velocity.z());
+  }
+}
+
+}  // namespace pegsim::cli

@@ -1,0 +1,44 @@
+// Statistics of a run, gathered by observing the simulator, and their text / JSON forms.
+#pragma once
+
+#include <map>
+#include <ostream>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "engine/dynamics/simulator.hpp"
+
+namespace pegsim::cli {
+
+class RunSummary : public StepObserver {
+ public:
+  void on_step(const Model& model, const State& state, const StepReport& report) override;
+
+  long long steps = 0;
+  long long contacts = 0;          // summed over steps
+  int max_contacts = 0;
+  long long enforced = 0;          // summed over steps
+  long long solves = 0;            // steps that solved an LCP
+  long long failures = 0;          // steps no solver answered
+  long long fallbacks = 0;         // steps answered by a fallback (or failed after trying one)
+  long long iterations = 0;        // summed over solved steps
+  int max_problem_size = 0;
+  double max_residual = 0.0;       // largest accepted natural-map residual
+  double max_penetration = 0.0;    // deepest negative gap of an enforced contact, m
+  double solve_seconds = 0.0;
+  std::map<std::string, long long> answered_by;  // solver name -> steps it answered
+  std::string stop_reason;         // empty when the run completed
+};
+
+struct RunInfo {
+  std::string scene;
+  double wall_seconds = 0.0;
+  long long requested_steps = 0;
+};
+
+nlohmann::json summary_json(const RunInfo& info, const RunSummary& s, const Simulator& sim);
+void print_summary(std::ostream& out, const RunInfo& info, const RunSummary& s,
+                   const Simulator& sim);
+
+}  // namespace pegsim::cli
