@@ -1,0 +1,139 @@
+// Shared helpers of the solver tests: an independent check of a solution, the Siconos problems
+// and seeded random problems.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <ostream>
+#include <random>
+#include <string>
+
+#include "engine/solvers/solver.hpp"
+#include "io/siconos_lcp.hpp"
+
+namespace pegsim {
+// GoogleTest prints statuses by name.
+inline void PrintTo(SolveStatus s, std::ostream* os) {
+  *os << to_string(s);
+}
+}  // namespace pegsim
+
+namespace pegsim::test {
+
+// The accuracy every test asks of a solution: 1e-8 relative to the data, the solvers' default
+// tolerance being 1e-10.
+inline double accuracy(const Lcp& lcp) {
+  return 1e-8 * (1.0 + lcp.q.cwiseAbs().maxCoeff());
+}
+
+// ||min(z, M z + q)||_inf recomputed here, independently of natural_residual and the report.
+inline double own_residual(const Lcp& lcp, const VecX& z) {
+  double r = 0.0;
+  for (int i = 0; i < lcp.size(); ++i) {
+    double w = lcp.q(i);
+    for (int j = 0; j < lcp.size(); ++j) w += lcp.M(i, j) * z(j);
+    r = std::max(r, std::abs(std::min(z(i), w)));
+  }
+  return r;
+}
+
+// z solves the LCP to `accuracy(lcp)`: finite, z >= 0, w = M z + q >= -tol, z_i w_i ~ 0 and the
+// natural residual small.
+inline ::testing::AssertionResult is_solution(const Lcp& lcp, const VecX& z) {
+  const double tol = accuracy(lcp);
+  if (z.size() != lcp.size())
+    return ::testing::AssertionFailure() << "z has size " << z.size() << ", not " << lcp.size();
+  if (!z.allFinite()) return ::testing::AssertionFailure() << "z is not finite";
+  if (z.minCoeff() < 0.0) return ::testing::AssertionFailure() << "min z = " << z.minCoeff();
+  const VecX w = lcp.M * z + lcp.q;
+  if (w.minCoeff() < -tol)
+    return ::testing::AssertionFailure() << "min w = " << w.minCoeff() << " < -" << tol;
+  for (int i = 0; i < lcp.size(); ++i)
+    if (std::abs(z(i) * w(i)) > tol * (1.0 + std::max(std::abs(z(i)), std::abs(w(i)))))
+      return ::testing::AssertionFailure()
+             << "z_" << i << " w_" << i << " = " << z(i) << " * " << w(i) << " not complementary";
+  const double r = own_residual(lcp, z);
+  if (r > tol) return ::testing::AssertionFailure() << "natural residual " << r << " > " << tol;
+  return ::testing::AssertionSuccess();
+}
+
+// The report is consistent with z: residual_history non-empty and ending on report.residual,
+// which is the natural residual of the returned z.
+inline ::testing::AssertionResult report_matches(const Lcp& lcp, const VecX& z,
+                                                 const SolveReport& report) {
+  if (report.residual_history.empty())
+    return ::testing::AssertionFailure() << "empty residual history";
+  if (report.residual_history.back() != report.residual)
+    return ::testing::AssertionFailure() << "history ends on " << report.residual_history.back()
+                                         << ", report.residual is " << report.residual;
+  const double own = own_residual(lcp, z);
+  const double slack = 1e-13 * (1.0 + lcp.q.cwiseAbs().maxCoeff() +
+                                lcp.M.cwiseAbs().maxCoeff() * z.cwiseAbs().sum());
+  if (!(std::abs(report.residual - own) <= slack))
+    return ::testing::AssertionFailure()
+           << "report.residual " << report.residual << " but z has residual " << own;
+  return ::testing::AssertionSuccess();
+}
+
+// One solve with a fresh solver; z starts as given (used only with options.warm_start).
+struct Run {
+  SolveReport report;
+  VecX z;
+};
+
+inline Run run(const std::string& solver, const Lcp& lcp, const SolverOptions& options = {},
+               VecX z = VecX()) {
+  const auto s = make_solver(solver);
+  EXPECT_NE(s, nullptr) << solver;
+  Run r;
+  if (!s) return r;
+  r.report = s->solve(lcp, z, options);
+  r.z = z;
+  return r;
+}
+
+inline std::string describe(const Run& r) {
+  return std::string(to_string(r.report.status)) + ", " + std::to_string(r.report.iterations) +
+         " iterations, residual " + std::to_string(r.report.residual) + ": " + r.report.message;
+}
+
+inline Lcp siconos(const std::string& name) {
+  return read_siconos_lcp(std::filesystem::path(PEGSIM_TESTDATA_DIR) / "siconos-lcp" /
+                          (name + ".dat"));
+}
+
+inline MatX uniform(int rows, int cols, std::mt19937& rng, double lo = -1.0, double hi = 1.0) {
+  std::uniform_real_distribution<double> u(lo, hi);
+  MatX A(rows, cols);
+  for (int j = 0; j < cols; ++j)
+    for (int i = 0; i < rows; ++i) A(i, j) = u(rng);
+  return A;
+}
+
+// Symmetric positive definite: M = A A^T + I, q uniform in [-1, 1].
+inline Lcp random_spd(int n, std::mt19937& rng) {
+  const MatX A = uniform(n, n, rng);
+  Lcp lcp;
+  lcp.M = A * A.transpose() + MatX::Identity(n, n);
+  lcp.q = uniform(n, 1, rng);
+  return lcp;
+}
+
+// Non-symmetric P-matrix: strictly row diagonally dominant with a positive diagonal (each of
+// its principal submatrices is too, so every principal minor is positive).
+inline Lcp random_dominant(int n, std::mt19937& rng) {
+  Lcp lcp;
+  lcp.M = uniform(n, n, rng);
+  const VecX margin = uniform(n, 1, rng, 0.1, 1.0);
+  for (int i = 0; i < n; ++i) {
+    lcp.M(i, i) = 0.0;
+    lcp.M(i, i) = lcp.M.row(i).cwiseAbs().sum() + margin(i);
+  }
+  lcp.q = uniform(n, 1, rng);
+  return lcp;
+}
+
+}  // namespace pegsim::test

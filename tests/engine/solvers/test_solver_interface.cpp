@@ -1,0 +1,94 @@
+// The pluggable solver interface (solver.hpp): registry, status names, and hard input that must
+// come back as a status, never as an exception or garbage.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+#include <set>
+#include <string>
+
+#include "lcp_testing.hpp"
+
+namespace pegsim {
+namespace {
+
+using test::describe;
+using test::run;
+
+// Every listed name makes a solver of that name; an unknown name gives nullptr.
+TEST(SolverInterface, RegistryMakesEveryListedSolver) {
+  const std::vector<std::string> names = solver_names();
+  EXPECT_EQ(names, (std::vector<std::string>{"lemke", "pgs"}));
+  for (const std::string& name : names) {
+    const auto s = make_solver(name);
+    ASSERT_NE(s, nullptr) << name;
+    EXPECT_EQ(s->name(), name);
+  }
+  EXPECT_EQ(make_solver("simplex"), nullptr);
+  EXPECT_EQ(make_solver(""), nullptr);
+}
+
+// Each status has its own non-empty name.
+TEST(SolverInterface, StatusNamesAreDistinct) {
+  std::set<std::string> seen;
+  for (SolveStatus s : {SolveStatus::Solved, SolveStatus::MaxIterations, SolveStatus::Unsolvable,
+                        SolveStatus::NumericalFailure}) {
+    const std::string name = to_string(s);
+    EXPECT_FALSE(name.empty());
+    EXPECT_TRUE(seen.insert(name).second) << name;
+  }
+}
+
+// Non-finite data (NaN in q, inf in q, NaN in M): no exception, never Solved, and z stays finite
+// unless the status is NumericalFailure; z always has the problem's size.
+TEST(SolverInterface, NonFiniteDataIsReportedNotSolved) {
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  const double inf = std::numeric_limits<double>::infinity();
+  std::mt19937 rng(1);
+  const Lcp base = test::random_spd(6, rng);
+  for (const std::string& solver : solver_names())
+    for (int variant = 0; variant < 3; ++variant) {
+      Lcp lcp = base;
+      if (variant == 0) lcp.q(2) = nan;
+      if (variant == 1) lcp.q(0) = -inf;
+      if (variant == 2) lcp.M(3, 1) = nan;
+      test::Run r;
+      EXPECT_NO_THROW(r = run(solver, lcp)) << solver << " variant " << variant;
+      EXPECT_NE(r.report.status, SolveStatus::Solved) << solver << " variant " << variant;
+      EXPECT_TRUE(r.z.allFinite() || r.report.status == SolveStatus::NumericalFailure)
+          << solver << " variant " << variant << ": " << describe(r);
+      EXPECT_EQ(r.z.size(), 6) << solver << " variant " << variant;
+      EXPECT_FALSE(r.report.message.empty()) << solver << " variant " << variant;
+    }
+}
+
+// A warm start holding NaN is ignored rather than propagated: the solve still succeeds.
+TEST(SolverInterface, NonFiniteWarmStartIsIgnored) {
+  std::mt19937 rng(2);
+  const Lcp lcp = test::random_spd(6, rng);
+  SolverOptions options;
+  options.warm_start = true;
+  for (const std::string& solver : solver_names()) {
+    VecX guess = VecX::Ones(6);
+    guess(4) = std::numeric_limits<double>::quiet_NaN();
+    const test::Run r = run(solver, lcp, options, guess);
+    EXPECT_EQ(r.report.status, SolveStatus::Solved) << solver << ": " << describe(r);
+    EXPECT_TRUE(test::is_solution(lcp, r.z)) << solver;
+  }
+}
+
+// M whose size does not match q: a status, not an exception or an Eigen assertion.
+TEST(SolverInterface, MismatchedSizesAreReported) {
+  Lcp lcp;
+  lcp.M = MatX::Identity(3, 3);
+  lcp.q = -VecX::Ones(4);
+  for (const std::string& solver : solver_names()) {
+    test::Run r;
+    EXPECT_NO_THROW(r = run(solver, lcp)) << solver;
+    EXPECT_EQ(r.report.status, SolveStatus::NumericalFailure) << solver;
+    EXPECT_EQ(r.z.size(), 4) << solver;
+  }
+}
+
+}  // namespace
+}  // namespace pegsim
