@@ -1,0 +1,49 @@
+// Lemke's method (cold start) on each problem of Siconos' LCP test set.
+#include <benchmark/benchmark.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "engine/solvers/lemke.hpp"
+#include "io/siconos_lcp.hpp"
+
+namespace {
+
+using namespace pegsim;
+
+void solve_problem(benchmark::State& bench, const Lcp& lcp) {
+  LemkeSolver lemke;
+  SolverOptions options;
+  SolveReport report;
+  VecX z;
+  for (auto _ : bench) {
+    report = lemke.solve(lcp, z, options);
+    benchmark::DoNotOptimize(z.data());
+  }
+  bench.counters["n"] = lcp.size();
+  bench.counters["pivots"] = report.iterations;
+  bench.counters["solved"] = report.solved();
+}
+
+void register_all() {
+  std::vector<std::filesystem::path> files;
+  for (const auto& entry :
+       std::filesystem::directory_iterator(std::filesystem::path(PEGSIM_TESTDATA_DIR) / "siconos-lcp"))
+    if (entry.path().extension() == ".dat") files.push_back(entry.path());
+  std::sort(files.begin(), files.end());
+  for (const auto& file : files)
+    benchmark::RegisterBenchmark(file.stem().string().c_str(), solve_problem, read_siconos_lcp(file))
+        ->Unit(benchmark::kMicrosecond);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  register_all();
+  benchmark::Initialize(&argc, argv);
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}
