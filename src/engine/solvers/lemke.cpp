@@ -67,13 +67,7 @@ SolveReport LemkeSolver::solve(const Lcp& lcp, VecX& z, const SolverOptions& opt
   const int n = lcp.size();
   n_ = n;
   auto finish = [&](SolveStatus status, std::string message) {
-    report.status = status;
-    report.message = std::move(message);
-    report.residual = natural_residual(lcp, z);
-    if (report.residual_history.empty() || report.residual_history.back() != report.residual)
-      report.residual_history.push_back(report.residual);
-    report.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
-    return report;
+    return finish_report(std::move(report), status, std::move(message), lcp, z, t0);
   };
 
   if (lcp.M.rows() != n || lcp.M.cols() != n) {

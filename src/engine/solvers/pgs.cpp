@@ -39,12 +39,7 @@ SolveReport PgsSolver::solve(const Lcp& lcp, VecX& z, const SolverOptions& optio
   report.solver = "pgs";
   const int n = lcp.size();
   auto finish = [&](SolveStatus status, std::string message) {
-    report.status = status;
-    report.message = std::move(message);
-    report.residual = natural_residual(lcp, z);
-    report.residual_history.push_back(report.residual);
-    report.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
-    return report;
+    return finish_report(std::move(report), status, std::move(message), lcp, z, t0);
   };
 
   if (!(options.warm_start && z.size() == n && z.allFinite())) z.setZero(n);
@@ -103,10 +98,7 @@ SolveReport PgsSolver::solve(const Lcp& lcp, VecX& z, const SolverOptions& optio
     }
     report.iterations = sweep;
     report.residual_history.push_back(residual);
-    if (residual <= tolerance) {
-      report.residual_history.pop_back();  // finish() records the final residual
-      return finish(SolveStatus::Solved, "");
-    }
+    if (residual <= tolerance) return finish(SolveStatus::Solved, "");
   }
   return finish(SolveStatus::MaxIterations,
                 "sweep limit " + std::to_string(options.max_iterations) + " reached");

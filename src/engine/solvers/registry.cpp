@@ -24,4 +24,17 @@ const char* to_string(SolveStatus s) {
   return "?";
 }
 
+SolveReport finish_report(SolveReport report, SolveStatus status, std::string message,
+                          const Lcp& lcp, const VecX& z,
+                          std::chrono::steady_clock::time_point start) {
+  report.status = status;
+  report.message = std::move(message);
+  report.residual = natural_residual(lcp, z);
+  if (report.residual_history.empty() || report.residual_history.back() != report.residual)
+    report.residual_history.push_back(report.residual);
+  report.seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return report;
+}
+
 }  // namespace pegsim

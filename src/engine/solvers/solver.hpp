@@ -1,6 +1,7 @@
 // The pluggable solver interface: every solver takes an LCP and returns a SolveReport.
 #pragma once
 
+#include <chrono>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -51,5 +52,11 @@ std::unique_ptr<Solver> make_solver(std::string_view name);
 std::vector<std::string> solver_names();
 
 const char* to_string(SolveStatus s);
+
+// Closes a solver's report: status, message, the natural residual of the returned z (also the
+// last entry of the history), and the seconds since `start`.
+SolveReport finish_report(SolveReport report, SolveStatus status, std::string message,
+                          const Lcp& lcp, const VecX& z,
+                          std::chrono::steady_clock::time_point start);
 
 }  // namespace pegsim
