@@ -136,4 +136,21 @@ inline Lcp random_dominant(int n, std::mt19937& rng) {
   return lcp;
 }
 
+// Fixed-seed random problems, sizes 5..60: symmetric positive definite and strictly diagonally
+// dominant (both P-matrices), each Solved with a verified solution and a matching report.
+inline void expect_solves_random_problems(const std::string& solver) {
+  std::mt19937 rng(20240611);
+  for (int n : {5, 8, 13, 21, 34, 60})
+    for (int trial = 0; trial < 3; ++trial)
+      for (const bool symmetric : {true, false}) {
+        const Lcp lcp = symmetric ? random_spd(n, rng) : random_dominant(n, rng);
+        const Run r = run(solver, lcp);
+        const std::string what = (symmetric ? "spd n = " : "dominant n = ") + std::to_string(n) +
+                                 " trial " + std::to_string(trial) + ": " + describe(r);
+        EXPECT_EQ(r.report.status, SolveStatus::Solved) << what;
+        EXPECT_TRUE(is_solution(lcp, r.z)) << what;
+        EXPECT_TRUE(report_matches(lcp, r.z, r.report)) << what;
+      }
+}
+
 }  // namespace pegsim::test

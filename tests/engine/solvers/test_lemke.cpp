@@ -102,18 +102,7 @@ TEST(Lemke, StopsAtThePivotLimit) {
 // Random P-matrix problems (unique solution), sizes 5..60, fixed seeds: always Solved with a
 // verified solution, symmetric positive definite and non-symmetric diagonally dominant alike.
 TEST(Lemke, SolvesRandomPMatrixProblems) {
-  std::mt19937 rng(20240611);
-  for (int n : {5, 8, 13, 21, 34, 60})
-    for (int trial = 0; trial < 3; ++trial)
-      for (const bool symmetric : {true, false}) {
-        const Lcp lcp = symmetric ? test::random_spd(n, rng) : test::random_dominant(n, rng);
-        const test::Run r = run("lemke", lcp);
-        const std::string what = (symmetric ? "spd n = " : "dominant n = ") + std::to_string(n) +
-                                 " trial " + std::to_string(trial) + ": " + describe(r);
-        EXPECT_EQ(r.report.status, SolveStatus::Solved) << what;
-        EXPECT_TRUE(is_solution(lcp, r.z)) << what;
-        EXPECT_TRUE(report_matches(lcp, r.z, r.report)) << what;
-      }
+  test::expect_solves_random_problems("lemke");
 }
 
 // Warm start from the previous solution: the same solution (to 1e-10) and no more pivots than

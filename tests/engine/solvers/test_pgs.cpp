@@ -37,18 +37,7 @@ TEST(Pgs, SolvesThePositiveDefiniteSiconosProblems) {
 // diagonally dominant ones (for those the projected Gauss–Seidel map is a contraction in the
 // max norm, so PGS converges too).
 TEST(Pgs, SolvesRandomPositiveDefiniteAndDominantProblems) {
-  std::mt19937 rng(20240611);
-  for (int n : {5, 8, 13, 21, 34, 60})
-    for (int trial = 0; trial < 3; ++trial)
-      for (const bool symmetric : {true, false}) {
-        const Lcp lcp = symmetric ? test::random_spd(n, rng) : test::random_dominant(n, rng);
-        const test::Run r = run("pgs", lcp);
-        const std::string what = (symmetric ? "spd n = " : "dominant n = ") + std::to_string(n) +
-                                 " trial " + std::to_string(trial) + ": " + describe(r);
-        EXPECT_EQ(r.report.status, SolveStatus::Solved) << what;
-        EXPECT_TRUE(is_solution(lcp, r.z)) << what;
-        EXPECT_TRUE(report_matches(lcp, r.z, r.report)) << what;
-      }
+  test::expect_solves_random_problems("pgs");
 }
 
 // Warm start from the previous solution: the same solution (to 1e-10) in no more sweeps.
