@@ -42,6 +42,25 @@ TEST(ScenePhysics, Stack10StandsForTenSeconds) {
   EXPECT_LE(drift, 1e-6);
 }
 
+// pour20's first impacts produce degenerate 450-570 row LCPs (coplanar face contacts, seven
+// friction directions per contact) on which double-precision pivoting once ended on false
+// rays at steps 49 and 52; Lemke must answer each of these steps itself, within tolerance.
+TEST(ScenePhysics, Pour20LemkeAnswersTheFirstImpacts) {
+  Scene scene = shipped("pour20");
+  Simulator sim(scene.model, scene.initial, scene.settings);
+  int largest = 0;
+  for (int k = 0; k < 55; ++k) {
+    const StepReport& r = sim.step();
+    ASSERT_FALSE(r.failed) << "step " << k << ": " << r.failure;
+    if (r.problem_size == 0) continue;
+    EXPECT_FALSE(r.fell_back) << "step " << k;
+    EXPECT_EQ(r.solve.solver, "lemke") << "step " << k;
+    EXPECT_LE(r.solve.residual, scene.settings.tolerance * (1.0 + 10.0)) << "step " << k;
+    largest = std::max(largest, r.problem_size);
+  }
+  EXPECT_GT(largest, 500);
+}
+
 // momentum_row (thesis §5.4, Fig. 5.27): inelastic impacts in a row keep the total momentum
 // 1.5 kg * 2 m/s = 3.0 kg m/s at every step; in the end all move at 3.0 / 3.67 m/s.
 TEST(ScenePhysics, MomentumRowConservesMomentumThroughEveryImpact) {

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <stdexcept>
 
 #include "engine/collision/detect_contacts.hpp"
@@ -16,6 +17,13 @@ namespace {
 using Clock = std::chrono::steady_clock;
 double seconds_since(Clock::time_point t0) {
   return std::chrono::duration<double>(Clock::now() - t0).count();
+}
+
+// A residual for a message: 2.4e-05, not the 0.000000 of std::to_string.
+std::string format_number(double x) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.3g", x);
+  return text;
 }
 
 bool same_key(const Contact& c, int ka, int ia, int kb, int ib) {
@@ -193,8 +201,12 @@ void Simulator::solve(ContactProblem& problem) {
       z_ = best_z_.cwiseMax(0.0);
     } else {
       r.failed = true;
-      r.failure = "no solver answered (" + std::string(to_string(r.attempts.back().status)) +
-                  ", best residual " + std::to_string(best_residual) + ")";
+      r.failure = "no solver answered:";
+      for (const SolveReport& a : r.attempts)
+        r.failure += " " + a.solver + " " + to_string(a.status) + " (residual " +
+                     format_number(a.residual) + (a.message.empty() ? "" : "; " + a.message) +
+                     ");";
+      r.failure.pop_back();
       fill_impulses(problem, VecX());
       return;
     }
