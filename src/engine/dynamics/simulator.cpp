@@ -9,6 +9,7 @@
 #include <stdexcept>
 
 #include "engine/collision/detect_contacts.hpp"
+#include "engine/contact_models/standard_model.hpp"
 #include "engine/dynamics/integrate.hpp"
 
 namespace pegsim {
@@ -99,9 +100,7 @@ const StepReport& Simulator::step() {
   r.timings.detect = seconds_since(t0);
 
   // Stage 4, standard model: every primary contact is a unilateral constraint.
-  enforced_.clear();
-  for (std::size_t i = 0; i < r.contacts.size(); ++i)
-    if (r.contacts[i].primary()) enforced_.push_back(static_cast<int>(i));
+  standard_model(r.contacts, enforced_, r.duplicate_of);
   r.enforced.assign(r.contacts.size(), 0);
   for (int i : enforced_) {
     r.enforced[i] = 1;

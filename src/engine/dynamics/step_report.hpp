@@ -21,7 +21,8 @@ struct StepReport {
   double time = 0.0;        // simulated time at the end of the step
   std::int64_t step = 0;    // index of the step just taken (1 for the first)
   std::vector<Contact> contacts;        // every contact within epsilon at the start of the step
-  std::vector<char> enforced;           // per contact: 1 if it entered the problem (primary)
+  std::vector<char> enforced;           // per contact: 1 if it entered the problem
+  std::vector<int> duplicate_of;        // per contact: the enforced contact it repeats, or -1
   std::vector<double> normal_impulse;   // per contact: p_n, N s (0 if not enforced)
   std::vector<Vec3> friction_impulse;   // per contact: world-frame sum of p_f,j d_j, N s
   std::vector<char> sliding;            // per contact: 1 if the slip speed s > 0
