@@ -27,6 +27,11 @@ struct Batch {
   std::vector<double> history;
 
   std::size_t frames() const { return time.size(); }
+  std::size_t bytes() const {
+    return time.size() * (8 + 8 + 3 * 8 + sizeof(L::SolverRow)) + (pose.size() + twist.size()) * 8 +
+           contacts.size() * sizeof(L::ContactRow) + attempts.size() * sizeof(L::AttemptRow) +
+           history.size() * 16;
+  }
   void clear() {  // keeps the capacity: the two batches are swapped and reused
     time.clear(), step.clear(), pose.clear(), twist.clear(), solver.clear();
     contact_end.clear(), attempt_end.clear(), history_end.clear();
@@ -46,7 +51,9 @@ hsize_t rows_per_chunk(std::size_t row_bytes, hsize_t target_bytes = 32768) {
   return std::clamp<hsize_t>(target_bytes / std::max<std::size_t>(row_bytes, 1), 1, 8192);
 }
 
-constexpr std::size_t kPendingLimit = 4096;  // frames: wake the writer early past this
+// Past this many buffered bytes the writer thread takes the batch (without flushing): small
+// batches keep both buffers hot in cache and never grow them again after the first few.
+constexpr std::size_t kBatchBytes = 512 * 1024;
 
 }  // namespace
 
@@ -235,37 +242,49 @@ void RunWriter::Impl::add(const State& state, const StepReport* r) {
   b.contact_end.push_back(contact_rows);
   b.attempt_end.push_back(attempt_rows);
   ++frames;
-  if (b.frames() >= kPendingLimit) wake.notify_one();
+  if (b.bytes() >= kBatchBytes) wake.notify_one();
 }
 
-// The writing thread: every flush_seconds (or sooner when asked or when the buffer is full)
-// it takes the pending frames, appends them and flushes the file.
+// The writing thread: it appends the pending frames when a batch is full, and flushes the
+// file at least every flush_seconds, when asked, and at the end.
 void RunWriter::Impl::run() {
   h5::silence_errors();
+  using Clock = std::chrono::steady_clock;
   Batch writing;
-  const auto period = std::chrono::duration<double>(options.flush_seconds);
+  const auto period = std::chrono::duration_cast<Clock::duration>(
+      std::chrono::duration<double>(options.flush_seconds));
+  auto next_flush = Clock::now() + period;
+  bool unflushed = false;
   std::unique_lock lock(mutex);
   for (;;) {
-    wake.wait_for(lock, period, [&] {
-      return stop || flush_requested > flush_done || pending.frames() >= kPendingLimit;
+    wake.wait_until(lock, next_flush, [&] {
+      return stop || flush_requested > flush_done || pending.bytes() >= kBatchBytes;
     });
     const std::uint64_t request = flush_requested;
     const bool last = stop;
+    const bool flush_now = last || request > flush_done || Clock::now() >= next_flush;
     std::swap(writing, pending);
     lock.unlock();
-    if (writing.frames() > 0 && error.empty()) {
+    if (error.empty()) {
       try {
-        write(writing);
-        if (H5Fflush(file.get(), H5F_SCOPE_GLOBAL) < 0)
-          throw h5::Failure("cannot flush (" + h5::last_error() + ")");
+        if (writing.frames() > 0) {
+          write(writing);
+          unflushed = true;
+        }
+        if (flush_now && unflushed) {
+          if (H5Fflush(file.get(), H5F_SCOPE_GLOBAL) < 0)
+            throw h5::Failure("cannot flush (" + h5::last_error() + ")");
+          unflushed = false;
+        }
       } catch (const h5::Failure& e) {
         std::lock_guard guard(mutex);
         error = e.what();
       }
     }
     writing.clear();
+    if (flush_now) next_flush = Clock::now() + period;
     lock.lock();
-    flush_done = request;
+    if (flush_now) flush_done = request;
     written.notify_all();
     if (last && pending.frames() == 0) return;
   }
