@@ -1,4 +1,4 @@
-// pegsim-cli: the headless front end (run and validate scenes).
+// pegsim-cli: the headless front end (run, validate, and inspect or export run files).
 #include <unistd.h>
 
 #include <chrono>
@@ -8,9 +8,14 @@
 #include <sstream>
 
 #include "cli/args.hpp"
+#include "cli/run_export.hpp"
+#include "cli/run_info.hpp"
 #include "cli/run_summary.hpp"
 #include "cli/trajectory_csv.hpp"
 #include "engine/dynamics/simulator.hpp"
+#include "io/run_header.hpp"
+#include "io/run_reader.hpp"
+#include "io/run_writer.hpp"
 #include "io/scene.hpp"
 
 namespace pegsim::cli {
@@ -32,10 +37,15 @@ commands:
       --max-iterations N           solver iteration / pivot limit
       --on-failure stop|continue   what a step no solver answers does
       --csv FILE                   write the trajectory (one row per step)
-      --force                      allow --csv to replace an existing file
+      --record RUN.h5              record the run to an HDF5 run file (docs/run-format.md)
+      --force                      allow --csv / --record to replace an existing file
       --json                       print the summary as one JSON object
       --quiet                      no progress bar
   validate SCENE.json  check a scene without running it
+  info RUN.h5          statistics of a recorded run: frames, solver, contacts
+      --json                       print them as one JSON object
+  export RUN.h5 --csv DIR          write DIR/<body>.csv trajectories and DIR/contacts.csv
+      --force                      allow replacing existing files in DIR
   help                 this text
 
 exit status: 0 success, 1 the run stopped on a failed step, 2 bad input or usage
@@ -89,7 +99,7 @@ void draw_progress(long long done, long long total, double wall) {
 int run(const std::vector<std::string>& argv) {
   Args a(argv, {"json", "quiet", "force"},
          {"duration", "steps", "h", "solver", "fallbacks", "formulation", "epsilon", "eps-theta",
-          "friction-directions", "tolerance", "max-iterations", "on-failure", "csv"});
+          "friction-directions", "tolerance", "max-iterations", "on-failure", "csv", "record"});
   if (a.positional().size() != 1) throw UsageError("run: expected one scene file");
   if (a.value("duration") && a.value("steps"))
     throw UsageError("--duration and --steps exclude each other");
@@ -111,6 +121,14 @@ int run(const std::vector<std::string>& argv) {
     csv.emplace(*file, a.flag("force"), sim.model(), sim.state());
     sim.add_observer(&*csv);
   }
+  std::optional<RunWriter> recorder;
+  if (auto file = a.value("record")) {
+    RunWriterOptions options;
+    options.overwrite = a.flag("force");
+    recorder.emplace(*file, make_run_header(scene, sim.model(), sim.settings(), "pegsim-cli"),
+                     sim.state(), options);
+    sim.add_observer(&*recorder);
+  }
 
   const bool progress = !a.flag("quiet") && isatty(STDERR_FILENO);
   const auto t0 = std::chrono::steady_clock::now();
@@ -125,6 +143,7 @@ int run(const std::vector<std::string>& argv) {
       draw_progress(k + 1, steps, last_draw);
     }
   }
+  if (recorder) recorder->close();
   RunInfo info{scene.name, elapsed(), steps};
   if (progress) {
     draw_progress(summary.steps, steps, info.wall_seconds);
@@ -147,6 +166,30 @@ int validate(const std::vector<std::string>& argv) {
   return 0;
 }
 
+int info(const std::vector<std::string>& argv) {
+  Args a(argv, {"json"}, {});
+  if (a.positional().size() != 1) throw UsageError("info: expected one run file");
+  RunReader reader(a.positional()[0]);
+  const RunFileStats stats = run_file_stats(reader);
+  if (a.flag("json"))
+    std::cout << stats_json(stats).dump(2) << '\n';
+  else
+    print_stats(std::cout, a.positional()[0], stats);
+  return 0;
+}
+
+int export_run(const std::vector<std::string>& argv) {
+  Args a(argv, {"force"}, {"csv"});
+  if (a.positional().size() != 1) throw UsageError("export: expected one run file");
+  const auto dir = a.value("csv");
+  if (!dir) throw UsageError("export: expected --csv DIR");
+  RunReader reader(a.positional()[0]);
+  const auto files = export_csv(reader, *dir, a.flag("force"));
+  std::cout << "wrote " << files.size() << " files (" << reader.frame_count() << " frames) to "
+            << *dir << '\n';
+  return 0;
+}
+
 }  // namespace
 }  // namespace pegsim::cli
 
@@ -162,6 +205,8 @@ int main(int argc, char** argv) {
   try {
     if (command == "run") return run(args);
     if (command == "validate") return validate(args);
+    if (command == "info") return info(args);
+    if (command == "export") return export_run(args);
     throw UsageError("unknown command '" + command + "' (try 'pegsim-cli help')");
   } catch (const UsageError& e) {
     std::cerr << "pegsim-cli: " << e.what() << '\n';

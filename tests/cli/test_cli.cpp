@@ -6,6 +6,8 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
+#include <algorithm>
 #include <sys/wait.h>
 
 namespace {
@@ -120,6 +122,98 @@ TEST(Cli, CsvHasOneRowPerStepAndIsNeverOverwrittenWithoutForce) {
   EXPECT_EQ(fs::file_size(csv), size);
   r = cli("run " + scene("hello_world") + " --steps 5 --quiet --force --csv " + csv.string());
   EXPECT_EQ(r.status, 0) << r.out;
+}
+
+TEST(Cli, RecordThenInfoReportsTheRun) {
+  const fs::path run = temp_dir() / "run.h5";
+  fs::remove(run);
+  Result r = cli("run " + scene("hello_world") + " --steps 40 --quiet --json --record " +
+                 run.string());
+  ASSERT_EQ(r.status, 0) << r.out;
+  const auto summary = nlohmann::json::parse(r.out);
+  r = cli("info " + run.string() + " --json");
+  ASSERT_EQ(r.status, 0) << r.out;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["scene"], "hello_world");
+  EXPECT_EQ(j["frames"], 41);
+  EXPECT_EQ(j["steps"], 40);
+  EXPECT_DOUBLE_EQ(j["h"].get<double>(), summary["h"].get<double>());
+  EXPECT_NEAR(j["duration"].get<double>(), summary["simulated_seconds"].get<double>(), 1e-12);
+  EXPECT_EQ(j["solves"], summary["solves"]);
+  EXPECT_EQ(j["answered_by"], summary["answered_by"]);
+  EXPECT_EQ(j["solver_failures"], summary["solver_failures"]);
+  EXPECT_EQ(j["contacts_per_step_max"], summary["max_contacts"]);
+  EXPECT_DOUBLE_EQ(j["contacts_per_step_mean"].get<double>(),
+                   summary["contacts_per_step"].get<double>());
+  EXPECT_DOUBLE_EQ(j["max_penetration"].get<double>(), summary["max_penetration"].get<double>());
+  EXPECT_DOUBLE_EQ(j["residual_max"].get<double>(), summary["max_residual"].get<double>());
+  r = cli("info " + run.string());
+  ASSERT_EQ(r.status, 0) << r.out;
+  for (const char* key : {"hello_world", "frames", "contacts/step", "solves", "solver failures",
+                          "fallbacks", "iterations", "residual", "max penetration"})
+    EXPECT_NE(r.out.find(key), std::string::npos) << key << " missing in\n" << r.out;
+}
+
+TEST(Cli, RecordNeverReplacesAFileWithoutForce) {
+  const fs::path run = temp_dir() / "keep.h5";
+  std::ofstream(run) << "keep";
+  Result r = cli("run " + scene("hello_world") + " --steps 5 --quiet --record " + run.string());
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.out.find(run.string()), std::string::npos) << r.out;
+  EXPECT_EQ(fs::file_size(run), 4u);
+  r = cli("run " + scene("hello_world") + " --steps 5 --quiet --force --record " + run.string());
+  EXPECT_EQ(r.status, 0) << r.out;
+  EXPECT_EQ(cli("info " + run.string()).status, 0);
+}
+
+TEST(Cli, InfoOnABadFileNamesItAndExits2) {
+  const fs::path bad = temp_dir() / "bad.h5";
+  std::ofstream(bad) << "not hdf5";
+  Result r = cli("info " + bad.string());
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.out.find(bad.string() + ": not an HDF5 file"), std::string::npos) << r.out;
+  EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 1) << r.out;  // one line, no stack
+}
+
+TEST(Cli, ExportWritesTrajectoriesAndContacts) {
+  const fs::path run = temp_dir() / "export.h5";
+  const fs::path dir = temp_dir() / "export";
+  fs::remove(run);
+  fs::remove_all(dir);
+  Result r = cli("run " + scene("hello_world") + " --steps 30 --quiet --record " + run.string() +
+                 " --csv " + (temp_dir() / "export-traj.csv").string() + " --force");
+  ASSERT_EQ(r.status, 0) << r.out;
+  r = cli("export " + run.string() + " --csv " + dir.string());
+  ASSERT_EQ(r.status, 0) << r.out;
+  // The cube's trajectory equals the run's own --csv columns, row for row.
+  std::ifstream cube(dir / "cube.csv"), traj(temp_dir() / "export-traj.csv");
+  std::string header, line, want;
+  std::getline(cube, header);
+  EXPECT_EQ(header, "frame,time,x,y,z,qw,qx,qy,qz");
+  std::getline(traj, want);
+  int rows = 0;
+  while (std::getline(cube, line) && std::getline(traj, want)) {
+    // run --csv: step,time,ground.(7),cube.(7); export: frame,time,(7)
+    std::vector<std::string> a, b;
+    std::stringstream sa(line), sb(want);
+    for (std::string f; std::getline(sa, f, ',');) a.push_back(f);
+    for (std::string f; std::getline(sb, f, ',');) b.push_back(f);
+    ASSERT_EQ(a.size(), 9u);
+    ASSERT_EQ(b.size(), 16u);
+    for (int c = 0; c < 7; ++c) EXPECT_EQ(std::stod(a[2 + c]), std::stod(b[9 + c])) << line;
+    ++rows;
+  }
+  EXPECT_EQ(rows, 31);
+  std::ifstream contacts(dir / "contacts.csv");
+  std::getline(contacts, header);
+  EXPECT_EQ(header.rfind("frame,time,body_a,body_b,", 0), 0u) << header;
+  int contact_rows = 0;
+  while (std::getline(contacts, line)) ++contact_rows;
+  EXPECT_GT(contact_rows, 0);
+  r = cli("export " + run.string() + " --csv " + dir.string());
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.out.find("--force"), std::string::npos) << r.out;
+  EXPECT_EQ(cli("export " + run.string() + " --csv " + dir.string() + " --force").status, 0);
 }
 
 }  // namespace

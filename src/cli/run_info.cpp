@@ -1,0 +1,101 @@
+#include "cli/run_info.hpp"
+
+#include <algorithm>
+#include <cstdio>
+
+namespace pegsim::cli {
+
+RunFileStats run_file_stats(const RunReader& reader) {
+  RunFileStats s;
+  const RunHeader& h = reader.header();
+  s.scene = h.scene_name;
+  s.program = h.program;
+  s.created = h.created;
+  s.frames = reader.frame_count();
+  s.bodies = static_cast<std::int64_t>(h.bodies.size());
+  s.h = h.settings.h;
+  const std::vector<double>& t = reader.times();
+  if (!t.empty()) s.duration = t.back() - t.front();
+
+  // Whole-run columns in two reads, not a frame at a time.
+  const std::vector<RecordedSolve> solves = reader.solver_reports();
+  long long iterations = 0, accepted = 0;
+  for (const RecordedSolve& r : solves) {
+    s.max_penetration = std::max(s.max_penetration, r.max_penetration);
+    if (r.failed) ++s.failures;
+    if (r.fell_back) ++s.fallbacks;
+    if (r.problem_size == 0) continue;
+    ++s.solves;
+    if (r.failed) continue;
+    ++accepted;
+    ++s.answered_by[r.solver];
+    iterations += r.iterations;
+    s.iterations_max = std::max(s.iterations_max, r.iterations);
+    s.residual_max = std::max(s.residual_max, r.residual);
+  }
+  if (accepted) s.iterations_mean = double(iterations) / double(accepted);
+
+  const std::vector<std::int64_t> offsets = reader.contact_offsets();
+  for (std::size_t k = 1; k + 1 < offsets.size(); ++k)
+    s.contacts_max = std::max<long long>(s.contacts_max, offsets[k + 1] - offsets[k]);
+  if (s.frames > 1)
+    s.contacts_mean = double(offsets.back() - offsets[1]) / double(s.frames - 1);
+  return s;
+}
+
+nlohmann::json stats_json(const RunFileStats& s) {
+  return {{"scene", s.scene},
+          {"program", s.program},
+          {"created", s.created},
+          {"frames", s.frames},
+          {"steps", s.frames > 0 ? s.frames - 1 : 0},
+          {"bodies", s.bodies},
+          {"h", s.h},
+          {"duration", s.duration},
+          {"solves", s.solves},
+          {"answered_by", s.answered_by},
+          {"solver_failures", s.failures},
+          {"fallback_steps", s.fallbacks},
+          {"iterations_mean", s.iterations_mean},
+          {"iterations_max", s.iterations_max},
+          {"residual_max", s.residual_max},
+          {"contacts_per_step_mean", s.contacts_mean},
+          {"contacts_per_step_max", s.contacts_max},
+          {"max_penetration", s.max_penetration}};
+}
+
+void print_stats(std::ostream& out, const std::string& file, const RunFileStats& s) {
+  char line[256];
+  out << file << ": scene " << s.scene << ", recorded by " << s.program << " at " << s.created
+      << '\n';
+  std::snprintf(line, sizeof line, "  frames          %lld (%lld steps of h = %g s, %g s)\n",
+                static_cast<long long>(s.frames), static_cast<long long>(std::max<std::int64_t>(s.frames - 1, 0)),
+                s.h, s.duration);
+  out << line;
+  out << "  bodies          " << s.bodies << '\n';
+  std::snprintf(line, sizeof line, "  contacts/step   mean %.2f, max %lld\n", s.contacts_mean,
+                s.contacts_max);
+  out << line;
+  out << "  solves          " << s.solves;
+  if (!s.answered_by.empty()) {
+    out << " (";
+    bool first = true;
+    for (const auto& [name, n] : s.answered_by) {
+      out << (first ? "" : ", ") << name << " " << n;
+      first = false;
+    }
+    out << ")";
+  }
+  out << '\n';
+  out << "  solver failures " << s.failures << '\n';
+  out << "  fallbacks       " << s.fallbacks << '\n';
+  std::snprintf(line, sizeof line, "  iterations      mean %.2f, max %d\n", s.iterations_mean,
+                s.iterations_max);
+  out << line;
+  std::snprintf(line, sizeof line, "  residual        max %.3g\n", s.residual_max);
+  out << line;
+  std::snprintf(line, sizeof line, "  max penetration %.3g m\n", s.max_penetration);
+  out << line;
+}
+
+}  // namespace pegsim::cli

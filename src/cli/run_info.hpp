@@ -1,0 +1,37 @@
+// `pegsim-cli info`: statistics of a recorded run, from its run file.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <ostream>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "io/run_reader.hpp"
+
+namespace pegsim::cli {
+
+struct RunFileStats {
+  std::string scene;
+  std::string program, created;
+  std::int64_t frames = 0;      // frame 0 included
+  std::int64_t bodies = 0;
+  double h = 0.0;
+  double duration = 0.0;        // simulated time from the first frame to the last, s
+  long long solves = 0;         // frames that solved an LCP (failed ones included)
+  std::map<std::string, long long> answered_by;
+  long long failures = 0, fallbacks = 0;
+  double iterations_mean = 0.0;
+  int iterations_max = 0;
+  double residual_max = 0.0;    // over accepted answers
+  double contacts_mean = 0.0;   // per recorded step (frames after the first)
+  long long contacts_max = 0;
+  double max_penetration = 0.0; // m, deepest enforced contact
+};
+
+RunFileStats run_file_stats(const RunReader& reader);
+nlohmann::json stats_json(const RunFileStats& s);
+void print_stats(std::ostream& out, const std::string& file, const RunFileStats& s);
+
+}  // namespace pegsim::cli

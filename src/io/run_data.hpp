@@ -1,0 +1,90 @@
+// What a run file holds, as the reader returns it (format: docs/run-format.md).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "engine/core/contact.hpp"
+#include "engine/core/math.hpp"
+#include "engine/core/settings.hpp"
+#include "engine/core/shape.hpp"
+#include "engine/core/state.hpp"
+#include "engine/dynamics/step_report.hpp"
+#include "engine/solvers/solver.hpp"
+
+namespace pegsim {
+
+// The resolved geometry and mass properties of one body (body frame, CoM at the origin).
+struct RunBody {
+  std::string name;
+  ShapeKind kind = ShapeKind::Sphere;
+  double radius = 0.0;                     // sphere radius, m
+  std::vector<Vec3> vertices;              // polytope vertices, m
+  std::vector<std::vector<int>> faces;     // polytope faces: vertex indices, CCW from outside
+  std::array<float, 4> color{0.7f, 0.7f, 0.7f, 1.0f};
+  bool visible = true;
+  bool is_static = false;
+  double mass = 0.0;                       // kg
+  Mat3 inertia = Mat3::Identity();         // body-frame inertia about the CoM, kg m^2
+  double mu = 0.0;
+  std::vector<int> no_collide;
+};
+
+// Everything that does not change from frame to frame.
+struct RunHeader {
+  int format_version = 0;
+  std::string program;
+  std::string created;          // UTC, ISO 8601
+  std::string scene_name;
+  std::string scene_json;       // Scene::source, verbatim
+  std::string scene_directory;  // folder of the scene file when recorded (resolves mesh paths)
+  Settings settings;            // as at the start of the run (after command-line overrides)
+  std::vector<RunBody> bodies;
+  std::vector<std::string> solver_names;
+};
+
+struct RecordedContact {
+  Contact contact;
+  bool enforced = false;
+  double normal_impulse = 0.0;               // N s
+  Vec3 friction_impulse = Vec3::Zero();      // N s, world frame
+  bool sliding = false;
+};
+
+struct RecordedAttempt {
+  std::string solver;
+  SolveStatus status = SolveStatus::NumericalFailure;
+  int iterations = 0;
+  double residual = 0.0;
+  double seconds = 0.0;
+  std::vector<double> residual_history;
+};
+
+struct RecordedSolve {
+  int problem_size = 0;                 // 0: no enforced contact, nothing solved
+  std::string solver;                   // that answered (or gave the best answer); "" if none
+  std::optional<SolveStatus> status;    // of that answer
+  int iterations = 0;
+  double residual = 0.0;
+  int answer = -1;                      // index into attempts, -1: none
+  bool fell_back = false;
+  bool failed = false;
+  double max_penetration = 0.0;         // m
+  StepTimings timings;
+  std::vector<RecordedAttempt> attempts;  // filled by RunReader::frame, not by solver_reports
+};
+
+// One frame: frame 0 is the initial state, frame k the state after the k-th recorded step.
+struct RunFrame {
+  std::int64_t index = 0;
+  double time = 0.0;
+  std::int64_t step = 0;
+  std::vector<BodyState> bodies;        // pose and twist (force, torque: zero, not recorded)
+  std::vector<RecordedContact> contacts;
+  RecordedSolve solve;
+};
+
+}  // namespace pegsim

@@ -1,0 +1,86 @@
+#include "io/run_header.hpp"
+
+#include <chrono>
+#include <ctime>
+
+#include "engine/geometry/polytope.hpp"
+#include "engine/solvers/solver.hpp"
+#include "io/run_file_error.hpp"
+
+namespace pegsim {
+namespace {
+
+std::string utc_now() {
+  const std::time_t t = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char text[32];
+  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return text;
+}
+
+}  // namespace
+
+RunHeader make_run_header(const Scene& scene, const Model& model, const Settings& settings,
+                          const std::string& program) {
+  RunHeader h;
+  h.program = program;
+  h.created = utc_now();
+  h.scene_name = scene.name;
+  h.scene_json = scene.source;
+  h.scene_directory = scene.file.empty() ? std::string() : scene.file.parent_path().string();
+  h.settings = settings;
+  h.solver_names = solver_names();
+  for (const Body& b : model.bodies) {
+    RunBody rb;
+    rb.name = b.name;
+    rb.kind = b.shape.kind;
+    rb.radius = b.shape.radius;
+    if (b.shape.kind == ShapeKind::Polytope && b.shape.polytope) {
+      rb.vertices = b.shape.polytope->vertices;
+      for (const Polytope::Face& f : b.shape.polytope->faces) rb.faces.push_back(f.vertices);
+    }
+    rb.color = b.color;
+    rb.visible = b.visible;
+    rb.is_static = b.is_static;
+    rb.mass = b.mass;
+    rb.inertia = b.inertia;
+    rb.mu = b.mu;
+    rb.no_collide = b.no_collide;
+    h.bodies.push_back(std::move(rb));
+  }
+  return h;
+}
+
+Model build_model(const RunHeader& header, const std::string& origin) {
+  Model m;
+  for (std::size_t i = 0; i < header.bodies.size(); ++i) {
+    const RunBody& rb = header.bodies[i];
+    Body b;
+    b.name = rb.name;
+    switch (rb.kind) {
+      case ShapeKind::Sphere: b.shape = Shape::sphere(rb.radius); break;
+      case ShapeKind::Plane: b.shape = Shape::plane(); break;
+      case ShapeKind::Polytope:
+        try {
+          b.shape = Shape::convex(
+              std::make_shared<const Polytope>(make_polytope(rb.vertices, rb.faces)));
+        } catch (const GeometryError& e) {
+          throw RunFileError(origin + ": /bodies: body " + std::to_string(i) + " (" + rb.name +
+                             "): stored polytope is invalid: " + e.what());
+        }
+        break;
+    }
+    b.color = rb.color;
+    b.visible = rb.visible;
+    b.is_static = rb.is_static;
+    b.mass = rb.mass;
+    b.inertia = rb.inertia;
+    b.mu = rb.mu;
+    b.no_collide = rb.no_collide;
+    m.bodies.push_back(std::move(b));
+  }
+  return m;
+}
+
+}  // namespace pegsim

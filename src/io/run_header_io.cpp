@@ -1,0 +1,283 @@
+#include "io/run_header_io.hpp"
+
+#include <algorithm>
+#include <cstdint>
+#include <sstream>
+
+#include "io/hdf5_io.hpp"
+#include "io/run_layout.hpp"
+
+namespace pegsim {
+namespace {
+
+using h5::Failure;
+
+std::string join(const std::vector<std::string>& items) {
+  std::string out;
+  for (const std::string& s : items) out += (out.empty() ? "" : ",") + s;
+  return out;
+}
+
+std::vector<std::string> split(const std::string& s) {
+  std::vector<std::string> out;
+  std::stringstream ss(s);
+  for (std::string item; std::getline(ss, item, ',');)
+    if (!item.empty()) out.push_back(item);
+  return out;
+}
+
+h5::Handle make_group(hid_t file, const char* name) {
+  h5::Handle g = h5::group(H5Gcreate2(file, name, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
+  if (!g) throw Failure(std::string("cannot create group ") + name);
+  return g;
+}
+
+h5::Handle open_group(hid_t file, const char* name) {
+  if (H5Lexists(file, name, H5P_DEFAULT) <= 0) {
+    H5Eclear2(H5E_DEFAULT);
+    throw Failure(std::string("missing group ") + name);
+  }
+  h5::Handle g = h5::group(H5Gopen2(file, name, H5P_DEFAULT));
+  if (!g) throw Failure(std::string("cannot open group ") + name);
+  return g;
+}
+
+void write_settings(hid_t file, const Settings& s) {
+  h5::Handle g = make_group(file, "/settings");
+  const hid_t id = g.get();
+  h5::write_attribute(id, "h", std::vector<double>{s.h});
+  h5::write_attribute(id, "gravity", std::vector<double>{s.gravity.x(), s.gravity.y(), s.gravity.z()});
+  h5::write_attribute(id, "epsilon", std::vector<double>{s.epsilon});
+  h5::write_attribute(id, "eps_theta", std::vector<double>{s.eps_theta});
+  h5::write_attribute(id, "feasibility_depth", std::vector<double>{s.feasibility_depth});
+  h5::write_attribute(id, "feasibility_angle", std::vector<double>{s.feasibility_angle});
+  h5::write_attribute(id, "friction_directions", std::int64_t{s.friction_directions});
+  h5::write_attribute(id, "formulation", std::string(to_string(s.formulation)));
+  h5::write_attribute(id, "solver", s.solver);
+  h5::write_attribute(id, "fallbacks", join(s.fallbacks));
+  h5::write_attribute(id, "tolerance", std::vector<double>{s.tolerance});
+  h5::write_attribute(id, "max_iterations", std::int64_t{s.max_iterations});
+  h5::write_attribute(id, "on_failure", std::string(to_string(s.on_failure)));
+  h5::write_attribute(id, "warm_start", std::int64_t{s.warm_start ? 1 : 0});
+}
+
+double one_double(hid_t g, const char* name) {
+  const std::vector<double> v = h5::read_doubles_attribute(g, name);
+  if (v.size() != 1) throw Failure(std::string("/settings ") + name + ": expected one number");
+  return v[0];
+}
+
+Settings read_settings(hid_t file) {
+  h5::Handle g = open_group(file, "/settings");
+  const hid_t id = g.get();
+  Settings s;
+  s.h = one_double(id, "h");
+  const std::vector<double> gravity = h5::read_doubles_attribute(id, "gravity");
+  if (gravity.size() != 3) throw Failure("/settings gravity: expected 3 numbers");
+  s.gravity = Vec3(gravity[0], gravity[1], gravity[2]);
+  s.epsilon = one_double(id, "epsilon");
+  s.eps_theta = one_double(id, "eps_theta");
+  s.feasibility_depth = one_double(id, "feasibility_depth");
+  s.feasibility_angle = one_double(id, "feasibility_angle");
+  s.friction_directions = static_cast<int>(h5::read_int_attribute(id, "friction_directions"));
+  const std::string formulation = h5::read_string_attribute(id, "formulation");
+  if (!parse_formulation(formulation, s.formulation))
+    throw Failure("/settings formulation: unknown formulation '" + formulation + "'");
+  s.solver = h5::read_string_attribute(id, "solver");
+  s.fallbacks = split(h5::read_string_attribute(id, "fallbacks"));
+  s.tolerance = one_double(id, "tolerance");
+  s.max_iterations = static_cast<int>(h5::read_int_attribute(id, "max_iterations"));
+  const std::string policy = h5::read_string_attribute(id, "on_failure");
+  if (policy == "stop") s.on_failure = FailurePolicy::Stop;
+  else if (policy == "continue") s.on_failure = FailurePolicy::Continue;
+  else throw Failure("/settings on_failure: expected stop or continue, got '" + policy + "'");
+  s.warm_start = h5::read_int_attribute(id, "warm_start") != 0;
+  return s;
+}
+
+void write_bodies(hid_t file, const std::vector<RunBody>& bodies) {
+  h5::Handle g = make_group(file, "/bodies");
+  const hid_t id = g.get();
+  const hsize_t n = bodies.size();
+  std::vector<std::string> names;
+  std::vector<std::int8_t> kind;
+  std::vector<double> radius, mass, mu, inertia, vertices;
+  std::vector<float> color;
+  std::vector<std::uint8_t> is_static, visible;
+  std::vector<std::int64_t> vertex_offset{0}, face_offset{0}, face_vertex_offset{0};
+  std::vector<std::int32_t> face_vertices, no_collide;
+  for (std::size_t i = 0; i < bodies.size(); ++i) {
+    const RunBody& b = bodies[i];
+    names.push_back(b.name);
+    kind.push_back(static_cast<std::int8_t>(b.kind));
+    radius.push_back(b.radius);
+    mass.push_back(b.mass);
+    mu.push_back(b.mu);
+    for (int r = 0; r < 3; ++r)
+      for (int c = 0; c < 3; ++c) inertia.push_back(b.inertia(r, c));
+    color.insert(color.end(), b.color.begin(), b.color.end());
+    is_static.push_back(b.is_static);
+    visible.push_back(b.visible);
+    for (const Vec3& v : b.vertices) vertices.insert(vertices.end(), {v.x(), v.y(), v.z()});
+    vertex_offset.push_back(vertex_offset.back() + static_cast<std::int64_t>(b.vertices.size()));
+    for (const std::vector<int>& f : b.faces) {
+      face_vertices.insert(face_vertices.end(), f.begin(), f.end());
+      face_vertex_offset.push_back(static_cast<std::int64_t>(face_vertices.size()));
+    }
+    face_offset.push_back(face_offset.back() + static_cast<std::int64_t>(b.faces.size()));
+    for (int other : b.no_collide) no_collide.insert(no_collide.end(), {int(i), other});
+  }
+  h5::write_strings_dataset(id, "name", names);
+  const h5::Handle shape = run_layout::shape_kind_type();
+  h5::write_dataset(id, "shape", shape.get(), shape.get(), {n}, kind.data());
+  h5::write_dataset(id, "radius", H5T_NATIVE_DOUBLE, H5T_IEEE_F64LE, {n}, radius.data());
+  h5::write_dataset(id, "mass", H5T_NATIVE_DOUBLE, H5T_IEEE_F64LE, {n}, mass.data());
+  h5::write_dataset(id, "inertia", H5T_NATIVE_DOUBLE, H5T_IEEE_F64LE, {n, 3, 3}, inertia.data());
+  h5::write_dataset(id, "static", H5T_NATIVE_UINT8, H5T_STD_U8LE, {n}, is_static.data());
+  h5::write_dataset(id, "visible", H5T_NATIVE_UINT8, H5T_STD_U8LE, {n}, visible.data());
+  h5::write_dataset(id, "mu", H5T_NATIVE_DOUBLE, H5T_IEEE_F64LE, {n}, mu.data());
+  h5::write_dataset(id, "colour", H5T_NATIVE_FLOAT, H5T_IEEE_F32LE, {n, 4}, color.data());
+  h5::write_dataset(id, "vertex_offset", H5T_NATIVE_INT64, H5T_STD_I64LE, {n + 1},
+                    vertex_offset.data());
+  h5::write_dataset(id, "vertices", H5T_NATIVE_DOUBLE, H5T_IEEE_F64LE,
+                    {vertices.size() / 3, 3}, vertices.data());
+  h5::write_dataset(id, "face_offset", H5T_NATIVE_INT64, H5T_STD_I64LE, {n + 1},
+                    face_offset.data());
+  h5::write_dataset(id, "face_vertex_offset", H5T_NATIVE_INT64, H5T_STD_I64LE,
+                    {face_vertex_offset.size()}, face_vertex_offset.data());
+  h5::write_dataset(id, "face_vertices", H5T_NATIVE_INT32, H5T_STD_I32LE, {face_vertices.size()},
+                    face_vertices.data());
+  h5::write_dataset(id, "no_collide", H5T_NATIVE_INT32, H5T_STD_I32LE,
+                    {no_collide.size() / 2, 2}, no_collide.data());
+}
+
+// Offsets must start at 0, never decrease and end at `total`.
+void check_offsets(const std::vector<std::int64_t>& offset, std::size_t entries,
+                   std::int64_t total, const char* name) {
+  bool ok = offset.size() == entries && !offset.empty() && offset.front() == 0 &&
+            offset.back() == total;
+  for (std::size_t i = 1; ok && i < offset.size(); ++i) ok = offset[i] >= offset[i - 1];
+  if (!ok)
+    throw Failure(std::string("/bodies/") + name + ": expected " + std::to_string(entries) +
+                  " non-decreasing offsets from 0 to " + std::to_string(total));
+}
+
+std::vector<RunBody> read_bodies(hid_t file) {
+  h5::Handle g = open_group(file, "/bodies");
+  const hid_t id = g.get();
+  const std::vector<std::string> names = h5::read_strings_dataset(id, "name");
+  const std::size_t n = names.size();
+  std::vector<hsize_t> shape;
+  auto sized = [&](auto values, std::size_t expected, const char* name) {
+    if (values.size() != expected)
+      throw Failure(std::string("/bodies/") + name + ": expected " + std::to_string(expected) +
+                    " values, found " + std::to_string(values.size()));
+    return values;
+  };
+  const auto kind = sized(h5::read_all<std::int8_t>(id, "shape", H5T_NATIVE_INT8, 1), n, "shape");
+  const auto radius = sized(h5::read_all<double>(id, "radius", H5T_NATIVE_DOUBLE, 1), n, "radius");
+  const auto mass = sized(h5::read_all<double>(id, "mass", H5T_NATIVE_DOUBLE, 1), n, "mass");
+  const auto inertia =
+      sized(h5::read_all<double>(id, "inertia", H5T_NATIVE_DOUBLE, 3), 9 * n, "inertia");
+  const auto is_static =
+      sized(h5::read_all<std::uint8_t>(id, "static", H5T_NATIVE_UINT8, 1), n, "static");
+  const auto visible =
+      sized(h5::read_all<std::uint8_t>(id, "visible", H5T_NATIVE_UINT8, 1), n, "visible");
+  const auto mu = sized(h5::read_all<double>(id, "mu", H5T_NATIVE_DOUBLE, 1), n, "mu");
+  const auto color = sized(h5::read_all<float>(id, "colour", H5T_NATIVE_FLOAT, 2), 4 * n, "colour");
+  const auto vertices = h5::read_all<double>(id, "vertices", H5T_NATIVE_DOUBLE, 2, &shape);
+  if (shape[1] != 3) throw Failure("/bodies/vertices: expected 3 columns");
+  const auto vertex_offset = h5::read_all<std::int64_t>(id, "vertex_offset", H5T_NATIVE_INT64, 1);
+  check_offsets(vertex_offset, n + 1, static_cast<std::int64_t>(vertices.size() / 3),
+                "vertex_offset");
+  const auto face_vertices =
+      h5::read_all<std::int32_t>(id, "face_vertices", H5T_NATIVE_INT32, 1);
+  const auto face_vertex_offset =
+      h5::read_all<std::int64_t>(id, "face_vertex_offset", H5T_NATIVE_INT64, 1);
+  if (face_vertex_offset.empty()) throw Failure("/bodies/face_vertex_offset: expected F + 1 offsets");
+  check_offsets(face_vertex_offset, face_vertex_offset.size(),
+                static_cast<std::int64_t>(face_vertices.size()), "face_vertex_offset");
+  const auto face_offset = h5::read_all<std::int64_t>(id, "face_offset", H5T_NATIVE_INT64, 1);
+  check_offsets(face_offset, n + 1, static_cast<std::int64_t>(face_vertex_offset.size() - 1),
+                "face_offset");
+  const auto no_collide = h5::read_all<std::int32_t>(id, "no_collide", H5T_NATIVE_INT32, 2, &shape);
+  if (shape[1] != 2) throw Failure("/bodies/no_collide: expected 2 columns");
+
+  std::vector<RunBody> bodies(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    RunBody& b = bodies[i];
+    b.name = names[i];
+    if (kind[i] < 0 || kind[i] > static_cast<int>(ShapeKind::Polytope))
+      throw Failure("/bodies/shape: unknown shape kind " + std::to_string(kind[i]));
+    b.kind = static_cast<ShapeKind>(kind[i]);
+    b.radius = radius[i];
+    b.mass = mass[i];
+    for (int r = 0; r < 3; ++r)
+      for (int c = 0; c < 3; ++c) b.inertia(r, c) = inertia[9 * i + 3 * r + c];
+    b.is_static = is_static[i] != 0;
+    b.visible = visible[i] != 0;
+    b.mu = mu[i];
+    for (int c = 0; c < 4; ++c) b.color[c] = color[4 * i + c];
+    for (std::int64_t v = vertex_offset[i]; v < vertex_offset[i + 1]; ++v)
+      b.vertices.emplace_back(vertices[3 * v], vertices[3 * v + 1], vertices[3 * v + 2]);
+    for (std::int64_t f = face_offset[i]; f < face_offset[i + 1]; ++f) {
+      std::vector<int> face(face_vertices.begin() + face_vertex_offset[f],
+                            face_vertices.begin() + face_vertex_offset[f + 1]);
+      for (int v : face)
+        if (v < 0 || v >= static_cast<int>(b.vertices.size()))
+          throw Failure("/bodies/face_vertices: vertex index " + std::to_string(v) +
+                        " out of range for body " + std::to_string(i));
+      b.faces.push_back(std::move(face));
+    }
+  }
+  for (std::size_t p = 0; p + 1 < no_collide.size(); p += 2) {
+    const int a = no_collide[p], c = no_collide[p + 1];
+    if (a < 0 || c < 0 || a >= int(n) || c >= int(n))
+      throw Failure("/bodies/no_collide: body index out of range");
+    bodies[a].no_collide.push_back(c);
+  }
+  return bodies;
+}
+
+}  // namespace
+
+void write_run_header(hid_t file, const RunHeader& h) {
+  h5::write_attribute(file, "format", std::string(run_layout::kFormatName));
+  h5::write_attribute(file, "format_version", std::int64_t{run_layout::kFormatVersion});
+  h5::write_attribute(file, "program", h.program);
+  h5::write_attribute(file, "created", h.created);
+  h5::write_attribute(file, "scene_name", h.scene_name);
+  {
+    h5::Handle g = make_group(file, "/scene");
+    h5::write_string_dataset(g.get(), "source", h.scene_json);
+    h5::write_attribute(g.get(), "directory", h.scene_directory);
+  }
+  write_settings(file, h.settings);
+  write_bodies(file, h.bodies);
+}
+
+RunHeader read_run_header(hid_t file) {
+  RunHeader h;
+  if (!h5::has_attribute(file, "format") ||
+      h5::read_string_attribute(file, "format") != run_layout::kFormatName)
+    throw Failure(std::string("not a pegsim run file (no attribute format = \"") +
+                  run_layout::kFormatName + "\" on /)");
+  h.format_version = static_cast<int>(h5::read_int_attribute(file, "format_version"));
+  if (h.format_version != run_layout::kFormatVersion)
+    throw Failure("format_version " + std::to_string(h.format_version) + ", expected " +
+                  std::to_string(run_layout::kFormatVersion) +
+                  " (written by a different pegsim version)");
+  h.program = h5::read_string_attribute(file, "program");
+  h.created = h5::read_string_attribute(file, "created");
+  h.scene_name = h5::read_string_attribute(file, "scene_name");
+  {
+    h5::Handle g = open_group(file, "/scene");
+    h.scene_json = h5::read_string_dataset(g.get(), "source");
+    h.scene_directory = h5::read_string_attribute(g.get(), "directory");
+  }
+  h.settings = read_settings(file);
+  h.bodies = read_bodies(file);
+  return h;
+}
+
+}  // namespace pegsim

@@ -1,0 +1,73 @@
+// Run file format version 1 (docs/run-format.md): object names, the rows of its compound
+// datasets and their HDF5 types. Shared by the writer and the reader; private to src/io.
+#pragma once
+
+#include <cstdint>
+
+#include "io/hdf5_handle.hpp"
+
+namespace pegsim::run_layout {
+
+inline constexpr int kFormatVersion = 1;
+inline constexpr const char* kFormatName = "pegsim-run";
+
+// Per-frame datasets (first dimension = frame, unlimited, chunked, deflated).
+inline constexpr const char* kTime = "/frames/time";
+inline constexpr const char* kStep = "/frames/step";
+inline constexpr const char* kPose = "/frames/pose";    // [N, B, 7]: x y z qw qx qy qz
+inline constexpr const char* kTwist = "/frames/twist";  // [N, B, 6]: vx vy vz wx wy wz
+inline constexpr const char* kSolver = "/frames/solver";
+// Variable-length per-frame data: rows and an offset table of N + 1 entries.
+inline constexpr const char* kContactOffset = "/frames/contact_offset";
+inline constexpr const char* kContacts = "/frames/contacts";
+inline constexpr const char* kAttemptOffset = "/frames/attempt_offset";
+inline constexpr const char* kAttempts = "/frames/attempts";
+// Offsets per attempt (A + 1 entries) into the residual history rows.
+inline constexpr const char* kHistoryOffset = "/frames/history_offset";
+inline constexpr const char* kHistory = "/frames/residual_history";
+
+// One contact of one frame.
+struct ContactRow {
+  std::int32_t body_a, body_b;
+  std::int32_t index_a, index_b;  // feature index in the body's polytope, -1 for sphere/plane
+  std::int8_t kind_a, kind_b;     // FeatureKind
+  std::uint8_t applicable, feasible, primary, enforced, sliding;
+  double point[3];                // world point on A, m
+  double normal[3];               // unit, from A onto B
+  double gap;                     // m, positive when separated
+  double applicability;
+  double normal_impulse;          // N s
+  double friction_impulse[3];     // N s, world frame
+};
+
+// The solver report of one frame (step).
+struct SolverRow {
+  std::int32_t problem_size;      // LCP rows, 0 when nothing was solved
+  std::int32_t iterations;        // of the answer
+  std::int32_t answer;            // index of the answer among this frame's attempts, -1: none
+  std::int8_t solver;             // index into the solver_names attribute, -1: none
+  std::int8_t status;             // SolveStatus of the answer, -1: none
+  std::uint8_t fell_back, failed;
+  double residual;                // natural-map residual of the answer
+  double max_penetration;         // m, over enforced contacts
+  double detect_seconds, formulate_seconds, solve_seconds, integrate_seconds;
+};
+
+// One solver attempt of one frame, in fallback order.
+struct AttemptRow {
+  std::int32_t iterations;
+  std::int8_t solver;
+  std::int8_t status;
+  double residual;
+  double seconds;
+};
+
+// The types of the structs above (native layout, used in memory and in the file).
+h5::Handle contact_type();
+h5::Handle solver_type();
+h5::Handle attempt_type();
+h5::Handle shape_kind_type();
+h5::Handle feature_kind_type();
+h5::Handle status_type();
+
+}  // namespace pegsim::run_layout

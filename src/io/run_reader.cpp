@@ -1,0 +1,331 @@
+#include "io/run_reader.hpp"
+
+#include <algorithm>
+#include <mutex>
+#include <stdexcept>
+
+#include "io/hdf5_io.hpp"
+#include "io/run_header.hpp"
+#include "io/run_header_io.hpp"
+#include "io/run_layout.hpp"
+
+namespace pegsim {
+namespace {
+
+namespace L = run_layout;
+
+struct Column {
+  h5::Handle dataset;
+  const char* name = "";
+  std::vector<hsize_t> inner;
+  hsize_t rows = 0;
+};
+
+// Every field of `memory` must exist in the stored compound type (it is converted by name).
+void check_fields(hid_t dataset, hid_t memory, const char* name) {
+  h5::Handle stored = h5::type(H5Dget_type(dataset));
+  if (H5Tget_class(stored.get()) != H5T_COMPOUND)
+    throw h5::Failure(std::string(name) + ": expected a compound dataset");
+  const int n = H5Tget_nmembers(memory);
+  for (int i = 0; i < n; ++i) {
+    char* field = H5Tget_member_name(memory, static_cast<unsigned>(i));
+    const bool found = H5Tget_member_index(stored.get(), field) >= 0;
+    const std::string text = field;
+    H5free_memory(field);
+    if (!found) {
+      H5Eclear2(H5E_DEFAULT);
+      throw h5::Failure(std::string(name) + ": missing field " + text);
+    }
+  }
+}
+
+SolveStatus to_status(std::int8_t s) {
+  return s >= 0 && s <= static_cast<int>(SolveStatus::NumericalFailure)
+             ? static_cast<SolveStatus>(s)
+             : SolveStatus::NumericalFailure;
+}
+
+}  // namespace
+
+struct RunReader::Impl {
+  std::filesystem::path path;
+  RunHeader header;
+  std::int64_t frame_count = 0;
+  std::size_t bodies = 0;
+  mutable std::vector<double> times;
+  mutable std::once_flag times_once;
+
+  h5::Handle file;
+  h5::Handle contact_type = L::contact_type();
+  h5::Handle solver_type = L::solver_type();
+  h5::Handle attempt_type = L::attempt_type();
+  Column time, step, pose, twist, solver, contact_offset, contacts, attempt_offset, attempts,
+      history_offset, history;
+
+  std::string where(const std::string& what) const { return path.string() + ": " + what; }
+  void open();
+  void open_column(Column& c, const char* name, std::vector<hsize_t> inner) {
+    c.name = name;
+    c.inner = inner;
+    c.dataset = h5::open_dataset(file.get(), name);
+    const std::vector<hsize_t> d =
+        h5::dims(c.dataset.get(), static_cast<int>(inner.size()) + 1, name);
+    for (std::size_t i = 0; i < inner.size(); ++i)
+      if (d[i + 1] != inner[i])
+        throw h5::Failure(std::string(name) + ": dimension " + std::to_string(i + 1) + " is " +
+                          std::to_string(d[i + 1]) + ", expected " + std::to_string(inner[i]));
+    c.rows = d[0];
+  }
+  template <typename T>
+  std::vector<T> rows(const Column& c, hid_t type, std::int64_t first, std::int64_t count) const {
+    std::size_t per_row = 1;
+    for (hsize_t n : c.inner) per_row *= n;
+    std::vector<T> out(static_cast<std::size_t>(count) * per_row);
+    if (first < 0 || count < 0 || static_cast<hsize_t>(first + count) > c.rows)
+      throw h5::Failure(std::string(c.name) + ": rows " + std::to_string(first) + ".." +
+                        std::to_string(first + count) + " outside the " + std::to_string(c.rows) +
+                        " stored (truncated file?)");
+    h5::read_rows(c.dataset.get(), type, static_cast<hsize_t>(first),
+                  static_cast<hsize_t>(count), c.inner, out.data(), c.name);
+    return out;
+  }
+  // count + 1 offsets from `first`, non-decreasing and within the rows of `target`.
+  std::vector<std::int64_t> offsets(const Column& table, std::int64_t first, std::int64_t count,
+                                    const Column& target) const {
+    std::vector<std::int64_t> o = rows<std::int64_t>(table, H5T_NATIVE_INT64, first, count + 1);
+    for (std::size_t i = 0; i < o.size(); ++i)
+      if (o[i] < 0 || (i > 0 && o[i] < o[i - 1]) || static_cast<hsize_t>(o[i]) > target.rows)
+        throw h5::Failure(std::string(table.name) + ": entry " + std::to_string(first + i) +
+                          " is not a non-decreasing offset within the " +
+                          std::to_string(target.rows) + " rows of " + target.name);
+    return o;
+  }
+  std::string solver_name(std::int8_t index) const {
+    return index >= 0 && static_cast<std::size_t>(index) < header.solver_names.size()
+               ? header.solver_names[index]
+               : std::string();
+  }
+  RecordedSolve to_solve(const L::SolverRow& row) const;
+  std::vector<RunFrame> read(std::int64_t first, std::int64_t count) const;
+};
+
+void RunReader::Impl::open() {
+  h5::silence_errors();
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec)) throw RunFileError(where("does not exist"));
+  if (std::filesystem::is_directory(path, ec))
+    throw RunFileError(where("is a folder, expected a run file"));
+  const htri_t is_hdf5 = H5Fis_hdf5(path.c_str());
+  h5::last_error();
+  if (is_hdf5 == 0) throw RunFileError(where("not an HDF5 file (expected a pegsim run file)"));
+  if (is_hdf5 < 0) throw RunFileError(where("cannot be read"));
+  // SWMR read opens a file whose writer is still running or was killed; a file written
+  // without SWMR (not ours) needs the plain mode.
+  file = h5::file(H5Fopen(path.c_str(), H5F_ACC_RDONLY | H5F_ACC_SWMR_READ, H5P_DEFAULT));
+  if (!file) {
+    h5::last_error();
+    file = h5::file(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT));
+  }
+  if (!file) {
+    const std::string why = h5::last_error();
+    throw RunFileError(where("cannot be opened as HDF5, the file is truncated or damaged" +
+                             (why.empty() ? std::string() : " (" + why + ")")));
+  }
+  try {
+    header = read_run_header(file.get());
+    bodies = header.bodies.size();
+    h5::Handle frames = h5::group(H5Gopen2(file.get(), "/frames", H5P_DEFAULT));
+    if (!frames) {
+      h5::last_error();
+      throw h5::Failure("missing group /frames");
+    }
+    header.solver_names = h5::read_strings_attribute(frames.get(), "solver_names");
+    const std::int64_t count = h5::read_int_attribute(frames.get(), "body_count");
+    if (count != static_cast<std::int64_t>(bodies))
+      throw h5::Failure("/frames body_count is " + std::to_string(count) + ", /bodies holds " +
+                        std::to_string(bodies));
+    const hsize_t b = bodies;
+    open_column(time, L::kTime, {});
+    open_column(step, L::kStep, {});
+    open_column(pose, L::kPose, {b, 7});
+    open_column(twist, L::kTwist, {b, 6});
+    open_column(solver, L::kSolver, {});
+    check_fields(solver.dataset.get(), solver_type.get(), L::kSolver);
+    open_column(contact_offset, L::kContactOffset, {});
+    open_column(contacts, L::kContacts, {});
+    check_fields(contacts.dataset.get(), contact_type.get(), L::kContacts);
+    open_column(attempt_offset, L::kAttemptOffset, {});
+    open_column(attempts, L::kAttempts, {});
+    check_fields(attempts.dataset.get(), attempt_type.get(), L::kAttempts);
+    open_column(history_offset, L::kHistoryOffset, {});
+    open_column(history, L::kHistory, {});
+
+    // A killed writer may leave datasets of different lengths: a frame counts once every
+    // dataset holds it, rows its offsets point at included.
+    hsize_t n = std::min({time.rows, step.rows, pose.rows, twist.rows, solver.rows});
+    if (contact_offset.rows == 0 || attempt_offset.rows == 0 || history_offset.rows == 0)
+      throw h5::Failure("offset tables are empty (expected a leading 0)");
+    n = std::min({n, contact_offset.rows - 1, attempt_offset.rows - 1});
+    auto complete = [&](hsize_t frames_n) {
+      const auto c = rows<std::int64_t>(contact_offset, H5T_NATIVE_INT64, frames_n, 1)[0];
+      const auto a = rows<std::int64_t>(attempt_offset, H5T_NATIVE_INT64, frames_n, 1)[0];
+      if (c < 0 || static_cast<hsize_t>(c) > contacts.rows || a < 0 ||
+          static_cast<hsize_t>(a) > attempts.rows || static_cast<hsize_t>(a) >= history_offset.rows)
+        return false;
+      const auto h = rows<std::int64_t>(history_offset, H5T_NATIVE_INT64, a, 1)[0];
+      return h >= 0 && static_cast<hsize_t>(h) <= history.rows;
+    };
+    while (n > 0 && !complete(n)) --n;
+    frame_count = static_cast<std::int64_t>(n);
+  } catch (const h5::Failure& e) {
+    throw RunFileError(where(e.what()));
+  }
+}
+
+RecordedSolve RunReader::Impl::to_solve(const L::SolverRow& row) const {
+  RecordedSolve s;
+  s.problem_size = row.problem_size;
+  s.solver = solver_name(row.solver);
+  if (row.status >= 0) s.status = to_status(row.status);
+  s.iterations = row.iterations;
+  s.residual = row.residual;
+  s.answer = row.answer;
+  s.fell_back = row.fell_back != 0;
+  s.failed = row.failed != 0;
+  s.max_penetration = row.max_penetration;
+  s.timings = {row.detect_seconds, row.formulate_seconds, row.solve_seconds,
+               row.integrate_seconds};
+  return s;
+}
+
+std::vector<RunFrame> RunReader::Impl::read(std::int64_t first, std::int64_t count) const {
+  if (first < 0 || count < 0 || first + count > frame_count)
+    throw std::out_of_range(where("frames " + std::to_string(first) + ".." +
+                                  std::to_string(first + count) + " outside 0.." +
+                                  std::to_string(frame_count)));
+  std::vector<RunFrame> out(static_cast<std::size_t>(count));
+  if (count == 0) return out;
+  try {
+    const auto t = rows<double>(time, H5T_NATIVE_DOUBLE, first, count);
+    const auto st = rows<std::int64_t>(step, H5T_NATIVE_INT64, first, count);
+    const auto p = rows<double>(pose, H5T_NATIVE_DOUBLE, first, count);
+    const auto tw = rows<double>(twist, H5T_NATIVE_DOUBLE, first, count);
+    const auto sv = rows<L::SolverRow>(solver, solver_type.get(), first, count);
+    const auto co = offsets(contact_offset, first, count, contacts);
+    const auto cr = rows<L::ContactRow>(contacts, contact_type.get(), co.front(),
+                                        co.back() - co.front());
+    const auto ao = offsets(attempt_offset, first, count, attempts);
+    const auto ar = rows<L::AttemptRow>(attempts, attempt_type.get(), ao.front(),
+                                        ao.back() - ao.front());
+    const auto ho = offsets(history_offset, ao.front(), ao.back() - ao.front(), history);
+    const auto hr = rows<double>(history, H5T_NATIVE_DOUBLE, ho.front(), ho.back() - ho.front());
+
+    for (std::int64_t f = 0; f < count; ++f) {
+      RunFrame& fr = out[f];
+      fr.index = first + f;
+      fr.time = t[f];
+      fr.step = st[f];
+      fr.bodies.resize(bodies);
+      for (std::size_t b = 0; b < bodies; ++b) {
+        const double* q = &p[(f * bodies + b) * 7];
+        const double* v = &tw[(f * bodies + b) * 6];
+        BodyState& s = fr.bodies[b];
+        s.position = Vec3(q[0], q[1], q[2]);
+        s.orientation = Quat(q[3], q[4], q[5], q[6]);
+        s.velocity = Vec3(v[0], v[1], v[2]);
+        s.angular_velocity = Vec3(v[3], v[4], v[5]);
+      }
+      for (std::int64_t i = co[f]; i < co[f + 1]; ++i) {
+        const L::ContactRow& r = cr[i - co.front()];
+        RecordedContact c;
+        c.contact.body_a = r.body_a;
+        c.contact.body_b = r.body_b;
+        c.contact.feature_a = {static_cast<FeatureKind>(r.kind_a), r.index_a};
+        c.contact.feature_b = {static_cast<FeatureKind>(r.kind_b), r.index_b};
+        c.contact.point_a = Vec3(r.point[0], r.point[1], r.point[2]);
+        c.contact.normal = Vec3(r.normal[0], r.normal[1], r.normal[2]);
+        c.contact.gap = r.gap;
+        c.contact.applicability = r.applicability;
+        c.contact.applicable = r.applicable != 0;
+        c.contact.feasible = r.feasible != 0;
+        c.enforced = r.enforced != 0;
+        c.normal_impulse = r.normal_impulse;
+        c.friction_impulse =
+            Vec3(r.friction_impulse[0], r.friction_impulse[1], r.friction_impulse[2]);
+        c.sliding = r.sliding != 0;
+        fr.contacts.push_back(c);
+      }
+      fr.solve = to_solve(sv[f]);
+      for (std::int64_t a = ao[f]; a < ao[f + 1]; ++a) {
+        const L::AttemptRow& r = ar[a - ao.front()];
+        RecordedAttempt at;
+        at.solver = solver_name(r.solver);
+        at.status = to_status(r.status);
+        at.iterations = r.iterations;
+        at.residual = r.residual;
+        at.seconds = r.seconds;
+        const std::int64_t h0 = ho[a - ao.front()], h1 = ho[a - ao.front() + 1];
+        at.residual_history.assign(hr.begin() + (h0 - ho.front()), hr.begin() + (h1 - ho.front()));
+        fr.solve.attempts.push_back(std::move(at));
+      }
+    }
+  } catch (const h5::Failure& e) {
+    throw RunFileError(where(e.what()));
+  }
+  return out;
+}
+
+RunReader::RunReader(const std::filesystem::path& file) : impl_(std::make_unique<Impl>()) {
+  impl_->path = file;
+  impl_->open();
+}
+
+RunReader::~RunReader() = default;
+RunReader::RunReader(RunReader&&) noexcept = default;
+RunReader& RunReader::operator=(RunReader&&) noexcept = default;
+
+const std::filesystem::path& RunReader::file() const { return impl_->path; }
+const RunHeader& RunReader::header() const { return impl_->header; }
+std::int64_t RunReader::frame_count() const { return impl_->frame_count; }
+
+const std::vector<double>& RunReader::times() const {
+  std::call_once(impl_->times_once, [this] {
+    try {
+      impl_->times = impl_->rows<double>(impl_->time, H5T_NATIVE_DOUBLE, 0, impl_->frame_count);
+    } catch (const h5::Failure& e) {
+      throw RunFileError(impl_->where(e.what()));
+    }
+  });
+  return impl_->times;
+}
+
+RunFrame RunReader::frame(std::int64_t k) const { return std::move(impl_->read(k, 1).front()); }
+
+std::vector<RunFrame> RunReader::frames(std::int64_t first, std::int64_t count) const {
+  return impl_->read(first, count);
+}
+
+std::vector<RecordedSolve> RunReader::solver_reports() const {
+  try {
+    const auto rows =
+        impl_->rows<L::SolverRow>(impl_->solver, impl_->solver_type.get(), 0, impl_->frame_count);
+    std::vector<RecordedSolve> out;
+    out.reserve(rows.size());
+    for (const L::SolverRow& r : rows) out.push_back(impl_->to_solve(r));
+    return out;
+  } catch (const h5::Failure& e) {
+    throw RunFileError(impl_->where(e.what()));
+  }
+}
+
+std::vector<std::int64_t> RunReader::contact_offsets() const {
+  try {
+    return impl_->offsets(impl_->contact_offset, 0, impl_->frame_count, impl_->contacts);
+  } catch (const h5::Failure& e) {
+    throw RunFileError(impl_->where(e.what()));
+  }
+}
+
+Model RunReader::model() const { return build_model(impl_->header, impl_->path.string()); }
+
+}  // namespace pegsim

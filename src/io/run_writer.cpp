@@ -1,0 +1,373 @@
+#include "io/run_writer.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <condition_variable>
+#include <mutex>
+#include <thread>
+
+#include "io/hdf5_io.hpp"
+#include "io/run_header_io.hpp"
+#include "io/run_layout.hpp"
+
+namespace pegsim {
+namespace {
+
+namespace L = run_layout;
+
+// Frames buffered between two writes. Offsets are absolute (rows since the start of the run).
+struct Batch {
+  std::vector<double> time;
+  std::vector<std::int64_t> step;
+  std::vector<double> pose, twist;  // 7 and 6 values per body per frame
+  std::vector<L::SolverRow> solver;
+  std::vector<std::int64_t> contact_end, attempt_end, history_end;
+  std::vector<L::ContactRow> contacts;
+  std::vector<L::AttemptRow> attempts;
+  std::vector<double> history;
+
+  std::size_t frames() const { return time.size(); }
+  std::size_t bytes() const {
+    return time.size() * (8 + 8 + 3 * 8 + sizeof(L::SolverRow)) + (pose.size() + twist.size()) * 8 +
+           contacts.size() * sizeof(L::ContactRow) + attempts.size() * sizeof(L::AttemptRow) +
+           history.size() * 16;
+  }
+  void clear() {  // keeps the capacity: the two batches are swapped and reused
+    time.clear(), step.clear(), pose.clear(), twist.clear(), solver.clear();
+    contact_end.clear(), attempt_end.clear(), history_end.clear();
+    contacts.clear(), attempts.clear(), history.clear();
+  }
+};
+
+// A per-frame dataset and the rows it holds on disk.
+struct Column {
+  h5::Handle dataset;
+  const char* name = "";
+  std::vector<hsize_t> inner;
+  hsize_t rows = 0;
+};
+
+hsize_t rows_per_chunk(std::size_t row_bytes, hsize_t target_bytes = 32768) {
+  return std::clamp<hsize_t>(target_bytes / std::max<std::size_t>(row_bytes, 1), 1, 8192);
+}
+
+// Past this many buffered bytes the writer thread takes the batch (without flushing): small
+// batches keep both buffers hot in cache and never grow them again after the first few.
+constexpr std::size_t kBatchBytes = 512 * 1024;
+
+}  // namespace
+
+struct RunWriter::Impl {
+  std::filesystem::path path;
+  RunWriterOptions options;
+  std::size_t bodies = 0;
+  std::vector<std::string> solver_names;
+
+  h5::Handle file;
+  h5::Handle contact_type = L::contact_type();
+  h5::Handle solver_type = L::solver_type();
+  h5::Handle attempt_type = L::attempt_type();
+  Column time, step, pose, twist, solver, contact_offset, contacts, attempt_offset, attempts,
+      history_offset, history;
+
+  // Owned by the observing thread.
+  std::int64_t frames = 0, contact_rows = 0, attempt_rows = 0, history_rows = 0;
+
+  // Shared with the writing thread.
+  std::mutex mutex;
+  std::condition_variable wake, written;
+  Batch pending;
+  std::uint64_t flush_requested = 0, flush_done = 0;
+  bool stop = false;
+  std::string error;  // first write error; later writes are skipped
+  std::thread worker;
+  bool closed = false;
+
+  std::string where(const std::string& what) const { return path.string() + ": " + what; }
+  void create(const RunHeader& header);
+  void add(const State& state, const StepReport* report);
+  void run();
+  void write(Batch& batch);
+  void append(Column& c, hid_t type, std::size_t rows, const void* data) {
+    h5::append_rows(c.dataset.get(), type, c.rows, rows, c.inner, data, c.name);
+    c.rows += rows;
+  }
+  std::int8_t solver_index(const std::string& name) const {
+    for (std::size_t i = 0; i < solver_names.size(); ++i)
+      if (solver_names[i] == name) return static_cast<std::int8_t>(i);
+    return -1;
+  }
+  void shutdown();
+  ~Impl() { shutdown(); }  // also when the constructor throws after the thread started
+};
+
+void RunWriter::Impl::create(const RunHeader& header) {
+  h5::silence_errors();
+  std::error_code ec;
+  if (!options.overwrite && std::filesystem::exists(path, ec))
+    throw RunFileError(where("exists; not overwriting it (use --force)"));
+  // SWMR needs the latest file format; EXCL keeps a file appearing meanwhile safe too.
+  h5::Handle fapl = h5::plist(H5Pcreate(H5P_FILE_ACCESS));
+  H5Pset_libver_bounds(fapl.get(), H5F_LIBVER_LATEST, H5F_LIBVER_LATEST);
+  file = h5::file(H5Fcreate(path.c_str(), options.overwrite ? H5F_ACC_TRUNC : H5F_ACC_EXCL,
+                            H5P_DEFAULT, fapl.get()));
+  if (!file) {
+    const std::string why = h5::last_error();
+    const auto dir = path.has_parent_path() ? path.parent_path() : std::filesystem::path(".");
+    throw RunFileError(where(std::string("cannot be created") +
+                             (std::filesystem::is_directory(dir, ec)
+                                  ? " (" + (why.empty() ? std::string("unknown error") : why) + ")"
+                                  : " (folder " + dir.string() + " does not exist)")));
+  }
+  bodies = header.bodies.size();
+  solver_names = header.solver_names;
+  try {
+    write_run_header(file.get(), header);
+    h5::Handle g = h5::group(H5Gcreate2(file.get(), "/frames", H5P_DEFAULT, H5P_DEFAULT,
+                                        H5P_DEFAULT));
+    if (!g) throw h5::Failure("cannot create group /frames");
+    h5::write_attribute(g.get(), "solver_names", header.solver_names);
+    h5::write_attribute(g.get(), "body_count", static_cast<std::int64_t>(bodies));
+
+    const hsize_t b = bodies;
+    const int level = std::clamp(options.deflate_level, 0, 9);
+    auto column = [&](Column& c, const char* name, hid_t type, std::vector<hsize_t> inner,
+                      std::size_t row_bytes) {
+      c.name = name;
+      c.inner = std::move(inner);
+      c.dataset = h5::create_extendable(file.get(), name, type, c.inner, rows_per_chunk(row_bytes),
+                                        level);
+    };
+    // Stored as laid out in memory (padding included, deflate absorbs it): a read then needs
+    // no type conversion, whose 1 MB zeroed buffers would dominate a frame read.
+    const h5::Handle& contact_file = contact_type;
+    const h5::Handle& solver_file = solver_type;
+    const h5::Handle& attempt_file = attempt_type;
+    column(time, L::kTime, H5T_IEEE_F64LE, {}, 8);
+    column(step, L::kStep, H5T_STD_I64LE, {}, 8);
+    column(pose, L::kPose, H5T_IEEE_F64LE, {b, 7}, 56 * bodies);
+    column(twist, L::kTwist, H5T_IEEE_F64LE, {b, 6}, 48 * bodies);
+    column(solver, L::kSolver, solver_file.get(), {}, H5Tget_size(solver_file.get()));
+    column(contact_offset, L::kContactOffset, H5T_STD_I64LE, {}, 8);
+    column(contacts, L::kContacts, contact_file.get(), {}, H5Tget_size(contact_file.get()));
+    column(attempt_offset, L::kAttemptOffset, H5T_STD_I64LE, {}, 8);
+    column(attempts, L::kAttempts, attempt_file.get(), {}, H5Tget_size(attempt_file.get()));
+    column(history_offset, L::kHistoryOffset, H5T_STD_I64LE, {}, 8);
+    column(history, L::kHistory, H5T_IEEE_F64LE, {}, 8);
+    // Offset tables start with the 0 before frame 0 (and before attempt 0).
+    const std::int64_t zero = 0;
+    append(contact_offset, H5T_NATIVE_INT64, 1, &zero);
+    append(attempt_offset, H5T_NATIVE_INT64, 1, &zero);
+    append(history_offset, H5T_NATIVE_INT64, 1, &zero);
+    if (H5Fstart_swmr_write(file.get()) < 0)
+      throw h5::Failure("cannot start SWMR write mode (" + h5::last_error() + ")");
+  } catch (const h5::Failure& e) {
+    file.reset();
+    std::filesystem::remove(path, ec);  // ours, half-written
+    throw RunFileError(where(e.what()));
+  }
+}
+
+void RunWriter::Impl::add(const State& state, const StepReport* r) {
+  L::SolverRow row{};
+  row.answer = -1;
+  row.solver = -1;
+  row.status = -1;
+  std::lock_guard lock(mutex);
+  Batch& b = pending;
+  b.time.push_back(state.time);
+  b.step.push_back(state.step);
+  for (const BodyState& s : state.bodies) {
+    const Quat& q = s.orientation;
+    b.pose.insert(b.pose.end(), {s.position.x(), s.position.y(), s.position.z(), q.w(), q.x(),
+                                 q.y(), q.z()});
+    b.twist.insert(b.twist.end(), {s.velocity.x(), s.velocity.y(), s.velocity.z(),
+                                   s.angular_velocity.x(), s.angular_velocity.y(),
+                                   s.angular_velocity.z()});
+  }
+  if (r) {
+    const std::size_t nc = r->contacts.size();
+    for (std::size_t i = 0; i < nc; ++i) {
+      const Contact& c = r->contacts[i];
+      L::ContactRow cr{};
+      cr.body_a = c.body_a;
+      cr.body_b = c.body_b;
+      cr.kind_a = static_cast<std::int8_t>(c.feature_a.kind);
+      cr.index_a = c.feature_a.index;
+      cr.kind_b = static_cast<std::int8_t>(c.feature_b.kind);
+      cr.index_b = c.feature_b.index;
+      for (int k = 0; k < 3; ++k) cr.point[k] = c.point_a[k], cr.normal[k] = c.normal[k];
+      cr.gap = c.gap;
+      cr.applicability = c.applicability;
+      cr.applicable = c.applicable;
+      cr.feasible = c.feasible;
+      cr.primary = c.primary();
+      cr.enforced = i < r->enforced.size() && r->enforced[i];
+      cr.normal_impulse = i < r->normal_impulse.size() ? r->normal_impulse[i] : 0.0;
+      const Vec3 f = i < r->friction_impulse.size() ? r->friction_impulse[i] : Vec3::Zero();
+      for (int k = 0; k < 3; ++k) cr.friction_impulse[k] = f[k];
+      cr.sliding = i < r->sliding.size() && r->sliding[i];
+      b.contacts.push_back(cr);
+    }
+    contact_rows += static_cast<std::int64_t>(nc);
+    for (std::size_t i = 0; i < r->attempts.size(); ++i) {
+      const SolveReport& a = r->attempts[i];
+      b.attempts.push_back({a.iterations, solver_index(a.solver),
+                            static_cast<std::int8_t>(a.status), a.residual, a.seconds});
+      b.history.insert(b.history.end(), a.residual_history.begin(), a.residual_history.end());
+      history_rows += static_cast<std::int64_t>(a.residual_history.size());
+      b.history_end.push_back(history_rows);
+      // The answer is the attempt whose report the simulator kept (the last such one).
+      if (!r->solve.solver.empty() && a.solver == r->solve.solver &&
+          a.iterations == r->solve.iterations && a.residual == r->solve.residual)
+        row.answer = static_cast<std::int32_t>(i);
+    }
+    attempt_rows += static_cast<std::int64_t>(r->attempts.size());
+    row.problem_size = r->problem_size;
+    if (!r->solve.solver.empty()) {
+      row.solver = solver_index(r->solve.solver);
+      row.status = static_cast<std::int8_t>(r->solve.status);
+      row.iterations = r->solve.iterations;
+      row.residual = r->solve.residual;
+    }
+    row.fell_back = r->fell_back;
+    row.failed = r->failed;
+    row.max_penetration = r->max_penetration;
+    row.detect_seconds = r->timings.detect;
+    row.formulate_seconds = r->timings.formulate;
+    row.solve_seconds = r->timings.solve;
+    row.integrate_seconds = r->timings.integrate;
+  }
+  b.solver.push_back(row);
+  b.contact_end.push_back(contact_rows);
+  b.attempt_end.push_back(attempt_rows);
+  ++frames;
+  if (b.bytes() >= kBatchBytes) wake.notify_one();
+}
+
+// The writing thread: it appends the pending frames when a batch is full, and flushes the
+// file at least every flush_seconds, when asked, and at the end.
+void RunWriter::Impl::run() {
+  h5::silence_errors();
+  using Clock = std::chrono::steady_clock;
+  Batch writing;
+  const auto period = std::chrono::duration_cast<Clock::duration>(
+      std::chrono::duration<double>(options.flush_seconds));
+  auto next_flush = Clock::now() + period;
+  bool unflushed = false;
+  std::unique_lock lock(mutex);
+  for (;;) {
+    wake.wait_until(lock, next_flush, [&] {
+      return stop || flush_requested > flush_done || pending.bytes() >= kBatchBytes;
+    });
+    const std::uint64_t request = flush_requested;
+    const bool last = stop;
+    const bool flush_now = last || request > flush_done || Clock::now() >= next_flush;
+    std::swap(writing, pending);
+    lock.unlock();
+    if (error.empty()) {
+      try {
+        if (writing.frames() > 0) {
+          write(writing);
+          unflushed = true;
+        }
+        if (flush_now && unflushed) {
+          if (H5Fflush(file.get(), H5F_SCOPE_GLOBAL) < 0)
+            throw h5::Failure("cannot flush (" + h5::last_error() + ")");
+          unflushed = false;
+        }
+      } catch (const h5::Failure& e) {
+        std::lock_guard guard(mutex);
+        error = e.what();
+      }
+    }
+    writing.clear();
+    if (flush_now) next_flush = Clock::now() + period;
+    lock.lock();
+    if (flush_now) flush_done = request;
+    written.notify_all();
+    if (last && pending.frames() == 0) return;
+  }
+}
+
+// Rows before the offsets that point at them, and the frame's time last: a reader that sees
+// a frame (by its time) finds all its rows, whatever a crash cut short.
+void RunWriter::Impl::write(Batch& b) {
+  append(contacts, contact_type.get(), b.contacts.size(), b.contacts.data());
+  append(history, H5T_NATIVE_DOUBLE, b.history.size(), b.history.data());
+  append(history_offset, H5T_NATIVE_INT64, b.history_end.size(), b.history_end.data());
+  append(attempts, attempt_type.get(), b.attempts.size(), b.attempts.data());
+  append(attempt_offset, H5T_NATIVE_INT64, b.attempt_end.size(), b.attempt_end.data());
+  append(contact_offset, H5T_NATIVE_INT64, b.contact_end.size(), b.contact_end.data());
+  append(solver, solver_type.get(), b.solver.size(), b.solver.data());
+  append(twist, H5T_NATIVE_DOUBLE, b.frames(), b.twist.data());
+  append(pose, H5T_NATIVE_DOUBLE, b.frames(), b.pose.data());
+  append(step, H5T_NATIVE_INT64, b.frames(), b.step.data());
+  append(time, H5T_NATIVE_DOUBLE, b.frames(), b.time.data());
+}
+
+void RunWriter::Impl::shutdown() {
+  if (closed) return;
+  closed = true;
+  {
+    std::lock_guard lock(mutex);
+    stop = true;
+  }
+  wake.notify_one();
+  if (worker.joinable()) worker.join();
+  h5::silence_errors();
+  for (Column* c : {&time, &step, &pose, &twist, &solver, &contact_offset, &contacts,
+                    &attempt_offset, &attempts, &history_offset, &history})
+    c->dataset.reset();
+  if (file && H5Fclose(file.get()) < 0 && error.empty())
+    error = "cannot close (" + h5::last_error() + ")";
+  file = h5::Handle();  // already closed (or failed): do not close twice
+}
+
+RunWriter::RunWriter(const std::filesystem::path& file, const RunHeader& header,
+                     const State& initial, const RunWriterOptions& options)
+    : impl_(std::make_unique<Impl>()) {
+  impl_->path = file;
+  impl_->options = options;
+  if (initial.bodies.size() != header.bodies.size())
+    throw RunFileError(impl_->where("the initial state has " +
+                                    std::to_string(initial.bodies.size()) + " bodies, the model " +
+                                    std::to_string(header.bodies.size())));
+  impl_->create(header);
+  impl_->add(initial, nullptr);
+  impl_->worker = std::thread([impl = impl_.get()] { impl->run(); });
+  flush();  // frame 0 is on disk before the first step
+}
+
+RunWriter::~RunWriter() = default;
+
+void RunWriter::on_step(const Model&, const State& state, const StepReport& report) {
+  if (impl_->closed) throw RunFileError(impl_->where("recording after close"));
+  {
+    std::lock_guard lock(impl_->mutex);
+    if (!impl_->error.empty()) throw RunFileError(impl_->where(impl_->error));
+  }
+  impl_->add(state, &report);
+}
+
+void RunWriter::flush() {
+  Impl& m = *impl_;
+  if (m.closed) return;
+  std::unique_lock lock(m.mutex);
+  const std::uint64_t request = ++m.flush_requested;
+  m.wake.notify_one();
+  m.written.wait(lock, [&] { return m.flush_done >= request; });
+  if (!m.error.empty()) throw RunFileError(m.where(m.error));
+}
+
+void RunWriter::close() {
+  Impl& m = *impl_;
+  if (m.closed) return;
+  m.shutdown();
+  if (!m.error.empty()) throw RunFileError(m.where(m.error));
+}
+
+std::int64_t RunWriter::frames() const { return impl_->frames; }
+const std::filesystem::path& RunWriter::file() const { return impl_->path; }
+
+}  // namespace pegsim
