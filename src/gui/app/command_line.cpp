@@ -1,0 +1,80 @@
+#include "gui/app/command_line.hpp"
+
+namespace pegsim::gui {
+
+QString command_line_usage() {
+  return QStringLiteral(
+      "usage: pegsim [SCENE.json | RUN.h5] [--steps N | --frame K] [--overlays LIST]\n"
+      "              [--screenshot FILE.png [--quit]]\n"
+      "  SCENE.json / RUN.h5   open a scene or a recorded run (default: cascading_polyhedra)\n"
+      "  --steps N             run N steps of the scene\n"
+      "  --frame K             show frame K (of a run file; of a scene: after K steps)\n"
+      "  --overlays LIST       comma-separated overlays to show, or none: %1\n"
+      "  --screenshot FILE     save a PNG of the whole window once ready\n"
+      "  --quit                exit after the screenshot\n");
+}
+
+CommandLine parse_command_line(const QStringList& args, const QStringList& overlay_keys) {
+  CommandLine c;
+  auto fail = [&c](const QString& why) {
+    c.error = why;
+    return c;
+  };
+  for (qsizetype i = 0; i < args.size(); ++i) {
+    QString a = args[i];
+    QString value;
+    bool has_inline = false;
+    if (a.startsWith("--") && a.contains('=')) {  // --name=value
+      value = a.section('=', 1);
+      a = a.section('=', 0, 0);
+      has_inline = true;
+    }
+    auto next = [&](QString& out) {
+      if (has_inline) { out = value; return true; }
+      if (i + 1 >= args.size()) return false;
+      out = args[++i];
+      return true;
+    };
+    if (a == "--help" || a == "-h") {
+      c.help = true;
+    } else if (a == "--quit") {
+      c.quit = true;
+    } else if (a == "--steps" || a == "--frame") {
+      QString v;
+      if (!next(v)) return fail(a + ": expected a number");
+      bool ok = false;
+      const qlonglong n = v.toLongLong(&ok);
+      if (!ok || n < 0 || (a == "--steps" && n > 100000000))
+        return fail(a + ": expected a non-negative integer, got '" + v + "'");
+      if (a == "--steps") c.steps = int(n);
+      else c.frame = n;
+    } else if (a == "--overlays") {
+      QString v;
+      if (!next(v)) return fail("--overlays: expected a list such as contacts,normals");
+      QStringList list;
+      if (v != "none") {
+        for (const QString& k : v.split(',', Qt::SkipEmptyParts)) {
+          if (!overlay_keys.contains(k))
+            return fail("--overlays: unknown overlay '" + k + "' (known: " +
+                        overlay_keys.join(", ") + ", none)");
+          list << k;
+        }
+      }
+      c.overlays = list;
+    } else if (a == "--screenshot") {
+      if (!next(c.screenshot) || c.screenshot.isEmpty())
+        return fail("--screenshot: expected a PNG file name");
+    } else if (a.startsWith('-')) {
+      return fail("unknown option '" + a + "'");
+    } else if (c.file.isEmpty()) {
+      c.file = a;
+    } else {
+      return fail("expected one file, got '" + c.file + "' and '" + a + "'");
+    }
+  }
+  if (c.steps && c.frame) return fail("--steps and --frame exclude each other");
+  if (c.quit && c.screenshot.isEmpty()) return fail("--quit needs --screenshot");
+  return c;
+}
+
+}  // namespace pegsim::gui

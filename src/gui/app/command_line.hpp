@@ -1,0 +1,29 @@
+// The command line of pegsim:
+//   pegsim [SCENE.json | RUN.h5] [--steps N | --frame K] [--overlays LIST]
+//          [--screenshot FILE.png --quit]
+#pragma once
+
+#include <QString>
+#include <QStringList>
+#include <optional>
+
+namespace pegsim::gui {
+
+struct CommandLine {
+  QString file;                          // empty: the default scene
+  std::optional<int> steps;              // run N steps after loading a scene
+  std::optional<qint64> frame;           // show frame K (a run file; for a scene: after K steps)
+  std::optional<QStringList> overlays;   // exactly these overlays on ("none": all off)
+  QString screenshot;                    // PNG of the whole window once ready
+  bool quit = false;                     // exit after the screenshot
+  bool help = false;
+  QString error;                         // non-empty: the line is unusable, and why
+};
+
+// `args` without the program name (Qt's own options, e.g. -platform, already removed).
+// `overlay_keys` are the known overlay names, for checking --overlays.
+CommandLine parse_command_line(const QStringList& args, const QStringList& overlay_keys);
+
+QString command_line_usage();
+
+}  // namespace pegsim::gui

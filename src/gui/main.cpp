@@ -1,0 +1,85 @@
+// pegsim: the desktop application (see README, "pegsim (desktop application)").
+#include <QApplication>
+#include <QFileInfo>
+#include <QTimer>
+#include <cstdio>
+
+#include "gui/app/command_line.hpp"
+#include "gui/app/display_check.hpp"
+#include "gui/app/resource_paths.hpp"
+#include "gui/render/overlay.hpp"
+#include "gui/ui/main_window.hpp"
+
+using namespace pegsim::gui;
+
+int main(int argc, char** argv) {
+  // QApplication aborts without a display: say so plainly and let the caller fall back.
+  if (const QString why = missing_display_message(argc, argv); !why.isEmpty()) {
+    std::fprintf(stderr, "%s\n", why.toLocal8Bit().constData());
+    return 3;
+  }
+  QApplication app(argc, argv);
+  QApplication::setOrganizationName("pegsim");
+  QApplication::setApplicationName("pegsim");
+
+  QStringList keys;
+  for (const auto& o : standard_overlays()) keys << QString::fromStdString(o->key());
+  const CommandLine cl = parse_command_line(app.arguments().mid(1), keys);
+  const QString usage = command_line_usage().arg(keys.join(", "));
+  if (cl.help) {
+    std::printf("%s", usage.toLocal8Bit().constData());
+    return 0;
+  }
+  if (!cl.error.isEmpty()) {
+    std::fprintf(stderr, "pegsim: %s\n%s", cl.error.toLocal8Bit().constData(), usage.toLocal8Bit().constData());
+    return 2;
+  }
+  const QString file = cl.file.isEmpty() ? default_scene() : cl.file;
+  if (file.isEmpty()) {
+    std::fprintf(stderr, "pegsim: the default scene (scenes/cascading_polyhedra.json) was not found\n");
+    return 2;
+  }
+
+  MainWindow window(/*interactive=*/!cl.quit);
+  if (cl.overlays)
+    for (const QString& k : keys) window.setOverlay(k.toStdString(), cl.overlays->contains(k));
+  window.show();
+
+  auto fail = [&](const QString& why) {
+    std::fprintf(stderr, "pegsim: %s\n", why.toLocal8Bit().constData());
+    if (cl.quit) app.exit(2);
+  };
+  // Once the requested frame is on screen: the screenshot, then maybe quit.
+  auto ready = [&] {
+    if (cl.screenshot.isEmpty()) return;
+    // Give the renderer a few frames to upload the new geometry before grabbing.
+    QTimer::singleShot(300, &window, [&] {
+      window.saveWindowImage(cl.screenshot, [&](bool ok) {
+        if (!ok) fail(cl.screenshot + ": cannot write the PNG file");
+        else if (cl.quit) app.exit(0);
+      });
+    });
+  };
+  QObject::connect(&window, &MainWindow::openFailed, &app, [&] { if (cl.quit) app.exit(2); });
+  QObject::connect(&window, &MainWindow::stepsDone, &app, ready);
+  QObject::connect(&window, &MainWindow::fileOpened, &app, [&] {
+    if (!window.replaying()) {
+      const qint64 steps = cl.steps ? *cl.steps : cl.frame.value_or(0);
+      if (steps > 0) window.runSteps(int(steps));
+      else ready();
+      return;
+    }
+    if (cl.steps) return fail("--steps applies to a scene; use --frame K with a run file");
+    const qint64 k = cl.frame.value_or(0), n = window.source()->count();
+    if (k >= n)
+      return fail(QString("%1: --frame %2 is out of range: the run has frames 0 to %3").arg(file).arg(k).arg(n - 1));
+    window.showFrameIndex(k);
+    ready();
+  });
+  if (cl.quit) {
+    // Batch use must end even if the renderer never delivers a frame.
+    QTimer::singleShot(120000, &app, [&] { fail("timed out waiting for the screenshot"); app.exit(3); });
+  }
+  QTimer::singleShot(0, &window, [&] { window.openFile(file); });
+  return app.exec();
+}

@@ -1,0 +1,33 @@
+// Triangle soups for the renderer: polytopes with flat per-face normals (faces are fanned,
+// each vertex repeated per face so edges stay sharp), and a Sketch's arrows and markers.
+#pragma once
+
+#include <vector>
+
+#include "engine/core/shape.hpp"
+#include "gui/render/sketch.hpp"
+
+namespace pegsim::gui {
+
+struct FlatMesh {
+  std::vector<float> positions;  // xyz per vertex, 3 vertices per triangle
+  std::vector<float> normals;    // xyz per vertex: the face normal
+  int vertex_count() const { return int(positions.size() / 3); }
+};
+
+FlatMesh flat_mesh(const Polytope& polytope);
+
+// Vertex streams of coloured primitives: xyz positions and rgb colours, per vertex.
+struct ColoredVertices {
+  std::vector<float> positions;
+  std::vector<float> colors;
+  int vertex_count() const { return int(positions.size() / 3); }
+  void add(const Vec3& p, const Rgb& c);
+};
+
+// Segments and arrow shafts as line pairs.
+ColoredVertices sketch_lines(const Sketch& sketch);
+// Arrow heads (cones) and markers (octahedra) as triangles.
+ColoredVertices sketch_solids(const Sketch& sketch);
+
+}  // namespace pegsim::gui

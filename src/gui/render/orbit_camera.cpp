@@ -1,0 +1,67 @@
+#include "gui/render/orbit_camera.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+
+namespace pegsim::gui {
+
+namespace {
+// Stop short of the poles: the up vector (+z) would be parallel to the view direction.
+constexpr double kMaxElevation = 0.4999 * std::numbers::pi;
+}
+
+Vec3 OrbitCamera::eye() const {
+  const Vec3 dir(std::cos(elevation) * std::cos(azimuth), std::cos(elevation) * std::sin(azimuth),
+                 std::sin(elevation));
+  return target + distance * dir;
+}
+
+Vec3 OrbitCamera::right() const { return forward().cross(Vec3::UnitZ()).normalized(); }
+
+Vec3 OrbitCamera::up() const { return right().cross(forward()); }
+
+double OrbitCamera::half_height() const {
+  return distance * std::tan(0.5 * fov_degrees * std::numbers::pi / 180.0);
+}
+
+void OrbitCamera::orbit(double d_azimuth, double d_elevation) {
+  azimuth += d_azimuth;
+  elevation = std::clamp(elevation + d_elevation, -kMaxElevation, kMaxElevation);
+}
+
+void OrbitCamera::pan(double dx_fraction, double dy_fraction) {
+  const double h = 2.0 * half_height();
+  target += -dx_fraction * h * right() + dy_fraction * h * up();
+}
+
+void OrbitCamera::zoom(double factor) { distance = std::clamp(distance * factor, 1e-3, 1e6); }
+
+void OrbitCamera::fit(const Vec3& lo, const Vec3& hi) {
+  target = 0.5 * (lo + hi);
+  const double radius = std::max(0.5 * (hi - lo).norm(), 1e-3);
+  distance = 1.15 * radius / std::sin(0.5 * fov_degrees * std::numbers::pi / 180.0);
+}
+
+void OrbitCamera::preset(ViewPreset view) {
+  switch (view) {
+    case ViewPreset::Front: azimuth = -0.5 * std::numbers::pi; elevation = 0.0; break;
+    case ViewPreset::Top: azimuth = -0.5 * std::numbers::pi; elevation = kMaxElevation; break;
+    case ViewPreset::Side: azimuth = 0.0; elevation = 0.0; break;
+    case ViewPreset::Iso:
+      azimuth = -0.25 * std::numbers::pi;
+      elevation = std::atan(1.0 / std::sqrt(2.0));
+      break;
+  }
+}
+
+OrbitCamera::Ray OrbitCamera::ray(double ndc_x, double ndc_y, double aspect,
+                                  bool orthographic) const {
+  const double hh = half_height();
+  const Vec3 offset = ndc_x * hh * aspect * right() + ndc_y * hh * up();
+  if (orthographic) return {eye() + offset, forward()};
+  // The offset at the target's distance, seen from the eye.
+  return {eye(), (distance * forward() + offset).normalized()};
+}
+
+}  // namespace pegsim::gui

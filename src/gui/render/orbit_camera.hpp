@@ -1,0 +1,38 @@
+// Camera placement as plain numbers: a target, a distance and two angles about the world z
+// axis (scenes are z-up). Orbit, pan, zoom, fit-all and the preset views act on these.
+#pragma once
+
+#include "engine/core/math.hpp"
+
+namespace pegsim::gui {
+
+enum class ViewPreset { Front, Top, Side, Iso };
+
+struct OrbitCamera {
+  Vec3 target = Vec3::Zero();
+  double distance = 10.0;          // m, eye to target
+  double azimuth = -1.0;           // rad about +z, 0: eye on +x
+  double elevation = 0.45;         // rad above the xy plane
+  double fov_degrees = 45.0;       // vertical field of view (perspective)
+
+  Vec3 eye() const;
+  Vec3 forward() const { return (target - eye()).normalized(); }
+  Vec3 right() const;              // screen right, world frame
+  Vec3 up() const;                 // screen up, world frame
+  // Half the visible height at the target: what an orthographic lens must show.
+  double half_height() const;
+
+  void orbit(double d_azimuth, double d_elevation);
+  // Moves the target by a screen offset given as fractions of the viewport height.
+  void pan(double dx_fraction, double dy_fraction);
+  void zoom(double factor);  // < 1 moves closer
+  // Frames the box [lo, hi] (a bounding sphere of it) in view.
+  void fit(const Vec3& lo, const Vec3& hi);
+  void preset(ViewPreset view);
+
+  // The ray through a viewport point in normalized device coordinates ([-1, 1], y up).
+  struct Ray { Vec3 origin, dir; };
+  Ray ray(double ndc_x, double ndc_y, double aspect, bool orthographic) const;
+};
+
+}  // namespace pegsim::gui

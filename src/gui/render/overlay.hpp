@@ -1,0 +1,44 @@
+// The overlay mechanism: each overlay draws one kind of annotation of a frame into a Sketch.
+// The UI builds its menu, toolbar and shortcuts from the registry, so a new overlay (SM traps,
+// joints, constraint groups) only has to be added to standard_overlays().
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "engine/core/model.hpp"
+#include "gui/render/sketch.hpp"
+#include "gui/sim/frame_snapshot.hpp"
+
+namespace pegsim::gui {
+
+struct OverlayContext {
+  const Model& model;
+  const FrameSnapshot& frame;
+  double scene_size = 1.0;     // a length for sizing arrows and markers, m
+  double impulse_scale = 1.0;  // metres of arrow per N s of impulse
+};
+
+class Overlay {
+ public:
+  virtual ~Overlay() = default;
+  virtual std::string key() const = 0;       // "contacts": command line and settings name
+  virtual std::string label() const = 0;     // "Contact points": menu text
+  virtual std::string shortcut() const = 0;  // "Ctrl+1": key sequence text
+  virtual bool on_by_default() const = 0;
+  virtual void draw(const OverlayContext& context, Sketch& out) const = 0;
+};
+
+// Contact points, contact normals, contact impulses, AABBs, body frames (in that order).
+std::vector<std::unique_ptr<Overlay>> standard_overlays();
+
+// Colours shared with the legend in the README.
+inline constexpr Rgb kPrimaryContact{1.0f, 0.55f, 0.0f};    // orange
+inline constexpr Rgb kSecondaryContact{0.6f, 0.2f, 0.9f};   // purple
+inline constexpr Rgb kNormalColor{0.1f, 0.8f, 0.2f};        // green
+inline constexpr Rgb kImpulseColor{0.95f, 0.1f, 0.6f};      // magenta
+inline constexpr Rgb kAabbIdle{0.2f, 0.4f, 1.0f};           // blue
+inline constexpr Rgb kAabbActive{1.0f, 0.1f, 0.1f};         // red: the body has an enforced contact
+
+}  // namespace pegsim::gui

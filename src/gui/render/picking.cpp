@@ -1,0 +1,64 @@
+#include "gui/render/picking.hpp"
+
+#include <cmath>
+#include <limits>
+
+namespace pegsim::gui {
+
+std::optional<double> ray_hit(const Body& body, const BodyState& state, const Vec3& origin,
+                              const Vec3& dir) {
+  // Work in the body frame, where the shapes are defined.
+  const Quat inv = state.orientation.conjugate();
+  const Vec3 o = inv * (origin - state.position);
+  const Vec3 d = inv * dir;
+  switch (body.shape.kind) {
+    case ShapeKind::Sphere: {
+      const double r = body.shape.radius;
+      const double a = d.squaredNorm(), b = o.dot(d), c = o.squaredNorm() - r * r;
+      const double disc = b * b - a * c;
+      if (a == 0.0 || disc < 0.0) return std::nullopt;
+      const double s = std::sqrt(disc);
+      const double t0 = (-b - s) / a, t1 = (-b + s) / a;
+      if (t1 < 0.0) return std::nullopt;
+      return t0 >= 0.0 ? t0 : 0.0;
+    }
+    case ShapeKind::Plane: {
+      if (o.z() <= 0.0) return 0.0;  // starts inside the half-space
+      if (d.z() >= 0.0) return std::nullopt;
+      return -o.z() / d.z();
+    }
+    case ShapeKind::Polytope: {
+      // Clip the ray against every face's half-space normal . x <= offset.
+      double enter = 0.0, leave = std::numeric_limits<double>::infinity();
+      for (const Polytope::Face& f : body.shape.polytope->faces) {
+        const double dn = f.normal.dot(d), dist = f.offset - f.normal.dot(o);
+        if (dn == 0.0) {
+          if (dist < 0.0) return std::nullopt;  // parallel and outside
+          continue;
+        }
+        const double t = dist / dn;
+        if (dn < 0.0) enter = std::max(enter, t);
+        else leave = std::min(leave, t);
+        if (enter > leave) return std::nullopt;
+      }
+      return enter;
+    }
+  }
+  return std::nullopt;
+}
+
+int pick_body(const Model& model, const FrameSnapshot& frame, const Vec3& origin,
+              const Vec3& dir) {
+  int best = -1;
+  double best_t = std::numeric_limits<double>::infinity();
+  for (std::size_t i = 0; i < model.bodies.size() && i < frame.bodies.size(); ++i) {
+    if (!model.bodies[i].visible) continue;
+    if (auto t = ray_hit(model.bodies[i], frame.bodies[i], origin, dir); t && *t < best_t) {
+      best_t = *t;
+      best = int(i);
+    }
+  }
+  return best;
+}
+
+}  // namespace pegsim::gui

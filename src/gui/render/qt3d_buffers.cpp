@@ -1,0 +1,72 @@
+#include "gui/render/qt3d_buffers.hpp"
+
+#include <Qt3DCore/QAttribute>
+#include <Qt3DCore/QBuffer>
+#include <Qt3DExtras/QPerVertexColorMaterial>
+
+namespace pegsim::gui {
+
+namespace {
+
+QByteArray bytes(const std::vector<float>& v) {
+  return QByteArray(reinterpret_cast<const char*>(v.data()), qsizetype(v.size() * sizeof(float)));
+}
+
+Qt3DCore::QAttribute* vec3_attribute(Qt3DCore::QBuffer* buffer, const QString& name, int count,
+                                     Qt3DCore::QGeometry* geometry) {
+  auto* a = new Qt3DCore::QAttribute(geometry);
+  a->setName(name);
+  a->setAttributeType(Qt3DCore::QAttribute::VertexAttribute);
+  a->setVertexBaseType(Qt3DCore::QAttribute::Float);
+  a->setVertexSize(3);
+  a->setByteStride(3 * sizeof(float));
+  a->setBuffer(buffer);
+  a->setCount(uint(count));
+  geometry->addAttribute(a);
+  return a;
+}
+
+}  // namespace
+
+Qt3DRender::QGeometryRenderer* make_flat_mesh_renderer(const FlatMesh& mesh, Qt3DCore::QNode* parent) {
+  auto* renderer = new Qt3DRender::QGeometryRenderer(parent);
+  auto* geometry = new Qt3DCore::QGeometry(renderer);
+  auto* pos = new Qt3DCore::QBuffer(geometry);
+  pos->setData(bytes(mesh.positions));
+  auto* nrm = new Qt3DCore::QBuffer(geometry);
+  nrm->setData(bytes(mesh.normals));
+  vec3_attribute(pos, Qt3DCore::QAttribute::defaultPositionAttributeName(), mesh.vertex_count(), geometry);
+  vec3_attribute(nrm, Qt3DCore::QAttribute::defaultNormalAttributeName(), mesh.vertex_count(), geometry);
+  renderer->setGeometry(geometry);
+  renderer->setPrimitiveType(Qt3DRender::QGeometryRenderer::Triangles);
+  renderer->setVertexCount(mesh.vertex_count());
+  return renderer;
+}
+
+ColoredEntity::ColoredEntity(Kind kind, Qt3DCore::QNode* parent) : Qt3DCore::QEntity(parent) {
+  renderer_ = new Qt3DRender::QGeometryRenderer(this);
+  auto* geometry = new Qt3DCore::QGeometry(renderer_);
+  positions_ = new Qt3DCore::QBuffer(geometry);
+  colors_ = new Qt3DCore::QBuffer(geometry);
+  position_attr_ = vec3_attribute(positions_, Qt3DCore::QAttribute::defaultPositionAttributeName(), 0, geometry);
+  color_attr_ = vec3_attribute(colors_, Qt3DCore::QAttribute::defaultColorAttributeName(), 0, geometry);
+  renderer_->setGeometry(geometry);
+  renderer_->setPrimitiveType(kind == Kind::Lines ? Qt3DRender::QGeometryRenderer::Lines
+                                                  : Qt3DRender::QGeometryRenderer::Triangles);
+  addComponent(renderer_);
+  addComponent(new Qt3DExtras::QPerVertexColorMaterial(this));
+  set({});
+}
+
+void ColoredEntity::set(const ColoredVertices& v) {
+  // An empty buffer makes the backend warn on every frame: keep one unused vertex instead.
+  static const std::vector<float> kPlaceholder(3, 0.0f);
+  positions_->setData(bytes(v.vertex_count() ? v.positions : kPlaceholder));
+  colors_->setData(bytes(v.vertex_count() ? v.colors : kPlaceholder));
+  position_attr_->setCount(uint(v.vertex_count()));
+  color_attr_->setCount(uint(v.vertex_count()));
+  renderer_->setVertexCount(v.vertex_count());
+  setEnabled(v.vertex_count() > 0);  // an empty draw call is skipped altogether
+}
+
+}  // namespace pegsim::gui

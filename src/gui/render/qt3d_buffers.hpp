@@ -1,0 +1,31 @@
+// Qt3D entities fed from plain vertex arrays: a flat-shaded mesh, and coloured lines or
+// triangles whose buffers are replaced every frame (overlays, the ground grid).
+#pragma once
+
+#include <Qt3DCore/QEntity>
+#include <Qt3DCore/QGeometry>
+#include <Qt3DRender/QGeometryRenderer>
+
+#include "gui/render/mesh_data.hpp"
+
+namespace pegsim::gui {
+
+// A geometry renderer for a FlatMesh (position + normal), to use with a lit material.
+Qt3DRender::QGeometryRenderer* make_flat_mesh_renderer(const FlatMesh& mesh, Qt3DCore::QNode* parent);
+
+// An entity drawing per-vertex coloured lines or triangles (unlit); set() replaces its data.
+class ColoredEntity : public Qt3DCore::QEntity {
+ public:
+  enum class Kind { Lines, Triangles };
+  ColoredEntity(Kind kind, Qt3DCore::QNode* parent);
+  void set(const ColoredVertices& vertices);
+
+ private:
+  Qt3DCore::QBuffer* positions_;
+  Qt3DCore::QBuffer* colors_;
+  Qt3DCore::QAttribute* position_attr_;
+  Qt3DCore::QAttribute* color_attr_;
+  Qt3DRender::QGeometryRenderer* renderer_;
+};
+
+}  // namespace pegsim::gui

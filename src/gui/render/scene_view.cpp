@@ -1,0 +1,312 @@
+#include "gui/render/scene_view.hpp"
+
+#include <QEvent>
+#include <QMouseEvent>
+#include <QVBoxLayout>
+#include <QWheelEvent>
+#include <Qt3DCore/QEntity>
+#include <Qt3DCore/QTransform>
+#include <Qt3DExtras/QForwardRenderer>
+#include <Qt3DExtras/QPhongMaterial>
+#include <Qt3DExtras/QPlaneMesh>
+#include <Qt3DExtras/QSphereMesh>
+#include <Qt3DExtras/Qt3DWindow>
+#include <Qt3DRender/QCamera>
+#include <Qt3DRender/QCameraLens>
+#include <Qt3DRender/QDirectionalLight>
+#include <Qt3DRender/QRenderCapture>
+#include <cmath>
+
+#include "gui/render/picking.hpp"
+#include "gui/render/qt3d_buffers.hpp"
+
+namespace pegsim::gui {
+
+namespace {
+
+QVector3D qvec(const Vec3& v) { return QVector3D(float(v.x()), float(v.y()), float(v.z())); }
+
+QQuaternion qquat(const Quat& q) {
+  return QQuaternion(float(q.w()), float(q.x()), float(q.y()), float(q.z()));
+}
+
+QColor body_color(const Body& b) {
+  return QColor::fromRgbF(b.color[0], b.color[1], b.color[2], b.color[3]);
+}
+
+void add_light(Qt3DCore::QEntity* root, const QVector3D& direction, float intensity) {
+  auto* e = new Qt3DCore::QEntity(root);
+  auto* light = new Qt3DRender::QDirectionalLight(e);
+  light->setWorldDirection(direction);
+  light->setIntensity(intensity);
+  e->addComponent(light);
+}
+
+// A round grid spacing (1, 2 or 5 times a power of ten) near `approx`.
+double nice_step(double approx) {
+  const double p = std::pow(10.0, std::floor(std::log10(approx)));
+  for (double m : {1.0, 2.0, 5.0})
+    if (m * p >= approx) return m * p;
+  return 10.0 * p;
+}
+
+}  // namespace
+
+SceneView::SceneView(QWidget* parent)
+    : QWidget(parent), window_(new Qt3DExtras::Qt3DWindow), overlays_(standard_overlays()) {
+  auto* layout = new QVBoxLayout(this);
+  layout->setContentsMargins(0, 0, 0, 0);
+  QWidget* container = QWidget::createWindowContainer(window_, this);
+  container->setMinimumSize(200, 150);
+  container->setFocusPolicy(Qt::StrongFocus);
+  layout->addWidget(container);
+
+  window_->defaultFrameGraph()->setClearColor(QColor(0xe8, 0xec, 0xf0));
+  // The capture node wraps the default frame graph so every rendered frame can be grabbed.
+  capture_ = new Qt3DRender::QRenderCapture;
+  window_->activeFrameGraph()->setParent(capture_);
+  window_->setActiveFrameGraph(capture_);
+
+  root_ = new Qt3DCore::QEntity;
+  add_light(root_, QVector3D(-0.4f, -0.3f, -1.0f), 0.9f);
+  add_light(root_, QVector3D(0.6f, 0.8f, -0.2f), 0.35f);
+  for (const auto& o : overlays_) {
+    enabled_[o->key()] = o->on_by_default();
+    overlay_entities_[o->key()] = {new ColoredEntity(ColoredEntity::Kind::Lines, root_),
+                                   new ColoredEntity(ColoredEntity::Kind::Triangles, root_)};
+  }
+  window_->setRootEntity(root_);
+  window_->installEventFilter(this);
+  applyCamera();
+}
+
+SceneView::~SceneView() = default;
+
+void SceneView::setModel(ModelPtr model, double impulse_scale) {
+  model_ = std::move(model);
+  impulse_scale_ = impulse_scale;
+  frame_.reset();
+  selected_ = -1;
+  delete bodies_root_;  // every body entity is its child
+  bodies_root_ = new Qt3DCore::QEntity(root_);
+  visuals_.assign(model_ ? model_->bodies.size() : 0, {});
+}
+
+double SceneView::sceneSize() const { return scene_size_; }
+
+void SceneView::showFrame(FramePtr frame) {
+  const bool first = !frame_ && frame;
+  frame_ = std::move(frame);
+  if (!model_ || !frame_) return;
+  if (first) {
+    // Size the scene from its bounded bodies once, so arrows keep their length while playing.
+    Vec3 lo = Vec3::Constant(1e300), hi = Vec3::Constant(-1e300);
+    for (const Aabb& b : frame_->aabbs)
+      if (b.lo.allFinite() && b.hi.allFinite()) { lo = lo.cwiseMin(b.lo); hi = hi.cwiseMax(b.hi); }
+    scene_size_ = (hi.array() >= lo.array()).all() ? std::max((hi - lo).norm(), 0.1) : 1.0;
+    for (std::size_t i = 0; i < model_->bodies.size(); ++i) {
+      const Body& body = model_->bodies[i];
+      auto* e = new Qt3DCore::QEntity(bodies_root_);
+      BodyVisual& v = visuals_[i];
+      v.transform = new Qt3DCore::QTransform(e);
+      v.material = new Qt3DExtras::QPhongMaterial(e);
+      v.color = body_color(body);
+      v.material->setDiffuse(v.color);
+      v.material->setSpecular(QColor(40, 40, 40));
+      v.material->setShininess(20.0f);
+      e->addComponent(v.transform);
+      e->addComponent(v.material);
+      e->setEnabled(body.visible);
+      switch (body.shape.kind) {
+        case ShapeKind::Sphere: {
+          auto* mesh = new Qt3DExtras::QSphereMesh(e);
+          mesh->setRadius(float(body.shape.radius));
+          mesh->setRings(24);
+          mesh->setSlices(36);
+          e->addComponent(mesh);
+          break;
+        }
+        case ShapeKind::Polytope:
+          e->addComponent(make_flat_mesh_renderer(flat_mesh(*body.shape.polytope), e));
+          break;
+        case ShapeKind::Plane: {
+          // A large tile (QPlaneMesh is in x-z with normal +y: turn it to the body's +z).
+          const double tile = std::max(10.0, 6.0 * scene_size_);
+          auto* tile_entity = new Qt3DCore::QEntity(e);
+          auto* mesh = new Qt3DExtras::QPlaneMesh(tile_entity);
+          mesh->setWidth(float(tile));
+          mesh->setHeight(float(tile));
+          auto* turn = new Qt3DCore::QTransform(tile_entity);
+          turn->setRotation(QQuaternion::fromAxisAndAngle(1, 0, 0, 90));
+          tile_entity->addComponent(mesh);
+          tile_entity->addComponent(turn);
+          tile_entity->addComponent(v.material);
+          // The grid, a hair above the tile so it does not z-fight with it.
+          Sketch grid;
+          const double step = nice_step(tile / 40.0), half = 0.5 * tile;
+          const double lift = 1e-3 * scene_size_;
+          const Rgb c{float(v.color.redF() * 0.7), float(v.color.greenF() * 0.7),
+                      float(v.color.blueF() * 0.7)};
+          for (double x = -std::floor(half / step) * step; x <= half; x += step) {
+            grid.segments.push_back({Vec3(x, -half, lift), Vec3(x, half, lift), c});
+            grid.segments.push_back({Vec3(-half, x, lift), Vec3(half, x, lift), c});
+          }
+          (new ColoredEntity(ColoredEntity::Kind::Lines, e))->set(sketch_lines(grid));
+          break;
+        }
+      }
+    }
+    fitAll();
+  }
+  updateBodies();
+  updateOverlays();
+}
+
+void SceneView::updateBodies() {
+  for (std::size_t i = 0; i < visuals_.size() && i < frame_->bodies.size(); ++i) {
+    BodyVisual& v = visuals_[i];
+    if (!v.transform) continue;
+    v.transform->setTranslation(qvec(frame_->bodies[i].position));
+    v.transform->setRotation(qquat(frame_->bodies[i].orientation));
+    // The selection glows yellow through the ambient term; others get a soft ambient.
+    v.material->setAmbient(int(i) == selected_ ? QColor(200, 170, 20) : v.color.darker(300));
+  }
+}
+
+Sketch SceneView::overlaySketch(const std::string& key) const {
+  Sketch sketch;
+  if (!model_ || !frame_) return sketch;
+  OverlayContext ctx{*model_, *frame_, scene_size_, impulse_scale_};
+  for (const auto& o : overlays_)
+    if (o->key() == key) o->draw(ctx, sketch);
+  return sketch;
+}
+
+void SceneView::updateOverlays() {
+  for (const auto& o : overlays_) {
+    auto [lines, solids] = overlay_entities_[o->key()];
+    Sketch sketch;
+    if (enabled_[o->key()]) sketch = overlaySketch(o->key());
+    lines->set(sketch_lines(sketch));
+    solids->set(sketch_solids(sketch));
+  }
+}
+
+void SceneView::setOverlayEnabled(const std::string& key, bool on) {
+  if (!enabled_.count(key)) return;
+  enabled_[key] = on;
+  if (model_ && frame_) updateOverlays();
+}
+
+bool SceneView::overlayEnabled(const std::string& key) const {
+  auto it = enabled_.find(key);
+  return it != enabled_.end() && it->second;
+}
+
+void SceneView::setSelectedBody(int body) {
+  selected_ = body;
+  if (model_ && frame_) updateBodies();
+}
+
+void SceneView::fitAll() {
+  if (!frame_) return;
+  Vec3 lo = Vec3::Constant(1e300), hi = Vec3::Constant(-1e300);
+  for (const Aabb& b : frame_->aabbs)
+    if (b.lo.allFinite() && b.hi.allFinite()) { lo = lo.cwiseMin(b.lo); hi = hi.cwiseMax(b.hi); }
+  if ((hi.array() < lo.array()).any()) { lo = Vec3::Constant(-1); hi = Vec3::Constant(1); }
+  camera_.fit(lo, hi);
+  applyCamera();
+}
+
+void SceneView::setViewPreset(ViewPreset view) {
+  camera_.preset(view);
+  applyCamera();
+}
+
+void SceneView::setOrthographic(bool on) {
+  ortho_ = on;
+  applyCamera();
+}
+
+void SceneView::applyCamera() {
+  Qt3DRender::QCamera* cam = window_->camera();
+  const float aspect = window_->height() > 0 ? float(window_->width()) / float(window_->height()) : 1.0f;
+  const float near = float(camera_.distance * 0.01), far = float(camera_.distance * 100.0 + 100.0);
+  if (ortho_) {
+    const float hh = float(camera_.half_height());
+    cam->lens()->setOrthographicProjection(-hh * aspect, hh * aspect, -hh, hh, near, far);
+  } else {
+    cam->lens()->setPerspectiveProjection(float(camera_.fov_degrees), aspect, near, far);
+  }
+  cam->setUpVector(QVector3D(0, 0, 1));
+  cam->setPosition(qvec(camera_.eye()));
+  cam->setViewCenter(qvec(camera_.target));
+}
+
+int SceneView::bodyAt(const QPoint& pos) const {
+  if (!model_ || !frame_ || window_->width() <= 0 || window_->height() <= 0) return -1;
+  const double w = window_->width(), h = window_->height();
+  const auto ray = camera_.ray(2.0 * (pos.x() + 0.5) / w - 1.0, 1.0 - 2.0 * (pos.y() + 0.5) / h,
+                               w / h, ortho_);
+  return pick_body(*model_, *frame_, ray.origin, ray.dir);
+}
+
+void SceneView::captureImage(std::function<void(const QImage&)> done) {
+  Qt3DRender::QRenderCaptureReply* reply = capture_->requestCapture();
+  connect(reply, &Qt3DRender::QRenderCaptureReply::completed, this, [reply, done] {
+    // Qt3D's OpenGL backend reads the framebuffer back bottom row first.
+    done(reply->image().mirrored(false, true));
+    reply->deleteLater();
+  });
+}
+
+bool SceneView::eventFilter(QObject* watched, QEvent* event) {
+  if (watched != window_) return QWidget::eventFilter(watched, event);
+  switch (event->type()) {
+    case QEvent::MouseButtonPress: {
+      auto* e = static_cast<QMouseEvent*>(event);
+      press_pos_ = last_pos_ = e->position().toPoint();
+      drag_button_ = e->button();
+      dragged_ = false;
+      return true;
+    }
+    case QEvent::MouseMove: {
+      auto* e = static_cast<QMouseEvent*>(event);
+      const QPoint p = e->position().toPoint(), d = p - last_pos_;
+      last_pos_ = p;
+      if (drag_button_ == Qt::NoButton) return false;
+      if ((p - press_pos_).manhattanLength() > 3) dragged_ = true;
+      const double h = std::max(1, window_->height());
+      // Left drag orbits (shift: pans), right or middle drag pans.
+      if (drag_button_ == Qt::LeftButton && !(e->modifiers() & Qt::ShiftModifier))
+        camera_.orbit(-d.x() * 0.01, d.y() * 0.01);
+      else
+        camera_.pan(d.x() / h, d.y() / h);
+      applyCamera();
+      return true;
+    }
+    case QEvent::MouseButtonRelease: {
+      auto* e = static_cast<QMouseEvent*>(event);
+      if (e->button() == drag_button_ && e->button() == Qt::LeftButton && !dragged_) {
+        const int body = bodyAt(e->position().toPoint());
+        emit bodyClicked(body);
+      }
+      drag_button_ = Qt::NoButton;
+      return true;
+    }
+    case QEvent::Wheel: {
+      auto* e = static_cast<QWheelEvent*>(event);
+      camera_.zoom(std::pow(0.999, e->angleDelta().y()));
+      applyCamera();
+      return true;
+    }
+    case QEvent::Resize:
+    case QEvent::Expose:
+      applyCamera();  // the aspect ratio follows the window
+      return false;
+    default:
+      return false;
+  }
+}
+
+}  // namespace pegsim::gui

@@ -1,0 +1,95 @@
+// SceneView: the 3D view widget. Everything Qt3D lives behind this class (and the helpers in
+// this folder); the rest of the GUI sees models, frames, overlay keys and camera commands.
+#pragma once
+
+#include <QImage>
+#include <QWidget>
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "gui/render/orbit_camera.hpp"
+#include "gui/render/overlay.hpp"
+#include "gui/sim/frame_snapshot.hpp"
+
+namespace Qt3DExtras { class Qt3DWindow; class QPhongMaterial; }
+namespace Qt3DCore { class QEntity; class QTransform; }
+namespace Qt3DRender { class QRenderCapture; }
+
+namespace pegsim::gui {
+
+class ColoredEntity;
+
+class SceneView : public QWidget {
+  Q_OBJECT
+ public:
+  explicit SceneView(QWidget* parent = nullptr);
+  ~SceneView() override;
+
+  // A new model replaces every body; impulse_scale: metres of arrow per N s.
+  void setModel(ModelPtr model, double impulse_scale);
+  void showFrame(FramePtr frame);
+  const FramePtr& frame() const { return frame_; }
+
+  const std::vector<std::unique_ptr<Overlay>>& overlays() const { return overlays_; }
+  void setOverlayEnabled(const std::string& key, bool on);
+  bool overlayEnabled(const std::string& key) const;
+  // The sketch an overlay draws for the current frame (what the renderer shows).
+  Sketch overlaySketch(const std::string& key) const;
+
+  void setSelectedBody(int body);
+  int selectedBody() const { return selected_; }
+
+  void fitAll();
+  void setViewPreset(ViewPreset view);
+  void setOrthographic(bool on);
+  bool orthographic() const { return ortho_; }
+  const OrbitCamera& camera() const { return camera_; }
+
+  // Body under a point of this widget (-1: none), by a ray through the current camera.
+  int bodyAt(const QPoint& pos) const;
+  // Renders the next frame into an image and calls done with it (on the GUI thread).
+  void captureImage(std::function<void(const QImage&)> done);
+
+ signals:
+  void bodyClicked(int body);  // -1: clicked on empty space
+
+ protected:
+  bool eventFilter(QObject* watched, QEvent* event) override;
+
+ private:
+  void applyCamera();
+  void updateBodies();
+  void updateOverlays();
+  void buildGround(const Body& body, int index);
+  double sceneSize() const;
+
+  Qt3DExtras::Qt3DWindow* window_;
+  Qt3DCore::QEntity* root_;
+  Qt3DCore::QEntity* bodies_root_ = nullptr;
+  Qt3DRender::QRenderCapture* capture_;
+  struct BodyVisual {
+    Qt3DCore::QTransform* transform = nullptr;
+    Qt3DExtras::QPhongMaterial* material = nullptr;
+    QColor color;
+  };
+  std::vector<BodyVisual> visuals_;
+  std::vector<std::unique_ptr<Overlay>> overlays_;
+  std::map<std::string, bool> enabled_;
+  std::map<std::string, std::pair<ColoredEntity*, ColoredEntity*>> overlay_entities_;  // lines, solids
+  ModelPtr model_;
+  FramePtr frame_;
+  double impulse_scale_ = 1.0;
+  double scene_size_ = 1.0;
+  int selected_ = -1;
+  OrbitCamera camera_;
+  bool ortho_ = false;
+  QPoint press_pos_;
+  QPoint last_pos_;
+  Qt::MouseButton drag_button_ = Qt::NoButton;
+  bool dragged_ = false;
+};
+
+}  // namespace pegsim::gui

@@ -1,0 +1,91 @@
+#include "gui/sim/frame_snapshot.hpp"
+
+namespace pegsim::gui {
+
+int FrameSnapshot::contact_count(int body) const {
+  int n = 0;
+  for (const ContactSnapshot& c : contacts) n += (c.body_a == body || c.body_b == body);
+  return n;
+}
+
+bool FrameSnapshot::has_enforced_contact(int body) const {
+  for (const ContactSnapshot& c : contacts)
+    if (c.enforced && (c.body_a == body || c.body_b == body)) return true;
+  return false;
+}
+
+namespace {
+
+std::vector<Aabb> aabbs_of(const Model& model, const std::vector<BodyState>& bodies) {
+  std::vector<Aabb> out;
+  out.reserve(bodies.size());
+  for (std::size_t i = 0; i < bodies.size() && i < model.bodies.size(); ++i)
+    out.push_back(compute_aabb(model.bodies[i], bodies[i], 0.0));
+  return out;
+}
+
+}  // namespace
+
+FramePtr make_snapshot(const Model& model, const State& state, const StepReport* report) {
+  auto f = std::make_shared<FrameSnapshot>();
+  f->step = state.step;
+  f->time = state.time;
+  f->bodies = state.bodies;
+  f->aabbs = aabbs_of(model, state.bodies);
+  if (!report) return f;
+  const StepReport& r = *report;
+  f->contacts.reserve(r.contacts.size());
+  for (std::size_t i = 0; i < r.contacts.size(); ++i) {
+    const Contact& c = r.contacts[i];
+    ContactSnapshot s;
+    s.body_a = c.body_a;
+    s.body_b = c.body_b;
+    s.point_a = c.point_a;
+    s.normal = c.normal;
+    s.gap = c.gap;
+    s.primary = c.primary();
+    s.enforced = i < r.enforced.size() && r.enforced[i];
+    if (i < r.normal_impulse.size()) s.normal_impulse = r.normal_impulse[i];
+    if (i < r.friction_impulse.size()) s.friction_impulse = r.friction_impulse[i];
+    f->contacts.push_back(s);
+  }
+  f->solve.problem_size = r.problem_size;
+  f->solve.solver = r.problem_size > 0 ? r.solve.solver : std::string();
+  f->solve.iterations = r.solve.iterations;
+  f->solve.residual = r.solve.residual;
+  f->solve.fell_back = r.fell_back;
+  f->solve.failed = r.failed;
+  f->solve.failure = r.failure;
+  return f;
+}
+
+FramePtr make_snapshot(const Model& model, const RunFrame& frame) {
+  auto f = std::make_shared<FrameSnapshot>();
+  f->step = frame.step;
+  f->time = frame.time;
+  f->bodies = frame.bodies;
+  f->aabbs = aabbs_of(model, frame.bodies);
+  f->contacts.reserve(frame.contacts.size());
+  for (const RecordedContact& rc : frame.contacts) {
+    ContactSnapshot s;
+    s.body_a = rc.contact.body_a;
+    s.body_b = rc.contact.body_b;
+    s.point_a = rc.contact.point_a;
+    s.normal = rc.contact.normal;
+    s.gap = rc.contact.gap;
+    s.primary = rc.contact.primary();
+    s.enforced = rc.enforced;
+    s.normal_impulse = rc.normal_impulse;
+    s.friction_impulse = rc.friction_impulse;
+    f->contacts.push_back(s);
+  }
+  f->solve.problem_size = frame.solve.problem_size;
+  f->solve.solver = frame.solve.solver;
+  f->solve.iterations = frame.solve.iterations;
+  f->solve.residual = frame.solve.residual;
+  f->solve.fell_back = frame.solve.fell_back;
+  f->solve.failed = frame.solve.failed;
+  return f;
+}
+
+}  // namespace pegsim::gui

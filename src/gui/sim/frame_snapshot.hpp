@@ -1,0 +1,64 @@
+// FrameSnapshot: an immutable copy of one frame (live step or recorded frame), the only thing
+// the GUI thread sees of the simulation. Shared by pointer so history, view and panels agree.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "engine/collision/aabb.hpp"
+#include "engine/core/model.hpp"
+#include "engine/core/state.hpp"
+#include "engine/dynamics/step_report.hpp"
+#include "io/run_data.hpp"
+
+namespace pegsim::gui {
+
+struct ContactSnapshot {
+  int body_a = -1, body_b = -1;
+  Vec3 point_a = Vec3::Zero();
+  Vec3 normal = Vec3::UnitZ();
+  double gap = 0.0;
+  bool primary = true;
+  bool enforced = false;
+  double normal_impulse = 0.0;            // N s
+  Vec3 friction_impulse = Vec3::Zero();   // N s, world frame
+
+  // Total impulse on B (normal plus friction), world frame.
+  Vec3 impulse() const { return normal_impulse * normal + friction_impulse; }
+};
+
+struct SolveSummary {
+  std::string solver;     // that answered; empty when nothing was solved
+  int problem_size = 0;
+  int iterations = 0;
+  double residual = 0.0;
+  bool fell_back = false;
+  bool failed = false;
+  std::string failure;
+};
+
+struct FrameSnapshot {
+  std::int64_t step = 0;
+  double time = 0.0;
+  std::vector<BodyState> bodies;          // pose and twist; force/torque unused
+  std::vector<ContactSnapshot> contacts;
+  std::vector<Aabb> aabbs;                // per body, world frame, no margin
+  SolveSummary solve;
+
+  // Number of contacts touching `body` (as A or B).
+  int contact_count(int body) const;
+  bool has_enforced_contact(int body) const;
+};
+
+using FramePtr = std::shared_ptr<const FrameSnapshot>;
+using ModelPtr = std::shared_ptr<const Model>;
+
+// A frame from the simulator after a step (report describes that step; pass nullptr for the
+// initial state: no contacts, no solve).
+FramePtr make_snapshot(const Model& model, const State& state, const StepReport* report);
+// A frame of a recorded run.
+FramePtr make_snapshot(const Model& model, const RunFrame& frame);
+
+}  // namespace pegsim::gui

@@ -1,0 +1,136 @@
+#include "gui/sim/sim_worker.hpp"
+
+#include <exception>
+
+#include "io/scene.hpp"
+
+namespace pegsim::gui {
+
+namespace {
+constexpr int kTickBudgetMs = 15;  // wall time one tick may step before the event loop runs
+}
+
+SimWorker::SimWorker(QObject* parent) : QObject(parent), timer_(new QTimer(this)) {
+  connect(timer_, &QTimer::timeout, this, &SimWorker::tick);
+}
+
+SimWorker::~SimWorker() = default;
+
+void SimWorker::loadScene(const QString& file) {
+  try {
+    Scene scene = load_scene(file.toStdString());
+    auto sim = std::make_unique<Simulator>(scene.model, scene.initial, scene.settings);
+    stopRunning();
+    sim_ = std::move(sim);
+    model_ = std::make_shared<const Model>(sim_->model());
+    emit sceneLoaded(model_, sim_->settings(), QString::fromStdString(scene.name), file,
+                     make_snapshot(*model_, sim_->state(), nullptr));
+  } catch (const std::exception& e) {
+    emit loadFailed(file, QString::fromStdString(e.what()));
+  }
+}
+
+void SimWorker::play() {
+  if (!sim_ || running_) return;
+  running_ = true;
+  wall_.start();
+  anchor_sim_ = sim_->state().time;
+  rate_wall_.start();
+  rate_sim_ = anchor_sim_;
+  timer_->start(speed_ > 0.0 ? 5 : 0);
+  emit runningChanged(true);
+}
+
+void SimWorker::pause() { stopRunning(); }
+
+void SimWorker::stopRunning() {
+  timer_->stop();
+  if (running_) {
+    running_ = false;
+    emit runningChanged(false);
+  }
+}
+
+FramePtr SimWorker::step() {
+  const StepReport& r = sim_->step();
+  return make_snapshot(*model_, sim_->state(), &r);
+}
+
+void SimWorker::stepOnce() {
+  if (!sim_) return;
+  stopRunning();
+  emit framesReady({step()});
+}
+
+void SimWorker::runSteps(int count) {
+  if (sim_) {
+    stopRunning();
+    QList<FramePtr> frames;
+    frames.reserve(count);
+    for (int k = 0; k < count; ++k) {
+      frames.push_back(step());
+      if (frames.back()->solve.failed) break;
+    }
+    if (!frames.isEmpty()) emit framesReady(frames);
+  }
+  emit stepsDone();
+}
+
+void SimWorker::reset() {
+  if (!sim_) return;
+  stopRunning();
+  sim_->reset();
+  emit framesReady({make_snapshot(*model_, sim_->state(), nullptr)});
+}
+
+void SimWorker::setSettings(const pegsim::Settings& settings) {
+  if (!sim_) return;
+  try {
+    sim_->set_settings(settings);
+    emit settingsApplied(sim_->settings());
+  } catch (const std::exception& e) {
+    emit settingsRejected(QString::fromStdString(e.what()));
+  }
+}
+
+void SimWorker::setSpeed(double fraction) {
+  speed_ = fraction;
+  if (running_) {
+    wall_.start();
+    anchor_sim_ = sim_->state().time;
+    timer_->start(speed_ > 0.0 ? 5 : 0);
+  }
+}
+
+void SimWorker::tick() {
+  if (!sim_ || !running_) return;
+  QElapsedTimer budget;
+  budget.start();
+  QList<FramePtr> frames;
+  const double target =
+      speed_ > 0.0 ? anchor_sim_ + speed_ * double(wall_.nsecsElapsed()) * 1e-9 : 0.0;
+  bool failed = false;
+  while (budget.elapsed() < kTickBudgetMs) {
+    // Real time: step only while the simulation is behind the wall clock.
+    if (speed_ > 0.0 && sim_->state().time + 0.5 * sim_->settings().h > target) break;
+    frames.push_back(step());
+    if (frames.back()->solve.failed) {
+      failed = true;
+      break;
+    }
+  }
+  if (speed_ > 0.0 && budget.elapsed() >= kTickBudgetMs) {
+    // Too slow for the requested speed: re-anchor instead of accumulating a backlog.
+    wall_.start();
+    anchor_sim_ = sim_->state().time;
+  }
+  if (!frames.isEmpty()) emit framesReady(frames);
+  if (rate_wall_.elapsed() >= 500) {
+    emit realTimeFactor((sim_->state().time - rate_sim_) / (rate_wall_.nsecsElapsed() * 1e-9));
+    rate_wall_.start();
+    rate_sim_ = sim_->state().time;
+  }
+  if (failed) stopRunning();  // the failed frame says why; the state is the last good one
+}
+
+}  // namespace pegsim::gui

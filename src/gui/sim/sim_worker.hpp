@@ -1,0 +1,65 @@
+// The simulation worker: lives on its own QThread and owns the Simulator. The GUI talks to it
+// only through queued slots and receives immutable FrameSnapshots, so it never touches
+// engine state and a slow step never blocks the window.
+#pragma once
+
+#include <QElapsedTimer>
+#include <QList>
+#include <QObject>
+#include <QString>
+#include <QTimer>
+#include <memory>
+#include <optional>
+
+#include "engine/dynamics/simulator.hpp"
+#include "gui/sim/frame_snapshot.hpp"
+
+namespace pegsim::gui {
+
+class SimWorker : public QObject {
+  Q_OBJECT
+ public:
+  explicit SimWorker(QObject* parent = nullptr);
+  ~SimWorker() override;
+
+ public slots:
+  void loadScene(const QString& file);
+  void play();
+  void pause();
+  void stepOnce();
+  void runSteps(int count);  // steps now, one batch of frames, then stepsDone()
+  void reset();
+  // Applied between two steps: the next step uses them.
+  void setSettings(const pegsim::Settings& settings);
+  // Fraction of real time (1 = 100 %); <= 0 runs as fast as possible.
+  void setSpeed(double fraction);
+
+ signals:
+  void sceneLoaded(pegsim::gui::ModelPtr model, pegsim::Settings settings, QString name,
+                   QString file, pegsim::gui::FramePtr initial);
+  void loadFailed(QString file, QString message);
+  void framesReady(QList<pegsim::gui::FramePtr> frames);
+  void runningChanged(bool running);
+  void stepsDone();
+  void settingsApplied(pegsim::Settings settings);
+  void settingsRejected(QString why);
+  void realTimeFactor(double factor);  // simulated / wall seconds over the last second
+
+ private:
+  void tick();
+  void stopRunning();
+  FramePtr step();  // one step and its snapshot
+
+  std::unique_ptr<Simulator> sim_;
+  ModelPtr model_;
+  QTimer* timer_;
+  double speed_ = 1.0;
+  bool running_ = false;
+  QElapsedTimer wall_;
+  double anchor_sim_ = 0.0;   // simulated time when the wall clock was (re)started
+  // Real-time factor window.
+  QElapsedTimer rate_wall_;
+  double rate_sim_ = 0.0;
+};
+
+}  // namespace pegsim::gui

@@ -1,0 +1,384 @@
+#include "gui/ui/main_window.hpp"
+
+#include <QAction>
+#include <QApplication>
+#include <QComboBox>
+#include <QDockWidget>
+#include <QDragEnterEvent>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QLabel>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QPainter>
+#include <QStatusBar>
+#include <QTimer>
+#include <QToolBar>
+#include <cstdio>
+
+#include "gui/render/scene_view.hpp"
+#include "gui/ui/inspector_panel.hpp"
+#include "gui/ui/recent_files.hpp"
+#include "gui/ui/settings_panel.hpp"
+#include "gui/ui/status_panel.hpp"
+#include "gui/ui/timeline_bar.hpp"
+
+namespace pegsim::gui {
+
+namespace {
+bool is_run_file(const QString& file) {
+  const QString suffix = QFileInfo(file).suffix().toLower();
+  return suffix == "h5" || suffix == "hdf5";
+}
+}  // namespace
+
+MainWindow::MainWindow(bool interactive, QWidget* parent)
+    : QMainWindow(parent),
+      view_(new SceneView),
+      settings_(new SettingsPanel),
+      inspector_(new InspectorPanel),
+      timeline_(new TimelineBar),
+      status_(new StatusPanel(statusBar())),
+      interactive_(interactive) {
+  setWindowTitle("pegsim");
+  setCentralWidget(view_);
+  setAcceptDrops(true);
+  buildDocks();
+  buildActions();
+  settings_->setHistoryCapacity(int(live_.capacity()));
+
+  SimWorker* w = sim_.worker();
+  connect(w, &SimWorker::sceneLoaded, this, &MainWindow::onSceneLoaded);
+  connect(w, &SimWorker::loadFailed, this, &MainWindow::reportError);
+  connect(w, &SimWorker::framesReady, this, &MainWindow::onFrames);
+  connect(w, &SimWorker::runningChanged, this, [this](bool on) {
+    running_ = on;
+    play_action_->setText(on ? "Pause" : "Play");
+    play_action_->setIcon(style()->standardIcon(on ? QStyle::SP_MediaPause : QStyle::SP_MediaPlay));
+    if (!on) status_->showRealTimeFactor(-1.0);
+  });
+  connect(w, &SimWorker::realTimeFactor, this, [this](double f) { status_->showRealTimeFactor(f); });
+  connect(w, &SimWorker::settingsApplied, settings_, &SettingsPanel::setSettings);
+  connect(w, &SimWorker::settingsRejected, settings_, &SettingsPanel::showProblem);
+  connect(w, &SimWorker::stepsDone, this, [this] {
+    if (!awaiting_steps_) return;
+    awaiting_steps_ = false;
+    emit stepsDone();
+  });
+  connect(settings_, &SettingsPanel::settingsEdited, &sim_, &SimThread::setSettings);
+  connect(settings_, &SettingsPanel::historyCapacityChanged, this, [this](int n) {
+    live_.set_capacity(n);
+    if (!run_) syncTimeline();
+  });
+  connect(timeline_, &TimelineBar::frameChosen, this, [this](qint64 k) { showFrameIndex(k); });
+  connect(view_, &SceneView::bodyClicked, this, &MainWindow::selectBody);
+  resize(1280, 800);
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::buildDocks() {
+  auto dock = [this](const QString& title, QWidget* w, Qt::DockWidgetArea area) {
+    auto* d = new QDockWidget(title, this);
+    d->setObjectName(title);
+    d->setWidget(w);
+    addDockWidget(area, d);
+    return d;
+  };
+  dock("Settings", settings_, Qt::RightDockWidgetArea);
+  dock("Inspector", inspector_, Qt::RightDockWidgetArea);
+  auto* bar = new QToolBar("Timeline", this);
+  bar->setObjectName("Timeline");
+  bar->setMovable(false);
+  bar->addWidget(timeline_);
+  addToolBar(Qt::BottomToolBarArea, bar);
+}
+
+void MainWindow::buildActions() {
+  QToolBar* tools = addToolBar("Main");
+  tools->setObjectName("Main");
+  auto action = [this](QMenu* menu, const QString& text, const QKeySequence& key, auto slot) {
+    auto* a = new QAction(text, this);
+    a->setShortcut(key);
+    connect(a, &QAction::triggered, this, slot);
+    menu->addAction(a);
+    return a;
+  };
+
+  QMenu* file = menuBar()->addMenu("&File");
+  QAction* open_scene = action(file, "Open &Scene…", QKeySequence::Open, [this] {
+    const QString f = QFileDialog::getOpenFileName(this, "Open scene", {}, "Scenes (*.json);;All files (*)");
+    if (!f.isEmpty()) openScene(f);
+  });
+  QAction* open_run = action(file, "Open &Run…", QKeySequence("Ctrl+Shift+O"), [this] {
+    const QString f = QFileDialog::getOpenFileName(this, "Open run", {}, "Run files (*.h5 *.hdf5);;All files (*)");
+    if (!f.isEmpty()) openRun(f);
+  });
+  recent_ = new RecentFiles(file->addMenu("Recent &Files"));
+  connect(recent_, &RecentFiles::chosen, this, &MainWindow::openFile);
+  file->addSeparator();
+  action(file, "&Export View as PNG…", QKeySequence("Ctrl+E"), &MainWindow::exportView);
+  action(file, "Save &Window as PNG…", QKeySequence("Ctrl+Shift+E"), [this] {
+    const QString f = QFileDialog::getSaveFileName(this, "Save window", "pegsim-window.png", "PNG (*.png)");
+    if (!f.isEmpty()) saveWindowImage(f, [](bool) {});
+  });
+  file->addSeparator();
+  action(file, "&Quit", QKeySequence::Quit, &QWidget::close);
+  tools->addAction(open_scene);
+  tools->addAction(open_run);
+  tools->addSeparator();
+
+  QMenu* sim = menuBar()->addMenu("&Simulation");
+  play_action_ = action(sim, "Play", QKeySequence(Qt::Key_Space), &MainWindow::togglePlay);
+  play_action_->setIcon(style()->standardIcon(QStyle::SP_MediaPlay));
+  QAction* step = action(sim, "Single Step", QKeySequence("S"), [this] {
+    if (!run_) emit sim_.stepOnce();
+  });
+  step->setIcon(style()->standardIcon(QStyle::SP_ArrowForward));
+  QAction* reset = action(sim, "Reset", QKeySequence("Ctrl+R"), [this] {
+    if (run_) return;
+    live_.clear();
+    emit sim_.reset();
+  });
+  reset->setIcon(style()->standardIcon(QStyle::SP_BrowserReload));
+  tools->addAction(play_action_);
+  tools->addAction(step);
+  tools->addAction(reset);
+  speed_ = new QComboBox;
+  speed_->setToolTip("Run speed");
+  for (int pct : {10, 25, 50, 100, 200, 400}) speed_->addItem(QString("%1 % real time").arg(pct), pct / 100.0);
+  speed_->addItem("As fast as possible", 0.0);
+  speed_->setCurrentIndex(3);
+  connect(speed_, &QComboBox::currentIndexChanged, this,
+          [this](int) { emit sim_.setSpeed(speed_->currentData().toDouble()); });
+  tools->addWidget(speed_);
+  tools->addSeparator();
+
+  QMenu* timeline = menuBar()->addMenu("&Timeline");
+  action(timeline, "Play/Pause Timeline", QKeySequence("Ctrl+Space"), [this] { timeline_->togglePlayback(); });
+  action(timeline, "Previous Frame", QKeySequence("Ctrl+Left"), [this] { timeline_->stepBack(); });
+  action(timeline, "Next Frame", QKeySequence("Ctrl+Right"), [this] { timeline_->stepForward(); });
+  action(timeline, "First Frame", QKeySequence(Qt::Key_Home), [this] { timeline_->toStart(); });
+  action(timeline, "Last Frame", QKeySequence(Qt::Key_End), [this] { timeline_->toEnd(); });
+
+  QMenu* view = menuBar()->addMenu("&View");
+  QMenu* overlays = view->addMenu("&Overlays");
+  for (const auto& o : view_->overlays()) {
+    auto* a = new QAction(QString::fromStdString(o->label()), this);
+    a->setCheckable(true);
+    a->setChecked(o->on_by_default());
+    a->setShortcut(QKeySequence(QString::fromStdString(o->shortcut())));
+    a->setToolTip(QString("%1 (%2)").arg(a->text(), a->shortcut().toString()));
+    const std::string key = o->key();
+    connect(a, &QAction::toggled, this, [this, key](bool on) { view_->setOverlayEnabled(key, on); });
+    overlays->addAction(a);
+    tools->addAction(a);
+    overlay_actions_[key] = a;
+  }
+  view->addSeparator();
+  tools->addSeparator();
+  tools->addAction(action(view, "&Fit All", QKeySequence("F"), [this] { view_->fitAll(); }));
+  action(view, "&Front View", QKeySequence("Alt+1"), [this] { view_->setViewPreset(ViewPreset::Front); });
+  action(view, "&Top View", QKeySequence("Alt+2"), [this] { view_->setViewPreset(ViewPreset::Top); });
+  action(view, "&Side View", QKeySequence("Alt+3"), [this] { view_->setViewPreset(ViewPreset::Side); });
+  action(view, "&Iso View", QKeySequence("Alt+4"), [this] { view_->setViewPreset(ViewPreset::Iso); });
+  QAction* ortho = action(view, "&Orthographic", QKeySequence("O"), [this](bool on) { view_->setOrthographic(on); });
+  ortho->setCheckable(true);
+  tools->addAction(ortho);
+  view->addSeparator();
+  for (QDockWidget* d : findChildren<QDockWidget*>()) view->addAction(d->toggleViewAction());
+}
+
+QAction* MainWindow::overlayAction(const std::string& key) const {
+  auto it = overlay_actions_.find(key);
+  return it == overlay_actions_.end() ? nullptr : it->second;
+}
+
+void MainWindow::setOverlay(const std::string& key, bool on) {
+  if (QAction* a = overlayAction(key)) a->setChecked(on);
+}
+
+const FrameSource* MainWindow::source() const {
+  if (run_) return run_.get();
+  return &live_;
+}
+
+void MainWindow::openFile(const QString& file) {
+  if (is_run_file(file)) openRun(file);
+  else openScene(file);
+}
+
+void MainWindow::openScene(const QString& file) {
+  timeline_->setFrameCount(timeline_->frameCount(), nullptr);  // stop using the old source's times
+  emit sim_.loadScene(file);
+}
+
+void MainWindow::openRun(const QString& file) {
+  std::unique_ptr<RunFileSource> source;
+  try {
+    source = std::make_unique<RunFileSource>(file.toStdString());
+    if (source->count() == 0) throw RunFileError(file.toStdString() + ": the run holds no frame");
+  } catch (const std::exception& e) {
+    reportError(file, QString::fromStdString(e.what()));
+    return;
+  }
+  emit sim_.pause();
+  run_ = std::move(source);
+  model_ = run_->model();
+  selected_ = -1;
+  file_ = file;
+  const Settings& s = run_->reader().header().settings;
+  settings_->setSettings(s);
+  settings_->setEnabled(false);  // a recorded run's settings are history
+  view_->setModel(model_, impulseScale(*model_, s));
+  setWindowTitle(QString("pegsim — %1 (run file)").arg(QFileInfo(file).fileName()));
+  recent_->add(file);
+  syncTimeline();
+  showFrameIndex(0);
+  emit fileOpened(file);
+}
+
+double MainWindow::impulseScale(const Model& model, const Settings& settings) const {
+  // An impulse the size of the heaviest body's weight over one step draws 0.3 m long.
+  double heaviest = 0.0;
+  for (const Body& b : model.bodies)
+    if (!b.is_static) heaviest = std::max(heaviest, b.mass);
+  const double typical = heaviest * std::max(settings.gravity.norm(), 1.0) * settings.h;
+  return typical > 0.0 ? 0.3 / typical : 1.0;
+}
+
+void MainWindow::onSceneLoaded(ModelPtr model, pegsim::Settings settings, QString name,
+                               QString file, FramePtr initial) {
+  run_.reset();
+  model_ = std::move(model);
+  selected_ = -1;
+  file_ = file;
+  settings_->setEnabled(true);
+  settings_->setSettings(settings);
+  settings_->showProblem({});
+  view_->setModel(model_, impulseScale(*model_, settings));
+  live_.clear();
+  live_.append(initial);
+  setWindowTitle(QString("pegsim — %1").arg(name));
+  recent_->add(file);
+  syncTimeline();
+  timeline_->toEnd();
+  display(initial);
+  emit fileOpened(file);
+}
+
+void MainWindow::onFrames(const QList<FramePtr>& frames) {
+  if (run_ || frames.isEmpty()) return;  // a replay ignores a stale live batch
+  const bool follow = timeline_->atEnd();
+  for (const FramePtr& f : frames) live_.append(f);
+  syncTimeline();
+  // Follow the live run unless the user is looking at an earlier frame.
+  if (follow) {
+    const QSignalBlocker block(timeline_);
+    timeline_->toEnd();
+    display(frames.back());
+  }
+}
+
+void MainWindow::syncTimeline() {
+  const FrameSource* src = source();
+  std::function<double(qint64)> time_of;
+  if (run_) {
+    const std::vector<double>* times = &run_->reader().times();
+    time_of = [times](qint64 k) { return (*times)[std::size_t(k)]; };
+  } else {
+    time_of = [this](qint64 k) { return k < live_.count() ? live_.frame(k)->time : 0.0; };
+  }
+  timeline_->setFrameCount(src->count(), time_of);
+}
+
+void MainWindow::showFrameIndex(qint64 k) {
+  const FrameSource* src = source();
+  if (k < 0 || k >= src->count()) return;
+  try {
+    FramePtr f = src->frame(k);
+    {
+      const QSignalBlocker block(timeline_);
+      timeline_->setCurrent(k);
+    }
+    display(f);
+  } catch (const std::exception& e) {
+    reportError(file_, QString::fromStdString(e.what()));
+  }
+}
+
+void MainWindow::display(const FramePtr& frame) {
+  view_->showFrame(frame);
+  status_->showFrame(*frame);
+  inspector_->show(model_, frame, selected_);
+}
+
+void MainWindow::selectBody(int body) {
+  selected_ = body;
+  view_->setSelectedBody(body);
+  inspector_->show(model_, view_->frame(), body);
+}
+
+void MainWindow::togglePlay() {
+  if (run_) {
+    timeline_->togglePlayback();
+    return;
+  }
+  if (running_) {
+    emit sim_.pause();
+  } else {
+    const QSignalBlocker block(timeline_);
+    timeline_->toEnd();  // the live run continues from its latest frame
+    emit sim_.play();
+  }
+}
+
+void MainWindow::runSteps(int count) {
+  awaiting_steps_ = true;
+  emit sim_.runSteps(count);
+}
+
+void MainWindow::reportError(const QString& file, const QString& message) {
+  // The engine's messages already start with the file; add it only where they do not.
+  last_error_ = message.contains(file) ? message : file + ": " + message;
+  std::fprintf(stderr, "pegsim: %s\n", last_error_.toLocal8Bit().constData());
+  if (interactive_)
+    QMessageBox::critical(this, "pegsim", QString("Cannot open %1\n\n%2").arg(QFileInfo(file).fileName(), last_error_));
+  emit openFailed(file, last_error_);
+}
+
+void MainWindow::exportView() {
+  const QString f = QFileDialog::getSaveFileName(this, "Export view", "pegsim-view.png", "PNG (*.png)");
+  if (f.isEmpty()) return;
+  view_->captureImage([this, f](const QImage& image) {
+    if (!image.save(f, "PNG")) reportError(f, "cannot write the PNG file");
+  });
+}
+
+void MainWindow::saveWindowImage(const QString& file, std::function<void(bool)> done) {
+  // The 3D view is a native OpenGL window that QWidget::grab cannot see: paint the
+  // renderer's own capture over its place in the widget grab.
+  view_->captureImage([this, file, done](const QImage& scene) {
+    QPixmap shot = grab();
+    {
+      QPainter p(&shot);
+      const QRect where(view_->mapTo(this, QPoint(0, 0)), view_->size());
+      p.drawImage(where, scene);
+    }
+    done(shot.save(file, "PNG"));
+  });
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
+  if (event->mimeData()->hasUrls() && !event->mimeData()->urls().first().toLocalFile().isEmpty())
+    event->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent* event) {
+  const QString file = event->mimeData()->urls().first().toLocalFile();
+  if (!file.isEmpty()) openFile(file);
+  event->acceptProposedAction();
+}
+
+}  // namespace pegsim::gui

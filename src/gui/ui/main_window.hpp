@@ -1,0 +1,104 @@
+// The main window: the 3D view in the centre, settings and inspector docks, the timeline at
+// the bottom, menus and toolbar. It connects the simulation thread, the frame sources and
+// the view; it holds no engine state, only immutable frames.
+#pragma once
+
+#include <QMainWindow>
+#include <QPointer>
+#include <functional>
+#include <map>
+#include <memory>
+
+#include "gui/sim/frame_source.hpp"
+#include "gui/sim/sim_thread.hpp"
+
+class QAction;
+class QComboBox;
+
+namespace pegsim::gui {
+
+class InspectorPanel;
+class RecentFiles;
+class SceneView;
+class SettingsPanel;
+class StatusPanel;
+class TimelineBar;
+
+class MainWindow : public QMainWindow {
+  Q_OBJECT
+ public:
+  // interactive: errors in a message box; otherwise on stderr only (batch use, tests).
+  explicit MainWindow(bool interactive = true, QWidget* parent = nullptr);
+  ~MainWindow() override;
+
+  // Opens a scene (.json) or a run file (.h5/.hdf5) by its extension. A scene loads on the
+  // worker: fileOpened or openFailed follows. A run file opens at once.
+  void openFile(const QString& file);
+  void openScene(const QString& file);
+  void openRun(const QString& file);
+
+  // Runs `count` steps on the worker; stepsDone follows when their frames are on screen.
+  void runSteps(int count);
+  void showFrameIndex(qint64 k);  // a frame of the timeline
+  void setOverlay(const std::string& key, bool on);  // via its action (menu/toolbar stay in sync)
+  void selectBody(int body);
+  // PNG of the whole window, the 3D view included (grabbed from the renderer), then done(ok).
+  void saveWindowImage(const QString& file, std::function<void(bool)> done);
+
+  SceneView* sceneView() const { return view_; }
+  SimThread* simulation() { return &sim_; }
+  TimelineBar* timeline() const { return timeline_; }
+  InspectorPanel* inspector() const { return inspector_; }
+  SettingsPanel* settingsPanel() const { return settings_; }
+  StatusPanel* statusPanel() const { return status_; }
+  QAction* overlayAction(const std::string& key) const;
+  const FrameSource* source() const;
+  bool replaying() const { return run_ != nullptr; }
+  QString lastError() const { return last_error_; }
+  QString currentFile() const { return file_; }
+
+ signals:
+  void fileOpened(const QString& file);
+  void openFailed(const QString& file, const QString& message);
+  void stepsDone();
+
+ protected:
+  void dragEnterEvent(QDragEnterEvent* event) override;
+  void dropEvent(QDropEvent* event) override;
+
+ private:
+  void buildActions();
+  void buildDocks();
+  void reportError(const QString& file, const QString& message);
+  void onSceneLoaded(ModelPtr model, pegsim::Settings settings, QString name, QString file,
+                     FramePtr initial);
+  void onFrames(const QList<FramePtr>& frames);
+  void display(const FramePtr& frame);
+  void syncTimeline();
+  void exportView();
+  void togglePlay();
+  double impulseScale(const Model& model, const pegsim::Settings& settings) const;
+
+  SimThread sim_;
+  SceneView* view_;
+  SettingsPanel* settings_;
+  InspectorPanel* inspector_;
+  TimelineBar* timeline_;
+  StatusPanel* status_;
+  RecentFiles* recent_ = nullptr;
+  QComboBox* speed_ = nullptr;
+  QAction* play_action_ = nullptr;
+  std::map<std::string, QAction*> overlay_actions_;
+
+  bool interactive_;
+  bool running_ = false;
+  bool awaiting_steps_ = false;
+  LiveHistory live_{20000};
+  std::unique_ptr<RunFileSource> run_;
+  ModelPtr model_;
+  int selected_ = -1;
+  QString file_;
+  QString last_error_;
+};
+
+}  // namespace pegsim::gui

@@ -1,0 +1,118 @@
+#include "gui/ui/settings_panel.hpp"
+
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QDoubleValidator>
+#include <QFormLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QSpinBox>
+
+#include "engine/dynamics/simulator.hpp"
+#include "engine/solvers/solver.hpp"
+
+namespace pegsim::gui {
+
+SettingsPanel::SettingsPanel(QWidget* parent) : QWidget(parent) {
+  auto* form = new QFormLayout(this);
+  h_ = new QDoubleSpinBox;
+  h_->setDecimals(5);
+  h_->setRange(1e-5, 0.1);
+  h_->setSingleStep(0.001);
+  h_->setSuffix(" s");
+  solver_ = new QComboBox;
+  for (const std::string& name : solver_names()) solver_->addItem(QString::fromStdString(name));
+  formulation_ = new QComboBox;
+  for (Formulation f : {Formulation::StewartTrinkle, Formulation::AnitescuPotra})
+    formulation_->addItem(to_string(f), int(f));
+  directions_ = new QSpinBox;
+  directions_->setRange(1, 64);
+  epsilon_ = new QDoubleSpinBox;
+  epsilon_->setDecimals(4);
+  epsilon_->setRange(0.0, 10.0);
+  epsilon_->setSingleStep(0.005);
+  epsilon_->setSuffix(" m");
+  eps_theta_ = new QDoubleSpinBox;
+  eps_theta_->setDecimals(3);
+  eps_theta_->setRange(-1.0, 1.0);
+  eps_theta_->setSingleStep(0.01);
+  tolerance_ = new QLineEdit;
+  tolerance_->setValidator(new QDoubleValidator(0.0, 1.0, 20, tolerance_));
+  history_ = new QSpinBox;
+  history_->setRange(10, 10000000);
+  history_->setSingleStep(1000);
+  history_->setSuffix(" frames");
+  problem_ = new QLabel;
+  problem_->setWordWrap(true);
+  problem_->setStyleSheet("color: #b00020");
+
+  form->addRow("Step size h", h_);
+  form->addRow("Solver", solver_);
+  form->addRow("Formulation", formulation_);
+  form->addRow("Friction directions", directions_);
+  form->addRow("ε (contact distance)", epsilon_);
+  form->addRow("ε_θ (applicability)", eps_theta_);
+  form->addRow("Tolerance", tolerance_);
+  form->addRow("Timeline keeps", history_);
+  form->addRow(problem_);
+
+  connect(h_, &QDoubleSpinBox::valueChanged, this, &SettingsPanel::edited);
+  connect(solver_, &QComboBox::currentIndexChanged, this, &SettingsPanel::edited);
+  connect(formulation_, &QComboBox::currentIndexChanged, this, &SettingsPanel::edited);
+  connect(directions_, &QSpinBox::valueChanged, this, &SettingsPanel::edited);
+  connect(epsilon_, &QDoubleSpinBox::valueChanged, this, &SettingsPanel::edited);
+  connect(eps_theta_, &QDoubleSpinBox::valueChanged, this, &SettingsPanel::edited);
+  connect(tolerance_, &QLineEdit::editingFinished, this, &SettingsPanel::edited);
+  connect(history_, &QSpinBox::valueChanged, this, [this](int n) {
+    if (!updating_) emit historyCapacityChanged(n);
+  });
+}
+
+void SettingsPanel::setSettings(const pegsim::Settings& s) {
+  updating_ = true;
+  base_ = s;
+  h_->setValue(s.h);
+  solver_->setCurrentText(QString::fromStdString(s.solver));
+  formulation_->setCurrentIndex(formulation_->findData(int(s.formulation)));
+  directions_->setValue(s.friction_directions);
+  epsilon_->setValue(s.epsilon);
+  eps_theta_->setValue(s.eps_theta);
+  tolerance_->setText(QString::number(s.tolerance, 'g', 6));
+  updating_ = false;
+}
+
+void SettingsPanel::setHistoryCapacity(int frames) {
+  updating_ = true;
+  history_->setValue(frames);
+  updating_ = false;
+}
+
+pegsim::Settings SettingsPanel::settings() const {
+  pegsim::Settings s = base_;
+  s.h = h_->value();
+  s.solver = solver_->currentText().toStdString();
+  s.formulation = Formulation(formulation_->currentData().toInt());
+  s.friction_directions = directions_->value();
+  s.epsilon = epsilon_->value();
+  s.eps_theta = eps_theta_->value();
+  bool ok = false;
+  const double tol = tolerance_->text().toDouble(&ok);
+  if (ok && tol > 0.0) s.tolerance = tol;
+  return s;
+}
+
+void SettingsPanel::showProblem(const QString& why) { problem_->setText(why); }
+
+void SettingsPanel::edited() {
+  if (updating_) return;
+  const pegsim::Settings s = settings();
+  if (std::string why = check_settings(s); !why.empty()) {
+    showProblem(QString::fromStdString(why));
+    return;
+  }
+  showProblem({});
+  base_ = s;
+  emit settingsEdited(s);
+}
+
+}  // namespace pegsim::gui

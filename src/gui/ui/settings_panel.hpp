@@ -1,0 +1,48 @@
+// The settings dock: step size, solver, formulation, friction directions, epsilon, eps_theta,
+// tolerance, and how many live frames the timeline keeps. Every edit is sent at once: the
+// worker applies it at the next step, also while running.
+#pragma once
+
+#include <QWidget>
+
+#include "engine/core/settings.hpp"
+
+class QComboBox;
+class QDoubleSpinBox;
+class QLabel;
+class QLineEdit;
+class QSpinBox;
+
+namespace pegsim::gui {
+
+class SettingsPanel : public QWidget {
+  Q_OBJECT
+ public:
+  explicit SettingsPanel(QWidget* parent = nullptr);
+  // Shows `settings` without emitting settingsEdited (a new scene, or the worker's answer).
+  void setSettings(const pegsim::Settings& settings);
+  pegsim::Settings settings() const;
+  void setHistoryCapacity(int frames);
+  void showProblem(const QString& why);  // empty clears it
+
+ signals:
+  void settingsEdited(const pegsim::Settings& settings);
+  void historyCapacityChanged(int frames);
+
+ private:
+  void edited();
+
+  pegsim::Settings base_;  // fields the panel does not show are kept as loaded
+  bool updating_ = false;
+  QDoubleSpinBox* h_;
+  QComboBox* solver_;
+  QComboBox* formulation_;
+  QSpinBox* directions_;
+  QDoubleSpinBox* epsilon_;
+  QDoubleSpinBox* eps_theta_;
+  QLineEdit* tolerance_;
+  QSpinBox* history_;
+  QLabel* problem_;
+};
+
+}  // namespace pegsim::gui

@@ -1,0 +1,134 @@
+// The main window under Xvfb: overlays toggled through their actions, picking through the
+// view's camera, the inspector, the timeline over the live history, and bad files.
+#include <gtest/gtest.h>
+
+#include <QAction>
+#include <QApplication>
+#include <QFile>
+#include <QTemporaryDir>
+
+#include "gui/render/scene_view.hpp"
+#include "gui/ui/inspector_panel.hpp"
+#include "gui/ui/main_window.hpp"
+#include "gui/ui/status_panel.hpp"
+#include "gui/ui/timeline_bar.hpp"
+#include "qt_app.hpp"
+
+namespace pegsim::gui {
+namespace {
+
+using test::scene_path;
+using test::wait_until;
+
+// The QApplication must exist before the window's widgets: a base is constructed first.
+struct AppFirst {
+  AppFirst() { test::qt_app(true); }
+};
+
+// A window with cascading_polyhedra loaded and `steps` steps run.
+struct Window : AppFirst {
+  MainWindow w{/*interactive=*/false};
+  QString opened, failed;
+  explicit Window(int steps = 0) {
+    QObject::connect(&w, &MainWindow::fileOpened, [this](QString f) { opened = f; });
+    QObject::connect(&w, &MainWindow::openFailed, [this](QString f, QString) { failed = f; });
+    w.show();
+    w.openFile(QString::fromStdString(scene_path("cascading_polyhedra")));
+    EXPECT_TRUE(wait_until([this] { return !opened.isEmpty(); }));
+    if (steps > 0) {
+      bool done = false;
+      QObject::connect(&w, &MainWindow::stepsDone, [&done] { done = true; });
+      w.runSteps(steps);
+      EXPECT_TRUE(wait_until([&done] { return done; }));
+    }
+  }
+};
+
+TEST(MainWindow, OverlayActionsToggleEachOverlayIndependently) {
+  Window win(60);
+  SceneView* view = win.w.sceneView();
+  ASSERT_GT(view->frame()->contacts.size(), 0u) << "after 60 steps the polyhedra touch the pedestal";
+  for (const auto& o : view->overlays()) {
+    QAction* a = win.w.overlayAction(o->key());
+    ASSERT_NE(a, nullptr) << o->key();
+    EXPECT_EQ(a->shortcut(), QKeySequence(QString::fromStdString(o->shortcut())));
+    EXPECT_EQ(view->overlayEnabled(o->key()), o->on_by_default());
+  }
+  win.w.overlayAction("aabbs")->trigger();
+  EXPECT_TRUE(view->overlayEnabled("aabbs"));
+  EXPECT_TRUE(view->overlayEnabled("contacts"));
+  EXPECT_FALSE(view->overlayEnabled("normals"));
+  win.w.overlayAction("contacts")->trigger();
+  EXPECT_FALSE(view->overlayEnabled("contacts"));
+  EXPECT_TRUE(view->overlayEnabled("aabbs"));
+  // What the view draws for the frame: every contact a marker, three bounded boxes.
+  EXPECT_EQ(view->overlaySketch("contacts").markers.size(), view->frame()->contacts.size());
+  EXPECT_EQ(view->overlaySketch("aabbs").segments.size(), 36u);
+}
+
+TEST(MainWindow, ClickingWhereABodyIsDrawnSelectsItAndFillsTheInspector) {
+  Window win(0);
+  SceneView* view = win.w.sceneView();
+  const int oct = 3;  // ground, pedestal, tetrahedron, octahedron
+  const Vec3 p = view->frame()->bodies[oct].position;
+  const OrbitCamera& cam = view->camera();
+  const Vec3 rel = p - cam.eye();
+  const double depth = rel.dot(cam.forward());
+  const double w = view->width(), h = view->height();
+  const double x = rel.dot(cam.right()) / (depth / cam.distance * cam.half_height() * (w / h));
+  const double y = rel.dot(cam.up()) / (depth / cam.distance * cam.half_height());
+  const QPoint pixel(int((x + 1) * 0.5 * w), int((1 - y) * 0.5 * h));
+  EXPECT_EQ(view->bodyAt(pixel), oct);
+  win.w.selectBody(view->bodyAt(pixel));
+  EXPECT_EQ(view->selectedBody(), oct);
+  EXPECT_NE(win.w.inspector()->summaryText().indexOf("octahedron"), -1);
+  EXPECT_NE(win.w.inspector()->summaryText().indexOf("kinetic energy"), -1);
+  // Seen from the front (level), the top of the view is sky and the bottom is ground.
+  view->setViewPreset(ViewPreset::Front);
+  EXPECT_EQ(view->bodyAt(QPoint(int(w) / 2, 2)), -1);
+  EXPECT_EQ(view->bodyAt(QPoint(2, int(h) - 2)), 0);
+}
+
+TEST(MainWindow, TheTimelineScrubsTheLiveHistory) {
+  Window win(30);
+  TimelineBar* t = win.w.timeline();
+  ASSERT_EQ(t->frameCount(), 31);  // the initial frame and 30 steps
+  EXPECT_EQ(t->current(), 30);
+  t->setCurrent(10);
+  EXPECT_EQ(win.w.sceneView()->frame()->step, 10);
+  t->stepForward();
+  EXPECT_EQ(win.w.sceneView()->frame()->step, 11);
+  t->toStart();
+  EXPECT_EQ(win.w.sceneView()->frame()->step, 0);
+  t->toEnd();
+  EXPECT_EQ(win.w.sceneView()->frame()->step, 30);
+}
+
+TEST(MainWindow, BadFilesAreReportedWithTheirNameAndTheWindowKeepsWorking) {
+  Window win(0);
+  QTemporaryDir dir;
+  const QString bad_scene = dir.filePath("broken.json");
+  const QString bad_run = dir.filePath("broken.h5");
+  for (const QString& f : {bad_scene, bad_run}) {
+    QFile file(f);
+    ASSERT_TRUE(file.open(QIODevice::WriteOnly));
+    file.write("{ \"bodies\": [ { \"name\": 3 ");
+  }
+  win.failed.clear();
+  win.w.openFile(bad_scene);
+  ASSERT_TRUE(wait_until([&] { return !win.failed.isEmpty(); }));
+  EXPECT_NE(win.w.lastError().indexOf("broken.json"), -1) << win.w.lastError().toStdString();
+  win.failed.clear();
+  win.w.openFile(bad_run);
+  ASSERT_TRUE(wait_until([&] { return !win.failed.isEmpty(); }));
+  EXPECT_NE(win.w.lastError().indexOf("broken.h5"), -1) << win.w.lastError().toStdString();
+  // The scene loaded before is still there and still runs.
+  bool done = false;
+  QObject::connect(&win.w, &MainWindow::stepsDone, [&done] { done = true; });
+  win.w.runSteps(5);
+  ASSERT_TRUE(wait_until([&done] { return done; }));
+  EXPECT_EQ(win.w.sceneView()->frame()->step, 5);
+}
+
+}  // namespace
+}  // namespace pegsim::gui

@@ -1,0 +1,126 @@
+// Overlays draw what a frame holds: contact points coloured by primary/secondary, normals,
+// impulses scaled by magnitude, AABBs blue or red, body frames.
+#include <gtest/gtest.h>
+
+#include "engine/dynamics/simulator.hpp"
+#include "gui/render/mesh_data.hpp"
+#include "gui/render/overlay.hpp"
+#include "io/scene.hpp"
+#include "qt_app.hpp"
+
+namespace pegsim::gui {
+namespace {
+
+std::unique_ptr<Overlay> overlay(const std::string& key) {
+  for (auto& o : standard_overlays())
+    if (o->key() == key) return std::move(o);
+  return nullptr;
+}
+
+// A frame with two contacts on body 1 of a two-body model (a cube on a plane).
+struct Fixture {
+  Scene scene = load_scene(test::scene_path("cascading_polyhedra"));
+  FrameSnapshot frame;
+  Fixture() {
+    frame = *make_snapshot(scene.model, scene.initial, nullptr);
+    ContactSnapshot a;
+    a.body_a = 2; a.body_b = 1;
+    a.point_a = Vec3(0, 0, 2); a.normal = Vec3(0, 0, -1);
+    a.gap = 0.01; a.primary = true; a.enforced = true; a.normal_impulse = 0.2;
+    a.friction_impulse = Vec3(0.05, 0, 0);
+    ContactSnapshot b = a;
+    b.point_a = Vec3(0.3, 0, 2); b.primary = false; b.enforced = false; b.normal_impulse = 0;
+    b.friction_impulse = Vec3::Zero();
+    frame.contacts = {a, b};
+  }
+  OverlayContext ctx() const { return {scene.model, frame, 4.0, 2.0}; }
+};
+
+TEST(Overlays, TheRegistryHasTheFiveOverlaysWithDistinctKeysAndShortcuts) {
+  auto all = standard_overlays();
+  ASSERT_EQ(all.size(), 5u);
+  std::set<std::string> keys, shortcuts;
+  for (auto& o : all) { keys.insert(o->key()); shortcuts.insert(o->shortcut()); }
+  EXPECT_EQ(keys, (std::set<std::string>{"contacts", "normals", "impulses", "aabbs", "frames"}));
+  EXPECT_EQ(shortcuts.size(), 5u);
+}
+
+TEST(Overlays, ContactPointsUsePrimaryAndSecondaryColours) {
+  Fixture f;
+  Sketch s;
+  overlay("contacts")->draw(f.ctx(), s);
+  ASSERT_EQ(s.markers.size(), 2u);
+  EXPECT_EQ(s.markers[0].color, kPrimaryContact);
+  EXPECT_EQ(s.markers[1].color, kSecondaryContact);
+  EXPECT_TRUE(s.markers[1].at == Vec3(0.3, 0, 2));
+  ASSERT_EQ(s.segments.size(), 2u);  // the gaps
+  EXPECT_TRUE(s.segments[0].b.isApprox(Vec3(0, 0, 1.99)));
+}
+
+TEST(Overlays, NormalsAreArrowsAlongTheNormal) {
+  Fixture f;
+  Sketch s;
+  overlay("normals")->draw(f.ctx(), s);
+  ASSERT_EQ(s.arrows.size(), 2u);
+  const Vec3 d = s.arrows[0].to - s.arrows[0].from;
+  EXPECT_NEAR(d.normalized().dot(Vec3(0, 0, -1)), 1.0, 1e-12);
+}
+
+TEST(Overlays, ImpulseArrowsScaleWithTheImpulseAndSkipUnenforcedContacts) {
+  Fixture f;
+  Sketch s;
+  overlay("impulses")->draw(f.ctx(), s);
+  ASSERT_EQ(s.arrows.size(), 1u);
+  const Vec3 expected = 2.0 * (0.2 * Vec3(0, 0, -1) + Vec3(0.05, 0, 0));  // impulse_scale 2
+  EXPECT_TRUE((s.arrows[0].to - s.arrows[0].from).isApprox(expected));
+  f.frame.contacts[0].normal_impulse = 0.4;
+  Sketch twice;
+  overlay("impulses")->draw(f.ctx(), twice);
+  EXPECT_GT((twice.arrows[0].to - twice.arrows[0].from).norm(),
+            1.9 * (s.arrows[0].to - s.arrows[0].from).norm());
+}
+
+TEST(Overlays, AabbsAreRedForBodiesWithEnforcedContactsAndPlanesAreSkipped) {
+  Fixture f;
+  Sketch s;
+  overlay("aabbs")->draw(f.ctx(), s);
+  // ground (plane) skipped; pedestal, tetrahedron, octahedron: 12 edges each.
+  ASSERT_EQ(s.segments.size(), 36u);
+  EXPECT_EQ(s.segments[0].color, kAabbActive);    // pedestal: body 1, enforced contact
+  EXPECT_EQ(s.segments[12].color, kAabbActive);   // tetrahedron: body 2
+  EXPECT_EQ(s.segments[24].color, kAabbIdle);     // octahedron
+  // The pedestal's box spans its 2 m cube.
+  Vec3 lo = s.segments[0].a, hi = s.segments[0].a;
+  for (int k = 0; k < 12; ++k) {
+    lo = lo.cwiseMin(s.segments[k].a).cwiseMin(s.segments[k].b);
+    hi = hi.cwiseMax(s.segments[k].a).cwiseMax(s.segments[k].b);
+  }
+  EXPECT_TRUE(lo.isApprox(Vec3(-1, -1, 0), 1e-9));
+  EXPECT_TRUE(hi.isApprox(Vec3(1, 1, 2), 1e-9));
+}
+
+TEST(Overlays, BodyFramesAreThreeAxesPerBoundedBodyFollowingItsOrientation) {
+  Fixture f;
+  Sketch s;
+  overlay("frames")->draw(f.ctx(), s);
+  ASSERT_EQ(s.arrows.size(), 9u);
+  const BodyState& tet = f.frame.bodies[2];
+  const Vec3 x_axis = (s.arrows[3].to - s.arrows[3].from).normalized();
+  EXPECT_TRUE(x_axis.isApprox(tet.orientation * Vec3::UnitX(), 1e-12));
+}
+
+TEST(MeshData, ArrowsAndMarkersBecomeLinesAndTriangles) {
+  Sketch s;
+  s.arrows.push_back({Vec3::Zero(), Vec3(0, 0, 1), kNormalColor, 0.2});
+  s.markers.push_back({Vec3(1, 1, 1), kPrimaryContact, 0.1});
+  s.segments.push_back({Vec3::Zero(), Vec3(1, 0, 0), kAabbIdle});
+  const ColoredVertices lines = sketch_lines(s);
+  EXPECT_EQ(lines.vertex_count(), 4);
+  EXPECT_FLOAT_EQ(lines.positions[11], 0.8f);  // the shaft stops where the head starts
+  const ColoredVertices solids = sketch_solids(s);
+  EXPECT_EQ(solids.vertex_count(), 10 * 6 + 8 * 3);
+  EXPECT_EQ(solids.colors.size(), solids.positions.size());
+}
+
+}  // namespace
+}  // namespace pegsim::gui
