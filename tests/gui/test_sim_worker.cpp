@@ -1,12 +1,15 @@
 // The simulation worker on its thread: frames match a direct Simulator run bit for bit, and
-// settings sent while running apply from the next step.
+// settings sent while running apply from the next step; recording the live run.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <QList>
 #include <QThread>
+#include <filesystem>
 
 #include "engine/dynamics/simulator.hpp"
 #include "gui/sim/sim_thread.hpp"
+#include "io/run_reader.hpp"
 #include "io/scene.hpp"
 #include "qt_app.hpp"
 
@@ -176,6 +179,48 @@ TEST(SimWorker, ABadSceneIsReportedAndTheWorkerStaysUsable) {
   h.error.clear();
   h.load(scene_path("hello_world"));
   EXPECT_TRUE(h.model);
+}
+
+}  // namespace
+}  // namespace pegsim::gui
+
+namespace pegsim::gui {
+namespace {
+
+TEST(SimWorker, RecordsTheLiveRunToARunFileFromTheCurrentFrame) {
+  Harness h;
+  h.load(test::scene_path("cascading_polyhedra"));
+  const std::filesystem::path file =
+      std::filesystem::temp_directory_path() / ("pegsim-gui-record-" + std::to_string(::getpid()) + ".h5");
+  std::filesystem::remove(file);
+  QStringList events, failures;
+  QObject::connect(h.thread.worker(), &SimWorker::recordingChanged, &h.context,
+                   [&](bool on, QString) { events << (on ? "on" : "off"); });
+  QObject::connect(h.thread.worker(), &SimWorker::recordingFailed, &h.context,
+                   [&](QString, QString why) { failures << why; });
+  emit h.thread.runSteps(10);  // not recorded: recording starts at the current frame
+  emit h.thread.startRecording(QString::fromStdString(file.string()), false);
+  emit h.thread.runSteps(25);
+  emit h.thread.stopRecording();
+  ASSERT_TRUE(test::wait_until([&] { return events.size() == 2; }));
+  EXPECT_EQ(events, (QStringList{"on", "off"}));
+  ASSERT_TRUE(failures.isEmpty()) << failures.join("; ").toStdString();
+  ASSERT_EQ(h.frames.size(), 35);
+  {
+    RunReader reader(file);
+    ASSERT_EQ(reader.frame_count(), 26);
+    EXPECT_EQ(reader.frame(0).step, 10);
+    const RunFrame last = reader.frame(25);
+    EXPECT_EQ(last.step, 35);
+    for (std::size_t i = 0; i < last.bodies.size(); ++i)
+      EXPECT_TRUE(last.bodies[i].position == h.frames.back()->bodies[i].position) << i;
+  }
+  // An existing file is not replaced without overwrite.
+  emit h.thread.startRecording(QString::fromStdString(file.string()), false);
+  ASSERT_TRUE(test::wait_until([&] { return !failures.isEmpty(); }));
+  EXPECT_NE(failures[0].indexOf(QString::fromStdString(file.filename().string())), -1) << failures[0].toStdString();
+  EXPECT_EQ(RunReader(file).frame_count(), 26);
+  std::filesystem::remove(file);
 }
 
 }  // namespace

@@ -30,6 +30,8 @@ class SimThread : public QObject {
   void reset();
   void setSettings(const pegsim::Settings& settings);
   void setSpeed(double fraction);
+  void startRecording(const QString& file, bool overwrite);
+  void stopRecording();
 
  private:
   QThread thread_;

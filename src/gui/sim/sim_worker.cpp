@@ -2,7 +2,7 @@
 
 #include <exception>
 
-#include "io/scene.hpp"
+#include "io/run_header.hpp"
 
 namespace pegsim::gui {
 
@@ -14,16 +14,21 @@ SimWorker::SimWorker(QObject* parent) : QObject(parent), timer_(new QTimer(this)
   connect(timer_, &QTimer::timeout, this, &SimWorker::tick);
 }
 
-SimWorker::~SimWorker() = default;
+SimWorker::~SimWorker() {
+  // Closes the run file quietly: nobody is left to hear about it.
+  if (recorder_) sim_->remove_observer(recorder_.get());
+}
 
 void SimWorker::loadScene(const QString& file) {
   try {
     Scene scene = load_scene(file.toStdString());
     auto sim = std::make_unique<Simulator>(scene.model, scene.initial, scene.settings);
     stopRunning();
+    stopRecording();
     sim_ = std::move(sim);
+    scene_ = std::move(scene);
     model_ = std::make_shared<const Model>(sim_->model());
-    emit sceneLoaded(model_, sim_->settings(), QString::fromStdString(scene.name), file,
+    emit sceneLoaded(model_, sim_->settings(), QString::fromStdString(scene_->name), file,
                      make_snapshot(*model_, sim_->state(), nullptr));
   } catch (const std::exception& e) {
     emit loadFailed(file, QString::fromStdString(e.what()));
@@ -52,8 +57,48 @@ void SimWorker::stopRunning() {
 }
 
 FramePtr SimWorker::step() {
-  const StepReport& r = sim_->step();
-  return make_snapshot(*model_, sim_->state(), &r);
+  try {
+    const StepReport& r = sim_->step();
+    return make_snapshot(*model_, sim_->state(), &r);
+  } catch (const RunFileError& e) {
+    // The recorder observes the step after the state is updated: the step itself stands.
+    const QString file = QString::fromStdString(recorder_->file().string());
+    sim_->remove_observer(recorder_.get());
+    recorder_.reset();
+    emit recordingFailed(file, QString::fromStdString(e.what()));
+    emit recordingChanged(false, file);
+    return make_snapshot(*model_, sim_->state(), &sim_->last_report());
+  }
+}
+
+void SimWorker::startRecording(const QString& file, bool overwrite) {
+  if (!sim_ || !scene_) return;
+  stopRecording();
+  try {
+    RunWriterOptions options;
+    options.overwrite = overwrite;
+    recorder_ = std::make_unique<RunWriter>(
+        file.toStdString(), make_run_header(*scene_, sim_->model(), sim_->settings(), "pegsim"),
+        sim_->state(), options);
+    sim_->add_observer(recorder_.get());
+    emit recordingChanged(true, file);
+  } catch (const std::exception& e) {
+    recorder_.reset();
+    emit recordingFailed(file, QString::fromStdString(e.what()));
+  }
+}
+
+void SimWorker::stopRecording() {
+  if (!recorder_) return;
+  const QString file = QString::fromStdString(recorder_->file().string());
+  sim_->remove_observer(recorder_.get());
+  try {
+    recorder_->close();
+  } catch (const std::exception& e) {
+    emit recordingFailed(file, QString::fromStdString(e.what()));
+  }
+  recorder_.reset();
+  emit recordingChanged(false, file);
 }
 
 void SimWorker::stepOnce() {
@@ -79,6 +124,7 @@ void SimWorker::runSteps(int count) {
 void SimWorker::reset() {
   if (!sim_) return;
   stopRunning();
+  stopRecording();  // a run file holds one continuous run
   sim_->reset();
   emit framesReady({make_snapshot(*model_, sim_->state(), nullptr)});
 }

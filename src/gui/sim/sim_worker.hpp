@@ -12,6 +12,8 @@
 #include <optional>
 
 #include "engine/dynamics/simulator.hpp"
+#include "io/run_writer.hpp"
+#include "io/scene.hpp"
 #include "gui/sim/frame_snapshot.hpp"
 
 namespace pegsim::gui {
@@ -33,6 +35,10 @@ class SimWorker : public QObject {
   void setSettings(const pegsim::Settings& settings);
   // Fraction of real time (1 = 100 %); <= 0 runs as fast as possible.
   void setSpeed(double fraction);
+  // Records from the current state on (frame 0) to a run file; an existing file is replaced
+  // only with `overwrite`. Loading a scene or resetting ends the recording.
+  void startRecording(const QString& file, bool overwrite);
+  void stopRecording();
 
  signals:
   void sceneLoaded(pegsim::gui::ModelPtr model, pegsim::Settings settings, QString name,
@@ -44,6 +50,8 @@ class SimWorker : public QObject {
   void settingsApplied(pegsim::Settings settings);
   void settingsRejected(QString why);
   void realTimeFactor(double factor);  // simulated / wall seconds over the last second
+  void recordingChanged(bool on, QString file);
+  void recordingFailed(QString file, QString message);
 
  private:
   void tick();
@@ -51,6 +59,8 @@ class SimWorker : public QObject {
   FramePtr step();  // one step and its snapshot
 
   std::unique_ptr<Simulator> sim_;
+  std::optional<Scene> scene_;           // the loaded scene: a run file's header embeds it
+  std::unique_ptr<RunWriter> recorder_;
   ModelPtr model_;
   QTimer* timer_;
   double speed_ = 1.0;

@@ -60,6 +60,12 @@ MainWindow::MainWindow(bool interactive, QWidget* parent)
   });
   connect(w, &SimWorker::realTimeFactor, this, [this](double f) { status_->showRealTimeFactor(f); });
   connect(w, &SimWorker::settingsApplied, settings_, &SettingsPanel::setSettings);
+  connect(w, &SimWorker::recordingChanged, this, [this](bool on, QString file) {
+    const QSignalBlocker block(record_action_);
+    record_action_->setChecked(on);
+    status_->showRecording(on, file);
+  });
+  connect(w, &SimWorker::recordingFailed, this, &MainWindow::reportError);
   connect(w, &SimWorker::settingsRejected, settings_, &SettingsPanel::showProblem);
   connect(w, &SimWorker::stepsDone, this, [this] {
     if (!awaiting_steps_) return;
@@ -142,9 +148,24 @@ void MainWindow::buildActions() {
     emit sim_.reset();
   });
   reset->setIcon(style()->standardIcon(QStyle::SP_BrowserReload));
+  sim->addSeparator();
+  record_action_ = action(sim, "Record Run…", QKeySequence("Ctrl+Shift+R"), [this](bool on) {
+    if (!on) {
+      emit sim_.stopRecording();
+      return;
+    }
+    record_action_->setChecked(false);  // checked again once the worker has opened the file
+    if (run_) return;
+    const QString f = QFileDialog::getSaveFileName(this, "Record run", "pegsim-run.h5", "Run files (*.h5)");
+    // The dialog has asked before replacing an existing file.
+    if (!f.isEmpty()) emit sim_.startRecording(f, QFileInfo::exists(f));
+  });
+  record_action_->setCheckable(true);
+  record_action_->setToolTip("Record the live run from the current frame to a run file (.h5)");
   tools->addAction(play_action_);
   tools->addAction(step);
   tools->addAction(reset);
+  tools->addAction(record_action_);
   speed_ = new QComboBox;
   speed_->setToolTip("Run speed");
   for (int pct : {10, 25, 50, 100, 200, 400}) speed_->addItem(QString("%1 % real time").arg(pct), pct / 100.0);

@@ -88,6 +88,7 @@ class MainWindow : public QMainWindow {
   RecentFiles* recent_ = nullptr;
   QComboBox* speed_ = nullptr;
   QAction* play_action_ = nullptr;
+  QAction* record_action_ = nullptr;
   std::map<std::string, QAction*> overlay_actions_;
 
   bool interactive_;

@@ -12,6 +12,7 @@ StatusPanel::StatusPanel(QStatusBar* bar) : QObject(bar) {
     bar->addPermanentWidget(l);
     return l;
   };
+  recording_ = label(0);
   badge_ = label(0);
   time_ = label(110);
   step_ = label(90);
@@ -19,6 +20,8 @@ StatusPanel::StatusPanel(QStatusBar* bar) : QObject(bar) {
   contacts_ = label(100);
   solver_ = label(200);
   badge_->hide();
+  recording_->hide();
+  recording_->setStyleSheet("color: #c62828; font-weight: bold");
   showRealTimeFactor(-1.0);
 }
 
@@ -48,6 +51,12 @@ void StatusPanel::showFrame(const FrameSnapshot& f) {
 
 void StatusPanel::showRealTimeFactor(double factor) {
   rate_->setText(factor < 0.0 ? QString("RTF –") : QString("RTF %1").arg(factor, 0, 'f', 2));
+}
+
+void StatusPanel::showRecording(bool on, const QString& file) {
+  recording_->setText(on ? "● REC" : "");
+  recording_->setToolTip(on ? "Recording to " + file : QString());
+  recording_->setVisible(on);
 }
 
 QString StatusPanel::badgeText() const { return badge_->text().trimmed(); }

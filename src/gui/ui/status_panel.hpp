@@ -18,6 +18,7 @@ class StatusPanel : public QObject {
   void showFrame(const FrameSnapshot& frame);
   void showRealTimeFactor(double factor);  // < 0: not running
   QString badgeText() const;               // "" when the last step was clean
+  void showRecording(bool on, const QString& file);
 
  private:
   QLabel* time_;
@@ -26,6 +27,7 @@ class StatusPanel : public QObject {
   QLabel* contacts_;
   QLabel* solver_;
   QLabel* badge_;
+  QLabel* recording_;
 };
 
 }  // namespace pegsim::gui
