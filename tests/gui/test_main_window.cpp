@@ -4,6 +4,7 @@
 
 #include <QAction>
 #include <QApplication>
+#include <QImage>
 #include <QFile>
 #include <QTemporaryDir>
 
@@ -128,6 +129,68 @@ TEST(MainWindow, BadFilesAreReportedWithTheirNameAndTheWindowKeepsWorking) {
   win.w.runSteps(5);
   ASSERT_TRUE(wait_until([&done] { return done; }));
   EXPECT_EQ(win.w.sceneView()->frame()->step, 5);
+}
+
+}  // namespace
+}  // namespace pegsim::gui
+
+namespace pegsim::gui {
+namespace {
+
+TEST(MainWindow, PlayRunsTheLiveSimulationAndPauseStopsIt) {
+  Window win(0);
+  QAction* play = nullptr;
+  for (QAction* a : win.w.findChildren<QAction*>())
+    if (a->shortcut() == QKeySequence(Qt::Key_Space)) play = a;
+  ASSERT_NE(play, nullptr);
+  play->trigger();
+  ASSERT_TRUE(test::wait_until([&] { return win.w.timeline()->frameCount() > 20; }));
+  play->trigger();
+  test::wait_until([] { return false; }, 200);  // let the last batch arrive
+  const qint64 n = win.w.timeline()->frameCount();
+  test::wait_until([] { return false; }, 200);
+  EXPECT_EQ(win.w.timeline()->frameCount(), n) << "still running after pause";
+  EXPECT_EQ(win.w.sceneView()->frame()->step, n - 1) << "the view follows the live run";
+}
+
+TEST(MainWindow, TheStatusBadgeShowsFallbacksAndFailures) {
+  Window win(0);
+  FrameSnapshot f;
+  f.solve.solver = "pgs";
+  win.w.statusPanel()->showFrame(f);
+  EXPECT_EQ(win.w.statusPanel()->badgeText(), "");
+  f.solve.fell_back = true;
+  win.w.statusPanel()->showFrame(f);
+  EXPECT_EQ(win.w.statusPanel()->badgeText(), "FELL BACK");
+  f.solve.failed = true;
+  win.w.statusPanel()->showFrame(f);
+  EXPECT_EQ(win.w.statusPanel()->badgeText(), "STEP FAILED");
+}
+
+TEST(MainWindow, TheSelectedBodyIsDrawnHighlighted) {
+  Window win(0);
+  SceneView* view = win.w.sceneView();
+  const int oct = 3;
+  const Vec3 p = view->frame()->bodies[oct].position;
+  const OrbitCamera& cam = view->camera();
+  const Vec3 rel = p - cam.eye();
+  const double depth = rel.dot(cam.forward());
+  const double w = view->width(), h = view->height();
+  const QPoint pixel(int((rel.dot(cam.right()) / (depth / cam.distance * cam.half_height() * (w / h)) + 1) * 0.5 * w),
+                     int((1 - rel.dot(cam.up()) / (depth / cam.distance * cam.half_height())) * 0.5 * h));
+  auto capture = [&] {
+    QImage image;
+    test::wait_until([] { return false; }, 300);  // the renderer picks up the change
+    view->captureImage([&](const QImage& i) { image = i; });
+    EXPECT_TRUE(test::wait_until([&] { return !image.isNull(); }));
+    return image;
+  };
+  const QColor before = capture().pixelColor(pixel);
+  win.w.selectBody(oct);
+  const QColor after = capture().pixelColor(pixel);
+  // The octahedron is blue; the highlight adds yellow (red and green) through the ambient term.
+  EXPECT_GT(after.red() + after.green(), before.red() + before.green() + 60)
+      << "before " << before.name().toStdString() << " after " << after.name().toStdString();
 }
 
 }  // namespace
