@@ -4,6 +4,7 @@
 
 #include <QAction>
 #include <QApplication>
+#include <QDoubleSpinBox>
 #include <QImage>
 #include <QFile>
 #include <QTemporaryDir>
@@ -11,6 +12,7 @@
 #include "gui/render/scene_view.hpp"
 #include "gui/ui/inspector_panel.hpp"
 #include "gui/ui/main_window.hpp"
+#include "gui/ui/settings_panel.hpp"
 #include "gui/ui/status_panel.hpp"
 #include "gui/ui/timeline_bar.hpp"
 #include "qt_app.hpp"
@@ -191,6 +193,27 @@ TEST(MainWindow, TheSelectedBodyIsDrawnHighlighted) {
   // The octahedron is blue; the highlight adds yellow (red and green) through the ambient term.
   EXPECT_GT(after.red() + after.green(), before.red() + before.green() + 60)
       << "before " << before.name().toStdString() << " after " << after.name().toStdString();
+}
+
+}  // namespace
+}  // namespace pegsim::gui
+
+namespace pegsim::gui {
+namespace {
+
+TEST(MainWindow, AnEditInTheSettingsPanelChangesTheNextStep) {
+  Window win(2);
+  const double t2 = win.w.sceneView()->frame()->time;
+  auto* h = win.w.settingsPanel()->findChild<QDoubleSpinBox*>();  // the first spin box is h
+  ASSERT_NE(h, nullptr);
+  const double h0 = h->value();
+  h->setValue(h0 / 2.0);
+  bool done = false;
+  QObject::connect(&win.w, &MainWindow::stepsDone, [&done] { done = true; });
+  win.w.runSteps(1);
+  ASSERT_TRUE(test::wait_until([&done] { return done; }));
+  EXPECT_NEAR(win.w.sceneView()->frame()->time - t2, h0 / 2.0, 1e-12);
+  EXPECT_DOUBLE_EQ(win.w.settingsPanel()->settings().h, h0 / 2.0);
 }
 
 }  // namespace
