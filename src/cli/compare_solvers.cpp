@@ -167,8 +167,11 @@ int compare_solvers(const CompareOptions& o, std::ostream& out) {
   out << "recorded answers:";
   for (const auto& [solver, count] : recorded) out << ' ' << solver << " solved " << count << ';';
   out << (recorded.empty() ? " none solved\n" : "\n");
-  out << "solver  solved    iter mean   iter max  max norm_CCK  max square_CCK  max norm_mCCK  "
-         "max square_mCCK  time mean (ms)  time total (ms)\n";
+  int width = 6;  // the solver column fits the longest name
+  for (const std::string& name : names) width = std::max(width, static_cast<int>(name.size()));
+  out << std::string("solver") + std::string(width - 6, ' ') +
+             "  solved    iter mean   iter max  max norm_CCK  max square_CCK  max norm_mCCK  "
+             "max square_mCCK  time mean (ms)  time total (ms)\n";
   std::vector<std::vector<double>> times(src.problems.size());
   for (std::size_t s = 0; s < names.size(); ++s) {
     int solved = 0, iter_max = 0;
@@ -190,8 +193,8 @@ int compare_solvers(const CompareOptions& o, std::ostream& out) {
     const double n = static_cast<double>(src.problems.size());
     char line[256];
     std::snprintf(line, sizeof line,
-                  "%-6s  %3d/%-4zu  %9.1f  %9d  %12.3e  %14.3e  %13.3e  %15.3e  %14.4f  %15.3f\n",
-                  names[s].c_str(), solved, src.problems.size(), iter_sum / n, iter_max,
+                  "%-*s  %3d/%-4zu  %9.1f  %9d  %12.3e  %14.3e  %13.3e  %15.3e  %14.4f  %15.3f\n",
+                  width, names[s].c_str(), solved, src.problems.size(), iter_sum / n, iter_max,
                   worst.norm_cck, worst.square_cck, worst.norm_mcck, worst.square_mcck,
                   1e3 * seconds / n, 1e3 * seconds);
     out << line;
