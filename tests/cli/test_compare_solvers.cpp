@@ -114,9 +114,18 @@ TEST(CompareSolvers, SolvedCountsMatchTheRecordedStatuses) {
   // The table says the same.
   EXPECT_NE(r.out.find("lemke solved " + std::to_string(recorded_lemke)), std::string::npos)
       << r.out;
-  std::ostringstream solved;
-  solved << "lemke   " << std::setw(3) << lemke_solved << '/';
-  EXPECT_NE(r.out.find(solved.str()), std::string::npos) << r.out;
+  std::istringstream table(r.out);
+  bool found = false;
+  for (std::string line; std::getline(table, line);) {
+    std::istringstream fields(line);
+    std::string solver, count;
+    fields >> solver >> count;
+    if (solver == "lemke" && count.find('/') != std::string::npos) {
+      found = true;
+      EXPECT_EQ(count.substr(0, count.find('/')), std::to_string(lemke_solved)) << line;
+    }
+  }
+  EXPECT_TRUE(found) << r.out;
   std::ifstream plot(svg);
   const std::string text((std::istreambuf_iterator<char>(plot)), {});
   EXPECT_NE(text.find("<svg"), std::string::npos);
