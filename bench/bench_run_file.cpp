@@ -1,4 +1,5 @@
-// Run files: the cost of recording stack10 (step time with and without a RunWriter) and the
+// Run files: the cost of recording stack10 (step time with and without a RunWriter, with and
+// without its complementarity problems) and the
 // time to read a random frame of a 100 000-frame file.
 #include <benchmark/benchmark.h>
 
@@ -28,7 +29,7 @@ Scene stack10() {
 
 // Step time of stack10 (Lemke), recording every step when `record` is set. The writer's
 // background thread runs on the other core; what a step pays is the copy of its report.
-void stack10_step(benchmark::State& bench, bool record, int level = 1) {
+void stack10_step(benchmark::State& bench, bool record, int level = 1, bool problems = false) {
   Scene scene = stack10();
   Simulator sim(scene.model, scene.initial, scene.settings);
   for (int i = 0; i < 10; ++i) sim.step();
@@ -38,6 +39,7 @@ void stack10_step(benchmark::State& bench, bool record, int level = 1) {
     RunWriterOptions o;
     o.overwrite = true;
     o.deflate_level = level;
+    o.record_problems = problems;
     writer.emplace(file, make_run_header(scene, sim.model(), sim.settings(), "bench"),
                    sim.state(), o);
     sim.add_observer(&*writer);
@@ -133,6 +135,7 @@ void random_frame(benchmark::State& bench) {
 BENCHMARK_CAPTURE(stack10_step, plain, false)->Unit(benchmark::kMicrosecond)->Iterations(1000);
 BENCHMARK_CAPTURE(stack10_step, recording_level0, true, 0)->Unit(benchmark::kMicrosecond)->Iterations(1000);
 BENCHMARK_CAPTURE(stack10_step, recording, true)->Unit(benchmark::kMicrosecond)->Iterations(1000);
+BENCHMARK_CAPTURE(stack10_step, recording_problems, true, 1, true)->Unit(benchmark::kMicrosecond)->Iterations(1000);
 BENCHMARK(random_frame)->Unit(benchmark::kMicrosecond)->Iterations(2000);
 
 BENCHMARK_MAIN();

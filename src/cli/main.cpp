@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "cli/args.hpp"
+#include "cli/compare_solvers.hpp"
 #include "cli/run_export.hpp"
 #include "cli/run_info.hpp"
 #include "cli/run_summary.hpp"
@@ -17,6 +18,7 @@
 #include "io/run_reader.hpp"
 #include "io/run_writer.hpp"
 #include "io/scene.hpp"
+#include "io/sds_writer.hpp"
 
 namespace pegsim::cli {
 namespace {
@@ -27,7 +29,8 @@ commands:
   run SCENE.json      simulate a scene and print a summary
       --duration T | --steps N     how long (default: the scene's duration)
       --h H                        step size in s
-      --solver NAME                lemke | pgs
+      --solver NAME                lemke, pgs, psor, projected-jacobi, fixed-point,
+                                   interior-point, minmap-newton, fischer-newton
       --fallbacks A,B | none       solvers tried when the first fails
       --formulation NAME           stewart-trinkle | anitescu-potra
       --epsilon E                  contact distance in m
@@ -38,6 +41,7 @@ commands:
       --on-failure stop|continue   what a step no solver answers does
       --csv FILE                   write the trajectory (one row per step)
       --record RUN.h5              record the run to an HDF5 run file (docs/run-format.md)
+      --record-problems            with --record: also each step's LCP (M, q, z)
       --force                      allow --csv / --record to replace an existing file
       --json                       print the summary as one JSON object
       --quiet                      no progress bar
@@ -45,7 +49,14 @@ commands:
   info RUN.h5          statistics of a recorded run: frames, solver, contacts
       --json                       print them as one JSON object
   export RUN.h5 --csv DIR          write DIR/<body>.csv trajectories and DIR/contacts.csv
-      --force                      allow replacing existing files in DIR
+  export RUN.h5 --sds OUT.h5       write the RPIsim Simulation Data Standard (docs/sds.md)
+      --force                      allow replacing existing files
+  compare-solvers FILE             re-solve recorded problems (run file recorded with
+                                   --record-problems, or SDS file) with every solver
+      --frames a:b                 frames a to b - 1 only (a: or :b open-ended)
+      --csv OUT.csv                one row per problem per solver
+      --plot OUT.svg               Dolan-More performance profile
+      --force                      allow replacing OUT.csv / OUT.svg
   help                 this text
 
 exit status: 0 success, 1 the run stopped on a failed step, 2 bad input or usage
@@ -97,10 +108,12 @@ void draw_progress(long long done, long long total, double wall) {
 }
 
 int run(const std::vector<std::string>& argv) {
-  Args a(argv, {"json", "quiet", "force"},
+  Args a(argv, {"json", "quiet", "force", "record-problems"},
          {"duration", "steps", "h", "solver", "fallbacks", "formulation", "epsilon", "eps-theta",
           "friction-directions", "tolerance", "max-iterations", "on-failure", "csv", "record"});
   if (a.positional().size() != 1) throw UsageError("run: expected one scene file");
+  if (a.flag("record-problems") && !a.value("record"))
+    throw UsageError("--record-problems needs --record RUN.h5");
   if (a.value("duration") && a.value("steps"))
     throw UsageError("--duration and --steps exclude each other");
 
@@ -125,6 +138,7 @@ int run(const std::vector<std::string>& argv) {
   if (auto file = a.value("record")) {
     RunWriterOptions options;
     options.overwrite = a.flag("force");
+    options.record_problems = a.flag("record-problems");
     recorder.emplace(*file, make_run_header(scene, sim.model(), sim.settings(), "pegsim-cli"),
                      sim.state(), options);
     sim.add_observer(&*recorder);
@@ -179,15 +193,35 @@ int info(const std::vector<std::string>& argv) {
 }
 
 int export_run(const std::vector<std::string>& argv) {
-  Args a(argv, {"force"}, {"csv"});
+  Args a(argv, {"force"}, {"csv", "sds"});
   if (a.positional().size() != 1) throw UsageError("export: expected one run file");
   const auto dir = a.value("csv");
-  if (!dir) throw UsageError("export: expected --csv DIR");
+  const auto sds = a.value("sds");
+  if (!dir == !sds) throw UsageError("export: expected either --csv DIR or --sds OUT.h5");
   RunReader reader(a.positional()[0]);
+  if (sds) {
+    const SdsExport e = export_sds(reader, *sds, a.flag("force"));
+    std::cout << "wrote " << *sds << ": " << e.frames << " frames, " << e.problems
+              << " with their complementarity problem\n";
+    return 0;
+  }
   const auto files = export_csv(reader, *dir, a.flag("force"));
   std::cout << "wrote " << files.size() << " files (" << reader.frame_count() << " frames) to "
             << *dir << '\n';
   return 0;
+}
+
+int compare(const std::vector<std::string>& argv) {
+  Args a(argv, {"force"}, {"frames", "csv", "plot"});
+  if (a.positional().size() != 1)
+    throw UsageError("compare-solvers: expected one run file or SDS file");
+  CompareOptions o;
+  o.file = a.positional()[0];
+  if (auto v = a.value("frames")) parse_frame_range(*v, o);
+  o.csv = a.value("csv").value_or("");
+  o.svg = a.value("plot").value_or("");
+  o.force = a.flag("force");
+  return compare_solvers(o, std::cout);
 }
 
 }  // namespace
@@ -207,6 +241,7 @@ int main(int argc, char** argv) {
     if (command == "validate") return validate(args);
     if (command == "info") return info(args);
     if (command == "export") return export_run(args);
+    if (command == "compare-solvers") return compare(args);
     throw UsageError("unknown command '" + command + "' (try 'pegsim-cli help')");
   } catch (const UsageError& e) {
     std::cerr << "pegsim-cli: " << e.what() << '\n';

@@ -77,6 +77,15 @@ struct RecordedSolve {
   std::vector<RecordedAttempt> attempts;  // filled by RunReader::frame, not by solver_reports
 };
 
+// The complementarity problem of one recorded step (RunWriterOptions::record_problems):
+// the first `free_rows` rows of z are free (equalities), the rest complementary. The LCP of
+// the Stewart-Trinkle stepper has none; the count is there for mixed LCPs.
+struct RecordedProblem {
+  Lcp lcp;           // M, q and block_starts; size 0 when the step solved nothing
+  VecX z;            // the answer the step used (on a failed step, the last attempt's z)
+  int free_rows = 0;
+};
+
 // One frame: frame 0 is the initial state, frame k the state after the k-th recorded step.
 struct RunFrame {
   std::int64_t index = 0;

@@ -104,4 +104,13 @@ h5::Handle attempt_type() {
   return t;
 }
 
+h5::Handle entry_type() {
+  h5::Handle t = h5::type(H5Tcreate(H5T_COMPOUND, sizeof(EntryRow)));
+  const hid_t id = t.get();
+  H5Tinsert(id, "row", HOFFSET(EntryRow, row), H5T_NATIVE_INT32);
+  H5Tinsert(id, "col", HOFFSET(EntryRow, col), H5T_NATIVE_INT32);
+  H5Tinsert(id, "value", HOFFSET(EntryRow, value), H5T_NATIVE_DOUBLE);
+  return t;
+}
+
 }  // namespace pegsim::run_layout

@@ -25,6 +25,16 @@ inline constexpr const char* kAttempts = "/frames/attempts";
 // Offsets per attempt (A + 1 entries) into the residual history rows.
 inline constexpr const char* kHistoryOffset = "/frames/history_offset";
 inline constexpr const char* kHistory = "/frames/residual_history";
+// Optional (RunWriterOptions::record_problems): each step's LCP and its z. Rows of q and z
+// (and the free-row count) per frame; M as sparse (row, col, value) entries; block starts.
+inline constexpr const char* kProblemOffset = "/frames/problem_offset";
+inline constexpr const char* kProblemQ = "/frames/problem_q";
+inline constexpr const char* kProblemZ = "/frames/problem_z";
+inline constexpr const char* kProblemFreeRows = "/frames/problem_free_rows";
+inline constexpr const char* kProblemEntryOffset = "/frames/problem_entry_offset";
+inline constexpr const char* kProblemEntries = "/frames/problem_entries";
+inline constexpr const char* kProblemBlockOffset = "/frames/problem_block_offset";
+inline constexpr const char* kProblemBlockStarts = "/frames/problem_block_starts";
 
 // One contact of one frame.
 struct ContactRow {
@@ -62,10 +72,17 @@ struct AttemptRow {
   double seconds;
 };
 
+// One nonzero of a recorded LCP matrix M (row and column within the frame's problem).
+struct EntryRow {
+  std::int32_t row, col;
+  double value;
+};
+
 // The types of the structs above (native layout, used in memory and in the file).
 h5::Handle contact_type();
 h5::Handle solver_type();
 h5::Handle attempt_type();
+h5::Handle entry_type();
 h5::Handle shape_kind_type();
 h5::Handle feature_kind_type();
 h5::Handle status_type();

@@ -59,8 +59,12 @@ struct RunReader::Impl {
   h5::Handle contact_type = L::contact_type();
   h5::Handle solver_type = L::solver_type();
   h5::Handle attempt_type = L::attempt_type();
+  h5::Handle entry_type = L::entry_type();
   Column time, step, pose, twist, solver, contact_offset, contacts, attempt_offset, attempts,
       history_offset, history;
+  bool has_problems = false;
+  Column problem_offset, problem_q, problem_z, problem_free_rows, entry_offset, entries,
+      block_offset, block_starts;
 
   std::string where(const std::string& what) const { return path.string() + ": " + what; }
   void open();
@@ -106,6 +110,9 @@ struct RunReader::Impl {
                : std::string();
   }
   RecordedSolve to_solve(const L::SolverRow& row) const;
+  void open_problems();
+  bool problems_complete(hsize_t frames) const;
+  RecordedProblem problem(std::int64_t k) const;
   std::vector<RunFrame> read(std::int64_t first, std::int64_t count) const;
 };
 
@@ -166,6 +173,10 @@ void RunReader::Impl::open() {
     if (contact_offset.rows == 0 || attempt_offset.rows == 0 || history_offset.rows == 0)
       throw h5::Failure("offset tables are empty (expected a leading 0)");
     n = std::min({n, contact_offset.rows - 1, attempt_offset.rows - 1});
+    open_problems();
+    if (has_problems)
+      n = std::min({n, problem_offset.rows - 1, entry_offset.rows - 1, block_offset.rows - 1,
+                    problem_free_rows.rows});
     auto complete = [&](hsize_t frames_n) {
       const auto c = rows<std::int64_t>(contact_offset, H5T_NATIVE_INT64, frames_n, 1)[0];
       const auto a = rows<std::int64_t>(attempt_offset, H5T_NATIVE_INT64, frames_n, 1)[0];
@@ -173,13 +184,86 @@ void RunReader::Impl::open() {
           static_cast<hsize_t>(a) > attempts.rows || static_cast<hsize_t>(a) >= history_offset.rows)
         return false;
       const auto h = rows<std::int64_t>(history_offset, H5T_NATIVE_INT64, a, 1)[0];
-      return h >= 0 && static_cast<hsize_t>(h) <= history.rows;
+      return h >= 0 && static_cast<hsize_t>(h) <= history.rows && problems_complete(frames_n);
     };
     while (n > 0 && !complete(n)) --n;
     frame_count = static_cast<std::int64_t>(n);
   } catch (const h5::Failure& e) {
     throw RunFileError(where(e.what()));
   }
+}
+
+// The problem datasets are optional: all of them or none.
+void RunReader::Impl::open_problems() {
+  has_problems = H5Lexists(file.get(), L::kProblemOffset, H5P_DEFAULT) > 0;
+  h5::last_error();
+  if (!has_problems) return;
+  open_column(problem_offset, L::kProblemOffset, {});
+  open_column(problem_q, L::kProblemQ, {});
+  open_column(problem_z, L::kProblemZ, {});
+  open_column(problem_free_rows, L::kProblemFreeRows, {});
+  open_column(entry_offset, L::kProblemEntryOffset, {});
+  open_column(entries, L::kProblemEntries, {});
+  check_fields(entries.dataset.get(), entry_type.get(), L::kProblemEntries);
+  open_column(block_offset, L::kProblemBlockOffset, {});
+  open_column(block_starts, L::kProblemBlockStarts, {});
+  if (problem_offset.rows == 0 || entry_offset.rows == 0 || block_offset.rows == 0)
+    throw h5::Failure("problem offset tables are empty (expected a leading 0)");
+}
+
+// Whether the rows the problem offsets of the first `frames` frames point at exist.
+bool RunReader::Impl::problems_complete(hsize_t frames) const {
+  if (!has_problems) return true;
+  const auto p = rows<std::int64_t>(problem_offset, H5T_NATIVE_INT64, frames, 1)[0];
+  const auto e = rows<std::int64_t>(entry_offset, H5T_NATIVE_INT64, frames, 1)[0];
+  const auto b = rows<std::int64_t>(block_offset, H5T_NATIVE_INT64, frames, 1)[0];
+  return p >= 0 && static_cast<hsize_t>(p) <= std::min(problem_q.rows, problem_z.rows) &&
+         e >= 0 && static_cast<hsize_t>(e) <= entries.rows && b >= 0 &&
+         static_cast<hsize_t>(b) <= block_starts.rows;
+}
+
+RecordedProblem RunReader::Impl::problem(std::int64_t k) const {
+  if (!has_problems)
+    throw RunFileError(where("holds no complementarity problems (record with --record-problems)"));
+  if (k < 0 || k >= frame_count)
+    throw std::out_of_range(where("frame " + std::to_string(k) + " outside 0.." +
+                                  std::to_string(frame_count)));
+  RecordedProblem out;
+  try {
+    const auto po = offsets(problem_offset, k, 1, problem_q);
+    const auto eo = offsets(entry_offset, k, 1, entries);
+    const auto bo = offsets(block_offset, k, 1, block_starts);
+    const std::int64_t n = po[1] - po[0];
+    if (static_cast<hsize_t>(po[1]) > problem_z.rows)
+      throw h5::Failure(std::string(L::kProblemZ) + ": fewer rows than " + L::kProblemQ);
+    out.free_rows = rows<std::int32_t>(problem_free_rows, H5T_NATIVE_INT32, k, 1)[0];
+    if (out.free_rows < 0 || out.free_rows > n)
+      throw h5::Failure(std::string(L::kProblemFreeRows) + ": entry " + std::to_string(k) +
+                        " is not a row count within the problem's " + std::to_string(n));
+    const auto q = rows<double>(problem_q, H5T_NATIVE_DOUBLE, po[0], n);
+    const auto z = rows<double>(problem_z, H5T_NATIVE_DOUBLE, po[0], n);
+    out.lcp.q = Eigen::Map<const VecX>(q.data(), n);
+    out.z = Eigen::Map<const VecX>(z.data(), n);
+    out.lcp.M = MatX::Zero(n, n);
+    for (const L::EntryRow& e : rows<L::EntryRow>(entries, entry_type.get(), eo[0], eo[1] - eo[0])) {
+      if (e.row < 0 || e.row >= n || e.col < 0 || e.col >= n)
+        throw h5::Failure(std::string(L::kProblemEntries) + ": entry (" + std::to_string(e.row) +
+                          ", " + std::to_string(e.col) + ") of frame " + std::to_string(k) +
+                          " outside its " + std::to_string(n) + " x " + std::to_string(n) +
+                          " problem");
+      out.lcp.M(e.row, e.col) = e.value;
+    }
+    const auto starts = rows<std::int32_t>(block_starts, H5T_NATIVE_INT32, bo[0], bo[1] - bo[0]);
+    out.lcp.block_starts.assign(starts.begin(), starts.end());
+    for (std::size_t i = 0; i < starts.size(); ++i)
+      if (starts[i] < 0 || starts[i] >= n || (i == 0 && starts[i] != 0) ||
+          (i > 0 && starts[i] <= starts[i - 1]))
+        throw h5::Failure(std::string(L::kProblemBlockStarts) + ": frame " + std::to_string(k) +
+                          " has block starts that are not ascending from 0 within its rows");
+  } catch (const h5::Failure& e) {
+    throw RunFileError(where(e.what()));
+  }
+  return out;
 }
 
 RecordedSolve RunReader::Impl::to_solve(const L::SolverRow& row) const {
@@ -325,6 +409,9 @@ std::vector<std::int64_t> RunReader::contact_offsets() const {
     throw RunFileError(impl_->where(e.what()));
   }
 }
+
+bool RunReader::has_problems() const { return impl_->has_problems; }
+RecordedProblem RunReader::problem(std::int64_t k) const { return impl_->problem(k); }
 
 Model RunReader::model() const { return build_model(impl_->header, impl_->path.string()); }
 

@@ -40,6 +40,13 @@ class RunReader {
   // frame_count() + 1 offsets: frame k has contacts [offset[k], offset[k + 1]).
   std::vector<std::int64_t> contact_offsets() const;
 
+  // Whether the file holds each step's complementarity problem (recorded with
+  // RunWriterOptions::record_problems).
+  bool has_problems() const;
+  // The problem of frame k (size 0 for frame 0 and steps that solved nothing). Throws
+  // RunFileError if the file holds no problems, std::out_of_range for a bad k.
+  RecordedProblem problem(std::int64_t k) const;
+
   // The engine model rebuilt from the stored geometry (a replay needs nothing else).
   Model model() const;
 

@@ -25,17 +25,25 @@ struct Batch {
   std::vector<L::ContactRow> contacts;
   std::vector<L::AttemptRow> attempts;
   std::vector<double> history;
+  // Recorded problems (empty unless RunWriterOptions::record_problems).
+  std::vector<std::int64_t> problem_end, entry_end, block_end;
+  std::vector<std::int32_t> free_rows, block_starts;
+  std::vector<double> q, z;
+  std::vector<L::EntryRow> entries;
 
   std::size_t frames() const { return time.size(); }
   std::size_t bytes() const {
     return time.size() * (8 + 8 + 3 * 8 + sizeof(L::SolverRow)) + (pose.size() + twist.size()) * 8 +
            contacts.size() * sizeof(L::ContactRow) + attempts.size() * sizeof(L::AttemptRow) +
-           history.size() * 16;
+           history.size() * 16 + problem_end.size() * 28 + block_starts.size() * 4 +
+           (q.size() + z.size()) * 8 + entries.size() * sizeof(L::EntryRow);
   }
   void clear() {  // keeps the capacity: the two batches are swapped and reused
     time.clear(), step.clear(), pose.clear(), twist.clear(), solver.clear();
     contact_end.clear(), attempt_end.clear(), history_end.clear();
     contacts.clear(), attempts.clear(), history.clear();
+    problem_end.clear(), entry_end.clear(), block_end.clear(), free_rows.clear();
+    block_starts.clear(), q.clear(), z.clear(), entries.clear();
   }
 };
 
@@ -67,11 +75,15 @@ struct RunWriter::Impl {
   h5::Handle contact_type = L::contact_type();
   h5::Handle solver_type = L::solver_type();
   h5::Handle attempt_type = L::attempt_type();
+  h5::Handle entry_type = L::entry_type();
   Column time, step, pose, twist, solver, contact_offset, contacts, attempt_offset, attempts,
       history_offset, history;
+  Column problem_offset, problem_q, problem_z, problem_free_rows, entry_offset, entries,
+      block_offset, block_starts;
 
   // Owned by the observing thread.
   std::int64_t frames = 0, contact_rows = 0, attempt_rows = 0, history_rows = 0;
+  std::int64_t problem_rows = 0, entry_rows = 0, block_rows = 0;
 
   // Shared with the writing thread.
   std::mutex mutex;
@@ -86,6 +98,7 @@ struct RunWriter::Impl {
   std::string where(const std::string& what) const { return path.string() + ": " + what; }
   void create(const RunHeader& header);
   void add(const State& state, const StepReport* report);
+  void add_problem(Batch& b, const StepReport* report);
   void run();
   void write(Batch& batch);
   void append(Column& c, hid_t type, std::size_t rows, const void* data) {
@@ -159,6 +172,18 @@ void RunWriter::Impl::create(const RunHeader& header) {
     append(contact_offset, H5T_NATIVE_INT64, 1, &zero);
     append(attempt_offset, H5T_NATIVE_INT64, 1, &zero);
     append(history_offset, H5T_NATIVE_INT64, 1, &zero);
+    if (options.record_problems) {
+      column(problem_offset, L::kProblemOffset, H5T_STD_I64LE, {}, 8);
+      column(problem_q, L::kProblemQ, H5T_IEEE_F64LE, {}, 8);
+      column(problem_z, L::kProblemZ, H5T_IEEE_F64LE, {}, 8);
+      column(problem_free_rows, L::kProblemFreeRows, H5T_STD_I32LE, {}, 4);
+      column(entry_offset, L::kProblemEntryOffset, H5T_STD_I64LE, {}, 8);
+      column(entries, L::kProblemEntries, entry_type.get(), {}, sizeof(L::EntryRow));
+      column(block_offset, L::kProblemBlockOffset, H5T_STD_I64LE, {}, 8);
+      column(block_starts, L::kProblemBlockStarts, H5T_STD_I32LE, {}, 4);
+      for (Column* c : {&problem_offset, &entry_offset, &block_offset})
+        append(*c, H5T_NATIVE_INT64, 1, &zero);
+    }
     if (H5Fstart_swmr_write(file.get()) < 0)
       throw h5::Failure("cannot start SWMR write mode (" + h5::last_error() + ")");
   } catch (const h5::Failure& e) {
@@ -238,11 +263,41 @@ void RunWriter::Impl::add(const State& state, const StepReport* r) {
     row.solve_seconds = r->timings.solve;
     row.integrate_seconds = r->timings.integrate;
   }
+  if (options.record_problems) add_problem(b, r);
   b.solver.push_back(row);
   b.contact_end.push_back(contact_rows);
   b.attempt_end.push_back(attempt_rows);
   ++frames;
   if (b.bytes() >= kBatchBytes) wake.notify_one();
+}
+
+// M is copied as its nonzeros, column by column (Eigen's storage order, so the scan is
+// sequential): Stewart-Trinkle matrices couple only contacts that share a body.
+void RunWriter::Impl::add_problem(Batch& b, const StepReport* r) {
+  const Lcp* lcp = r ? r->lcp : nullptr;
+  const int n = lcp ? lcp->size() : 0;
+  if (n > 0) {
+    b.q.insert(b.q.end(), lcp->q.data(), lcp->q.data() + n);
+    if (r->solution && r->solution->size() == n)
+      b.z.insert(b.z.end(), r->solution->data(), r->solution->data() + n);
+    else
+      b.z.insert(b.z.end(), static_cast<std::size_t>(n), 0.0);
+    const std::size_t before = b.entries.size();
+    for (int c = 0; c < n; ++c) {
+      const double* column = lcp->M.data() + static_cast<std::ptrdiff_t>(c) * n;
+      for (int i = 0; i < n; ++i)
+        if (column[i] != 0.0) b.entries.push_back({i, c, column[i]});
+    }
+    entry_rows += static_cast<std::int64_t>(b.entries.size() - before);
+    b.block_starts.insert(b.block_starts.end(), lcp->block_starts.begin(),
+                          lcp->block_starts.end());
+    block_rows += static_cast<std::int64_t>(lcp->block_starts.size());
+  }
+  problem_rows += n;
+  b.problem_end.push_back(problem_rows);
+  b.entry_end.push_back(entry_rows);
+  b.block_end.push_back(block_rows);
+  b.free_rows.push_back(0);  // the Stewart-Trinkle LCP has no free rows
 }
 
 // The writing thread: it appends the pending frames when a batch is full, and flushes the
@@ -293,6 +348,16 @@ void RunWriter::Impl::run() {
 // Rows before the offsets that point at them, and the frame's time last: a reader that sees
 // a frame (by its time) finds all its rows, whatever a crash cut short.
 void RunWriter::Impl::write(Batch& b) {
+  if (options.record_problems) {
+    append(entries, entry_type.get(), b.entries.size(), b.entries.data());
+    append(problem_q, H5T_NATIVE_DOUBLE, b.q.size(), b.q.data());
+    append(problem_z, H5T_NATIVE_DOUBLE, b.z.size(), b.z.data());
+    append(block_starts, H5T_NATIVE_INT32, b.block_starts.size(), b.block_starts.data());
+    append(entry_offset, H5T_NATIVE_INT64, b.entry_end.size(), b.entry_end.data());
+    append(block_offset, H5T_NATIVE_INT64, b.block_end.size(), b.block_end.data());
+    append(problem_offset, H5T_NATIVE_INT64, b.problem_end.size(), b.problem_end.data());
+    append(problem_free_rows, H5T_NATIVE_INT32, b.free_rows.size(), b.free_rows.data());
+  }
   append(contacts, contact_type.get(), b.contacts.size(), b.contacts.data());
   append(history, H5T_NATIVE_DOUBLE, b.history.size(), b.history.data());
   append(history_offset, H5T_NATIVE_INT64, b.history_end.size(), b.history_end.data());
@@ -317,7 +382,9 @@ void RunWriter::Impl::shutdown() {
   if (worker.joinable()) worker.join();
   h5::silence_errors();
   for (Column* c : {&time, &step, &pose, &twist, &solver, &contact_offset, &contacts,
-                    &attempt_offset, &attempts, &history_offset, &history})
+                    &attempt_offset, &attempts, &history_offset, &history, &problem_offset,
+                    &problem_q, &problem_z, &problem_free_rows, &entry_offset, &entries,
+                    &block_offset, &block_starts})
     c->dataset.reset();
   if (file && H5Fclose(file.get()) < 0 && error.empty())
     error = "cannot close (" + h5::last_error() + ")";

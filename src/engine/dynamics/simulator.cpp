@@ -93,6 +93,8 @@ const StepReport& Simulator::step() {
   r.problem_size = 0;
   r.solve = SolveReport{};
   r.max_penetration = 0.0;
+  r.lcp = nullptr;
+  r.solution = nullptr;
 
   // Stages 2-3: contacts within epsilon at the start of the step.
   auto t0 = Clock::now();
@@ -121,6 +123,8 @@ const StepReport& Simulator::step() {
     t0 = Clock::now();
     solve(problem_);
     r.timings.solve = seconds_since(t0);
+    r.lcp = &problem_.lcp;
+    r.solution = &z_;
     if (!r.failed) contact_velocities(problem_, z_, velocity_);
   }
   if (!r.failed && !velocity_.allFinite()) {

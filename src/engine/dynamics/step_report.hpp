@@ -34,6 +34,11 @@ struct StepReport {
   std::string failure;
   double max_penetration = 0.0;         // -min(0, gap) over enforced contacts, m
   StepTimings timings;
+  // The step's LCP and the z it used (on a failed step: the last attempt's z); null when
+  // nothing was solved. They point into the simulator's workspaces, so a step allocates
+  // nothing for them: valid until the next step, observers copy what they keep.
+  const Lcp* lcp = nullptr;
+  const VecX* solution = nullptr;
 };
 
 }  // namespace pegsim

@@ -20,4 +20,11 @@ struct Lcp {
 // Natural-map residual ||min(z, M z + q)||_inf: zero exactly at a solution.
 double natural_residual(const Lcp& lcp, const VecX& z);
 
+// Purification of an approximate solution z (with w = M z + q): on the active set
+// A = {i : z_i > w_i} solves M_AA z_A = -q_A (z = 0 elsewhere; minimum norm if M_AA is singular) and writes it to `out` if that
+// is a solution within `tolerance`. Ends an iterative method with a pivoting method's accuracy
+// once the active set is right.
+bool active_set_solution(const Lcp& lcp, const VecX& z, const VecX& w, double tolerance,
+                         VecX& out);
+
 }  // namespace pegsim

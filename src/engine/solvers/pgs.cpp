@@ -1,6 +1,6 @@
-// Projected Gauss–Seidel (Cottle, Pang & Stone, Algorithm 5.2.1), block-wise: a sweep solves each
-// block's LCP exactly with the other blocks fixed. w = M z + q is kept up to date column by
-// column, so a sweep costs one pass over M and the residual ||min(z, w)||_inf is O(n).
+// The projected splitting methods (Cottle, Pang & Stone, Algorithm 5.2.1; thesis (2.46)/(2.47)),
+// block-wise: a sweep solves each block's LCP exactly with the other blocks fixed. w = M z + q is
+// kept up to date (column by column in Gauss–Seidel order), so the residual ||min(z, w)|| is O(n).
 #include "engine/solvers/pgs.hpp"
 
 #include <chrono>
@@ -36,7 +36,7 @@ bool block_bounds(const Lcp& lcp, std::vector<int>& bounds) {
 SolveReport PgsSolver::solve(const Lcp& lcp, VecX& z, const SolverOptions& options) {
   const auto t0 = Clock::now();
   SolveReport report;
-  report.solver = "pgs";
+  report.solver = std::string(name());
   const int n = lcp.size();
   auto finish = [&](SolveStatus status, std::string message) {
     return finish_report(std::move(report), status, std::move(message), lcp, z, t0);
@@ -58,36 +58,26 @@ SolveReport PgsSolver::solve(const Lcp& lcp, VecX& z, const SolverOptions& optio
   SolverOptions block_options;
   block_options.tolerance = options.tolerance;
   block_options.warm_start = true;
+  std::string why;
 
   for (int sweep = 1; sweep <= options.max_iterations; ++sweep) {
+    if (sweep_ == Sweep::Jacobi) change_.setZero(n);
     for (std::size_t k = 0; k + 1 < bounds_.size(); ++k) {
       const int s = bounds_[k], m = bounds_[k + 1] - bounds_[k];
-      if (m == 1) {
-        // Closed form of the 1x1 LCP: z_s = max(0, z_s - w_s / M_ss).
-        const double diagonal = lcp.M(s, s);
-        if (!(diagonal > 0.0))
-          return finish(SolveStatus::NumericalFailure,
-                        "row " + std::to_string(s) + " has a non-positive diagonal and no block");
-        const double dz = std::max(0.0, z(s) - w_(s) / diagonal) - z(s);
-        if (dz != 0.0) {
-          w_.noalias() += dz * lcp.M.col(s);
-          z(s) += dz;
-        }
-        continue;
+      if (!solve_block(lcp, z, w_, s, m, block_options, block_z_, why))
+        return finish(SolveStatus::NumericalFailure, why);
+      // Relaxed and projected: z_b + relaxation dz stays >= 0.
+      block_z_ = (z.segment(s, m) + relaxation_ * block_z_).cwiseMax(0.0) - z.segment(s, m);
+      if (sweep_ == Sweep::Jacobi) {
+        change_.segment(s, m) = block_z_;
+      } else if (!block_z_.isZero(0.0)) {
+        w_.noalias() += lcp.M.middleCols(s, m) * block_z_;
+        z.segment(s, m) += block_z_;
       }
-      // The block's own LCP: M_bb z_b + (w_b - M_bb z_b) with the other blocks fixed.
-      block_.M = lcp.M.block(s, s, m, m);
-      block_.q.noalias() = w_.segment(s, m) - block_.M * z.segment(s, m);
-      block_z_ = z.segment(s, m);
-      block_options.max_iterations = 50 * m;
-      const SolveReport local = block_solver_.solve(block_, block_z_, block_options);
-      if (!local.solved())
-        return finish(SolveStatus::NumericalFailure,
-                      "the block at row " + std::to_string(s) + " has no solution (" +
-                          to_string(local.status) + ")");
-      block_z_ -= z.segment(s, m);  // now the change
-      w_.noalias() += lcp.M.middleCols(s, m) * block_z_;
-      z.segment(s, m) += block_z_;
+    }
+    if (sweep_ == Sweep::Jacobi) {
+      z += change_;
+      w_.noalias() += lcp.M * change_;
     }
     double residual = z.cwiseMin(w_).cwiseAbs().maxCoeff();
     if (residual <= tolerance) {
@@ -99,9 +89,41 @@ SolveReport PgsSolver::solve(const Lcp& lcp, VecX& z, const SolverOptions& optio
     report.iterations = sweep;
     report.residual_history.push_back(residual);
     if (residual <= tolerance) return finish(SolveStatus::Solved, "");
+    if (!z.allFinite()) {
+      z.setZero(n);
+      return finish(SolveStatus::NumericalFailure, "the iterates became non-finite (diverged)");
+    }
   }
   return finish(SolveStatus::MaxIterations,
                 "sweep limit " + std::to_string(options.max_iterations) + " reached");
+}
+
+bool PgsSolver::solve_block(const Lcp& lcp, const VecX& z, const VecX& w, int s, int m,
+                            SolverOptions& options, VecX& dz, std::string& why) {
+  if (m == 1) {
+    // Closed form of the 1x1 LCP: z_s = max(0, z_s - w_s / M_ss).
+    const double diagonal = lcp.M(s, s);
+    if (!(diagonal > 0.0)) {
+      why = "row " + std::to_string(s) + " has a non-positive diagonal and no block";
+      return false;
+    }
+    dz.resize(1);
+    dz(0) = std::max(0.0, z(s) - w(s) / diagonal) - z(s);
+    return true;
+  }
+  // The block's own LCP: M_bb z_b + (w_b - M_bb z_b) with the other blocks fixed.
+  block_.M = lcp.M.block(s, s, m, m);
+  block_.q.noalias() = w.segment(s, m) - block_.M * z.segment(s, m);
+  dz = z.segment(s, m);
+  options.max_iterations = 50 * m;
+  const SolveReport local = block_solver_.solve(block_, dz, options);
+  if (!local.solved()) {
+    why = "the block at row " + std::to_string(s) + " has no solution (" +
+          to_string(local.status) + ")";
+    return false;
+  }
+  dz -= z.segment(s, m);
+  return true;
 }
 
 }  // namespace pegsim

@@ -1,18 +1,38 @@
 // Solvers by name: the one place that knows every solver, so settings, the CLI and the GUI
 // can list and choose them.
+#include "engine/solvers/fixed_point.hpp"
+#include "engine/solvers/interior_point.hpp"
 #include "engine/solvers/lemke.hpp"
+#include "engine/solvers/newton.hpp"
 #include "engine/solvers/pgs.hpp"
 #include "engine/solvers/solver.hpp"
 
 namespace pegsim {
 
+// Over-relaxation of "psor" and relaxation of "projected-jacobi" (thesis §2.4: about 0.5
+// makes Jacobi converge on the problems tested there).
+constexpr double kPsorRelaxation = 1.3;
+constexpr double kJacobiRelaxation = 0.5;
+
 std::unique_ptr<Solver> make_solver(std::string_view name) {
+  using Sweep = PgsSolver::Sweep;
   if (name == "lemke") return std::make_unique<LemkeSolver>();
   if (name == "pgs") return std::make_unique<PgsSolver>();
+  if (name == "psor") return std::make_unique<PgsSolver>(Sweep::GaussSeidel, kPsorRelaxation);
+  if (name == "projected-jacobi")
+    return std::make_unique<PgsSolver>(Sweep::Jacobi, kJacobiRelaxation);
+  if (name == "fixed-point") return std::make_unique<FixedPointSolver>();
+  if (name == "interior-point") return std::make_unique<InteriorPointSolver>();
+  if (name == "minmap-newton") return std::make_unique<NewtonSolver>(NewtonSolver::Map::MinMap);
+  if (name == "fischer-newton")
+    return std::make_unique<NewtonSolver>(NewtonSolver::Map::FischerBurmeister);
   return nullptr;
 }
 
-std::vector<std::string> solver_names() { return {"lemke", "pgs"}; }
+std::vector<std::string> solver_names() {
+  return {"lemke",       "pgs",           "psor",          "projected-jacobi",
+          "fixed-point", "interior-point", "minmap-newton", "fischer-newton"};
+}
 
 const char* to_string(SolveStatus s) {
   switch (s) {

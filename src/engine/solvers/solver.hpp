@@ -46,7 +46,7 @@ class Solver {
   virtual SolveReport solve(const Lcp& lcp, VecX& z, const SolverOptions& options) = 0;
 };
 
-// Creates a solver by name ("lemke", "pgs"); returns nullptr for an unknown name.
+// Creates a solver by name (see solver_names()); returns nullptr for an unknown name.
 std::unique_ptr<Solver> make_solver(std::string_view name);
 // Names accepted by make_solver, in a stable order.
 std::vector<std::string> solver_names();

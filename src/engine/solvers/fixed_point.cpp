@@ -1,0 +1,46 @@
+#include "engine/solvers/fixed_point.hpp"
+
+#include <chrono>
+#include <string>
+
+namespace pegsim {
+
+SolveReport FixedPointSolver::solve(const Lcp& lcp, VecX& z, const SolverOptions& options) {
+  const auto t0 = std::chrono::steady_clock::now();
+  SolveReport report;
+  report.solver = "fixed-point";
+  const int n = lcp.size();
+  auto finish = [&](SolveStatus status, std::string message) {
+    return finish_report(std::move(report), status, std::move(message), lcp, z, t0);
+  };
+  if (!(options.warm_start && z.size() == n && z.allFinite())) z.setZero(n);
+  if (lcp.M.rows() != n || lcp.M.cols() != n)
+    return finish(SolveStatus::NumericalFailure, "M is not square of the size of q");
+  if (!lcp.M.allFinite() || !lcp.q.allFinite())
+    return finish(SolveStatus::NumericalFailure, "M or q has a non-finite entry");
+  if (n == 0) return finish(SolveStatus::Solved, "");
+  const double bound = lcp.M.cwiseAbs().rowwise().sum().maxCoeff();
+  if (!(bound > 0.0)) return finish(SolveStatus::NumericalFailure, "M is zero");
+  const double alpha = 1.0 / bound;
+  const double tolerance = options.tolerance * (1.0 + lcp.q.cwiseAbs().maxCoeff());
+
+  z = z.cwiseMax(0.0);
+  for (int k = 1; k <= options.max_iterations; ++k) {
+    w_.noalias() = lcp.M * z;
+    w_ += lcp.q;
+    const double residual = z.cwiseMin(w_).cwiseAbs().maxCoeff();  // of the current z
+    if (residual <= tolerance) return finish(SolveStatus::Solved, "");
+    z = (z - alpha * w_).cwiseMax(0.0);
+    report.iterations = k;
+    report.residual_history.push_back(natural_residual(lcp, z));
+    if (!z.allFinite()) {
+      z.setZero(n);
+      return finish(SolveStatus::NumericalFailure, "the iterates became non-finite (diverged)");
+    }
+  }
+  if (natural_residual(lcp, z) <= tolerance) return finish(SolveStatus::Solved, "");
+  return finish(SolveStatus::MaxIterations,
+                "iteration limit " + std::to_string(options.max_iterations) + " reached");
+}
+
+}  // namespace pegsim

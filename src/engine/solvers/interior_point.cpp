@@ -1,0 +1,108 @@
+#include "engine/solvers/interior_point.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <string>
+
+namespace pegsim {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+constexpr double kToBoundary = 0.995;  // fraction of the step to the boundary of z, w > 0
+
+// Largest alpha in (0, 1] with x + alpha dx >= 0.
+double step_to_boundary(const VecX& x, const VecX& dx) {
+  double alpha = 1.0;
+  for (Eigen::Index i = 0; i < x.size(); ++i)
+    if (dx(i) < 0.0) alpha = std::min(alpha, -x(i) / dx(i));
+  return alpha;
+}
+
+}  // namespace
+
+SolveReport InteriorPointSolver::solve(const Lcp& lcp, VecX& z, const SolverOptions& options) {
+  const auto t0 = Clock::now();
+  SolveReport report;
+  report.solver = "interior-point";
+  const int n = lcp.size();
+  auto finish = [&](SolveStatus status, std::string message) {
+    return finish_report(std::move(report), status, std::move(message), lcp, z, t0);
+  };
+  if (lcp.M.rows() != n || lcp.M.cols() != n) {
+    z.setZero(n);
+    return finish(SolveStatus::NumericalFailure, "M is not square of the size of q");
+  }
+  if (!lcp.M.allFinite() || !lcp.q.allFinite()) {
+    z.setZero(n);
+    return finish(SolveStatus::NumericalFailure, "M or q has a non-finite entry");
+  }
+  if (n == 0) return finish(SolveStatus::Solved, "");
+  const double q_norm = lcp.q.cwiseAbs().maxCoeff();
+  const double tolerance = options.tolerance * (1.0 + q_norm);
+
+  // A warm start is no help to an interior method (its iterates must stay off the boundary):
+  // the start is z = w = (1 + |q|) e, infeasible in w = M z + q.
+  z.setConstant(n, 1.0 + q_norm);
+  w_.setConstant(n, 1.0 + q_norm);
+  VecX best = VecX::Zero(n);
+  double best_residual = natural_residual(lcp, best);
+
+  for (int k = 1; k <= options.max_iterations; ++k) {
+    r_.noalias() = lcp.M * z;
+    r_ = w_ - r_ - lcp.q;  // primal infeasibility w - M z - q
+    const double mu = z.dot(w_) / n;
+
+    // Newton system of (w - M z - q = 0, z o w = target): with dw = M dz - r,
+    // (Z M + W) dz = target - z o w + Z r.
+    K_ = z.asDiagonal() * lcp.M;
+    K_.diagonal() += w_;
+    lu_.compute(K_);
+    // Predictor (affine scaling, target 0), then Mehrotra's centring sigma = (mu_aff / mu)^3
+    // and the second-order correction -dz_aff o dw_aff.
+    rhs_ = -z.cwiseProduct(w_) + z.cwiseProduct(r_);
+    dz_aff_ = lu_.solve(rhs_);
+    dw_aff_.noalias() = lcp.M * dz_aff_;
+    dw_aff_ -= r_;
+    const double alpha_aff = std::min(step_to_boundary(z, dz_aff_), step_to_boundary(w_, dw_aff_));
+    const double mu_aff = (z + alpha_aff * dz_aff_).dot(w_ + alpha_aff * dw_aff_) / n;
+    const double sigma = std::pow(std::max(0.0, mu_aff) / mu, 3);
+    rhs_.array() += sigma * mu - dz_aff_.array() * dw_aff_.array();
+    dz_ = lu_.solve(rhs_);
+    if (!dz_.allFinite()) {
+      z = best;
+      return finish(SolveStatus::NumericalFailure, "the Newton system became singular");
+    }
+    dw_.noalias() = lcp.M * dz_;
+    dw_ -= r_;
+    const double alpha =
+        std::min(1.0, kToBoundary * std::min(step_to_boundary(z, dz_), step_to_boundary(w_, dw_)));
+    z += alpha * dz_;
+    w_ += alpha * dw_;
+    report.iterations = k;
+
+    const double residual = natural_residual(lcp, z);
+    if (residual < best_residual) {
+      best_residual = residual;
+      best = z;
+    }
+    // The crossover is cheap next to the Newton step; try it once the gap is small.
+    if (z.dot(w_) / n < 1e-6 * (1.0 + q_norm) && active_set_solution(lcp, z, w_, tolerance, candidate_)) {
+      z = candidate_;
+      report.residual_history.push_back(natural_residual(lcp, z));
+      return finish(SolveStatus::Solved, "");
+    }
+    report.residual_history.push_back(residual);
+    if (residual <= tolerance) return finish(SolveStatus::Solved, "");
+    if (!z.allFinite() || !w_.allFinite()) {
+      z = best;
+      return finish(SolveStatus::NumericalFailure, "the iterates became non-finite");
+    }
+  }
+  z = best;
+  return finish(SolveStatus::MaxIterations,
+                "iteration limit " + std::to_string(options.max_iterations) + " reached");
+}
+
+}  // namespace pegsim

@@ -1,0 +1,27 @@
+// A primal-dual interior-point method for the LCP (Wright, "Primal-Dual Interior-Point
+// Methods", 1997, Ch. 8 and 10: infeasible path following with Mehrotra's predictor-corrector).
+// Polynomial for monotone (positive semidefinite) M and convergent for P*-matrices; contact
+// LCPs with friction are neither in general, so it suits frictionless or symmetric problems.
+#pragma once
+
+#include <Eigen/LU>
+
+#include "engine/solvers/solver.hpp"
+
+namespace pegsim {
+
+class InteriorPointSolver final : public Solver {
+ public:
+  std::string_view name() const override { return "interior-point"; }
+  // Iterations are Newton steps on (w = M z + q, z o w = sigma mu e); once the complementarity
+  // gap is small the active set {z_i > w_i} is solved exactly (a crossover), which ends the
+  // method with the accuracy of a pivoting one when the set is right.
+  SolveReport solve(const Lcp& lcp, VecX& z, const SolverOptions& options) override;
+
+ private:
+  MatX K_;
+  Eigen::PartialPivLU<MatX> lu_;
+  VecX w_, r_, dz_, dw_, rhs_, dz_aff_, dw_aff_, candidate_;
+};
+
+}  // namespace pegsim
