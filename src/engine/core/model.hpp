@@ -6,11 +6,13 @@
 #include <vector>
 
 #include "engine/core/body.hpp"
+#include "engine/core/joint.hpp"
 
 namespace pegsim {
 
 struct Model {
   std::vector<Body> bodies;
+  std::vector<Joint> joints;
 
   int body_index(const std::string& name) const {
     for (std::size_t i = 0; i < bodies.size(); ++i)

@@ -1,5 +1,6 @@
 // Names of the core enumerations, used by reports, the CLI and scene files.
 #include "engine/core/contact.hpp"
+#include "engine/core/joint.hpp"
 #include "engine/core/model.hpp"
 #include "engine/core/settings.hpp"
 #include "engine/core/shape.hpp"
@@ -48,6 +49,28 @@ bool parse_formulation(const std::string& name, Formulation& out) {
   for (Formulation f : {Formulation::StewartTrinkle, Formulation::AnitescuPotra}) {
     if (name == to_string(f)) {
       out = f;
+      return true;
+    }
+  }
+  return false;
+}
+
+const char* to_string(JointType t) {
+  switch (t) {
+    case JointType::Fixed: return "fixed";
+    case JointType::Revolute: return "revolute";
+    case JointType::Prismatic: return "prismatic";
+    case JointType::Cylindrical: return "cylindrical";
+    case JointType::Spherical: return "spherical";
+  }
+  return "?";
+}
+
+bool parse_joint_type(const std::string& name, JointType& out) {
+  for (JointType t : {JointType::Fixed, JointType::Revolute, JointType::Prismatic,
+                      JointType::Cylindrical, JointType::Spherical}) {
+    if (name == to_string(t)) {
+      out = t;
       return true;
     }
   }

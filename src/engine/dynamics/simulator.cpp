@@ -111,11 +111,19 @@ const StepReport& Simulator::step() {
 
   // Stages 5-6: formulate and solve, or move freely.
   t0 = Clock::now();
-  if (enforced_.empty()) {
+  if (enforced_.empty() && model_.joints.empty()) {
     free_velocities(model_, state_, settings_, velocity_);
     r.timings.formulate = seconds_since(t0);
     r.timings.solve = 0.0;
     fill_impulses(problem_, VecX());
+  } else if (enforced_.empty()) {
+    // Joints alone: their Schur complement needs no complementarity problem.
+    assemble_stewart_trinkle(model_, state_, settings_, r.contacts, enforced_, problem_);
+    r.timings.formulate = seconds_since(t0);
+    r.timings.solve = 0.0;
+    fill_impulses(problem_, VecX());
+    z_.resize(0);
+    contact_velocities(problem_, z_, velocity_);
   } else {
     assemble_stewart_trinkle(model_, state_, settings_, r.contacts, enforced_, problem_);
     r.timings.formulate = seconds_since(t0);

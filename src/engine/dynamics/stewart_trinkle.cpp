@@ -29,6 +29,83 @@ Vec6 apply_inverse_mass(const Body& body, const Mat3& inv_inertia, const Vec6& g
 // Friction coefficient of a pair: the geometric mean, so two bodies of equal mu give that mu.
 double pair_friction(const Body& a, const Body& b) { return std::sqrt(a.mu * b.mu); }
 
+// Relative size of the diagonal added to A = G_b^T W G_b: redundant joint rows (a closed loop,
+// two joints between the same bodies) make A singular, and a compliance this small keeps the
+// factorization defined without a visible effect on the motion.
+constexpr double kJointRegularization = 1e-12;
+
+// Joint rows, A = G_b^T W G_b (factorized), Y = G_b^T W G_c, and the joints' own impulses
+// p_b0 = A^-1 r_b folded into the free velocity (thesis (2.37)-(2.39) with z = 0).
+template <typename InverseInertia, typename ColumnsOfBody>
+void eliminate_joints(const Model& model, const State& state, double h,
+                      InverseInertia& inverse_inertia, const ColumnsOfBody& columns_of_body,
+                      ContactProblem& p) {
+  joint_rows(model, state, p.joint_rows);
+  const int m = static_cast<int>(p.joint_rows.size());
+  p.joint_WG_a.resize(m);
+  p.joint_WG_b.resize(m);
+  if (m == 0) return;
+  for (int r = 0; r < m; ++r) {
+    const JointRow& row = p.joint_rows[r];
+    p.joint_WG_a[r] = row.body_a < 0 ? Vec6::Zero()
+                                     : apply_inverse_mass(model.bodies[row.body_a],
+                                                          inverse_inertia(row.body_a), row.G_a);
+    p.joint_WG_b[r] = row.body_b < 0 ? Vec6::Zero()
+                                     : apply_inverse_mass(model.bodies[row.body_b],
+                                                          inverse_inertia(row.body_b), row.G_b);
+  }
+  // Pairs of rows (and row-column pairs) couple through the dynamic bodies they share.
+  auto row_on = [&](const JointRow& row, int body, const Vec6*& g, int r, const Vec6*& wg) {
+    if (row.body_a == body) {
+      g = &row.G_a;
+      wg = &p.joint_WG_a[r];
+      return true;
+    }
+    if (row.body_b == body) {
+      g = &row.G_b;
+      wg = &p.joint_WG_b[r];
+      return true;
+    }
+    return false;
+  };
+  MatX A = MatX::Zero(m, m);
+  const int ncols = static_cast<int>(p.G_a.size());
+  p.joint_Y.setZero(m, ncols);
+  for (int r1 = 0; r1 < m; ++r1) {
+    const JointRow& row1 = p.joint_rows[r1];
+    for (int body : {row1.body_a, row1.body_b}) {
+      if (body < 0 || (body == row1.body_b && row1.body_a == row1.body_b)) continue;
+      const Vec6 *g1 = nullptr, *wg1 = nullptr;
+      row_on(row1, body, g1, r1, wg1);
+      for (int r2 = 0; r2 < m; ++r2) {
+        const Vec6 *g2 = nullptr, *wg2 = nullptr;
+        if (row_on(p.joint_rows[r2], body, g2, r2, wg2)) A(r1, r2) += g1->dot(*wg2);
+      }
+      for (const auto& [col, end] : columns_of_body[body])
+        p.joint_Y(r1, col) += g1->dot(end == 0 ? p.WG_a[col] : p.WG_b[col]);
+    }
+  }
+  A.diagonal().array() += kJointRegularization * (1.0 + A.diagonal().maxCoeff());
+  p.joint_A.compute(A);
+
+  // r_b = -psi_b / h - G_b^T nu_free (2.28), then nu_free += W G_b A^-1 r_b.
+  VecX r(m);
+  for (int k = 0; k < m; ++k) {
+    const JointRow& row = p.joint_rows[k];
+    double v = 0.0;
+    if (row.body_a >= 0) v += row.G_a.dot(p.free_velocity.segment<6>(6 * row.body_a));
+    if (row.body_b >= 0) v += row.G_b.dot(p.free_velocity.segment<6>(6 * row.body_b));
+    r(k) = -row.violation / h - v;
+  }
+  const VecX p0 = p.joint_A.solve(r);
+  for (int k = 0; k < m; ++k) {
+    const JointRow& row = p.joint_rows[k];
+    if (row.body_a >= 0) p.free_velocity.segment<6>(6 * row.body_a) += p0(k) * p.joint_WG_a[k];
+    if (row.body_b >= 0) p.free_velocity.segment<6>(6 * row.body_b) += p0(k) * p.joint_WG_b[k];
+  }
+  p.joint_impulse = p0;
+}
+
 }  // namespace
 
 void free_velocities(const Model& model, const State& state, const Settings& settings,
@@ -144,6 +221,13 @@ void assemble_stewart_trinkle(const Model& model, const State& state, const Sett
   }
 
   free_velocities(model, state, settings, p.free_velocity);
+  eliminate_joints(model, state, settings.h, inverse_inertia, columns_of_body, p);
+  // -Y^T A^-1 Y: what the joints take from the contacts' effective inverse mass.
+  if (!p.joint_rows.empty() && ncols > 0) {
+    const MatX coupling = p.joint_Y.transpose() * p.joint_A.solve(p.joint_Y);
+    for (int c1 = 0; c1 < ncols; ++c1)
+      for (int c2 = 0; c2 < ncols; ++c2) lcp.M(row_of(c1), row_of(c2)) -= coupling(c1, c2);
+  }
   for (int i = 0; i < nc; ++i) {
     const Contact& c = contacts[enforced[i]];
     const int base = i * block;
@@ -168,8 +252,33 @@ void assemble_stewart_trinkle(const Model& model, const State& state, const Sett
   }
 }
 
-void contact_velocities(const ContactProblem& p, const VecX& z, VecX& velocity) {
+namespace {
+// The impulses of the Jacobian columns (normal and friction, no slip speeds) in column order.
+VecX contact_column_impulses(const ContactProblem& p, const VecX& z) {
+  const int cols_per_contact = 1 + p.directions;
+  VecX x(p.contacts() * cols_per_contact);
+  for (int i = 0; i < p.contacts(); ++i)
+    x.segment(i * cols_per_contact, cols_per_contact) =
+        z.segment(i * p.block_size(), cols_per_contact);
+  return x;
+}
+}  // namespace
+
+void contact_velocities(ContactProblem& p, const VecX& z, VecX& velocity) {
   velocity = p.free_velocity;
+  // The joints answer the contact impulses: p_b = p_b0 - A^-1 Y z (the p_b0 part is already in
+  // the free velocity).
+  const int m = static_cast<int>(p.joint_rows.size());
+  if (m > 0 && z.size() > 0) {
+    const VecX dp = -p.joint_A.solve(p.joint_Y * contact_column_impulses(p, z));
+    for (int k = 0; k < m; ++k) {
+      const JointRow& row = p.joint_rows[k];
+      if (row.body_a >= 0) velocity.segment<6>(6 * row.body_a) += dp(k) * p.joint_WG_a[k];
+      if (row.body_b >= 0) velocity.segment<6>(6 * row.body_b) += dp(k) * p.joint_WG_b[k];
+    }
+    p.joint_impulse += dp;
+  }
+  if (z.size() == 0) return;
   const int nd = p.directions;
   const int cols_per_contact = 1 + nd;
   for (int i = 0; i < p.contacts(); ++i) {

@@ -1,12 +1,14 @@
 // Stage 5: the Stewart–Trinkle LCP with a linearized friction cone, thesis (6.1)/(6.2).
 #pragma once
 
+#include <Eigen/Cholesky>
 #include <vector>
 
 #include "engine/core/contact.hpp"
 #include "engine/core/model.hpp"
 #include "engine/core/settings.hpp"
 #include "engine/core/state.hpp"
+#include "engine/dynamics/joint_rows.hpp"
 #include "engine/solvers/lcp.hpp"
 
 namespace pegsim {
@@ -24,8 +26,19 @@ struct ContactProblem {
   // the Jacobian column G (6-vector, [linear; angular]) and M^-1 G, 0 for static bodies.
   std::vector<Vec6> G_a, G_b, WG_a, WG_b;
   std::vector<int> body_a, body_b;      // per contact: dynamic state index or -1 if static
-  VecX free_velocity;                   // nu + M^-1 p_ext, 6 per body
+  // nu + M^-1 p_ext, 6 per body; with joints, plus the joints' own impulses M^-1 G_b p_b0.
+  VecX free_velocity;
   Lcp lcp;
+
+  // Joints, eliminated by their Schur complement (thesis (2.37)-(2.39)): with W = M^-1,
+  // A = G_b^T W G_b and Y = G_b^T W G_c (G_c: the contact columns), the bilateral impulses are
+  // p_b = A^-1 (r_b - Y z_c), r_b = -psi_b / h - G_b^T (nu + W p_ext); the contact LCP keeps
+  // the form of (6.1) with W replaced by W - W G_b A^-1 G_b^T W.
+  std::vector<JointRow> joint_rows;
+  std::vector<Vec6> joint_WG_a, joint_WG_b;  // W G_b per row and body end
+  Eigen::LDLT<MatX> joint_A;
+  MatX joint_Y;
+  VecX joint_impulse;                        // p_b of the answer (contact_velocities)
 
   int block_size() const { return directions + 2; }
   int contacts() const { return static_cast<int>(contact.size()); }
@@ -36,13 +49,14 @@ struct ContactProblem {
 void free_velocities(const Model& model, const State& state, const Settings& settings,
                      VecX& free_velocity);
 
-// Builds (6.1) for the contacts listed in `enforced` (indices into `contacts`).
-// `free_velocity` must come from free_velocities for the same state.
+// Builds (6.1) for the contacts listed in `enforced` (indices into `contacts`), with the
+// model's joints eliminated; `enforced` may be empty (then the LCP is empty).
 void assemble_stewart_trinkle(const Model& model, const State& state, const Settings& settings,
                               const std::vector<Contact>& contacts,
                               const std::vector<int>& enforced, ContactProblem& problem);
 
-// (6.2): nu^{l+1} = free_velocity + M^-1 (G_n p_n + G_f p_f), 6 per body.
-void contact_velocities(const ContactProblem& problem, const VecX& z, VecX& velocity);
+// (6.2): nu^{l+1} = free_velocity + M^-1 (G_n p_n + G_f p_f - G_b A^-1 Y z), 6 per body; z may
+// be empty when the LCP is. Also sets problem.joint_impulse.
+void contact_velocities(ContactProblem& problem, const VecX& z, VecX& velocity);
 
 }  // namespace pegsim
