@@ -9,6 +9,7 @@
 #include "io/hdf5_io.hpp"
 #include "io/run_header_io.hpp"
 #include "io/run_layout.hpp"
+#include "io/run_settings_row.hpp"
 
 namespace pegsim {
 namespace {
@@ -20,6 +21,10 @@ struct Batch {
   std::vector<double> time;
   std::vector<std::int64_t> step;
   std::vector<double> pose, twist;  // 7 and 6 values per body per frame
+  std::vector<double> force, torque;  // 3 values per body per frame
+  // Settings changes: the frame each row applies from, and the row.
+  std::vector<std::int64_t> settings_frame;
+  std::vector<L::SettingsRow> settings_rows;
   std::vector<L::SolverRow> solver;
   std::vector<std::int64_t> contact_end, attempt_end, history_end;
   std::vector<L::ContactRow> contacts;
@@ -33,13 +38,15 @@ struct Batch {
 
   std::size_t frames() const { return time.size(); }
   std::size_t bytes() const {
-    return time.size() * (8 + 8 + 3 * 8 + sizeof(L::SolverRow)) + (pose.size() + twist.size()) * 8 +
+    return time.size() * (8 + 8 + 3 * 8 + sizeof(L::SolverRow)) +
+           (pose.size() + twist.size() + force.size() + torque.size()) * 8 +
            contacts.size() * sizeof(L::ContactRow) + attempts.size() * sizeof(L::AttemptRow) +
            history.size() * 16 + problem_end.size() * 28 + block_starts.size() * 4 +
            (q.size() + z.size()) * 8 + entries.size() * sizeof(L::EntryRow);
   }
   void clear() {  // keeps the capacity: the two batches are swapped and reused
     time.clear(), step.clear(), pose.clear(), twist.clear(), solver.clear();
+    force.clear(), torque.clear(), settings_frame.clear(), settings_rows.clear();
     contact_end.clear(), attempt_end.clear(), history_end.clear();
     contacts.clear(), attempts.clear(), history.clear();
     problem_end.clear(), entry_end.clear(), block_end.clear(), free_rows.clear();
@@ -76,6 +83,8 @@ struct RunWriter::Impl {
   h5::Handle solver_type = L::solver_type();
   h5::Handle attempt_type = L::attempt_type();
   h5::Handle entry_type = L::entry_type();
+  h5::Handle settings_type = L::settings_type();
+  Column force, torque, settings_frame, settings_rows;
   Column time, step, pose, twist, solver, contact_offset, contacts, attempt_offset, attempts,
       history_offset, history;
   Column problem_offset, problem_q, problem_z, problem_free_rows, entry_offset, entries,
@@ -84,6 +93,7 @@ struct RunWriter::Impl {
   // Owned by the observing thread.
   std::int64_t frames = 0, contact_rows = 0, attempt_rows = 0, history_rows = 0;
   std::int64_t problem_rows = 0, entry_rows = 0, block_rows = 0;
+  Settings last_settings;  // of the last recorded step (the header's before the first)
 
   // Shared with the writing thread.
   std::mutex mutex;
@@ -134,6 +144,7 @@ void RunWriter::Impl::create(const RunHeader& header) {
   }
   bodies = header.bodies.size();
   solver_names = header.solver_names;
+  last_settings = header.settings;
   try {
     write_run_header(file.get(), header);
     h5::Handle g = h5::group(H5Gcreate2(file.get(), "/frames", H5P_DEFAULT, H5P_DEFAULT,
@@ -160,6 +171,18 @@ void RunWriter::Impl::create(const RunHeader& header) {
     column(step, L::kStep, H5T_STD_I64LE, {}, 8);
     column(pose, L::kPose, H5T_IEEE_F64LE, {b, 7}, 56 * bodies);
     column(twist, L::kTwist, H5T_IEEE_F64LE, {b, 6}, 48 * bodies);
+    column(force, L::kForce, H5T_IEEE_F64LE, {b, 3}, 24 * bodies);
+    column(torque, L::kTorque, H5T_IEEE_F64LE, {b, 3}, 24 * bodies);
+    h5::Handle log = h5::group(H5Gcreate2(file.get(), L::kSettingsLog, H5P_DEFAULT, H5P_DEFAULT,
+                                          H5P_DEFAULT));
+    if (!log) throw h5::Failure(std::string("cannot create group ") + L::kSettingsLog);
+    // Changes are rare: small chunks keep a run without any nearly free.
+    settings_frame.name = L::kSettingsLogFrame;
+    settings_frame.dataset = h5::create_extendable(file.get(), L::kSettingsLogFrame,
+                                                   H5T_STD_I64LE, {}, 64, level);
+    settings_rows.name = L::kSettingsLogRows;
+    settings_rows.dataset = h5::create_extendable(file.get(), L::kSettingsLogRows,
+                                                  settings_type.get(), {}, 16, level);
     column(solver, L::kSolver, solver_file.get(), {}, H5Tget_size(solver_file.get()));
     column(contact_offset, L::kContactOffset, H5T_STD_I64LE, {}, 8);
     column(contacts, L::kContacts, contact_file.get(), {}, H5Tget_size(contact_file.get()));
@@ -198,8 +221,33 @@ void RunWriter::Impl::add(const State& state, const StepReport* r) {
   row.answer = -1;
   row.solver = -1;
   row.status = -1;
+  // A change of settings since the last step is one log row (built outside the lock: it may
+  // throw for a name that does not fit).
+  bool settings_changed = false;
+  L::SettingsRow settings_row{};
+  if (r && r->settings && !L::same_settings(*r->settings, last_settings)) {
+    try {
+      settings_row = L::to_row(*r->settings);
+    } catch (const h5::Failure& e) {
+      throw RunFileError(where(e.what()));
+    }
+    last_settings = *r->settings;
+    settings_changed = true;
+  }
   std::lock_guard lock(mutex);
   Batch& b = pending;
+  if (settings_changed) {
+    b.settings_frame.push_back(frames);
+    b.settings_rows.push_back(settings_row);
+  }
+  // The step's external wrench; zero for frame 0 (and a report without one).
+  const bool wrench = r && r->applied_force.size() == bodies && r->applied_torque.size() == bodies;
+  for (std::size_t i = 0; i < bodies; ++i) {
+    const Vec3 f = wrench ? r->applied_force[i] : Vec3::Zero();
+    const Vec3 t = wrench ? r->applied_torque[i] : Vec3::Zero();
+    b.force.insert(b.force.end(), {f.x(), f.y(), f.z()});
+    b.torque.insert(b.torque.end(), {t.x(), t.y(), t.z()});
+  }
   b.time.push_back(state.time);
   b.step.push_back(state.step);
   for (const BodyState& s : state.bodies) {
@@ -221,6 +269,7 @@ void RunWriter::Impl::add(const State& state, const StepReport* r) {
       cr.index_a = c.feature_a.index;
       cr.kind_b = static_cast<std::int8_t>(c.feature_b.kind);
       cr.index_b = c.feature_b.index;
+      cr.duplicate_of = i < r->duplicate_of.size() ? r->duplicate_of[i] : -1;
       for (int k = 0; k < 3; ++k) cr.point[k] = c.point_a[k], cr.normal[k] = c.normal[k];
       cr.gap = c.gap;
       cr.applicability = c.applicability;
@@ -365,6 +414,10 @@ void RunWriter::Impl::write(Batch& b) {
   append(attempt_offset, H5T_NATIVE_INT64, b.attempt_end.size(), b.attempt_end.data());
   append(contact_offset, H5T_NATIVE_INT64, b.contact_end.size(), b.contact_end.data());
   append(solver, solver_type.get(), b.solver.size(), b.solver.data());
+  append(settings_rows, settings_type.get(), b.settings_rows.size(), b.settings_rows.data());
+  append(settings_frame, H5T_NATIVE_INT64, b.settings_frame.size(), b.settings_frame.data());
+  append(force, H5T_NATIVE_DOUBLE, b.frames(), b.force.data());
+  append(torque, H5T_NATIVE_DOUBLE, b.frames(), b.torque.data());
   append(twist, H5T_NATIVE_DOUBLE, b.frames(), b.twist.data());
   append(pose, H5T_NATIVE_DOUBLE, b.frames(), b.pose.data());
   append(step, H5T_NATIVE_INT64, b.frames(), b.step.data());
@@ -384,7 +437,8 @@ void RunWriter::Impl::shutdown() {
   for (Column* c : {&time, &step, &pose, &twist, &solver, &contact_offset, &contacts,
                     &attempt_offset, &attempts, &history_offset, &history, &problem_offset,
                     &problem_q, &problem_z, &problem_free_rows, &entry_offset, &entries,
-                    &block_offset, &block_starts})
+                    &block_offset, &block_starts, &force, &torque, &settings_frame,
+                    &settings_rows})
     c->dataset.reset();
   if (file && H5Fclose(file.get()) < 0 && error.empty())
     error = "cannot close (" + h5::last_error() + ")";
