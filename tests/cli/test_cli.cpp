@@ -189,7 +189,7 @@ TEST(Cli, ExportWritesTrajectoriesAndContacts) {
   std::ifstream cube(dir / "cube.csv"), traj(temp_dir() / "export-traj.csv");
   std::string header, line, want;
   std::getline(cube, header);
-  EXPECT_EQ(header, "frame,time,x,y,z,qw,qx,qy,qz");
+  EXPECT_EQ(header, "frame,time,x,y,z,qw,qx,qy,qz,fx,fy,fz,tx,ty,tz");
   std::getline(traj, want);
   int rows = 0;
   while (std::getline(cube, line) && std::getline(traj, want)) {
@@ -198,7 +198,7 @@ TEST(Cli, ExportWritesTrajectoriesAndContacts) {
     std::stringstream sa(line), sb(want);
     for (std::string f; std::getline(sa, f, ',');) a.push_back(f);
     for (std::string f; std::getline(sb, f, ',');) b.push_back(f);
-    ASSERT_EQ(a.size(), 9u);
+    ASSERT_EQ(a.size(), 15u);
     ASSERT_EQ(b.size(), 16u);
     for (int c = 0; c < 7; ++c) EXPECT_EQ(std::stod(a[2 + c]), std::stod(b[9 + c])) << line;
     ++rows;
@@ -207,6 +207,7 @@ TEST(Cli, ExportWritesTrajectoriesAndContacts) {
   std::ifstream contacts(dir / "contacts.csv");
   std::getline(contacts, header);
   EXPECT_EQ(header.rfind("frame,time,body_a,body_b,", 0), 0u) << header;
+  EXPECT_EQ(header.substr(header.rfind(',') + 1), "duplicate_of") << header;
   int contact_rows = 0;
   while (std::getline(contacts, line)) ++contact_rows;
   EXPECT_GT(contact_rows, 0);
