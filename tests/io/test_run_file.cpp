@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 #include <hdf5.h>
 
+#include <chrono>
 #include <csignal>
 #include <cstring>
 #include <filesystem>
@@ -486,6 +487,31 @@ void expect_exact_replay(const fs::path& file) {
   }
 }
 
+// Without any flush() call, frames reach the disk while the recording goes on: the stepping
+// thread hands them to the writer within half a flush period, which flushes every period.
+TEST(RunFile, FramesReachTheDiskWhileRecordingWithoutFlushCalls) {
+  const fs::path file = fresh("periodic.h5");
+  Scene sc = scene("spheres_on_cube");
+  Simulator sim(sc.model, sc.initial, sc.settings);
+  RunWriterOptions o;
+  o.flush_seconds = 0.05;
+  RunWriter writer(file, make_run_header(sc, sim.model(), sim.settings(), "test"), sim.state(),
+                   o);
+  sim.add_observer(&writer);
+  for (int k = 0; k < 20; ++k) sim.step();
+  const auto t0 = std::chrono::steady_clock::now();
+  std::int64_t seen = 0;
+  // Keep stepping slowly (as a GUI at a low frame rate) until a reader sees the first 21.
+  while (seen < 21 && std::chrono::steady_clock::now() - t0 < std::chrono::seconds(5)) {
+    usleep(20000);
+    sim.step();
+    seen = RunReader(file).frame_count();
+  }
+  EXPECT_GE(seen, 21);
+  writer.close();
+  EXPECT_EQ(RunReader(file).frame_count(), writer.frames());
+}
+
 // The engine is deterministic: a replay from the file alone (its model, settings, first
 // frame and recorded wrenches) reproduces every recorded pose bit for bit.
 TEST(RunFile, ReplayFromTheFileReproducesEveryPoseExactly) {
@@ -578,7 +604,9 @@ TEST(RunFile, SettingsChangedMidRunAreRecordedAndReplayed) {
   EXPECT_NEAR(t[40] - t[39], sc.settings.h, 1e-12);
   EXPECT_NEAR(t[41] - t[40], fine.h, 1e-12);
   const RunFrame f = reader.frame(120);
-  if (!f.solve.solver.empty()) EXPECT_EQ(f.solve.attempts.front().solver, "pgs");
+  if (!f.solve.solver.empty()) {
+    EXPECT_EQ(f.solve.attempts.front().solver, "pgs");
+  }
   expect_exact_replay(file);
 }
 
