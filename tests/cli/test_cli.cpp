@@ -10,6 +10,11 @@
 #include <algorithm>
 #include <sys/wait.h>
 
+#include "engine/dynamics/simulator.hpp"
+#include "io/run_header.hpp"
+#include "io/run_writer.hpp"
+#include "io/scene.hpp"
+
 namespace {
 
 namespace fs = std::filesystem;
@@ -152,6 +157,42 @@ TEST(Cli, RecordThenInfoReportsTheRun) {
   for (const char* key : {"hello_world", "frames", "contacts/step", "solves", "solver failures",
                           "fallbacks", "iterations", "residual", "max penetration"})
     EXPECT_NE(r.out.find(key), std::string::npos) << key << " missing in\n" << r.out;
+}
+
+// A run whose h and solver change mid-run (as the GUI may do): info lists each change.
+TEST(Cli, InfoListsSettingsChanges) {
+  const fs::path run = temp_dir() / "changes.h5";
+  fs::remove(run);
+  {
+    pegsim::Scene sc = pegsim::load_scene(scene("hello_world"));
+    pegsim::Simulator sim(sc.model, sc.initial, sc.settings);
+    pegsim::RunWriter writer(run, pegsim::make_run_header(sc, sim.model(), sim.settings(), "test"),
+                             sim.state());
+    sim.add_observer(&writer);
+    pegsim::Settings s = sc.settings;
+    for (int k = 0; k < 30; ++k) {
+      if (k == 10) {
+        s.h /= 2;
+        sim.set_settings(s);
+      }
+      if (k == 20) {
+        s.solver = "pgs";
+        sim.set_settings(s);
+      }
+      sim.step();
+    }
+    writer.close();
+  }
+  Result r = cli("info " + run.string() + " --json");
+  ASSERT_EQ(r.status, 0) << r.out;
+  const auto j = nlohmann::json::parse(r.out);
+  ASSERT_EQ(j["settings_changes"].size(), 2u) << r.out;
+  EXPECT_EQ(j["settings_changes"][0]["frame"], 11);
+  EXPECT_DOUBLE_EQ(j["settings_changes"][0]["h"].get<double>(), j["h"].get<double>() / 2);
+  EXPECT_EQ(j["settings_changes"][1]["frame"], 21);
+  EXPECT_EQ(j["settings_changes"][1]["solver"], "pgs");
+  r = cli("info " + run.string());
+  EXPECT_NE(r.out.find("settings from   frame 21"), std::string::npos) << r.out;
 }
 
 TEST(Cli, RecordNeverReplacesAFileWithoutForce) {
