@@ -3,6 +3,9 @@
 // time to read a random frame of a 100 000-frame file.
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
+#include <chrono>
+
 #include <filesystem>
 #include <random>
 #include <ctime>
@@ -27,6 +30,20 @@ Scene stack10() {
   return load_scene(fs::path(PEGSIM_SOURCE_DIR) / "scenes" / "stack10.json");
 }
 
+// Times what the stepping thread spends inside the writer's on_step (copying the report).
+struct TimedObserver : StepObserver {
+  StepObserver* inner = nullptr;
+  double seconds = 0.0;
+  std::vector<double> each;
+  void on_step(const Model& m, const State& s, const StepReport& r) override {
+    const auto t0 = std::chrono::steady_clock::now();
+    inner->on_step(m, s, r);
+    const double dt = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    seconds += dt;
+    each.push_back(dt);
+  }
+};
+
 // Step time of stack10 (Lemke), recording every step when `record` is set. The writer's
 // background thread runs on the other core; what a step pays is the copy of its report.
 void stack10_step(benchmark::State& bench, bool record, int level = 1, bool problems = false) {
@@ -35,6 +52,7 @@ void stack10_step(benchmark::State& bench, bool record, int level = 1, bool prob
   for (int i = 0; i < 10; ++i) sim.step();
   const fs::path file = temp_file("stack10.h5");
   std::optional<RunWriter> writer;
+  TimedObserver timed;
   if (record) {
     RunWriterOptions o;
     o.overwrite = true;
@@ -42,7 +60,8 @@ void stack10_step(benchmark::State& bench, bool record, int level = 1, bool prob
     o.record_problems = problems;
     writer.emplace(file, make_run_header(scene, sim.model(), sim.settings(), "bench"),
                    sim.state(), o);
-    sim.add_observer(&*writer);
+    timed.inner = &*writer;
+    sim.add_observer(&timed);
   }
   // Process CPU (both threads) next to the benchmark's own figures, which are the main thread's.
   timespec c0{}, c1{};
@@ -52,6 +71,13 @@ void stack10_step(benchmark::State& bench, bool record, int level = 1, bool prob
   clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &c1);
   const double cpu = double(c1.tv_sec - c0.tv_sec) + 1e-9 * double(c1.tv_nsec - c0.tv_nsec);
   bench.counters["process_cpu_us"] = 1e6 * cpu / double(bench.iterations());
+  if (writer) {
+    bench.counters["on_step_us"] = 1e6 * timed.seconds / double(bench.iterations());
+    std::sort(timed.each.begin(), timed.each.end());
+    bench.counters["on_step_p50_us"] = 1e6 * timed.each[timed.each.size() / 2];
+    bench.counters["on_step_p99_us"] = 1e6 * timed.each[timed.each.size() * 99 / 100];
+    bench.counters["on_step_max_us"] = 1e6 * timed.each.back();
+  }
   if (writer) {
     writer->close();
     bench.counters["file_MB"] = double(fs::file_size(file)) / 1e6;

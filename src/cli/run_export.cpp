@@ -50,14 +50,14 @@ std::vector<std::filesystem::path> export_csv(const RunReader& reader,
     out.back()->precision(17);
   }
   for (std::size_t b = 0; b < h.bodies.size(); ++b)
-    *out[b] << "frame,time,x,y,z,qw,qx,qy,qz\n";
+    *out[b] << "frame,time,x,y,z,qw,qx,qy,qz,fx,fy,fz,tx,ty,tz\n";
   std::ofstream& contacts = *out.back();
   auto body = [&](int i) {
     return i >= 0 && static_cast<std::size_t>(i) < h.bodies.size() ? csv_field(h.bodies[i].name)
                                                                     : std::to_string(i);
   };
   contacts << "frame,time,body_a,body_b,feature_a,index_a,feature_b,index_b,px,py,pz,nx,ny,nz,"
-              "gap,normal_impulse,fx,fy,fz,sliding,primary,enforced\n";
+              "gap,normal_impulse,fx,fy,fz,sliding,primary,enforced,duplicate_of\n";
 
   for (std::int64_t first = 0; first < reader.frame_count(); first += kBlock) {
     const std::int64_t n = std::min(kBlock, reader.frame_count() - first);
@@ -65,8 +65,12 @@ std::vector<std::filesystem::path> export_csv(const RunReader& reader,
       for (std::size_t b = 0; b < f.bodies.size(); ++b) {
         const Vec3& p = f.bodies[b].position;
         const Quat& q = f.bodies[b].orientation;
+        const Vec3& force = f.bodies[b].force;   // the external wrench the step applied
+        const Vec3& torque = f.bodies[b].torque;
         *out[b] << f.index << ',' << f.time << ',' << p.x() << ',' << p.y() << ',' << p.z() << ','
-                << q.w() << ',' << q.x() << ',' << q.y() << ',' << q.z() << '\n';
+                << q.w() << ',' << q.x() << ',' << q.y() << ',' << q.z() << ',' << force.x() << ','
+                << force.y() << ',' << force.z() << ',' << torque.x() << ',' << torque.y() << ','
+                << torque.z() << '\n';
       }
       for (const RecordedContact& rc : f.contacts) {
         const Contact& c = rc.contact;
@@ -78,7 +82,7 @@ std::vector<std::filesystem::path> export_csv(const RunReader& reader,
                  << c.normal.z() << ',' << c.gap << ',' << rc.normal_impulse << ','
                  << rc.friction_impulse.x() << ',' << rc.friction_impulse.y() << ','
                  << rc.friction_impulse.z() << ',' << int(rc.sliding) << ','
-                 << int(c.primary()) << ',' << int(rc.enforced) << '\n';
+                 << int(c.primary()) << ',' << int(rc.enforced) << ',' << rc.duplicate_of << '\n';
       }
     }
   }

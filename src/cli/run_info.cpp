@@ -14,6 +14,7 @@ RunFileStats run_file_stats(const RunReader& reader) {
   s.frames = reader.frame_count();
   s.bodies = static_cast<std::int64_t>(h.bodies.size());
   s.h = h.settings.h;
+  s.settings_changes = reader.settings_changes();
   const std::vector<double>& t = reader.times();
   if (!t.empty()) s.duration = t.back() - t.front();
 
@@ -44,6 +45,11 @@ RunFileStats run_file_stats(const RunReader& reader) {
 }
 
 nlohmann::json stats_json(const RunFileStats& s) {
+  nlohmann::json changes = nlohmann::json::array();
+  for (const SettingsChange& c : s.settings_changes)
+    changes.push_back({{"frame", c.frame}, {"h", c.settings.h}, {"solver", c.settings.solver},
+                       {"epsilon", c.settings.epsilon},
+                       {"friction_directions", c.settings.friction_directions}});
   return {{"scene", s.scene},
           {"program", s.program},
           {"created", s.created},
@@ -51,6 +57,7 @@ nlohmann::json stats_json(const RunFileStats& s) {
           {"steps", s.frames > 0 ? s.frames - 1 : 0},
           {"bodies", s.bodies},
           {"h", s.h},
+          {"settings_changes", changes},
           {"duration", s.duration},
           {"solves", s.solves},
           {"answered_by", s.answered_by},
@@ -72,6 +79,11 @@ void print_stats(std::ostream& out, const std::string& file, const RunFileStats&
                 static_cast<long long>(s.frames), static_cast<long long>(std::max<std::int64_t>(s.frames - 1, 0)),
                 s.h, s.duration);
   out << line;
+  for (const SettingsChange& c : s.settings_changes) {
+    std::snprintf(line, sizeof line, "  settings from   frame %lld: h = %g s, solver %s\n",
+                  static_cast<long long>(c.frame), c.settings.h, c.settings.solver.c_str());
+    out << line;
+  }
   out << "  bodies          " << s.bodies << '\n';
   std::snprintf(line, sizeof line, "  contacts/step   mean %.2f, max %lld\n", s.contacts_mean,
                 s.contacts_max);

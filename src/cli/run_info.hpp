@@ -5,6 +5,7 @@
 #include <map>
 #include <ostream>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -17,7 +18,9 @@ struct RunFileStats {
   std::string program, created;
   std::int64_t frames = 0;      // frame 0 included
   std::int64_t bodies = 0;
-  double h = 0.0;
+  double h = 0.0;               // at the start of the run
+  // Settings changed during the run (the frame each applies from), empty if they never did.
+  std::vector<SettingsChange> settings_changes;
   double duration = 0.0;        // simulated time from the first frame to the last, s
   long long solves = 0;         // frames that solved an LCP (failed ones included)
   std::map<std::string, long long> answered_by;

@@ -46,9 +46,16 @@ struct RunHeader {
   std::vector<std::string> solver_names;
 };
 
+// The settings changed before a step: in force from frame `frame` on (until the next change).
+struct SettingsChange {
+  std::int64_t frame = 0;
+  Settings settings;
+};
+
 struct RecordedContact {
   Contact contact;
   bool enforced = false;
+  int duplicate_of = -1;                     // the enforced contact of the frame it repeats
   double normal_impulse = 0.0;               // N s
   Vec3 friction_impulse = Vec3::Zero();      // N s, world frame
   bool sliding = false;
@@ -91,7 +98,9 @@ struct RunFrame {
   std::int64_t index = 0;
   double time = 0.0;
   std::int64_t step = 0;
-  std::vector<BodyState> bodies;        // pose and twist (force, torque: zero, not recorded)
+  // Pose, twist and the external wrench the step applied (force, torque; zero in frame 0
+  // and in files recorded before wrenches were).
+  std::vector<BodyState> bodies;
   std::vector<RecordedContact> contacts;
   RecordedSolve solve;
 };

@@ -47,7 +47,7 @@ h5::Handle status_type() {
                    true);
 }
 
-h5::Handle contact_type() {
+h5::Handle contact_type(bool with_duplicate_of) {
   h5::Handle t = h5::type(H5Tcreate(H5T_COMPOUND, sizeof(ContactRow)));
   const h5::Handle kind = feature_kind_type();
   const h5::Handle v3 = vec3();
@@ -58,6 +58,8 @@ h5::Handle contact_type() {
   H5Tinsert(id, "index_a", HOFFSET(ContactRow, index_a), H5T_NATIVE_INT32);
   H5Tinsert(id, "feature_b", HOFFSET(ContactRow, kind_b), kind.get());
   H5Tinsert(id, "index_b", HOFFSET(ContactRow, index_b), H5T_NATIVE_INT32);
+  if (with_duplicate_of)
+    H5Tinsert(id, "duplicate_of", HOFFSET(ContactRow, duplicate_of), H5T_NATIVE_INT32);
   H5Tinsert(id, "point", HOFFSET(ContactRow, point), v3.get());
   H5Tinsert(id, "normal", HOFFSET(ContactRow, normal), v3.get());
   H5Tinsert(id, "gap", HOFFSET(ContactRow, gap), H5T_NATIVE_DOUBLE);

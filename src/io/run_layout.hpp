@@ -17,6 +17,15 @@ inline constexpr const char* kStep = "/frames/step";
 inline constexpr const char* kPose = "/frames/pose";    // [N, B, 7]: x y z qw qx qy qz
 inline constexpr const char* kTwist = "/frames/twist";  // [N, B, 6]: vx vy vz wx wy wz
 inline constexpr const char* kSolver = "/frames/solver";
+// Per body: the external wrench the step applied (world frame); zero in frame 0. Files
+// written before they existed lack them (the reader then returns zeros).
+inline constexpr const char* kForce = "/frames/force";    // [N, B, 3], N
+inline constexpr const char* kTorque = "/frames/torque";  // [N, B, 3], N m
+// Settings changed during the run: row i holds the full settings in force from frame
+// frame[i] on (until the next row); frames before the first row use /settings.
+inline constexpr const char* kSettingsLog = "/settings_log";
+inline constexpr const char* kSettingsLogFrame = "/settings_log/frame";
+inline constexpr const char* kSettingsLogRows = "/settings_log/settings";
 // Variable-length per-frame data: rows and an offset table of N + 1 entries.
 inline constexpr const char* kContactOffset = "/frames/contact_offset";
 inline constexpr const char* kContacts = "/frames/contacts";
@@ -40,6 +49,7 @@ inline constexpr const char* kProblemBlockStarts = "/frames/problem_block_starts
 struct ContactRow {
   std::int32_t body_a, body_b;
   std::int32_t index_a, index_b;  // feature index in the body's polytope, -1 for sphere/plane
+  std::int32_t duplicate_of;      // the enforced contact (index in the frame) it repeats, -1
   std::int8_t kind_a, kind_b;     // FeatureKind
   std::uint8_t applicable, feasible, primary, enforced, sliding;
   double point[3];                // world point on A, m
@@ -79,7 +89,8 @@ struct EntryRow {
 };
 
 // The types of the structs above (native layout, used in memory and in the file).
-h5::Handle contact_type();
+// Without duplicate_of: the contact rows of files written before that field existed.
+h5::Handle contact_type(bool with_duplicate_of = true);
 h5::Handle solver_type();
 h5::Handle attempt_type();
 h5::Handle entry_type();

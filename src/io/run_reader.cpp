@@ -8,6 +8,7 @@
 #include "io/run_header.hpp"
 #include "io/run_header_io.hpp"
 #include "io/run_layout.hpp"
+#include "io/run_settings_row.hpp"
 
 namespace pegsim {
 namespace {
@@ -39,6 +40,19 @@ void check_fields(hid_t dataset, hid_t memory, const char* name) {
   }
 }
 
+bool has_member(hid_t dataset, const char* field) {
+  h5::Handle stored = h5::type(H5Dget_type(dataset));
+  const bool found = H5Tget_member_index(stored.get(), field) >= 0;
+  H5Eclear2(H5E_DEFAULT);
+  return found;
+}
+
+bool exists(hid_t file, const char* name) {
+  const bool found = H5Lexists(file, name, H5P_DEFAULT) > 0;
+  H5Eclear2(H5E_DEFAULT);
+  return found;
+}
+
 SolveStatus to_status(std::int8_t s) {
   return s >= 0 && s <= static_cast<int>(SolveStatus::NumericalFailure)
              ? static_cast<SolveStatus>(s)
@@ -60,6 +74,10 @@ struct RunReader::Impl {
   h5::Handle solver_type = L::solver_type();
   h5::Handle attempt_type = L::attempt_type();
   h5::Handle entry_type = L::entry_type();
+  bool has_duplicate_of = true;   // contact rows written before it existed lack the field
+  bool has_wrenches = false;      // /frames/force and /frames/torque (absent in older files)
+  Column force, torque;
+  std::vector<SettingsChange> settings_changes;
   Column time, step, pose, twist, solver, contact_offset, contacts, attempt_offset, attempts,
       history_offset, history;
   bool has_problems = false;
@@ -111,6 +129,7 @@ struct RunReader::Impl {
   }
   RecordedSolve to_solve(const L::SolverRow& row) const;
   void open_problems();
+  void read_settings_log();
   bool problems_complete(hsize_t frames) const;
   RecordedProblem problem(std::int64_t k) const;
   std::vector<RunFrame> read(std::int64_t first, std::int64_t count) const;
@@ -160,6 +179,8 @@ void RunReader::Impl::open() {
     check_fields(solver.dataset.get(), solver_type.get(), L::kSolver);
     open_column(contact_offset, L::kContactOffset, {});
     open_column(contacts, L::kContacts, {});
+    has_duplicate_of = has_member(contacts.dataset.get(), "duplicate_of");
+    if (!has_duplicate_of) contact_type = L::contact_type(false);
     check_fields(contacts.dataset.get(), contact_type.get(), L::kContacts);
     open_column(attempt_offset, L::kAttemptOffset, {});
     open_column(attempts, L::kAttempts, {});
@@ -170,6 +191,12 @@ void RunReader::Impl::open() {
     // A killed writer may leave datasets of different lengths: a frame counts once every
     // dataset holds it, rows its offsets point at included.
     hsize_t n = std::min({time.rows, step.rows, pose.rows, twist.rows, solver.rows});
+    has_wrenches = exists(file.get(), L::kForce);
+    if (has_wrenches) {
+      open_column(force, L::kForce, {b, 3});
+      open_column(torque, L::kTorque, {b, 3});
+      n = std::min({n, force.rows, torque.rows});
+    }
     if (contact_offset.rows == 0 || attempt_offset.rows == 0 || history_offset.rows == 0)
       throw h5::Failure("offset tables are empty (expected a leading 0)");
     n = std::min({n, contact_offset.rows - 1, attempt_offset.rows - 1});
@@ -188,8 +215,31 @@ void RunReader::Impl::open() {
     };
     while (n > 0 && !complete(n)) --n;
     frame_count = static_cast<std::int64_t>(n);
+    read_settings_log();
   } catch (const h5::Failure& e) {
     throw RunFileError(where(e.what()));
+  }
+}
+
+// The settings log is small (one row per change): read whole at open. Rows past the last
+// complete frame (a killed writer) are dropped; frames must ascend from 1.
+void RunReader::Impl::read_settings_log() {
+  if (!exists(file.get(), L::kSettingsLog)) return;
+  Column frame_column, row_column;
+  open_column(frame_column, L::kSettingsLogFrame, {});
+  open_column(row_column, L::kSettingsLogRows, {});
+  const h5::Handle type = L::settings_type();
+  check_fields(row_column.dataset.get(), type.get(), L::kSettingsLogRows);
+  const auto count = static_cast<std::int64_t>(std::min(frame_column.rows, row_column.rows));
+  const auto frames = rows<std::int64_t>(frame_column, H5T_NATIVE_INT64, 0, count);
+  const auto settings = rows<L::SettingsRow>(row_column, type.get(), 0, count);
+  for (std::int64_t i = 0; i < count; ++i) {
+    if (frames[i] < 1 || (i > 0 && frames[i] <= frames[i - 1]))
+      throw h5::Failure(std::string(L::kSettingsLogFrame) + ": entry " + std::to_string(i) +
+                        " is " + std::to_string(frames[i]) +
+                        ", expected frames ascending from 1");
+    if (frames[i] >= frame_count) break;
+    settings_changes.push_back({frames[i], L::from_row(settings[i])});
   }
 }
 
@@ -295,6 +345,11 @@ std::vector<RunFrame> RunReader::Impl::read(std::int64_t first, std::int64_t cou
     const auto p = rows<double>(pose, H5T_NATIVE_DOUBLE, first, count);
     const auto tw = rows<double>(twist, H5T_NATIVE_DOUBLE, first, count);
     const auto sv = rows<L::SolverRow>(solver, solver_type.get(), first, count);
+    std::vector<double> fo, to;
+    if (has_wrenches) {
+      fo = rows<double>(force, H5T_NATIVE_DOUBLE, first, count);
+      to = rows<double>(torque, H5T_NATIVE_DOUBLE, first, count);
+    }
     const auto co = offsets(contact_offset, first, count, contacts);
     const auto cr = rows<L::ContactRow>(contacts, contact_type.get(), co.front(),
                                         co.back() - co.front());
@@ -318,6 +373,12 @@ std::vector<RunFrame> RunReader::Impl::read(std::int64_t first, std::int64_t cou
         s.orientation = Quat(q[3], q[4], q[5], q[6]);
         s.velocity = Vec3(v[0], v[1], v[2]);
         s.angular_velocity = Vec3(v[3], v[4], v[5]);
+        if (has_wrenches) {
+          const double* f3 = &fo[(f * bodies + b) * 3];
+          const double* t3 = &to[(f * bodies + b) * 3];
+          s.force = Vec3(f3[0], f3[1], f3[2]);
+          s.torque = Vec3(t3[0], t3[1], t3[2]);
+        }
       }
       for (std::int64_t i = co[f]; i < co[f + 1]; ++i) {
         const L::ContactRow& r = cr[i - co.front()];
@@ -333,6 +394,7 @@ std::vector<RunFrame> RunReader::Impl::read(std::int64_t first, std::int64_t cou
         c.contact.applicable = r.applicable != 0;
         c.contact.feasible = r.feasible != 0;
         c.enforced = r.enforced != 0;
+        c.duplicate_of = has_duplicate_of ? r.duplicate_of : -1;
         c.normal_impulse = r.normal_impulse;
         c.friction_impulse =
             Vec3(r.friction_impulse[0], r.friction_impulse[1], r.friction_impulse[2]);
@@ -409,6 +471,23 @@ std::vector<std::int64_t> RunReader::contact_offsets() const {
     throw RunFileError(impl_->where(e.what()));
   }
 }
+
+const Settings& RunReader::settings(std::int64_t k) const {
+  if (k < 0 || k >= impl_->frame_count)
+    throw std::out_of_range(impl_->where("frame " + std::to_string(k) + " outside 0.." +
+                                         std::to_string(impl_->frame_count)));
+  const auto& log = impl_->settings_changes;
+  // The last change at or before k (changes ascend by frame).
+  auto after = std::upper_bound(log.begin(), log.end(), k,
+                                [](std::int64_t f, const SettingsChange& c) { return f < c.frame; });
+  return after == log.begin() ? impl_->header.settings : std::prev(after)->settings;
+}
+
+const std::vector<SettingsChange>& RunReader::settings_changes() const {
+  return impl_->settings_changes;
+}
+
+bool RunReader::has_wrenches() const { return impl_->has_wrenches; }
 
 bool RunReader::has_problems() const { return impl_->has_problems; }
 RecordedProblem RunReader::problem(std::int64_t k) const { return impl_->problem(k); }

@@ -35,6 +35,14 @@ class RunReader {
   // Frames [first, first + count) in one pass (for exports); each as frame() returns it.
   std::vector<RunFrame> frames(std::int64_t first, std::int64_t count) const;
 
+  // The settings frame k was stepped with (frame 0: the run's initial settings, as header()).
+  // Throws std::out_of_range for a bad k.
+  const Settings& settings(std::int64_t k) const;
+  // Every change of settings during the run, by frame (empty if they never changed).
+  const std::vector<SettingsChange>& settings_changes() const;
+  // Whether the file records external wrenches (files written before they existed do not).
+  bool has_wrenches() const;
+
   // Every frame's solver report, without attempts (for statistics over the whole run).
   std::vector<RecordedSolve> solver_reports() const;
   // frame_count() + 1 offsets: frame k has contacts [offset[k], offset[k + 1]).

@@ -66,7 +66,7 @@ class Writer {
   bool frame(const RunFrame& before, const RunFrame& after);
 
  private:
-  void bodies(hid_t frame, const RunFrame& before);
+  void bodies(hid_t frame, const RunFrame& before, const RunFrame& after);
   std::vector<int> contacts(hid_t frame, const RunFrame& before, const RunFrame& after);
   bool solutions(hid_t frame, const RunFrame& after, const std::vector<int>& enforced);
 
@@ -74,7 +74,7 @@ class Writer {
   hid_t file_;
 };
 
-void Writer::bodies(hid_t frame, const RunFrame& before) {
+void Writer::bodies(hid_t frame, const RunFrame& before, const RunFrame& after) {
   const RunHeader& h = reader_.header();
   const std::size_t nb = h.bodies.size();
   std::vector<std::int32_t> ids(nb);
@@ -85,9 +85,13 @@ void Writer::bodies(hid_t frame, const RunFrame& before) {
     const BodyState& s = before.bodies[b];
     ids[b] = static_cast<std::int32_t>(b);
     masses[b] = body.mass;
-    // External wrenches are not in run files: gravity is the only applied force.
-    const Vec3 f = body.is_static ? Vec3::Zero() : Vec3(body.mass * h.settings.gravity);
-    forces.insert(forces.end(), {f.x(), f.y(), f.z(), 0.0, 0.0, 0.0});
+    // Gravity (with the step's settings) plus the external wrench the step applied.
+    const Settings& settings = reader_.settings(after.index);
+    const BodyState& applied = after.bodies[b];
+    const Vec3 f = body.is_static ? Vec3::Zero()
+                                  : Vec3(body.mass * settings.gravity + applied.force);
+    const Vec3 t = body.is_static ? Vec3::Zero() : applied.torque;
+    forces.insert(forces.end(), {f.x(), f.y(), f.z(), t.x(), t.y(), t.z()});
     // World-frame inertia at this pose, what the step's dynamics used.
     const Mat3 R = s.orientation.toRotationMatrix();
     const Mat3 I = R * body.inertia * R.transpose();
@@ -184,10 +188,10 @@ bool Writer::solutions(hid_t frame, const RunFrame& after, const std::vector<int
 
 bool Writer::frame(const RunFrame& before, const RunFrame& after) {
   h5::Handle g = make_group(file_, S::frame_group(after.index));
-  const double h = reader_.header().settings.h;
+  const double h = reader_.settings(after.index).h;  // the step's own (it may change)
   doubles(g.get(), S::kStep, {h}, 1);
   h5::write_attribute(g.get(), "time", std::vector<double>{after.time});
-  bodies(g.get(), before);
+  bodies(g.get(), before, after);
   h5::Handle joints = make_group(g.get(), "joints");  // no joints yet: every field has 0 rows
   doubles(joints.get(), "violations", {}, 1);
   doubles(joints.get(), "jacobians", {}, 3);

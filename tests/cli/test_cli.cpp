@@ -10,6 +10,11 @@
 #include <algorithm>
 #include <sys/wait.h>
 
+#include "engine/dynamics/simulator.hpp"
+#include "io/run_header.hpp"
+#include "io/run_writer.hpp"
+#include "io/scene.hpp"
+
 namespace {
 
 namespace fs = std::filesystem;
@@ -154,6 +159,42 @@ TEST(Cli, RecordThenInfoReportsTheRun) {
     EXPECT_NE(r.out.find(key), std::string::npos) << key << " missing in\n" << r.out;
 }
 
+// A run whose h and solver change mid-run (as the GUI may do): info lists each change.
+TEST(Cli, InfoListsSettingsChanges) {
+  const fs::path run = temp_dir() / "changes.h5";
+  fs::remove(run);
+  {
+    pegsim::Scene sc = pegsim::load_scene(scene("hello_world"));
+    pegsim::Simulator sim(sc.model, sc.initial, sc.settings);
+    pegsim::RunWriter writer(run, pegsim::make_run_header(sc, sim.model(), sim.settings(), "test"),
+                             sim.state());
+    sim.add_observer(&writer);
+    pegsim::Settings s = sc.settings;
+    for (int k = 0; k < 30; ++k) {
+      if (k == 10) {
+        s.h /= 2;
+        sim.set_settings(s);
+      }
+      if (k == 20) {
+        s.solver = "pgs";
+        sim.set_settings(s);
+      }
+      sim.step();
+    }
+    writer.close();
+  }
+  Result r = cli("info " + run.string() + " --json");
+  ASSERT_EQ(r.status, 0) << r.out;
+  const auto j = nlohmann::json::parse(r.out);
+  ASSERT_EQ(j["settings_changes"].size(), 2u) << r.out;
+  EXPECT_EQ(j["settings_changes"][0]["frame"], 11);
+  EXPECT_DOUBLE_EQ(j["settings_changes"][0]["h"].get<double>(), j["h"].get<double>() / 2);
+  EXPECT_EQ(j["settings_changes"][1]["frame"], 21);
+  EXPECT_EQ(j["settings_changes"][1]["solver"], "pgs");
+  r = cli("info " + run.string());
+  EXPECT_NE(r.out.find("settings from   frame 21"), std::string::npos) << r.out;
+}
+
 TEST(Cli, RecordNeverReplacesAFileWithoutForce) {
   const fs::path run = temp_dir() / "keep.h5";
   std::ofstream(run) << "keep";
@@ -189,7 +230,7 @@ TEST(Cli, ExportWritesTrajectoriesAndContacts) {
   std::ifstream cube(dir / "cube.csv"), traj(temp_dir() / "export-traj.csv");
   std::string header, line, want;
   std::getline(cube, header);
-  EXPECT_EQ(header, "frame,time,x,y,z,qw,qx,qy,qz");
+  EXPECT_EQ(header, "frame,time,x,y,z,qw,qx,qy,qz,fx,fy,fz,tx,ty,tz");
   std::getline(traj, want);
   int rows = 0;
   while (std::getline(cube, line) && std::getline(traj, want)) {
@@ -198,7 +239,7 @@ TEST(Cli, ExportWritesTrajectoriesAndContacts) {
     std::stringstream sa(line), sb(want);
     for (std::string f; std::getline(sa, f, ',');) a.push_back(f);
     for (std::string f; std::getline(sb, f, ',');) b.push_back(f);
-    ASSERT_EQ(a.size(), 9u);
+    ASSERT_EQ(a.size(), 15u);
     ASSERT_EQ(b.size(), 16u);
     for (int c = 0; c < 7; ++c) EXPECT_EQ(std::stod(a[2 + c]), std::stod(b[9 + c])) << line;
     ++rows;
@@ -207,6 +248,7 @@ TEST(Cli, ExportWritesTrajectoriesAndContacts) {
   std::ifstream contacts(dir / "contacts.csv");
   std::getline(contacts, header);
   EXPECT_EQ(header.rfind("frame,time,body_a,body_b,", 0), 0u) << header;
+  EXPECT_EQ(header.substr(header.rfind(',') + 1), "duplicate_of") << header;
   int contact_rows = 0;
   while (std::getline(contacts, line)) ++contact_rows;
   EXPECT_GT(contact_rows, 0);

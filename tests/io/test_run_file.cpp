@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 #include <hdf5.h>
 
+#include <chrono>
 #include <csignal>
 #include <cstring>
 #include <filesystem>
@@ -14,6 +15,7 @@
 #include "engine/dynamics/simulator.hpp"
 #include "io/run_header.hpp"
 #include "io/run_reader.hpp"
+#include "io/run_replay.hpp"
 #include "io/run_writer.hpp"
 #include "io/scene.hpp"
 
@@ -78,7 +80,12 @@ void expect_same_frame(const RunFrame& f, const State& s, const StepReport* r) {
   EXPECT_EQ(f.time, s.time);
   EXPECT_EQ(f.step, s.step);
   ASSERT_EQ(f.bodies.size(), s.bodies.size());
-  for (std::size_t b = 0; b < s.bodies.size(); ++b) expect_same_state(f.bodies[b], s.bodies[b]);
+  for (std::size_t b = 0; b < s.bodies.size(); ++b) {
+    expect_same_state(f.bodies[b], s.bodies[b]);
+    // The wrench of the step (none before the first).
+    EXPECT_EQ(f.bodies[b].force, r ? r->applied_force[b] : Vec3::Zero());
+    EXPECT_EQ(f.bodies[b].torque, r ? r->applied_torque[b] : Vec3::Zero());
+  }
   if (!r) {
     EXPECT_TRUE(f.contacts.empty());
     EXPECT_TRUE(f.solve.attempts.empty());
@@ -103,6 +110,7 @@ void expect_same_frame(const RunFrame& f, const State& s, const StepReport* r) {
     EXPECT_EQ(got.contact.applicable, want.applicable);
     EXPECT_EQ(got.contact.feasible, want.feasible);
     EXPECT_EQ(got.enforced, r->enforced[i] != 0);
+    EXPECT_EQ(got.duplicate_of, r->duplicate_of[i]);
     EXPECT_EQ(got.normal_impulse, r->normal_impulse[i]);
     EXPECT_EQ(got.friction_impulse, r->friction_impulse[i]);
     EXPECT_EQ(got.sliding, r->sliding[i] != 0);
@@ -188,8 +196,32 @@ TEST(RunFile, EveryFieldRoundTrips) {
   }
   EXPECT_GT(contacts, 0u);  // the run exercised contacts and solves
   EXPECT_GT(solves, 0u);
+  EXPECT_TRUE(reader.has_wrenches());
+  EXPECT_TRUE(reader.settings_changes().empty());
   ASSERT_EQ(reader.times().size(), 81u);
   EXPECT_EQ(reader.times()[80], rec.tape.states.back().time);
+}
+
+// Aligned cubes: the vertex of A on B and the vertex of B on A at a corner are one physical
+// contact, enforced once; the other names it in duplicate_of.
+TEST(RunFile, DuplicateOfRoundTrips) {
+  const fs::path file = fresh("duplicates.h5");
+  Recording rec = record("stack10", 5, file);
+  RunReader reader(file);
+  std::size_t duplicates = 0;
+  for (int k = 1; k <= 5; ++k) {
+    SCOPED_TRACE("frame " + std::to_string(k));
+    const RunFrame f = reader.frame(k);
+    expect_same_frame(f, rec.tape.states[k - 1], &rec.tape.reports[k - 1]);
+    for (const RecordedContact& c : f.contacts) {
+      if (c.duplicate_of < 0) continue;
+      ++duplicates;
+      ASSERT_LT(static_cast<std::size_t>(c.duplicate_of), f.contacts.size());
+      EXPECT_TRUE(f.contacts[c.duplicate_of].enforced);
+      EXPECT_FALSE(c.enforced);
+    }
+  }
+  EXPECT_GT(duplicates, 0u);
 }
 
 TEST(RunFile, RandomAccessMatchesSequentialReading) {
@@ -428,21 +460,10 @@ TEST(RunFile, SurvivesSigkillWithEveryFlushedFrame) {
   }
 }
 
-// The engine is deterministic: a replay from the file alone (its model, settings and first
-// frame) reproduces every recorded pose bit for bit.
-TEST(RunFile, ReplayFromTheFileReproducesEveryPoseExactly) {
-  const fs::path file = fresh("replay.h5");
-  Scene sc = scene("cascading_polyhedra");
-  sc.settings.friction_directions = 5;  // a setting the scene file does not hold
-  {
-    Simulator sim(sc.model, sc.initial, sc.settings);
-    RunWriter writer(file, make_run_header(sc, sim.model(), sim.settings(), "test"), sim.state());
-    sim.add_observer(&writer);
-    for (int k = 0; k < 200; ++k) sim.step();
-    writer.close();
-  }
+// Replays `file` from its own model, settings and first frame (prepare_replay_step applies
+// each step's recorded settings and wrench) and expects every recorded pose bit for bit.
+void expect_exact_replay(const fs::path& file) {
   RunReader reader(file);
-  ASSERT_EQ(reader.frame_count(), 201);
   const RunFrame first = reader.frame(0);
   State initial;
   initial.time = first.time;
@@ -451,6 +472,7 @@ TEST(RunFile, ReplayFromTheFileReproducesEveryPoseExactly) {
   Simulator replay(reader.model(), initial, reader.header().settings);
   const std::vector<RunFrame> frames = reader.frames(0, reader.frame_count());
   for (std::int64_t k = 1; k < reader.frame_count(); ++k) {
+    prepare_replay_step(replay, reader, frames[k]);
     ASSERT_FALSE(replay.step().failed);
     for (std::size_t b = 0; b < frames[k].bodies.size(); ++b) {
       const BodyState& want = frames[k].bodies[b];
@@ -462,6 +484,231 @@ TEST(RunFile, ReplayFromTheFileReproducesEveryPoseExactly) {
                 0)
           << "frame " << k << " body " << b;
     }
+  }
+}
+
+// Without any flush() call, frames reach the disk while the recording goes on: the stepping
+// thread hands them to the writer within half a flush period, which flushes every period.
+TEST(RunFile, FramesReachTheDiskWhileRecordingWithoutFlushCalls) {
+  const fs::path file = fresh("periodic.h5");
+  Scene sc = scene("spheres_on_cube");
+  Simulator sim(sc.model, sc.initial, sc.settings);
+  RunWriterOptions o;
+  o.flush_seconds = 0.05;
+  RunWriter writer(file, make_run_header(sc, sim.model(), sim.settings(), "test"), sim.state(),
+                   o);
+  sim.add_observer(&writer);
+  for (int k = 0; k < 20; ++k) sim.step();
+  const auto t0 = std::chrono::steady_clock::now();
+  std::int64_t seen = 0;
+  // Keep stepping slowly (as a GUI at a low frame rate) until a reader sees the first 21.
+  while (seen < 21 && std::chrono::steady_clock::now() - t0 < std::chrono::seconds(5)) {
+    usleep(20000);
+    sim.step();
+    seen = RunReader(file).frame_count();
+  }
+  EXPECT_GE(seen, 21);
+  writer.close();
+  EXPECT_EQ(RunReader(file).frame_count(), writer.frames());
+}
+
+// The engine is deterministic: a replay from the file alone (its model, settings, first
+// frame and recorded wrenches) reproduces every recorded pose bit for bit.
+TEST(RunFile, ReplayFromTheFileReproducesEveryPoseExactly) {
+  const fs::path file = fresh("replay.h5");
+  Scene sc = scene("cascading_polyhedra");
+  sc.settings.friction_directions = 5;  // a setting the scene file does not hold
+  std::vector<Vec3> pushed;             // the force given to body 2 at each step
+  {
+    Simulator sim(sc.model, sc.initial, sc.settings);
+    RunWriter writer(file, make_run_header(sc, sim.model(), sim.settings(), "test"), sim.state());
+    sim.add_observer(&writer);
+    for (int k = 0; k < 200; ++k) {
+      // Pushes of irregular size on some steps only, as a user dragging a body would.
+      const Vec3 f = k % 7 < 3 ? Vec3(3.0 + 0.1 * k, -1.0, 0.5 * (k % 3)) : Vec3::Zero();
+      if (k % 7 < 3) {
+        sim.apply_wrench(2, f, Vec3(0.0, 0.2, -0.01 * k));  // the tetrahedron
+        sim.apply_wrench(3, Vec3(0, 0, 1.5), Vec3::Zero());  // the octahedron
+      }
+      pushed.push_back(f);
+      sim.step();
+    }
+    writer.close();
+  }
+  RunReader reader(file);
+  ASSERT_EQ(reader.frame_count(), 201);
+  const std::vector<RunFrame> frames = reader.frames(0, reader.frame_count());
+  for (int k = 1; k <= 200; ++k) {
+    ASSERT_EQ(frames[k].bodies[2].force, pushed[k - 1]) << "frame " << k;
+    ASSERT_EQ(frames[k].bodies[3].force, (k - 1) % 7 < 3 ? Vec3(0, 0, 1.5) : Vec3::Zero())
+        << "frame " << k;
+    ASSERT_EQ(frames[k].bodies[1].force, Vec3::Zero()) << "frame " << k;
+  }
+  expect_exact_replay(file);
+
+  // Without the wrenches the replay departs from the recording: they matter.
+  Simulator bare(reader.model(), scene("cascading_polyhedra").initial, reader.header().settings);
+  for (int k = 0; k < 200; ++k) bare.step();
+  EXPECT_NE(bare.state().bodies[2].position, frames[200].bodies[2].position);
+}
+
+// Settings changed between steps (as the GUI does) are logged with the frame they apply
+// from; the reader gives each frame's settings and the replay follows them exactly.
+TEST(RunFile, SettingsChangedMidRunAreRecordedAndReplayed) {
+  const fs::path file = fresh("settings.h5");
+  Scene sc = scene("cascading_polyhedra");
+  Settings fine = sc.settings;
+  fine.h = sc.settings.h / 2;
+  Settings pgs = fine;
+  pgs.solver = "pgs";
+  pgs.fallbacks = {"lemke"};
+  pgs.max_iterations = 300;
+  {
+    Simulator sim(sc.model, sc.initial, sc.settings);
+    RunWriter writer(file, make_run_header(sc, sim.model(), sim.settings(), "test"), sim.state());
+    sim.add_observer(&writer);
+    for (int k = 0; k < 150; ++k) {
+      if (k == 40) sim.set_settings(fine);  // frames 41.. use h / 2
+      if (k == 60) sim.set_settings(fine);  // the same settings again: no new entry
+      if (k == 90) sim.set_settings(pgs);   // frames 91.. use PGS
+      sim.step();
+    }
+    writer.close();
+  }
+  RunReader reader(file);
+  ASSERT_EQ(reader.frame_count(), 151);
+  const std::vector<SettingsChange>& log = reader.settings_changes();
+  ASSERT_EQ(log.size(), 2u);
+  EXPECT_EQ(log[0].frame, 41);
+  EXPECT_EQ(log[0].settings.h, fine.h);
+  EXPECT_EQ(log[1].frame, 91);
+  EXPECT_EQ(log[1].settings.solver, "pgs");
+  EXPECT_EQ(log[1].settings.fallbacks, pgs.fallbacks);
+  EXPECT_EQ(log[1].settings.max_iterations, 300);
+  EXPECT_EQ(log[1].settings.gravity, sc.settings.gravity);
+  for (std::int64_t k : {0, 1, 40}) {
+    EXPECT_EQ(reader.settings(k).h, sc.settings.h) << k;
+    EXPECT_EQ(reader.settings(k).solver, sc.settings.solver) << k;
+  }
+  for (std::int64_t k : {41, 60, 90}) {
+    EXPECT_EQ(reader.settings(k).h, fine.h) << k;
+    EXPECT_EQ(reader.settings(k).solver, sc.settings.solver) << k;
+  }
+  for (std::int64_t k : {91, 150}) {
+    EXPECT_EQ(reader.settings(k).h, fine.h) << k;
+    EXPECT_EQ(reader.settings(k).solver, "pgs") << k;
+  }
+  EXPECT_THROW(reader.settings(151), std::out_of_range);
+  // Time advances by each step's own h.
+  const std::vector<double>& t = reader.times();
+  EXPECT_NEAR(t[40] - t[39], sc.settings.h, 1e-12);
+  EXPECT_NEAR(t[41] - t[40], fine.h, 1e-12);
+  const RunFrame f = reader.frame(120);
+  if (!f.solve.solver.empty()) {
+    EXPECT_EQ(f.solve.attempts.front().solver, "pgs");
+  }
+  expect_exact_replay(file);
+}
+
+// A name the settings log cannot hold is refused with the file and the field named.
+TEST(RunFile, SettingsThatDoNotFitTheLogGiveAClearError) {
+  const fs::path file = fresh("long-name.h5");
+  Scene sc = scene("hello_world");
+  Simulator sim(sc.model, sc.initial, sc.settings);
+  RunWriter writer(file, make_run_header(sc, sim.model(), sim.settings(), "test"), sim.state());
+  sim.add_observer(&writer);
+  Settings s = sc.settings;
+  s.fallbacks.assign(40, "lemke");  // 239 characters joined
+  sim.set_settings(s);
+  try {
+    sim.step();
+    FAIL() << "recorded settings that do not fit";
+  } catch (const RunFileError& e) {
+    EXPECT_EQ(std::string(e.what()).find(file.string() + ": "), 0u) << e.what();
+    EXPECT_NE(std::string(e.what()).find("/settings_log fallbacks"), std::string::npos)
+        << e.what();
+  }
+}
+
+// Files written before wrenches, the settings log and duplicate_of existed (format version
+// 1 as first released) still open: the missing data reads as zero wrenches, no changes and
+// duplicate_of -1. The old layout is rebuilt here from a new file with the HDF5 API.
+TEST(RunFile, ReadsFilesWrittenBeforeTheAdditions) {
+  const fs::path good = fresh("new.h5");
+  Recording rec = record("cascading_polyhedra", 40, good);
+  struct OldContactRow {  // the version-1 row as first released
+    std::int32_t body_a, body_b, index_a, index_b;
+    std::int8_t kind_a, kind_b;
+    std::uint8_t applicable, feasible, primary, enforced, sliding;
+    double point[3], normal[3], gap, applicability, normal_impulse, friction_impulse[3];
+  };
+  const fs::path old = broken_copy(good, "old.h5", [](hid_t f) {
+    hid_t d = H5Dopen2(f, "/frames/contacts", H5P_DEFAULT);
+    hid_t stored = H5Dget_type(d);
+    hid_t t = H5Tcreate(H5T_COMPOUND, sizeof(OldContactRow));
+    const int n = H5Tget_nmembers(stored);
+    for (int i = 0; i < n; ++i) {  // every stored field but duplicate_of, at its old place
+      char* name = H5Tget_member_name(stored, static_cast<unsigned>(i));
+      hid_t mt = H5Tget_member_type(stored, static_cast<unsigned>(i));
+      const std::string field = name;
+      std::size_t at = 0;
+      if (field == "body_a") at = offsetof(OldContactRow, body_a);
+      else if (field == "body_b") at = offsetof(OldContactRow, body_b);
+      else if (field == "index_a") at = offsetof(OldContactRow, index_a);
+      else if (field == "index_b") at = offsetof(OldContactRow, index_b);
+      else if (field == "feature_a") at = offsetof(OldContactRow, kind_a);
+      else if (field == "feature_b") at = offsetof(OldContactRow, kind_b);
+      else if (field == "applicable") at = offsetof(OldContactRow, applicable);
+      else if (field == "feasible") at = offsetof(OldContactRow, feasible);
+      else if (field == "primary") at = offsetof(OldContactRow, primary);
+      else if (field == "enforced") at = offsetof(OldContactRow, enforced);
+      else if (field == "sliding") at = offsetof(OldContactRow, sliding);
+      else if (field == "point") at = offsetof(OldContactRow, point);
+      else if (field == "normal") at = offsetof(OldContactRow, normal);
+      else if (field == "gap") at = offsetof(OldContactRow, gap);
+      else if (field == "applicability") at = offsetof(OldContactRow, applicability);
+      else if (field == "normal_impulse") at = offsetof(OldContactRow, normal_impulse);
+      else if (field == "friction_impulse") at = offsetof(OldContactRow, friction_impulse);
+      if (field != "duplicate_of") H5Tinsert(t, name, at, mt);
+      H5Tclose(mt);
+      H5free_memory(name);
+    }
+    hid_t space = H5Dget_space(d);
+    const hssize_t rows = H5Sget_simple_extent_npoints(space);
+    std::vector<OldContactRow> data(static_cast<std::size_t>(rows));
+    H5Dread(d, t, H5S_ALL, H5S_ALL, H5P_DEFAULT, data.data());
+    H5Ldelete(f, "/frames/contacts", H5P_DEFAULT);
+    hid_t dcpl = H5Dget_create_plist(d);  // chunked, extendable, as written
+    hid_t nd = H5Dcreate2(f, "/frames/contacts", t, space, H5P_DEFAULT, dcpl, H5P_DEFAULT);
+    H5Pclose(dcpl);
+    H5Dwrite(nd, t, H5S_ALL, H5S_ALL, H5P_DEFAULT, data.data());
+    H5Dclose(nd);
+    H5Dclose(d);
+    H5Sclose(space);
+    H5Tclose(t);
+    H5Tclose(stored);
+    H5Ldelete(f, "/frames/force", H5P_DEFAULT);
+    H5Ldelete(f, "/frames/torque", H5P_DEFAULT);
+    H5Ldelete(f, "/settings_log", H5P_DEFAULT);
+  });
+  RunReader reader(old);
+  EXPECT_EQ(reader.header().format_version, 1);
+  ASSERT_EQ(reader.frame_count(), 41);
+  EXPECT_FALSE(reader.has_wrenches());
+  EXPECT_TRUE(reader.settings_changes().empty());
+  EXPECT_EQ(reader.settings(40).h, rec.scene.settings.h);
+  const RunReader fresh_reader(good);
+  for (std::int64_t k = 1; k <= 40; ++k) {
+    SCOPED_TRACE("frame " + std::to_string(k));
+    const RunFrame f = reader.frame(k), want = fresh_reader.frame(k);
+    ASSERT_EQ(f.contacts.size(), want.contacts.size());
+    for (std::size_t i = 0; i < f.contacts.size(); ++i) {
+      EXPECT_EQ(f.contacts[i].duplicate_of, -1);
+      EXPECT_EQ(f.contacts[i].contact.point_a, want.contacts[i].contact.point_a);
+      EXPECT_EQ(f.contacts[i].normal_impulse, want.contacts[i].normal_impulse);
+      EXPECT_EQ(f.contacts[i].contact.feature_b.index, want.contacts[i].contact.feature_b.index);
+    }
+    for (const BodyState& b : f.bodies) EXPECT_EQ(b.force, Vec3::Zero());
   }
 }
 

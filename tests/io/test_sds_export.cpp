@@ -33,7 +33,11 @@ void record(const fs::path& file, int steps, bool problems) {
   o.record_problems = problems;
   RunWriter writer(file, make_run_header(sc, sim.model(), sim.settings(), "test"), sim.state(), o);
   sim.add_observer(&writer);
-  for (int k = 0; k < steps; ++k) sim.step();
+  for (int k = 0; k < steps; ++k) {
+    // A small push on the tetrahedron every other step: its wrench is part of bodies/forces.
+    if (k % 2 == 0) sim.apply_wrench(2, Vec3(0.5, 0.0, 0.1 * k), Vec3(0.0, 0.01, 0.0));
+    sim.step();
+  }
   writer.close();
 }
 
@@ -119,6 +123,22 @@ TEST(SdsExport, Table81GroupsFieldsAndSizes) {
       EXPECT_EQ(q[4 * b + 2], want.y());
       EXPECT_EQ(q[4 * b + 3], want.z());
       EXPECT_EQ(x[3 * b + 2], before.bodies[b].position.z());
+    }
+    // Applied forces: m g plus the step's recorded wrench (frame k), 0 for static bodies.
+    const std::vector<double> forces = doubles(g, "bodies/forces");
+    for (hsize_t b = 0; b < nb; ++b) {
+      const RunBody& body = reader.header().bodies[b];
+      const Vec3 f = body.is_static ? Vec3::Zero()
+                                    : Vec3(body.mass * reader.header().settings.gravity +
+                                           after.bodies[b].force);
+      const Vec3 t = body.is_static ? Vec3::Zero() : after.bodies[b].torque;
+      for (int i = 0; i < 3; ++i) {
+        EXPECT_EQ(forces[6 * b + i], f[i]) << name << " body " << b;
+        EXPECT_EQ(forces[6 * b + 3 + i], t[i]) << name << " body " << b;
+      }
+    }
+    if (k % 2 == 1) {
+      EXPECT_NE(after.bodies[2].force, Vec3::Zero()) << name;
     }
     const RecordedProblem p = reader.problem(k);
     const std::vector<double> z = doubles(g, "solutions/solution");

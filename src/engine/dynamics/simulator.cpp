@@ -74,6 +74,11 @@ void Simulator::apply_wrench(int body, const Vec3& force, const Vec3& torque) {
   state_.bodies.at(body).torque += torque;
 }
 
+void Simulator::set_wrench(int body, const Vec3& force, const Vec3& torque) {
+  state_.bodies.at(body).force = force;
+  state_.bodies.at(body).torque = torque;
+}
+
 void Simulator::reset() {
   state_ = initial_;
   warm_keys_.clear();
@@ -95,6 +100,15 @@ const StepReport& Simulator::step() {
   r.max_penetration = 0.0;
   r.lcp = nullptr;
   r.solution = nullptr;
+  r.settings = &settings_;
+  // The wrench this step applies, kept for observers: the state's copy is cleared below.
+  const std::size_t nb = state_.bodies.size();
+  r.applied_force.resize(nb);
+  r.applied_torque.resize(nb);
+  for (std::size_t b = 0; b < nb; ++b) {
+    r.applied_force[b] = state_.bodies[b].force;
+    r.applied_torque[b] = state_.bodies[b].torque;
+  }
 
   // Stages 2-3: contacts within epsilon at the start of the step.
   auto t0 = Clock::now();

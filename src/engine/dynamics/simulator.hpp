@@ -35,6 +35,9 @@ class Simulator {
   void set_settings(const Settings& settings);
   // External force/torque (world frame) applied during the next step only.
   void apply_wrench(int body, const Vec3& force, const Vec3& torque);
+  // Replaces (rather than adds to) the wrench of the next step: a replay sets the recorded
+  // wrench bit for bit, whatever a failed step left pending.
+  void set_wrench(int body, const Vec3& force, const Vec3& torque);
 
   // Advances one step of settings().h. On failure (no solver answered, or a non-finite
   // state) the state is left unchanged under FailurePolicy::Stop and report.failed is set.

@@ -6,6 +6,8 @@
 #include <vector>
 
 #include "engine/core/contact.hpp"
+#include "engine/core/math.hpp"
+#include "engine/core/settings.hpp"
 #include "engine/solvers/solver.hpp"
 
 namespace pegsim {
@@ -20,6 +22,14 @@ struct StepTimings {
 struct StepReport {
   double time = 0.0;        // simulated time at the end of the step
   std::int64_t step = 0;    // index of the step just taken (1 for the first)
+  // The settings the step ran with: the simulator's own, valid until the next step or
+  // set_settings (observers copy what they keep; a recorder compares it with the last one).
+  const Settings* settings = nullptr;
+  // Per body: the external wrench (Simulator::apply_wrench, world frame) the step applied.
+  // The engine clears it once the step is taken, so this is where observers find it; the
+  // vectors are reused from step to step.
+  std::vector<Vec3> applied_force;      // N
+  std::vector<Vec3> applied_torque;     // N m
   std::vector<Contact> contacts;        // every contact within epsilon at the start of the step
   std::vector<char> enforced;           // per contact: 1 if it entered the problem
   std::vector<int> duplicate_of;        // per contact: the enforced contact it repeats, or -1

@@ -77,6 +77,34 @@ TEST(FreeMotion, ExternalWrenchActsForOneStepOnly) {
   EXPECT_NEAR(sim.state().bodies[box].velocity.x(), 0.2, 1e-15);
 }
 
+// The report carries the wrench the step applied (observers cannot see it in the state,
+// which is cleared), and the settings it ran with; set_wrench replaces a pending wrench.
+TEST(FreeMotion, ReportCarriesTheAppliedWrenchAndSettings) {
+  test::World w;
+  const int a = w.add_box("a", Vec3(1, 1, 1), 2.0, Vec3::Zero());
+  const int b = w.add_box("b", Vec3(1, 1, 1), 1.0, Vec3(5, 0, 0));
+  Settings s;
+  s.gravity.setZero();
+  Simulator sim(w.model, w.state, s);
+  sim.apply_wrench(b, Vec3(1, 2, 3), Vec3(0, 0, 1));
+  sim.apply_wrench(b, Vec3(1, 0, 0), Vec3::Zero());
+  const StepReport& r = sim.step();
+  ASSERT_EQ(r.applied_force.size(), 2u);
+  ASSERT_EQ(r.applied_torque.size(), 2u);
+  EXPECT_EQ(r.applied_force[a], Vec3::Zero());
+  EXPECT_EQ(r.applied_force[b], Vec3(2, 2, 3));
+  EXPECT_EQ(r.applied_torque[b], Vec3(0, 0, 1));
+  EXPECT_EQ(sim.state().bodies[b].force, Vec3::Zero());  // cleared after the step
+  ASSERT_NE(r.settings, nullptr);
+  EXPECT_EQ(r.settings->h, s.h);
+  sim.apply_wrench(a, Vec3(7, 0, 0), Vec3::Zero());
+  sim.set_wrench(a, Vec3(0, 1, 0), Vec3(1, 0, 0));
+  sim.step();
+  EXPECT_EQ(sim.last_report().applied_force[a], Vec3(0, 1, 0));
+  EXPECT_EQ(sim.last_report().applied_torque[a], Vec3(1, 0, 0));
+  EXPECT_EQ(sim.last_report().applied_force[b], Vec3::Zero());
+}
+
 TEST(FreeMotion, StaticBodiesNeverMove) {
   test::World w;
   const int box = w.add_box("box", Vec3(1, 1, 1), 1.0, Vec3(0, 0, 5));

@@ -1,0 +1,120 @@
+#include "io/run_settings_row.hpp"
+
+#include <cstring>
+#include <sstream>
+#include <string>
+
+#include "io/hdf5_io.hpp"
+
+namespace pegsim::run_layout {
+namespace {
+
+template <std::size_t N>
+void put(char (&out)[N], const std::string& text, const char* field) {
+  if (text.size() > N)
+    throw h5::Failure(std::string("/settings_log ") + field + ": '" + text + "' is longer than " +
+                      std::to_string(N) + " characters");
+  std::memset(out, 0, N);
+  std::memcpy(out, text.data(), text.size());
+}
+
+template <std::size_t N>
+std::string get(const char (&in)[N]) {
+  return std::string(in, strnlen(in, N));
+}
+
+h5::Handle fixed_string(std::size_t n) {
+  h5::Handle t = h5::type(H5Tcopy(H5T_C_S1));
+  H5Tset_size(t.get(), n);
+  H5Tset_strpad(t.get(), H5T_STR_NULLPAD);
+  return t;
+}
+
+}  // namespace
+
+h5::Handle settings_type() {
+  h5::Handle t = h5::type(H5Tcreate(H5T_COMPOUND, sizeof(SettingsRow)));
+  const hsize_t three = 3;
+  const h5::Handle v3 = h5::type(H5Tarray_create2(H5T_NATIVE_DOUBLE, 1, &three));
+  const h5::Handle formulation = fixed_string(sizeof(SettingsRow::formulation));
+  const h5::Handle on_failure = fixed_string(sizeof(SettingsRow::on_failure));
+  const h5::Handle solver = fixed_string(sizeof(SettingsRow::solver));
+  const h5::Handle fallbacks = fixed_string(sizeof(SettingsRow::fallbacks));
+  const hid_t id = t.get();
+  H5Tinsert(id, "h", HOFFSET(SettingsRow, h), H5T_NATIVE_DOUBLE);
+  H5Tinsert(id, "gravity", HOFFSET(SettingsRow, gravity), v3.get());
+  H5Tinsert(id, "epsilon", HOFFSET(SettingsRow, epsilon), H5T_NATIVE_DOUBLE);
+  H5Tinsert(id, "eps_theta", HOFFSET(SettingsRow, eps_theta), H5T_NATIVE_DOUBLE);
+  H5Tinsert(id, "feasibility_depth", HOFFSET(SettingsRow, feasibility_depth), H5T_NATIVE_DOUBLE);
+  H5Tinsert(id, "feasibility_angle", HOFFSET(SettingsRow, feasibility_angle), H5T_NATIVE_DOUBLE);
+  H5Tinsert(id, "friction_directions", HOFFSET(SettingsRow, friction_directions),
+            H5T_NATIVE_INT32);
+  H5Tinsert(id, "formulation", HOFFSET(SettingsRow, formulation), formulation.get());
+  H5Tinsert(id, "solver", HOFFSET(SettingsRow, solver), solver.get());
+  H5Tinsert(id, "fallbacks", HOFFSET(SettingsRow, fallbacks), fallbacks.get());
+  H5Tinsert(id, "tolerance", HOFFSET(SettingsRow, tolerance), H5T_NATIVE_DOUBLE);
+  H5Tinsert(id, "max_iterations", HOFFSET(SettingsRow, max_iterations), H5T_NATIVE_INT32);
+  H5Tinsert(id, "on_failure", HOFFSET(SettingsRow, on_failure), on_failure.get());
+  H5Tinsert(id, "warm_start", HOFFSET(SettingsRow, warm_start), H5T_NATIVE_UINT8);
+  return t;
+}
+
+SettingsRow to_row(const Settings& s) {
+  SettingsRow r{};
+  r.h = s.h;
+  for (int k = 0; k < 3; ++k) r.gravity[k] = s.gravity[k];
+  r.epsilon = s.epsilon;
+  r.eps_theta = s.eps_theta;
+  r.feasibility_depth = s.feasibility_depth;
+  r.feasibility_angle = s.feasibility_angle;
+  r.tolerance = s.tolerance;
+  r.friction_directions = s.friction_directions;
+  r.max_iterations = s.max_iterations;
+  r.warm_start = s.warm_start ? 1 : 0;
+  put(r.formulation, to_string(s.formulation), "formulation");
+  put(r.on_failure, to_string(s.on_failure), "on_failure");
+  put(r.solver, s.solver, "solver");
+  std::string fallbacks;
+  for (const std::string& f : s.fallbacks) fallbacks += (fallbacks.empty() ? "" : ",") + f;
+  put(r.fallbacks, fallbacks, "fallbacks");
+  return r;
+}
+
+Settings from_row(const SettingsRow& r) {
+  Settings s;
+  s.h = r.h;
+  s.gravity = Vec3(r.gravity[0], r.gravity[1], r.gravity[2]);
+  s.epsilon = r.epsilon;
+  s.eps_theta = r.eps_theta;
+  s.feasibility_depth = r.feasibility_depth;
+  s.feasibility_angle = r.feasibility_angle;
+  s.tolerance = r.tolerance;
+  s.friction_directions = r.friction_directions;
+  s.max_iterations = r.max_iterations;
+  s.warm_start = r.warm_start != 0;
+  const std::string formulation = get(r.formulation);
+  if (!parse_formulation(formulation, s.formulation))
+    throw h5::Failure("/settings_log formulation: unknown formulation '" + formulation + "'");
+  const std::string policy = get(r.on_failure);
+  if (policy == "stop") s.on_failure = FailurePolicy::Stop;
+  else if (policy == "continue") s.on_failure = FailurePolicy::Continue;
+  else throw h5::Failure("/settings_log on_failure: expected stop or continue, got '" + policy + "'");
+  s.solver = get(r.solver);
+  s.fallbacks.clear();
+  std::stringstream list(get(r.fallbacks));
+  for (std::string item; std::getline(list, item, ',');)
+    if (!item.empty()) s.fallbacks.push_back(item);
+  return s;
+}
+
+bool same_settings(const Settings& a, const Settings& b) {
+  return a.h == b.h && a.gravity == b.gravity && a.epsilon == b.epsilon &&
+         a.eps_theta == b.eps_theta && a.feasibility_depth == b.feasibility_depth &&
+         a.feasibility_angle == b.feasibility_angle &&
+         a.friction_directions == b.friction_directions && a.formulation == b.formulation &&
+         a.solver == b.solver && a.fallbacks == b.fallbacks && a.tolerance == b.tolerance &&
+         a.max_iterations == b.max_iterations && a.on_failure == b.on_failure &&
+         a.warm_start == b.warm_start;
+}
+
+}  // namespace pegsim::run_layout

@@ -1,0 +1,36 @@
+// One row of a run file's settings log (/settings_log, docs/run-format.md): the full
+// Settings as a fixed-size compound, so that rows can be appended under SWMR (no new
+// objects, no variable-length strings). Private to src/io.
+#pragma once
+
+#include <cstdint>
+
+#include "engine/core/settings.hpp"
+#include "io/hdf5_handle.hpp"
+
+namespace pegsim::run_layout {
+
+struct SettingsRow {
+  double h;                      // s
+  double gravity[3];             // m/s^2
+  double epsilon, eps_theta, feasibility_depth, feasibility_angle, tolerance;
+  std::int32_t friction_directions, max_iterations;
+  std::uint8_t warm_start;
+  // Null-padded names, as /settings holds them.
+  char formulation[24];
+  char on_failure[16];
+  char solver[32];
+  char fallbacks[128];           // comma-separated
+};
+
+h5::Handle settings_type();
+
+// Throws h5::Failure naming the field if a name does not fit its column.
+SettingsRow to_row(const Settings& s);
+// Throws h5::Failure naming the field if a name is not one the engine knows.
+Settings from_row(const SettingsRow& row);
+
+// Field by field: whether a step ran with other settings than the last recorded ones.
+bool same_settings(const Settings& a, const Settings& b);
+
+}  // namespace pegsim::run_layout
