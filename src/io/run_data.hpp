@@ -5,6 +5,8 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+
+#include "engine/core/joint.hpp"
 #include <vector>
 
 #include "engine/core/contact.hpp"
@@ -43,6 +45,7 @@ struct RunHeader {
   std::string scene_directory;  // folder of the scene file when recorded (resolves mesh paths)
   Settings settings;            // as at the start of the run (after command-line overrides)
   std::vector<RunBody> bodies;
+  std::vector<Joint> joints;    // /joints (absent in files of runs without joints)
   std::vector<std::string> solver_names;
 };
 

@@ -49,6 +49,7 @@ RunHeader make_run_header(const Scene& scene, const Model& model, const Settings
     rb.no_collide = b.no_collide;
     h.bodies.push_back(std::move(rb));
   }
+  h.joints = model.joints;
   return h;
 }
 
@@ -80,6 +81,11 @@ Model build_model(const RunHeader& header, const std::string& origin) {
     b.no_collide = rb.no_collide;
     m.bodies.push_back(std::move(b));
   }
+  for (const Joint& j : header.joints)
+    if (j.body_a >= static_cast<int>(m.bodies.size()) ||
+        j.body_b >= static_cast<int>(m.bodies.size()) || j.body_b < 0)
+      throw RunFileError(origin + ": /joints: joint \"" + j.name + "\" names a body out of range");
+  m.joints = header.joints;
   return m;
 }
 

@@ -239,6 +239,67 @@ std::vector<RunBody> read_bodies(hid_t file) {
   return bodies;
 }
 
+// /joints: one row per joint; frames as (w, x, y, z), anchors in the body frame (the world's
+// for body -1).
+void write_joints(hid_t file, const std::vector<Joint>& joints) {
+  if (joints.empty()) return;
+  h5::Handle g = make_group(file, "/joints");
+  const hid_t id = g.get();
+  const hsize_t n = joints.size();
+  std::vector<std::string> names;
+  std::vector<std::int8_t> type;
+  std::vector<std::int32_t> bodies;
+  std::vector<double> anchors, frames;
+  for (const Joint& j : joints) {
+    names.push_back(j.name);
+    type.push_back(static_cast<std::int8_t>(j.type));
+    bodies.insert(bodies.end(), {j.body_a, j.body_b});
+    for (const Vec3* a : {&j.anchor_a, &j.anchor_b}) anchors.insert(anchors.end(), {a->x(), a->y(), a->z()});
+    for (const Quat* q : {&j.frame_a, &j.frame_b}) frames.insert(frames.end(), {q->w(), q->x(), q->y(), q->z()});
+  }
+  h5::write_strings_dataset(id, "name", names);
+  h5::write_dataset(id, "type", H5T_NATIVE_INT8, H5T_STD_I8LE, {n}, type.data());
+  h5::write_dataset(id, "bodies", H5T_NATIVE_INT32, H5T_STD_I32LE, {n, 2}, bodies.data());
+  h5::write_dataset(id, "anchor", H5T_NATIVE_DOUBLE, H5T_IEEE_F64LE, {n, 2, 3}, anchors.data());
+  h5::write_dataset(id, "frame", H5T_NATIVE_DOUBLE, H5T_IEEE_F64LE, {n, 2, 4}, frames.data());
+}
+
+std::vector<Joint> read_joints(hid_t file) {
+  if (H5Lexists(file, "/joints", H5P_DEFAULT) <= 0) {
+    H5Eclear2(H5E_DEFAULT);
+    return {};
+  }
+  h5::Handle g = open_group(file, "/joints");
+  const hid_t id = g.get();
+  const std::vector<std::string> names = h5::read_strings_dataset(id, "name");
+  const std::size_t n = names.size();
+  const auto type = h5::read_all<std::int8_t>(id, "type", H5T_NATIVE_INT8, 1);
+  const auto bodies = h5::read_all<std::int32_t>(id, "bodies", H5T_NATIVE_INT32, 2);
+  const auto anchors = h5::read_all<double>(id, "anchor", H5T_NATIVE_DOUBLE, 3);
+  const auto frames = h5::read_all<double>(id, "frame", H5T_NATIVE_DOUBLE, 3);
+  if (type.size() != n || bodies.size() != 2 * n || anchors.size() != 6 * n ||
+      frames.size() != 8 * n)
+    throw Failure("/joints: expected " + std::to_string(n) +
+                  " rows in type, bodies [J,2], anchor [J,2,3] and frame [J,2,4]");
+  std::vector<Joint> joints(n);
+  for (std::size_t k = 0; k < n; ++k) {
+    Joint& j = joints[k];
+    j.name = names[k];
+    if (type[k] < 0 || type[k] > static_cast<int>(JointType::Spherical))
+      throw Failure("/joints/type: unknown joint type " + std::to_string(type[k]));
+    j.type = static_cast<JointType>(type[k]);
+    j.body_a = bodies[2 * k];
+    j.body_b = bodies[2 * k + 1];
+    const double* a = &anchors[6 * k];
+    j.anchor_a = Vec3(a[0], a[1], a[2]);
+    j.anchor_b = Vec3(a[3], a[4], a[5]);
+    const double* f = &frames[8 * k];
+    j.frame_a = Quat(f[0], f[1], f[2], f[3]);
+    j.frame_b = Quat(f[4], f[5], f[6], f[7]);
+  }
+  return joints;
+}
+
 }  // namespace
 
 void write_run_header(hid_t file, const RunHeader& h) {
@@ -254,6 +315,7 @@ void write_run_header(hid_t file, const RunHeader& h) {
   }
   write_settings(file, h.settings);
   write_bodies(file, h.bodies);
+  write_joints(file, h.joints);
 }
 
 RunHeader read_run_header(hid_t file) {
@@ -277,6 +339,7 @@ RunHeader read_run_header(hid_t file) {
   }
   h.settings = read_settings(file);
   h.bodies = read_bodies(file);
+  h.joints = read_joints(file);
   return h;
 }
 

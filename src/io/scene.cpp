@@ -11,6 +11,7 @@
 
 #include "io/json_node.hpp"
 #include "io/scene_body.hpp"
+#include "io/scene_joint.hpp"
 #include "io/scene_settings.hpp"
 
 namespace pegsim {
@@ -86,7 +87,7 @@ Scene parse_scene(const std::string& json_text, const std::string& origin,
   }
   const JsonNode root(doc, origin);
   root.require_object("a scene object with \"bodies\"");
-  root.allow_only({"name", "description", "duration", "settings", "bodies"});
+  root.allow_only({"name", "description", "duration", "settings", "bodies", "joints"});
 
   Scene scene;
   scene.name = std::filesystem::path(origin).stem().string();
@@ -98,6 +99,7 @@ Scene parse_scene(const std::string& json_text, const std::string& origin,
   if (auto n = root.find("duration")) scene.duration = n->positive("a positive duration in s");
   if (auto n = root.find("settings")) scene.settings = parse_settings(*n);
   read_bodies(root.at("bodies", "a non-empty array of bodies"), base_dir, scene);
+  if (auto n = root.find("joints")) read_joints(*n, scene);
   scene.source = json_text;
   return scene;
 }

@@ -552,6 +552,36 @@ TEST(RunFile, ReplayFromTheFileReproducesEveryPoseExactly) {
   EXPECT_NE(bare.state().bodies[2].position, frames[200].bodies[2].position);
 }
 
+// A jointed scene's joints travel with the file: the replay from the file alone reproduces the
+// double pendulum exactly.
+TEST(RunFile, JointsAreStoredAndReplayed) {
+  const fs::path file = fresh("joints.h5");
+  const Scene sc = scene("double_pendulum");
+  {
+    Simulator sim(sc.model, sc.initial, sc.settings);
+    RunWriter writer(file, make_run_header(sc, sim.model(), sim.settings(), "test"), sim.state());
+    sim.add_observer(&writer);
+    for (int k = 0; k < 150; ++k) sim.step();
+    writer.close();
+  }
+  RunReader reader(file);
+  const Model model = reader.model();
+  ASSERT_EQ(model.joints.size(), 2u);
+  for (std::size_t k = 0; k < 2; ++k) {
+    const Joint& a = sc.model.joints[k];
+    const Joint& b = model.joints[k];
+    EXPECT_EQ(a.name, b.name);
+    EXPECT_EQ(a.type, b.type);
+    EXPECT_EQ(a.body_a, b.body_a);
+    EXPECT_EQ(a.body_b, b.body_b);
+    EXPECT_EQ(a.anchor_a, b.anchor_a);
+    EXPECT_EQ(a.anchor_b, b.anchor_b);
+    EXPECT_EQ(a.frame_a.coeffs(), b.frame_a.coeffs());
+    EXPECT_EQ(a.frame_b.coeffs(), b.frame_b.coeffs());
+  }
+  expect_exact_replay(file);
+}
+
 // Settings changed between steps (as the GUI does) are logged with the frame they apply
 // from; the reader gives each frame's settings and the replay follows them exactly.
 TEST(RunFile, SettingsChangedMidRunAreRecordedAndReplayed) {
