@@ -14,10 +14,10 @@ SolveReport FixedPointSolver::solve(const Lcp& lcp, VecX& z, const SolverOptions
     return finish_report(std::move(report), status, std::move(message), lcp, z, t0);
   };
   if (!(options.warm_start && z.size() == n && z.allFinite())) z.setZero(n);
-  if (lcp.M.rows() != n || lcp.M.cols() != n)
-    return finish(SolveStatus::NumericalFailure, "M is not square of the size of q");
-  if (!lcp.M.allFinite() || !lcp.q.allFinite())
-    return finish(SolveStatus::NumericalFailure, "M or q has a non-finite entry");
+  if (const char* defect = lcp_defect(lcp)) {
+    z.setZero(n);
+    return finish(SolveStatus::NumericalFailure, defect);
+  }
   if (n == 0) return finish(SolveStatus::Solved, "");
   const double bound = lcp.M.cwiseAbs().rowwise().sum().maxCoeff();
   if (!(bound > 0.0)) return finish(SolveStatus::NumericalFailure, "M is zero");

@@ -30,13 +30,9 @@ SolveReport InteriorPointSolver::solve(const Lcp& lcp, VecX& z, const SolverOpti
   auto finish = [&](SolveStatus status, std::string message) {
     return finish_report(std::move(report), status, std::move(message), lcp, z, t0);
   };
-  if (lcp.M.rows() != n || lcp.M.cols() != n) {
+  if (const char* defect = lcp_defect(lcp)) {
     z.setZero(n);
-    return finish(SolveStatus::NumericalFailure, "M is not square of the size of q");
-  }
-  if (!lcp.M.allFinite() || !lcp.q.allFinite()) {
-    z.setZero(n);
-    return finish(SolveStatus::NumericalFailure, "M or q has a non-finite entry");
+    return finish(SolveStatus::NumericalFailure, defect);
   }
   if (n == 0) return finish(SolveStatus::Solved, "");
   const double q_norm = lcp.q.cwiseAbs().maxCoeff();

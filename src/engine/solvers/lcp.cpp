@@ -8,6 +8,13 @@
 
 namespace pegsim {
 
+const char* lcp_defect(const Lcp& lcp) {
+  const Eigen::Index n = lcp.q.size();
+  if (lcp.M.rows() != n || lcp.M.cols() != n) return "M is not square of the size of q";
+  if (!lcp.M.allFinite() || !lcp.q.allFinite()) return "M or q has a non-finite entry";
+  return nullptr;
+}
+
 double natural_residual(const Lcp& lcp, const VecX& z) {
   const Eigen::Index n = lcp.q.size();
   if (z.size() != n || lcp.M.rows() != n || lcp.M.cols() != n) return INFINITY;

@@ -17,6 +17,10 @@ struct Lcp {
   int size() const { return static_cast<int>(q.size()); }
 };
 
+// Why the LCP cannot be solved as given (M not n x n for q of size n, or a non-finite entry),
+// or nullptr when it is well-formed. Every solver checks this first.
+const char* lcp_defect(const Lcp& lcp);
+
 // Natural-map residual ||min(z, M z + q)||_inf: zero exactly at a solution.
 double natural_residual(const Lcp& lcp, const VecX& z);
 

@@ -19,13 +19,9 @@ SolveReport LemkeSolver::solve(const Lcp& lcp, VecX& z, const SolverOptions& opt
     return finish_report(std::move(report), status, std::move(message), lcp, z, t0);
   };
 
-  if (lcp.M.rows() != n || lcp.M.cols() != n) {
+  if (const char* defect = lcp_defect(lcp)) {
     z.setZero(n);
-    return finish(SolveStatus::NumericalFailure, "M is not square of the size of q");
-  }
-  if (!lcp.M.allFinite() || !lcp.q.allFinite()) {
-    z.setZero(n);
-    return finish(SolveStatus::NumericalFailure, "M or q has a non-finite entry");
+    return finish(SolveStatus::NumericalFailure, defect);
   }
   const double q_norm = n ? lcp.q.cwiseAbs().maxCoeff() : 0.0;
   const double tolerance = options.tolerance * (1.0 + q_norm);

@@ -59,10 +59,10 @@ SolveReport NewtonSolver::solve(const Lcp& lcp, VecX& z, const SolverOptions& op
     return finish_report(std::move(report), status, std::move(message), lcp, z, t0);
   };
   if (!(options.warm_start && z.size() == n && z.allFinite())) z.setZero(n);
-  if (lcp.M.rows() != n || lcp.M.cols() != n)
-    return finish(SolveStatus::NumericalFailure, "M is not square of the size of q");
-  if (!lcp.M.allFinite() || !lcp.q.allFinite())
-    return finish(SolveStatus::NumericalFailure, "M or q has a non-finite entry");
+  if (const char* defect = lcp_defect(lcp)) {
+    z.setZero(n);
+    return finish(SolveStatus::NumericalFailure, defect);
+  }
   if (n == 0) return finish(SolveStatus::Solved, "");
 
   const double tolerance = options.tolerance * (1.0 + lcp.q.cwiseAbs().maxCoeff());

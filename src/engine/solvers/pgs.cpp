@@ -43,10 +43,10 @@ SolveReport PgsSolver::solve(const Lcp& lcp, VecX& z, const SolverOptions& optio
   };
 
   if (!(options.warm_start && z.size() == n && z.allFinite())) z.setZero(n);
-  if (lcp.M.rows() != n || lcp.M.cols() != n)
-    return finish(SolveStatus::NumericalFailure, "M is not square of the size of q");
-  if (!lcp.M.allFinite() || !lcp.q.allFinite())
-    return finish(SolveStatus::NumericalFailure, "M or q has a non-finite entry");
+  if (const char* defect = lcp_defect(lcp)) {
+    z.setZero(n);
+    return finish(SolveStatus::NumericalFailure, defect);
+  }
   if (!block_bounds(lcp, bounds_))
     return finish(SolveStatus::NumericalFailure, "block_starts is not ascending from row 0");
   if (n == 0) return finish(SolveStatus::Solved, "");
