@@ -35,11 +35,15 @@ TEST(MainWindow, OverlayActionsToggleEachOverlayIndependently) {
     EXPECT_EQ(a->shortcut(), QKeySequence(QString::fromStdString(o->shortcut())));
     EXPECT_EQ(view->overlayEnabled(o->key()), o->on_by_default());
   }
-  win.w.overlayAction("aabbs")->trigger();
-  EXPECT_TRUE(view->overlayEnabled("aabbs"));
+  // The window opens with contacts and bounding boxes on, nothing else.
   EXPECT_TRUE(view->overlayEnabled("contacts"));
+  EXPECT_TRUE(view->overlayEnabled("aabbs"));
   EXPECT_FALSE(view->overlayEnabled("normals"));
+  win.w.overlayAction("aabbs")->trigger();
+  EXPECT_FALSE(view->overlayEnabled("aabbs"));
+  EXPECT_TRUE(view->overlayEnabled("contacts"));
   win.w.overlayAction("contacts")->trigger();
+  win.w.overlayAction("aabbs")->trigger();
   EXPECT_FALSE(view->overlayEnabled("contacts"));
   EXPECT_TRUE(view->overlayEnabled("aabbs"));
   // What the view draws for the frame: every contact a marker, three bounded boxes.

@@ -94,6 +94,8 @@ void SceneView::setModel(ModelPtr model, double impulse_scale) {
 
 double SceneView::sceneSize() const { return scene_size_; }
 
+QWindow* SceneView::renderWindow() const { return window_; }
+
 void SceneView::showFrame(FramePtr frame) {
   const bool first = !frame_ && frame;
   frame_ = std::move(frame);

@@ -4,6 +4,8 @@
 
 #include <QImage>
 #include <QWidget>
+
+class QWindow;
 #include <functional>
 #include <map>
 #include <memory>
@@ -52,6 +54,8 @@ class SceneView : public QWidget {
   int bodyAt(const QPoint& pos) const;
   // Renders the next frame into an image and calls done with it (on the GUI thread).
   void captureImage(std::function<void(const QImage&)> done);
+  // The OpenGL window inside the widget (where keys go when the view has the focus).
+  QWindow* renderWindow() const;
 
  signals:
   void bodyClicked(int body);  // -1: clicked on empty space

@@ -178,8 +178,10 @@ void MainWindow::buildActions() {
 
   QMenu* timeline = menuBar()->addMenu("&Timeline");
   action(timeline, "Play/Pause Timeline", QKeySequence("Ctrl+Space"), [this] { timeline_->togglePlayback(); });
-  action(timeline, "Previous Frame", QKeySequence("Ctrl+Left"), [this] { timeline_->stepBack(); });
-  action(timeline, "Next Frame", QKeySequence("Ctrl+Right"), [this] { timeline_->stepForward(); });
+  // Window-wide shortcuts: a focused text field (the Settings dock's spin boxes) claims
+  // arrows, Home/End and Space first through ShortcutOverride, so typing there still works.
+  action(timeline, "Previous Frame", QKeySequence(Qt::Key_Left), [this] { timeline_->stepBack(); });
+  action(timeline, "Next Frame", QKeySequence(Qt::Key_Right), &MainWindow::stepForward);
   action(timeline, "First Frame", QKeySequence(Qt::Key_Home), [this] { timeline_->toStart(); });
   action(timeline, "Last Frame", QKeySequence(Qt::Key_End), [this] { timeline_->toEnd(); });
 
@@ -353,6 +355,12 @@ void MainWindow::togglePlay() {
     timeline_->toEnd();  // the live run continues from its latest frame
     emit sim_.play();
   }
+}
+
+void MainWindow::stepForward() {
+  // At the live end there is no next frame yet: make one.
+  if (!run_ && timeline_->atEnd()) emit sim_.stepOnce();
+  else timeline_->stepForward();
 }
 
 void MainWindow::runSteps(int count) {

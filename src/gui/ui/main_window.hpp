@@ -77,6 +77,7 @@ class MainWindow : public QMainWindow {
   void syncTimeline();
   void exportView();
   void togglePlay();
+  void stepForward();  // the next timeline frame; at the live end, one new step
   double impulseScale(const Model& model, const pegsim::Settings& settings) const;
 
   SimThread sim_;
