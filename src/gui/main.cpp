@@ -8,6 +8,7 @@
 #include "gui/app/command_line.hpp"
 #include "gui/app/display_check.hpp"
 #include "gui/app/resource_paths.hpp"
+#include "gui/app/responsiveness.hpp"
 #include "gui/render/overlay.hpp"
 #include "gui/ui/main_window.hpp"
 
@@ -41,11 +42,15 @@ int main(int argc, char** argv) {
     return 2;
   }
 
-  MainWindow window(/*interactive=*/!cl.quit);
+  MainWindow window(/*interactive=*/!cl.quit && !cl.benchmark);
   if (cl.overlays)
     for (const QString& k : keys) window.setOverlay(k.toStdString(), cl.overlays->contains(k));
   window.show();
   if (cl.plots) window.plotsDock()->show();
+  if (cl.benchmark) {
+    QTimer::singleShot(0, &window, [&] { app.exit(run_responsiveness_benchmark(window, scenes_directory())); });
+    return app.exec();
+  }
 
   auto fail = [&](const QString& why) {
     std::fprintf(stderr, "pegsim: %s\n", why.toLocal8Bit().constData());

@@ -6,7 +6,7 @@ QString command_line_usage() {
   return QStringLiteral(
       "usage: pegsim [SCENE.json | RUN.h5] [--steps N | --frame K] [--overlays LIST] [--plots]\n"
       "              [--select BODY] [--screenshot FILE.png [--quit]]\n"
-
+      "       pegsim --benchmark\n"
       "  SCENE.json / RUN.h5   open a scene or a recorded run (default: cascading_polyhedra)\n"
       "  --steps N             run N steps of the scene\n"
       "  --frame K             show frame K (of a run file; of a scene: after K steps)\n"
@@ -14,7 +14,8 @@ QString command_line_usage() {
       "  --plots               show the Plots dock\n"
       "  --select BODY         select the body of that name (inspector, plots)\n"
       "  --screenshot FILE     save a PNG of the whole window once ready\n"
-      "  --quit                exit after the screenshot\n");
+      "  --quit                exit after the screenshot\n"
+      "  --benchmark           measure the window's responsiveness (stack10), print it, exit\n");
 }
 
 CommandLine parse_command_line(const QStringList& args, const QStringList& overlay_keys) {
@@ -44,6 +45,8 @@ CommandLine parse_command_line(const QStringList& args, const QStringList& overl
       c.quit = true;
     } else if (a == "--plots") {
       c.plots = true;
+    } else if (a == "--benchmark") {
+      c.benchmark = true;
     } else if (a == "--select") {
       if (!next(c.select) || c.select.isEmpty()) return fail("--select: expected a body name");
     } else if (a == "--steps" || a == "--frame") {
@@ -81,6 +84,8 @@ CommandLine parse_command_line(const QStringList& args, const QStringList& overl
   }
   if (c.steps && c.frame) return fail("--steps and --frame exclude each other");
   if (c.quit && c.screenshot.isEmpty()) return fail("--quit needs --screenshot");
+  if (c.benchmark && (!c.file.isEmpty() || c.steps || c.frame || !c.screenshot.isEmpty()))
+    return fail("--benchmark takes no file, --steps, --frame or --screenshot");
   return c;
 }
 

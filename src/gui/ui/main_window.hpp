@@ -45,6 +45,7 @@ class MainWindow : public QMainWindow {
   void showFrameIndex(qint64 k);  // a frame of the timeline
   void setOverlay(const std::string& key, bool on);  // via its action (menu/toolbar stay in sync)
   void selectBody(int body);
+  void togglePlay();  // the live run, or a run file's timeline playback
   bool selectBodyNamed(const QString& name);  // false: no such body
   // PNG of the whole window, the 3D view included (grabbed from the renderer), then done(ok).
   void saveWindowImage(const QString& file, std::function<void(bool)> done);
@@ -60,6 +61,7 @@ class MainWindow : public QMainWindow {
   // Whether the plots show everything there is: the live history as of the last refresh, or
   // every sample of the run file read.
   bool plotsComplete() const;
+  QComboBox* speedBox() const { return speed_; }
   QAction* overlayAction(const std::string& key) const;
   const FrameSource* source() const;
   bool replaying() const { return run_ != nullptr; }
@@ -85,7 +87,6 @@ class MainWindow : public QMainWindow {
   void display(const FramePtr& frame);
   void syncTimeline();
   void exportView();
-  void togglePlay();
   void stepForward();  // the next timeline frame; at the live end, one new step
   double impulseScale(const Model& model, const pegsim::Settings& settings) const;
   void refreshPlots();  // when the Plots dock is visible: the live history or the run file
