@@ -1,5 +1,6 @@
 // pegsim: the desktop application (see README, "pegsim (desktop application)").
 #include <QApplication>
+#include <QDockWidget>
 #include <QFileInfo>
 #include <QTimer>
 #include <cstdio>
@@ -7,6 +8,7 @@
 #include "gui/app/command_line.hpp"
 #include "gui/app/display_check.hpp"
 #include "gui/app/resource_paths.hpp"
+#include "gui/app/responsiveness.hpp"
 #include "gui/render/overlay.hpp"
 #include "gui/ui/main_window.hpp"
 
@@ -40,10 +42,15 @@ int main(int argc, char** argv) {
     return 2;
   }
 
-  MainWindow window(/*interactive=*/!cl.quit);
+  MainWindow window(/*interactive=*/!cl.quit && !cl.benchmark);
   if (cl.overlays)
     for (const QString& k : keys) window.setOverlay(k.toStdString(), cl.overlays->contains(k));
   window.show();
+  if (cl.plots) window.plotsDock()->show();
+  if (cl.benchmark) {
+    QTimer::singleShot(0, &window, [&] { app.exit(run_responsiveness_benchmark(window, scenes_directory())); });
+    return app.exec();
+  }
 
   auto fail = [&](const QString& why) {
     std::fprintf(stderr, "pegsim: %s\n", why.toLocal8Bit().constData());
@@ -63,6 +70,8 @@ int main(int argc, char** argv) {
   QObject::connect(&window, &MainWindow::openFailed, &app, [&] { if (cl.quit) app.exit(2); });
   QObject::connect(&window, &MainWindow::stepsDone, &app, ready);
   QObject::connect(&window, &MainWindow::fileOpened, &app, [&] {
+    if (!cl.select.isEmpty() && !window.selectBodyNamed(cl.select))
+      return fail(QString("%1: no body named '%2'").arg(file, cl.select));
     if (!window.replaying()) {
       const qint64 steps = cl.steps ? *cl.steps : cl.frame.value_or(0);
       if (steps > 0) window.runSteps(int(steps));

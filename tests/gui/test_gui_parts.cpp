@@ -31,6 +31,11 @@ TEST(CommandLine, ParsesFileStepsOverlaysAndScreenshot) {
   EXPECT_EQ(c.screenshot, "out.png");
   EXPECT_TRUE(c.quit);
   EXPECT_EQ(parse_command_line({"run.h5", "--frame", "7", "--overlays", "none"}, kKeys).overlays->size(), 0);
+  const CommandLine p = parse_command_line({"--plots", "--select", "ball"}, kKeys);
+  EXPECT_TRUE(p.plots);
+  EXPECT_EQ(p.select, "ball");
+  EXPECT_FALSE(p.benchmark);
+  EXPECT_TRUE(parse_command_line({"--benchmark"}, kKeys).benchmark);
 }
 
 TEST(CommandLine, RejectsBadInputWithAReason) {
@@ -41,6 +46,8 @@ TEST(CommandLine, RejectsBadInputWithAReason) {
   EXPECT_NE(error({"--quit"}).find("--screenshot"), std::string::npos);
   EXPECT_NE(error({"a.json", "b.json"}).find("one file"), std::string::npos);
   EXPECT_NE(error({"--wat"}).find("--wat"), std::string::npos);
+  EXPECT_NE(error({"--select"}).find("body name"), std::string::npos);
+  EXPECT_NE(error({"--benchmark", "a.json"}).find("--benchmark takes no file"), std::string::npos);
   EXPECT_TRUE(parse_command_line({}, kKeys).error.isEmpty());
 }
 

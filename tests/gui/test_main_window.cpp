@@ -16,36 +16,14 @@
 #include "gui/ui/status_panel.hpp"
 #include "gui/ui/timeline_bar.hpp"
 #include "qt_app.hpp"
+#include "window_fixture.hpp"
 
 namespace pegsim::gui {
 namespace {
 
 using test::scene_path;
 using test::wait_until;
-
-// The QApplication must exist before the window's widgets: a base is constructed first.
-struct AppFirst {
-  AppFirst() { test::qt_app(true); }
-};
-
-// A window with cascading_polyhedra loaded and `steps` steps run.
-struct Window : AppFirst {
-  MainWindow w{/*interactive=*/false};
-  QString opened, failed;
-  explicit Window(int steps = 0) {
-    QObject::connect(&w, &MainWindow::fileOpened, [this](QString f) { opened = f; });
-    QObject::connect(&w, &MainWindow::openFailed, [this](QString f, QString) { failed = f; });
-    w.show();
-    w.openFile(QString::fromStdString(scene_path("cascading_polyhedra")));
-    EXPECT_TRUE(wait_until([this] { return !opened.isEmpty(); }));
-    if (steps > 0) {
-      bool done = false;
-      QObject::connect(&w, &MainWindow::stepsDone, [&done] { done = true; });
-      w.runSteps(steps);
-      EXPECT_TRUE(wait_until([&done] { return done; }));
-    }
-  }
-};
+using test::Window;
 
 TEST(MainWindow, OverlayActionsToggleEachOverlayIndependently) {
   Window win(60);
@@ -57,11 +35,15 @@ TEST(MainWindow, OverlayActionsToggleEachOverlayIndependently) {
     EXPECT_EQ(a->shortcut(), QKeySequence(QString::fromStdString(o->shortcut())));
     EXPECT_EQ(view->overlayEnabled(o->key()), o->on_by_default());
   }
-  win.w.overlayAction("aabbs")->trigger();
-  EXPECT_TRUE(view->overlayEnabled("aabbs"));
+  // The window opens with contacts and bounding boxes on, nothing else.
   EXPECT_TRUE(view->overlayEnabled("contacts"));
+  EXPECT_TRUE(view->overlayEnabled("aabbs"));
   EXPECT_FALSE(view->overlayEnabled("normals"));
+  win.w.overlayAction("aabbs")->trigger();
+  EXPECT_FALSE(view->overlayEnabled("aabbs"));
+  EXPECT_TRUE(view->overlayEnabled("contacts"));
   win.w.overlayAction("contacts")->trigger();
+  win.w.overlayAction("aabbs")->trigger();
   EXPECT_FALSE(view->overlayEnabled("contacts"));
   EXPECT_TRUE(view->overlayEnabled("aabbs"));
   // What the view draws for the frame: every contact a marker, three bounded boxes.

@@ -1,6 +1,7 @@
 // The command line of pegsim:
-//   pegsim [SCENE.json | RUN.h5] [--steps N | --frame K] [--overlays LIST]
-//          [--screenshot FILE.png --quit]
+//   pegsim [SCENE.json | RUN.h5] [--steps N | --frame K] [--overlays LIST] [--plots]
+//          [--select BODY] [--screenshot FILE.png --quit]
+//   pegsim --benchmark
 #pragma once
 
 #include <QString>
@@ -14,6 +15,9 @@ struct CommandLine {
   std::optional<int> steps;              // run N steps after loading a scene
   std::optional<qint64> frame;           // show frame K (a run file; for a scene: after K steps)
   std::optional<QStringList> overlays;   // exactly these overlays on ("none": all off)
+  bool plots = false;                    // show the Plots dock
+  QString select;                        // select this body (by name) once the file is open
+  bool benchmark = false;                // measure responsiveness, print the figures, exit
   QString screenshot;                    // PNG of the whole window once ready
   bool quit = false;                     // exit after the screenshot
   bool help = false;

@@ -11,6 +11,7 @@
 #include <Qt3DExtras/QPlaneMesh>
 #include <Qt3DExtras/QSphereMesh>
 #include <Qt3DExtras/Qt3DWindow>
+#include <Qt3DLogic/QFrameAction>
 #include <Qt3DRender/QCamera>
 #include <Qt3DRender/QCameraLens>
 #include <Qt3DRender/QDirectionalLight>
@@ -75,6 +76,10 @@ SceneView::SceneView(QWidget* parent)
     overlay_entities_[o->key()] = {new ColoredEntity(ColoredEntity::Kind::Lines, root_),
                                    new ColoredEntity(ColoredEntity::Kind::Triangles, root_)};
   }
+  // Qt3D's logic aspect ticks once per processed frame, and a frame is rendered per tick.
+  auto* tick = new Qt3DLogic::QFrameAction;
+  connect(tick, &Qt3DLogic::QFrameAction::triggered, this, [this] { ++rendered_frames_; });
+  root_->addComponent(tick);
   window_->setRootEntity(root_);
   window_->installEventFilter(this);
   applyCamera();
@@ -94,7 +99,10 @@ void SceneView::setModel(ModelPtr model, double impulse_scale) {
 
 double SceneView::sceneSize() const { return scene_size_; }
 
+QWindow* SceneView::renderWindow() const { return window_; }
+
 void SceneView::showFrame(FramePtr frame) {
+  ++shown_frames_;
   const bool first = !frame_ && frame;
   frame_ = std::move(frame);
   if (!model_ || !frame_) return;

@@ -4,6 +4,8 @@
 
 #include <QImage>
 #include <QWidget>
+
+class QWindow;
 #include <functional>
 #include <map>
 #include <memory>
@@ -53,6 +55,13 @@ class SceneView : public QWidget {
   // Renders the next frame into an image and calls done with it (on the GUI thread).
   void captureImage(std::function<void(const QImage&)> done);
 
+  // Counters for the responsiveness benchmark: Qt3D frames processed (one per rendered frame)
+  // and frames given to showFrame.
+  qint64 renderedFrames() const { return rendered_frames_; }
+  qint64 shownFrames() const { return shown_frames_; }
+  // The OpenGL window inside the widget (where keys go when the view has the focus).
+  QWindow* renderWindow() const;
+
  signals:
   void bodyClicked(int body);  // -1: clicked on empty space
 
@@ -90,6 +99,8 @@ class SceneView : public QWidget {
   QPoint last_pos_;
   Qt::MouseButton drag_button_ = Qt::NoButton;
   bool dragged_ = false;
+  qint64 rendered_frames_ = 0;
+  qint64 shown_frames_ = 0;
 };
 
 }  // namespace pegsim::gui

@@ -58,7 +58,8 @@ class BoundingBoxes : public Overlay {
   std::string key() const override { return "aabbs"; }
   std::string label() const override { return "Bounding boxes (AABB)"; }
   std::string shortcut() const override { return "Ctrl+4"; }
-  bool on_by_default() const override { return false; }
+  // On at start with the contacts: the first thing one sees is which pairs are near.
+  bool on_by_default() const override { return true; }
   void draw(const OverlayContext& c, Sketch& out) const override {
     for (std::size_t i = 0; i < c.frame.aabbs.size(); ++i) {
       const Aabb& b = c.frame.aabbs[i];

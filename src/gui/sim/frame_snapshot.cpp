@@ -26,7 +26,8 @@ std::vector<Aabb> aabbs_of(const Model& model, const std::vector<BodyState>& bod
 
 }  // namespace
 
-FramePtr make_snapshot(const Model& model, const State& state, const StepReport* report) {
+FramePtr make_snapshot(const Model& model, const State& state, const StepReport* report,
+                       const Settings* settings) {
   auto f = std::make_shared<FrameSnapshot>();
   f->step = state.step;
   f->time = state.time;
@@ -56,10 +57,15 @@ FramePtr make_snapshot(const Model& model, const State& state, const StepReport*
   f->solve.fell_back = r.fell_back;
   f->solve.failed = r.failed;
   f->solve.failure = r.failure;
+  f->solve.seconds = r.timings.solve;
+  if (settings) {
+    f->h = settings->h;
+    f->configured_solver = settings->solver;
+  }
   return f;
 }
 
-FramePtr make_snapshot(const Model& model, const RunFrame& frame) {
+FramePtr make_snapshot(const Model& model, const RunFrame& frame, const Settings* settings) {
   auto f = std::make_shared<FrameSnapshot>();
   f->step = frame.step;
   f->time = frame.time;
@@ -85,6 +91,11 @@ FramePtr make_snapshot(const Model& model, const RunFrame& frame) {
   f->solve.residual = frame.solve.residual;
   f->solve.fell_back = frame.solve.fell_back;
   f->solve.failed = frame.solve.failed;
+  f->solve.seconds = frame.solve.timings.solve;
+  if (settings && frame.step > 0) {
+    f->h = settings->h;
+    f->configured_solver = settings->solver;
+  }
   return f;
 }
 

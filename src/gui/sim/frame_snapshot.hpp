@@ -37,6 +37,7 @@ struct SolveSummary {
   bool fell_back = false;
   bool failed = false;
   std::string failure;
+  double seconds = 0.0;   // wall time of every solver attempt together
 };
 
 struct FrameSnapshot {
@@ -46,6 +47,10 @@ struct FrameSnapshot {
   std::vector<ContactSnapshot> contacts;
   std::vector<Aabb> aabbs;                // per body, world frame, no margin
   SolveSummary solve;
+  // The settings the step ran with (0 and "" for an initial frame): what a change in the
+  // Settings dock shows up as. A run file's frames carry the recorded run's settings.
+  double h = 0.0;
+  std::string configured_solver;
 
   // Number of contacts touching `body` (as A or B).
   int contact_count(int body) const;
@@ -55,10 +60,11 @@ struct FrameSnapshot {
 using FramePtr = std::shared_ptr<const FrameSnapshot>;
 using ModelPtr = std::shared_ptr<const Model>;
 
-// A frame from the simulator after a step (report describes that step; pass nullptr for the
-// initial state: no contacts, no solve).
-FramePtr make_snapshot(const Model& model, const State& state, const StepReport* report);
-// A frame of a recorded run.
-FramePtr make_snapshot(const Model& model, const RunFrame& frame);
+// A frame from the simulator after a step (report describes that step, taken with `settings`;
+// pass nullptrs for the initial state: no contacts, no solve).
+FramePtr make_snapshot(const Model& model, const State& state, const StepReport* report,
+                       const Settings* settings = nullptr);
+// A frame of a recorded run, recorded with `settings`.
+FramePtr make_snapshot(const Model& model, const RunFrame& frame, const Settings* settings = nullptr);
 
 }  // namespace pegsim::gui

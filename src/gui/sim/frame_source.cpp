@@ -16,7 +16,7 @@ RunFileSource::RunFileSource(const std::filesystem::path& file)
     : reader_(file), model_(std::make_shared<const Model>(reader_.model())) {}
 
 FramePtr RunFileSource::frame(std::int64_t k) const {
-  return make_snapshot(*model_, reader_.frame(k));
+  return make_snapshot(*model_, reader_.frame(k), &reader_.header().settings);
 }
 
 }  // namespace pegsim::gui

@@ -58,8 +58,9 @@ void SimWorker::stopRunning() {
 
 FramePtr SimWorker::step() {
   try {
+    const Settings settings = sim_->settings();  // as the step uses them
     const StepReport& r = sim_->step();
-    return make_snapshot(*model_, sim_->state(), &r);
+    return make_snapshot(*model_, sim_->state(), &r, &settings);
   } catch (const RunFileError& e) {
     // The recorder observes the step after the state is updated: the step itself stands.
     const QString file = QString::fromStdString(recorder_->file().string());
@@ -67,7 +68,7 @@ FramePtr SimWorker::step() {
     recorder_.reset();
     emit recordingFailed(file, QString::fromStdString(e.what()));
     emit recordingChanged(false, file);
-    return make_snapshot(*model_, sim_->state(), &sim_->last_report());
+    return make_snapshot(*model_, sim_->state(), &sim_->last_report(), &sim_->settings());
   }
 }
 

@@ -5,6 +5,7 @@
 #include <QComboBox>
 #include <QDockWidget>
 #include <QDragEnterEvent>
+#include <QElapsedTimer>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QLabel>
@@ -17,6 +18,9 @@
 #include <QToolBar>
 #include <cstdio>
 
+#include "gui/plots/history_plot.hpp"
+#include "gui/plots/plots_panel.hpp"
+#include "gui/plots/run_plot_loader.hpp"
 #include "gui/render/scene_view.hpp"
 #include "gui/ui/inspector_panel.hpp"
 #include "gui/ui/recent_files.hpp"
@@ -27,6 +31,10 @@
 namespace pegsim::gui {
 
 namespace {
+// Samples per plotted series: enough for a plot a few hundred pixels wide, few enough that a
+// 100 000-frame run file is read in a couple of seconds.
+constexpr int kPlotSamples = 1000;
+
 bool is_run_file(const QString& file) {
   const QString suffix = QFileInfo(file).suffix().toLower();
   return suffix == "h5" || suffix == "hdf5";
@@ -40,6 +48,7 @@ MainWindow::MainWindow(bool interactive, QWidget* parent)
       inspector_(new InspectorPanel),
       timeline_(new TimelineBar),
       status_(new StatusPanel(statusBar())),
+      plots_(new PlotsPanel),
       interactive_(interactive) {
   setWindowTitle("pegsim");
   setCentralWidget(view_);
@@ -79,6 +88,20 @@ MainWindow::MainWindow(bool interactive, QWidget* parent)
   });
   connect(timeline_, &TimelineBar::frameChosen, this, [this](qint64 k) { showFrameIndex(k); });
   connect(view_, &SceneView::bodyClicked, this, &MainWindow::selectBody);
+  plot_timer_ = new QTimer(this);
+  connect(plot_timer_, &QTimer::timeout, this, [this] {
+    if (live_plots_stale_) refreshPlots();
+  });
+  plot_timer_->start(250);
+  connect(plots_dock_, &QDockWidget::visibilityChanged, this, [this](bool on) {
+    if (!on) return;
+    // A useful height the first time it opens; later the user's.
+    if (!plots_dock_->property("sized").toBool()) {
+      plots_dock_->setProperty("sized", true);
+      QTimer::singleShot(0, this, [this] { resizeDocks({plots_dock_}, {330}, Qt::Vertical); });
+    }
+    refreshPlots();
+  });
   resize(1280, 800);
 }
 
@@ -94,6 +117,9 @@ void MainWindow::buildDocks() {
   };
   dock("Settings", settings_, Qt::RightDockWidgetArea);
   dock("Inspector", inspector_, Qt::RightDockWidgetArea);
+  // Below the view, wide for time axes; hidden until asked for (View ▸ Plots).
+  plots_dock_ = dock("Plots", plots_, Qt::BottomDockWidgetArea);
+  plots_dock_->hide();
   auto* bar = new QToolBar("Timeline", this);
   bar->setObjectName("Timeline");
   bar->setMovable(false);
@@ -145,6 +171,7 @@ void MainWindow::buildActions() {
   QAction* reset = action(sim, "Reset", QKeySequence("Ctrl+R"), [this] {
     if (run_) return;
     live_.clear();
+    live_plots_stale_ = true;
     emit sim_.reset();
   });
   reset->setIcon(style()->standardIcon(QStyle::SP_BrowserReload));
@@ -178,8 +205,10 @@ void MainWindow::buildActions() {
 
   QMenu* timeline = menuBar()->addMenu("&Timeline");
   action(timeline, "Play/Pause Timeline", QKeySequence("Ctrl+Space"), [this] { timeline_->togglePlayback(); });
-  action(timeline, "Previous Frame", QKeySequence("Ctrl+Left"), [this] { timeline_->stepBack(); });
-  action(timeline, "Next Frame", QKeySequence("Ctrl+Right"), [this] { timeline_->stepForward(); });
+  // Window-wide shortcuts: a focused text field (the Settings dock's spin boxes) claims
+  // arrows, Home/End and Space first through ShortcutOverride, so typing there still works.
+  action(timeline, "Previous Frame", QKeySequence(Qt::Key_Left), [this] { timeline_->stepBack(); });
+  action(timeline, "Next Frame", QKeySequence(Qt::Key_Right), &MainWindow::stepForward);
   action(timeline, "First Frame", QKeySequence(Qt::Key_Home), [this] { timeline_->toStart(); });
   action(timeline, "Last Frame", QKeySequence(Qt::Key_End), [this] { timeline_->toEnd(); });
 
@@ -245,6 +274,7 @@ void MainWindow::openRun(const QString& file) {
     return;
   }
   emit sim_.pause();
+  run_plots_.reset();  // reads the old file
   run_ = std::move(source);
   model_ = run_->model();
   selected_ = -1;
@@ -252,6 +282,10 @@ void MainWindow::openRun(const QString& file) {
   const Settings& s = run_->reader().header().settings;
   settings_->setSettings(s);
   settings_->setEnabled(false);  // a recorded run's settings are history
+  gravity_ = s.gravity;
+  plots_->setBody(-1, {});
+  plots_->setData({});
+  refreshPlots();
   view_->setModel(model_, impulseScale(*model_, s));
   setWindowTitle(QString("pegsim — %1 (run file)").arg(QFileInfo(file).fileName()));
   recent_->add(file);
@@ -271,7 +305,10 @@ double MainWindow::impulseScale(const Model& model, const Settings& settings) co
 
 void MainWindow::onSceneLoaded(ModelPtr model, pegsim::Settings settings, QString name,
                                QString file, FramePtr initial) {
+  run_plots_.reset();
   run_.reset();
+  gravity_ = settings.gravity;
+  plots_->setBody(-1, {});
   model_ = std::move(model);
   selected_ = -1;
   file_ = file;
@@ -286,6 +323,7 @@ void MainWindow::onSceneLoaded(ModelPtr model, pegsim::Settings settings, QStrin
   syncTimeline();
   timeline_->toEnd();
   display(initial);
+  refreshPlots();
   emit fileOpened(file);
 }
 
@@ -293,6 +331,7 @@ void MainWindow::onFrames(const QList<FramePtr>& frames) {
   if (run_ || frames.isEmpty()) return;  // a replay ignores a stale live batch
   const bool follow = timeline_->atEnd();
   for (const FramePtr& f : frames) live_.append(f);
+  live_plots_stale_ = true;
   syncTimeline();
   // Follow the live run unless the user is looking at an earlier frame.
   if (follow) {
@@ -333,12 +372,57 @@ void MainWindow::display(const FramePtr& frame) {
   view_->showFrame(frame);
   status_->showFrame(*frame);
   inspector_->show(model_, frame, selected_);
+  plots_->setCursorTime(frame->time);
 }
 
 void MainWindow::selectBody(int body) {
   selected_ = body;
   view_->setSelectedBody(body);
   inspector_->show(model_, view_->frame(), body);
+  const bool known = model_ && body >= 0 && std::size_t(body) < model_->bodies.size();
+  plots_->setBody(known ? body : -1, known ? QString::fromStdString(model_->bodies[std::size_t(body)].name) : QString());
+}
+
+bool MainWindow::selectBodyNamed(const QString& name) {
+  if (!model_) return false;
+  for (std::size_t i = 0; i < model_->bodies.size(); ++i)
+    if (QString::fromStdString(model_->bodies[i].name) == name) {
+      selectBody(int(i));
+      return true;
+    }
+  return false;
+}
+
+bool MainWindow::plotsComplete() const {
+  if (run_) return run_plots_ && run_plots_->done();
+  return !live_plots_stale_;
+}
+
+void MainWindow::refreshPlots() {
+  if (!plots_dock_->isVisible() || !model_) return;
+  if (!run_) {
+    live_plots_stale_ = false;
+    plots_->setData(plot_history(*model_, gravity_, live_, kPlotSamples));
+    plots_->setStatus(QString("%1 frames of the live run").arg(live_.count()));
+    return;
+  }
+  if (run_plots_) return;  // already reading
+  // 12 ms of reading per event-loop turn: the window keeps redrawing and answering.
+  run_plots_ = std::make_unique<RunPlotLoader>(*run_, gravity_, kPlotSamples, 12);
+  // Redraw a few times a second while reading, and once at the end.
+  auto last_draw = std::make_shared<QElapsedTimer>();
+  last_draw->start();
+  connect(run_plots_.get(), &RunPlotLoader::progressed, this, [this, last_draw] {
+    const bool done = run_plots_->done();
+    if (!done && last_draw->elapsed() < 300) return;
+    last_draw->restart();
+    plots_->setData(run_plots_->data());
+    plots_->setStatus(done ? QString("%1 frames of the run file, %2 samples").arg(run_->count()).arg(run_plots_->data().size())
+                           : QString("reading the run file… %1 samples").arg(run_plots_->data().size()));
+  });
+  connect(run_plots_.get(), &RunPlotLoader::failed, this, [this](const QString& why) {
+    plots_->setStatus("cannot read the run file: " + why);
+  });
 }
 
 void MainWindow::togglePlay() {
@@ -353,6 +437,12 @@ void MainWindow::togglePlay() {
     timeline_->toEnd();  // the live run continues from its latest frame
     emit sim_.play();
   }
+}
+
+void MainWindow::stepForward() {
+  // At the live end there is no next frame yet: make one.
+  if (!run_ && timeline_->atEnd()) emit sim_.stepOnce();
+  else timeline_->stepForward();
 }
 
 void MainWindow::runSteps(int count) {

@@ -14,10 +14,13 @@
 
 class QAction;
 class QComboBox;
+class QDockWidget;
 
 namespace pegsim::gui {
 
 class InspectorPanel;
+class PlotsPanel;
+class RunPlotLoader;
 class RecentFiles;
 class SceneView;
 class SettingsPanel;
@@ -42,6 +45,8 @@ class MainWindow : public QMainWindow {
   void showFrameIndex(qint64 k);  // a frame of the timeline
   void setOverlay(const std::string& key, bool on);  // via its action (menu/toolbar stay in sync)
   void selectBody(int body);
+  void togglePlay();  // the live run, or a run file's timeline playback
+  bool selectBodyNamed(const QString& name);  // false: no such body
   // PNG of the whole window, the 3D view included (grabbed from the renderer), then done(ok).
   void saveWindowImage(const QString& file, std::function<void(bool)> done);
 
@@ -51,6 +56,12 @@ class MainWindow : public QMainWindow {
   InspectorPanel* inspector() const { return inspector_; }
   SettingsPanel* settingsPanel() const { return settings_; }
   StatusPanel* statusPanel() const { return status_; }
+  PlotsPanel* plotsPanel() const { return plots_; }
+  QDockWidget* plotsDock() const { return plots_dock_; }
+  // Whether the plots show everything there is: the live history as of the last refresh, or
+  // every sample of the run file read.
+  bool plotsComplete() const;
+  QComboBox* speedBox() const { return speed_; }
   QAction* overlayAction(const std::string& key) const;
   const FrameSource* source() const;
   bool replaying() const { return run_ != nullptr; }
@@ -76,8 +87,10 @@ class MainWindow : public QMainWindow {
   void display(const FramePtr& frame);
   void syncTimeline();
   void exportView();
-  void togglePlay();
+  void stepForward();  // the next timeline frame; at the live end, one new step
   double impulseScale(const Model& model, const pegsim::Settings& settings) const;
+  void refreshPlots();  // when the Plots dock is visible: the live history or the run file
+
 
   SimThread sim_;
   SceneView* view_;
@@ -85,6 +98,12 @@ class MainWindow : public QMainWindow {
   InspectorPanel* inspector_;
   TimelineBar* timeline_;
   StatusPanel* status_;
+  PlotsPanel* plots_;
+  QDockWidget* plots_dock_ = nullptr;
+  std::unique_ptr<RunPlotLoader> run_plots_;
+  QTimer* plot_timer_ = nullptr;   // refreshes the live plots a few times a second
+  bool live_plots_stale_ = false;
+  Vec3 gravity_ = Vec3::Zero();    // of the scene or run shown: the potential energy
   RecentFiles* recent_ = nullptr;
   QComboBox* speed_ = nullptr;
   QAction* play_action_ = nullptr;

@@ -21,9 +21,9 @@ TimelineBar::TimelineBar(QWidget* parent) : QWidget(parent) {
     return b;
   };
   button(QStyle::SP_MediaSkipBackward, "First frame (Home)", &TimelineBar::toStart);
-  button(QStyle::SP_MediaSeekBackward, "Previous frame (Ctrl+Left)", &TimelineBar::stepBack);
+  button(QStyle::SP_MediaSeekBackward, "Previous frame (Left)", &TimelineBar::stepBack);
   play_ = button(QStyle::SP_MediaPlay, "Play the timeline", &TimelineBar::togglePlayback);
-  button(QStyle::SP_MediaSeekForward, "Next frame (Ctrl+Right)", &TimelineBar::stepForward);
+  button(QStyle::SP_MediaSeekForward, "Next frame (Right)", &TimelineBar::stepForward);
   button(QStyle::SP_MediaSkipForward, "Last frame (End)", &TimelineBar::toEnd);
   slider_ = new QSlider(Qt::Horizontal);
   slider_->setRange(0, 0);

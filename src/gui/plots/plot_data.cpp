@@ -1,0 +1,63 @@
+#include "gui/plots/plot_data.hpp"
+
+#include <algorithm>
+
+#include "gui/ui/inspector_panel.hpp"
+
+namespace pegsim::gui {
+
+double system_kinetic_energy(const Model& model, const std::vector<BodyState>& bodies) {
+  double e = 0.0;
+  for (std::size_t i = 0; i < bodies.size() && i < model.bodies.size(); ++i)
+    e += kinetic_energy(model.bodies[i], bodies[i]);
+  return e;
+}
+
+double system_potential_energy(const Model& model, const Vec3& gravity, const std::vector<BodyState>& bodies) {
+  double e = 0.0;
+  for (std::size_t i = 0; i < bodies.size() && i < model.bodies.size(); ++i)
+    if (!model.bodies[i].is_static) e -= model.bodies[i].mass * gravity.dot(bodies[i].position);
+  return e;
+}
+
+void StepFigures::include(const StepFigures& o) {
+  contacts = std::max(contacts, o.contacts);
+  iterations = std::max(iterations, o.iterations);
+  residual = std::max(residual, o.residual);
+  solve_ms = std::max(solve_ms, o.solve_ms);
+}
+
+StepFigures step_figures(const FrameSnapshot& f) {
+  StepFigures s;
+  s.contacts = double(f.contacts.size());
+  s.iterations = f.solve.iterations;
+  s.residual = f.solve.problem_size > 0 ? f.solve.residual : 0.0;
+  s.solve_ms = 1e3 * f.solve.seconds;
+  return s;
+}
+
+std::vector<Bucket> buckets(std::int64_t count, int max_buckets) {
+  std::vector<Bucket> out;
+  if (count <= 0 || max_buckets <= 0) return out;
+  const std::int64_t length = (count + max_buckets - 1) / max_buckets;
+  for (std::int64_t first = 0; first < count; first += length)
+    out.push_back({first, std::min(count, first + length) - 1});
+  return out;
+}
+
+void PlotData::append(const Model& model, const Vec3& gravity, const FrameSnapshot& frame,
+                      const FrameSnapshot* previous, const StepFigures& peak) {
+  time.push_back(frame.time);
+  bodies.push_back(frame.bodies);
+  std::vector<Vec3> a(frame.bodies.size(), Vec3::Zero());
+  const double dt = previous ? frame.time - previous->time : 0.0;
+  if (dt > 0.0)
+    for (std::size_t i = 0; i < a.size() && i < previous->bodies.size(); ++i)
+      a[i] = (frame.bodies[i].velocity - previous->bodies[i].velocity) / dt;
+  acceleration.push_back(std::move(a));
+  kinetic.push_back(system_kinetic_energy(model, frame.bodies));
+  potential.push_back(system_potential_energy(model, gravity, frame.bodies));
+  steps.push_back(peak);
+}
+
+}  // namespace pegsim::gui

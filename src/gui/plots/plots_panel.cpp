@@ -1,0 +1,213 @@
+#include "gui/plots/plots_panel.hpp"
+
+#include <QChart>
+#include <QChartView>
+#include <QGraphicsLayout>
+#include <QGridLayout>
+#include <QLabel>
+#include <QLegendMarker>
+#include <QLineSeries>
+#include <QLogValueAxis>
+#include <QTabWidget>
+#include <QValueAxis>
+#include <QVBoxLayout>
+#include <algorithm>
+#include <cmath>
+
+namespace pegsim::gui {
+
+namespace {
+
+enum PlotIndex { kPosition, kVelocity, kAcceleration, kEnergy, kContacts, kIterations, kResidual, kSolveTime };
+
+const QStringList kXyz{"x", "y", "z"};
+
+}  // namespace
+
+PlotsPanel::PlotsPanel(QWidget* parent) : QWidget(parent), status_(new QLabel) {
+  auto* layout = new QVBoxLayout(this);
+  layout->setContentsMargins(2, 2, 2, 2);
+  auto* tabs = new QTabWidget;
+  layout->addWidget(tabs, 1);
+  layout->addWidget(status_);
+  auto tab = [tabs](const QString& title, const std::vector<QWidget*>& views) {
+    auto* page = new QWidget;
+    auto* row = new QGridLayout(page);
+    row->setContentsMargins(0, 0, 0, 0);
+    for (std::size_t i = 0; i < views.size(); ++i) row->addWidget(views[i], 0, int(i));
+    tabs->addTab(page, title);
+  };
+  tab("Selected body", {addPlot("position", "Position (m)", kXyz), addPlot("velocity", "Velocity (m/s)", kXyz),
+                        addPlot("acceleration", "Acceleration (m/s²)", kXyz)});
+  tab("Energy", {addPlot("energy", "Energy (J)", {"kinetic", "potential", "total"})});
+  tab("Steps", {addPlot("contacts", "Contacts", {"contacts"}), addPlot("iterations", "Solver iterations", {"iterations"}),
+                addPlot("residual", "Residual", {"residual"}, /*log=*/true),
+                addPlot("solve time", "Solve time (ms)", {"solve time"})});
+  setBody(-1, {});
+}
+
+QWidget* PlotsPanel::addPlot(const QString& key, const QString& title, const QStringList& lines, bool log) {
+  Plot p;
+  p.chart = new QChart;
+  p.chart->setTitle(title);
+  p.chart->setAnimationOptions(QChart::NoAnimation);
+  // Compact: a dock is a few hundred pixels high, the time axis is named once below.
+  QFont small = font();
+  small.setPointSizeF(7.5);
+  QFont bold = small;
+  bold.setBold(true);
+  p.chart->setTitleFont(bold);
+  p.chart->setMargins(QMargins(0, 0, 0, 0));
+  p.chart->layout()->setContentsMargins(0, 0, 0, 0);
+  p.chart->setBackgroundRoundness(0);
+  p.chart->legend()->setVisible(lines.size() > 1);
+  p.chart->legend()->setAlignment(Qt::AlignRight);  // the height is scarcer than the width
+  p.chart->legend()->setFont(small);
+  p.x = new QValueAxis;
+  p.x->setLabelFormat("%.3g");
+  p.x->setLabelsFont(small);
+  p.x->setTickCount(5);
+  p.log = log;
+  if (log) {
+    auto* y = new QLogValueAxis;
+    y->setBase(10.0);
+    y->setLabelFormat("%.0e");
+    p.y = y;
+  } else {
+    auto* y = new QValueAxis;
+    y->setLabelFormat("%.3g");
+    y->setTickCount(5);
+    p.y = y;
+  }
+  p.y->setLabelsFont(small);
+  p.chart->addAxis(p.x, Qt::AlignBottom);
+  p.chart->addAxis(p.y, Qt::AlignLeft);
+  for (const QString& name : lines) {
+    auto* s = new QLineSeries;
+    s->setName(name);
+    s->setObjectName(lines.size() > 1 && key != "energy" ? key + " " + name : name);
+    p.chart->addSeries(s);
+    s->attachAxis(p.x);
+    s->attachAxis(p.y);
+    p.lines.push_back(s);
+  }
+  // The timeline's frame: a dashed vertical line over the whole plot, not in the legend.
+  p.cursor = new QLineSeries;
+  p.cursor->setObjectName("cursor " + key);
+  p.cursor->setPen(QPen(QColor(60, 60, 60), 1.0, Qt::DashLine));
+  p.chart->addSeries(p.cursor);
+  p.cursor->attachAxis(p.x);
+  p.cursor->attachAxis(p.y);
+  for (QLegendMarker* m : p.chart->legend()->markers(p.cursor)) m->setVisible(false);
+  auto* view = new QChartView(p.chart);
+  view->setRenderHint(QPainter::Antialiasing);
+  view->setMinimumSize(200, 160);
+  plots_.push_back(p);
+  return view;
+}
+
+QXYSeries* PlotsPanel::series(const QString& name) const {
+  for (const Plot& p : plots_) {
+    if (p.cursor->objectName() == name) return p.cursor;
+    for (QLineSeries* s : p.lines)
+      if (s->objectName() == name) return s;
+  }
+  return nullptr;
+}
+
+void PlotsPanel::setData(PlotData data) {
+  data_ = std::move(data);
+  redraw();
+}
+
+void PlotsPanel::setBody(int body, const QString& name) {
+  body_ = body;
+  body_name_ = name;
+  const QString suffix = body < 0 ? " — click a body to plot it" : " — " + name;
+  plots_[kPosition].chart->setTitle("Position (m)" + suffix);
+  plots_[kVelocity].chart->setTitle("Velocity (m/s)" + suffix);
+  plots_[kAcceleration].chart->setTitle("Acceleration (m/s²)" + suffix);
+  redraw();
+}
+
+void PlotsPanel::setStatus(const QString& text) { status_->setText("time axis: simulated time t (s) — " + text); }
+
+void PlotsPanel::setCursorTime(double t) {
+  cursor_time_ = t;
+  for (Plot& p : plots_) placeCursor(p);
+}
+
+void PlotsPanel::redraw() {
+  const std::size_t n = data_.size();
+  const bool has_body = body_ >= 0 && n > 0 && std::size_t(body_) < data_.bodies.front().size();
+  auto components = [&](auto value_of) {
+    std::vector<std::vector<double>> v(3);
+    if (!has_body) return v;
+    for (int c = 0; c < 3; ++c) {
+      v[c].reserve(n);
+      for (std::size_t i = 0; i < n; ++i) v[c].push_back(value_of(i)[c]);
+    }
+    return v;
+  };
+  const auto b = std::size_t(std::max(body_, 0));
+  fill(plots_[kPosition], components([&](std::size_t i) { return data_.bodies[i][b].position; }));
+  fill(plots_[kVelocity], components([&](std::size_t i) { return data_.bodies[i][b].velocity; }));
+  fill(plots_[kAcceleration], components([&](std::size_t i) { return data_.acceleration[i][b]; }));
+  std::vector<double> total(n);
+  for (std::size_t i = 0; i < n; ++i) total[i] = data_.kinetic[i] + data_.potential[i];
+  fill(plots_[kEnergy], {data_.kinetic, data_.potential, total});
+  auto step = [&](double StepFigures::*field) {
+    std::vector<double> v(n);
+    for (std::size_t i = 0; i < n; ++i) v[i] = data_.steps[i].*field;
+    return std::vector<std::vector<double>>{v};
+  };
+  fill(plots_[kContacts], step(&StepFigures::contacts));
+  fill(plots_[kIterations], step(&StepFigures::iterations));
+  fill(plots_[kResidual], step(&StepFigures::residual));
+  fill(plots_[kSolveTime], step(&StepFigures::solve_ms));
+}
+
+void PlotsPanel::fill(Plot& p, const std::vector<std::vector<double>>& values) {
+  double lo = HUGE_VAL, hi = -HUGE_VAL;
+  for (std::size_t l = 0; l < p.lines.size(); ++l) {
+    QList<QPointF> points;
+    if (l < values.size()) {
+      points.reserve(qsizetype(values[l].size()));
+      for (std::size_t i = 0; i < values[l].size(); ++i) {
+        const double y = values[l][i];
+        if (p.log && !(y > 0.0)) continue;  // nothing solved: no point on a log scale
+        points.append(QPointF(data_.time[i], y));
+        lo = std::min(lo, y);
+        hi = std::max(hi, y);
+      }
+    }
+    p.lines[l]->replace(points);
+  }
+  if (!(lo <= hi)) {
+    lo = p.log ? 1e-16 : 0.0;
+    hi = p.log ? 1.0 : 1.0;
+  }
+  if (p.log) {
+    // Whole decades around the data.
+    lo = std::pow(10.0, std::floor(std::log10(lo)));
+    hi = std::pow(10.0, std::ceil(std::log10(hi)));
+    if (hi <= lo) hi = lo * 10.0;
+  } else {
+    const double pad = hi > lo ? 0.05 * (hi - lo) : std::max(0.5, 0.05 * std::abs(hi));
+    lo -= pad;
+    hi += pad;
+  }
+  p.y_lo = lo;
+  p.y_hi = hi;
+  p.y->setRange(lo, hi);
+  const double t0 = data_.size() ? data_.time.front() : 0.0;
+  const double t1 = data_.size() ? data_.time.back() : 1.0;
+  p.x->setRange(t0, t1 > t0 ? t1 : t0 + 1.0);
+  placeCursor(p);
+}
+
+void PlotsPanel::placeCursor(Plot& p) {
+  p.cursor->replace(QList<QPointF>{QPointF(cursor_time_, p.y_lo), QPointF(cursor_time_, p.y_hi)});
+}
+
+}  // namespace pegsim::gui

@@ -1,0 +1,55 @@
+#include "gui/plots/run_plot_loader.hpp"
+
+#include <QElapsedTimer>
+
+namespace pegsim::gui {
+
+RunPlotLoader::RunPlotLoader(const RunFileSource& source, const Vec3& gravity, int max_buckets,
+                             int budget_ms, QObject* parent)
+    : QObject(parent), source_(source), gravity_(gravity),
+      buckets_(buckets(source.count(), max_buckets)), budget_ms_(budget_ms) {
+  // The step figures of every frame come from two small tables, read once.
+  const RunReader& r = source.reader();
+  const std::vector<RecordedSolve> solves = r.solver_reports();
+  const std::vector<std::int64_t> offsets = r.contact_offsets();
+  peaks_.reserve(buckets_.size());
+  for (const Bucket& b : buckets_) {
+    StepFigures peak;
+    for (std::int64_t k = b.first; k <= b.last; ++k) {
+      const RecordedSolve& s = solves[std::size_t(k)];
+      StepFigures f;
+      f.contacts = double(offsets[std::size_t(k) + 1] - offsets[std::size_t(k)]);
+      f.iterations = s.iterations;
+      f.residual = s.problem_size > 0 ? s.residual : 0.0;
+      f.solve_ms = 1e3 * s.timings.solve;
+      peak.include(f);
+    }
+    peaks_.push_back(peak);
+  }
+  connect(&timer_, &QTimer::timeout, this, &RunPlotLoader::tick);
+  timer_.start(0);
+}
+
+void RunPlotLoader::tick() {
+  QElapsedTimer budget;
+  budget.start();
+  const Model& model = *source_.model();
+  const std::size_t before = next_;
+  try {
+    while (!done() && (next_ == before || budget.elapsed() < budget_ms_)) {
+      const std::int64_t k = buckets_[next_].last;
+      const FramePtr frame = source_.frame(k);
+      const FramePtr previous = k > 0 ? source_.frame(k - 1) : nullptr;
+      data_.append(model, gravity_, *frame, previous.get(), peaks_[next_]);
+      ++next_;
+    }
+  } catch (const std::exception& e) {
+    timer_.stop();
+    emit failed(QString::fromStdString(e.what()));
+    return;
+  }
+  if (done()) timer_.stop();
+  emit progressed();
+}
+
+}  // namespace pegsim::gui

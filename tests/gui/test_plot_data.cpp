@@ -1,0 +1,108 @@
+// Plot data without a display: energies, buckets, and the decimated live history of
+// sphere_drop (free fall: v = -g t, a = -g; the landing's step figures survive decimation).
+#include <gtest/gtest.h>
+
+#include "engine/dynamics/simulator.hpp"
+#include <QTemporaryDir>
+
+#include "gui/plots/history_plot.hpp"
+#include "gui/plots/run_plot_loader.hpp"
+#include "io/run_header.hpp"
+#include "io/run_writer.hpp"
+#include "io/scene.hpp"
+#include "qt_app.hpp"
+
+namespace pegsim::gui {
+namespace {
+
+TEST(PlotData, BucketsCoverEveryFrameOnceAndAtMostTheAskedNumber) {
+  const std::vector<Bucket> b = buckets(10, 4);  // lengths 3, 3, 3, 1
+  ASSERT_EQ(b.size(), 4u);
+  EXPECT_EQ(b[0].first, 0);
+  EXPECT_EQ(b[0].last, 2);
+  EXPECT_EQ(b[3].first, 9);
+  EXPECT_EQ(b[3].last, 9);
+  EXPECT_EQ(buckets(5, 1000).size(), 5u);
+  EXPECT_EQ(buckets(100000, 1000).size(), 1000u);
+  EXPECT_EQ(buckets(100000, 1000).back().last, 99999);
+  EXPECT_TRUE(buckets(0, 10).empty());
+}
+
+TEST(PlotData, PotentialEnergyIsMassTimesGravityTimesHeightOfMovingBodies) {
+  const Scene scene = load_scene(test::scene_path("sphere_drop"));
+  const double m = scene.model.bodies[1].mass;
+  const Vec3 g(0, 0, -9.81);
+  EXPECT_NEAR(system_potential_energy(scene.model, g, scene.initial.bodies), m * 9.81 * 2.0, 1e-9 * m);
+  std::vector<BodyState> moving = scene.initial.bodies;
+  moving[1].velocity = Vec3(0, 3, -4);
+  moving[0].position = Vec3(0, 0, 100);  // the static ground counts for neither
+  EXPECT_NEAR(system_kinetic_energy(scene.model, moving), 0.5 * m * 25.0, 1e-9 * m);
+  EXPECT_NEAR(system_potential_energy(scene.model, g, moving), m * 9.81 * 2.0, 1e-9 * m);
+}
+
+TEST(PlotData, TheLiveHistoryIsDecimatedKeepingMotionExactAndStepPeaks) {
+  const Scene scene = load_scene(test::scene_path("sphere_drop"));
+  Simulator sim(scene.model, scene.initial, scene.settings);
+  LiveHistory history(10000);
+  history.append(make_snapshot(scene.model, sim.state(), nullptr));
+  int most_contacts = 0;
+  for (int k = 0; k < 400; ++k) {
+    const StepReport& r = sim.step();
+    history.append(make_snapshot(scene.model, sim.state(), &r, &sim.settings()));
+    most_contacts = std::max(most_contacts, int(r.contacts.size()));
+  }
+  ASSERT_GT(most_contacts, 0) << "the ball lands within 400 steps";
+  const Vec3 g = scene.settings.gravity;
+  const PlotData data = plot_history(scene.model, g, history, 50);
+  ASSERT_EQ(data.size(), 45u);  // 401 frames in buckets of 9
+  EXPECT_DOUBLE_EQ(data.time.back(), history.frame(400)->time);
+  // The first sample stands for frames 0..8 and is drawn at frame 8, still in free fall.
+  const double t = data.time[0], h = scene.settings.h;
+  EXPECT_NEAR(t, 8 * h, 1e-12);
+  EXPECT_NEAR(data.bodies[0][1].velocity.z(), g.z() * t, 1e-9);
+  EXPECT_NEAR(data.acceleration[0][1].z(), g.z(), 1e-6);
+  EXPECT_NEAR(data.kinetic[0] + data.potential[0], system_potential_energy(scene.model, g, scene.initial.bodies),
+              0.01 * data.potential[0]) << "free fall keeps the total energy (up to the integrator's error)";
+  double plotted_contacts = 0.0;
+  for (const StepFigures& s : data.steps) plotted_contacts = std::max(plotted_contacts, s.contacts);
+  EXPECT_EQ(plotted_contacts, most_contacts);
+}
+
+TEST(PlotData, ARunFileIsReadASampleAtATimeFromTheEventLoopAndGivesTheSamePlots) {
+  test::qt_app();
+  QTemporaryDir dir;
+  const std::string run = dir.filePath("drop.h5").toStdString();
+  const Scene scene = load_scene(test::scene_path("sphere_drop"));
+  {
+    Simulator sim(scene.model, scene.initial, scene.settings);
+    RunWriter writer(run, make_run_header(scene, sim.model(), sim.settings(), "test"), sim.state());
+    sim.add_observer(&writer);
+    for (int k = 0; k < 300; ++k) sim.step();
+    writer.close();
+  }
+  const RunFileSource source(run);
+  const Vec3 g = scene.settings.gravity;
+  // A zero budget: one sample per event-loop turn, so nothing is read in the constructor.
+  RunPlotLoader loader(source, g, 100, /*budget_ms=*/0);
+  std::vector<std::size_t> sizes;
+  QObject::connect(&loader, &RunPlotLoader::progressed, [&] { sizes.push_back(loader.data().size()); });
+  EXPECT_EQ(loader.data().size(), 0u);
+  ASSERT_TRUE(test::wait_until([&] { return loader.done(); }));
+  ASSERT_EQ(sizes.size(), 76u) << "301 frames in buckets of 4, one per turn";
+  for (std::size_t i = 0; i < sizes.size(); ++i) EXPECT_EQ(sizes[i], i + 1);
+  // The same samples as decimating every frame in memory.
+  const PlotData all = plot_history(*source.model(), g, source, 100);
+  const PlotData& read = loader.data();
+  ASSERT_EQ(read.size(), all.size());
+  for (std::size_t i = 0; i < all.size(); ++i) {
+    EXPECT_EQ(read.time[i], all.time[i]);
+    EXPECT_EQ(read.bodies[i][1].position, all.bodies[i][1].position);
+    EXPECT_EQ(read.acceleration[i][1], all.acceleration[i][1]);
+    EXPECT_EQ(read.potential[i], all.potential[i]);
+    EXPECT_EQ(read.steps[i].contacts, all.steps[i].contacts) << i;
+    EXPECT_EQ(read.steps[i].iterations, all.steps[i].iterations) << i;
+  }
+}
+
+}  // namespace
+}  // namespace pegsim::gui
