@@ -91,9 +91,8 @@ void apply_overrides(const Args& a, Settings& s) {
   if (auto t = a.positive_number("tolerance")) s.tolerance = *t;
   if (auto n = a.positive_integer("max-iterations")) s.max_iterations = int(*n);
   if (auto v = a.value("on-failure")) {
-    if (*v == "stop") s.on_failure = FailurePolicy::Stop;
-    else if (*v == "continue") s.on_failure = FailurePolicy::Continue;
-    else throw UsageError("--on-failure: expected stop or continue, got '" + *v + "'");
+    if (!parse_failure_policy(*v, s.on_failure))
+      throw UsageError("--on-failure: expected stop or continue, got '" + *v + "'");
   }
   if (std::string why = check_settings(s); !why.empty()) throw UsageError(why);
 }

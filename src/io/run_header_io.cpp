@@ -88,9 +88,8 @@ Settings read_settings(hid_t file) {
   s.tolerance = one_double(id, "tolerance");
   s.max_iterations = static_cast<int>(h5::read_int_attribute(id, "max_iterations"));
   const std::string policy = h5::read_string_attribute(id, "on_failure");
-  if (policy == "stop") s.on_failure = FailurePolicy::Stop;
-  else if (policy == "continue") s.on_failure = FailurePolicy::Continue;
-  else throw Failure("/settings on_failure: expected stop or continue, got '" + policy + "'");
+  if (!parse_failure_policy(policy, s.on_failure))
+    throw Failure("/settings on_failure: expected stop or continue, got '" + policy + "'");
   s.warm_start = h5::read_int_attribute(id, "warm_start") != 0;
   return s;
 }

@@ -96,9 +96,8 @@ Settings from_row(const SettingsRow& r) {
   if (!parse_formulation(formulation, s.formulation))
     throw h5::Failure("/settings_log formulation: unknown formulation '" + formulation + "'");
   const std::string policy = get(r.on_failure);
-  if (policy == "stop") s.on_failure = FailurePolicy::Stop;
-  else if (policy == "continue") s.on_failure = FailurePolicy::Continue;
-  else throw h5::Failure("/settings_log on_failure: expected stop or continue, got '" + policy + "'");
+  if (!parse_failure_policy(policy, s.on_failure))
+    throw h5::Failure("/settings_log on_failure: expected stop or continue, got '" + policy + "'");
   s.solver = get(r.solver);
   s.fallbacks.clear();
   std::stringstream list(get(r.fallbacks));

@@ -32,10 +32,9 @@ Formulation formulation(const JsonNode& node) {
 
 FailurePolicy failure_policy(const JsonNode& node) {
   const char* what = "a failure policy: \"stop\" or \"continue\"";
-  const std::string name = node.string(what);
-  for (FailurePolicy p : {FailurePolicy::Stop, FailurePolicy::Continue})
-    if (name == to_string(p)) return p;
-  node.fail(what);
+  FailurePolicy p;
+  if (!parse_failure_policy(node.string(what), p)) node.fail(what);
+  return p;
 }
 
 std::vector<std::string> fallbacks(const JsonNode& node) {

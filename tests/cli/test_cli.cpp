@@ -14,27 +14,14 @@
 #include "io/run_header.hpp"
 #include "io/run_writer.hpp"
 #include "io/scene.hpp"
+#include "cli_runner.hpp"
 
 namespace {
 
 namespace fs = std::filesystem;
 
-struct Result {
-  int status = -1;
-  std::string out;  // stdout and stderr together
-};
-
-Result cli(const std::string& args) {
-  const std::string cmd = std::string(PEGSIM_CLI) + " " + args + " 2>&1";
-  Result r;
-  FILE* pipe = popen(cmd.c_str(), "r");
-  if (!pipe) return r;
-  std::array<char, 4096> buf;
-  while (std::size_t n = fread(buf.data(), 1, buf.size(), pipe)) r.out.append(buf.data(), n);
-  const int raw = pclose(pipe);
-  r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
-  return r;
-}
+using Result = pegsim::test::CliResult;
+using pegsim::test::cli;
 
 std::string scene(const std::string& name) {
   return std::string(PEGSIM_SOURCE_DIR) + "/scenes/" + name + ".json";

@@ -77,6 +77,16 @@ bool parse_joint_type(const std::string& name, JointType& out) {
   return false;
 }
 
+bool parse_failure_policy(const std::string& name, FailurePolicy& out) {
+  for (FailurePolicy p : {FailurePolicy::Stop, FailurePolicy::Continue}) {
+    if (name == to_string(p)) {
+      out = p;
+      return true;
+    }
+  }
+  return false;
+}
+
 bool Model::may_collide(int a, int b) const {
   const Body& A = bodies[a];
   const Body& B = bodies[b];

@@ -41,5 +41,7 @@ const char* to_string(Formulation f);
 const char* to_string(FailurePolicy p);
 // Parse a name ("stewart-trinkle", "anitescu-potra"); returns false if unknown.
 bool parse_formulation(const std::string& name, Formulation& out);
+// Parse a failure policy ("stop", "continue"); returns false if unknown.
+bool parse_failure_policy(const std::string& name, FailurePolicy& out);
 
 }  // namespace pegsim
