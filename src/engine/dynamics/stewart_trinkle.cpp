@@ -68,7 +68,8 @@ void eliminate_joints(const Model& model, const State& state, double h,
     }
     return false;
   };
-  MatX A = MatX::Zero(m, m);
+  MatX& A = p.joint_gram;
+  A.setZero(m, m);
   const int ncols = static_cast<int>(p.G_a.size());
   p.joint_Y.setZero(m, ncols);
   for (int r1 = 0; r1 < m; ++r1) {
@@ -89,7 +90,8 @@ void eliminate_joints(const Model& model, const State& state, double h,
   p.joint_A.compute(A);
 
   // r_b = -psi_b / h - G_b^T nu_free (2.28), then nu_free += W G_b A^-1 r_b.
-  VecX r(m);
+  VecX& r = p.joint_rhs;
+  r.resize(m);
   for (int k = 0; k < m; ++k) {
     const JointRow& row = p.joint_rows[k];
     double v = 0.0;
@@ -97,13 +99,13 @@ void eliminate_joints(const Model& model, const State& state, double h,
     if (row.body_b >= 0) v += row.G_b.dot(p.free_velocity.segment<6>(6 * row.body_b));
     r(k) = -row.violation / h - v;
   }
-  const VecX p0 = p.joint_A.solve(r);
+  p.joint_impulse = p.joint_A.solve(r);
   for (int k = 0; k < m; ++k) {
     const JointRow& row = p.joint_rows[k];
-    if (row.body_a >= 0) p.free_velocity.segment<6>(6 * row.body_a) += p0(k) * p.joint_WG_a[k];
-    if (row.body_b >= 0) p.free_velocity.segment<6>(6 * row.body_b) += p0(k) * p.joint_WG_b[k];
+    const double p0 = p.joint_impulse(k);
+    if (row.body_a >= 0) p.free_velocity.segment<6>(6 * row.body_a) += p0 * p.joint_WG_a[k];
+    if (row.body_b >= 0) p.free_velocity.segment<6>(6 * row.body_b) += p0 * p.joint_WG_b[k];
   }
-  p.joint_impulse = p0;
 }
 
 }  // namespace
@@ -224,9 +226,10 @@ void assemble_stewart_trinkle(const Model& model, const State& state, const Sett
   eliminate_joints(model, state, settings.h, inverse_inertia, columns_of_body, p);
   // -Y^T A^-1 Y: what the joints take from the contacts' effective inverse mass.
   if (!p.joint_rows.empty() && ncols > 0) {
-    const MatX coupling = p.joint_Y.transpose() * p.joint_A.solve(p.joint_Y);
+    p.joint_coupling.noalias() = p.joint_Y.transpose() * p.joint_A.solve(p.joint_Y);
     for (int c1 = 0; c1 < ncols; ++c1)
-      for (int c2 = 0; c2 < ncols; ++c2) lcp.M(row_of(c1), row_of(c2)) -= coupling(c1, c2);
+      for (int c2 = 0; c2 < ncols; ++c2)
+        lcp.M(row_of(c1), row_of(c2)) -= p.joint_coupling(c1, c2);
   }
   for (int i = 0; i < nc; ++i) {
     const Contact& c = contacts[enforced[i]];
@@ -254,13 +257,12 @@ void assemble_stewart_trinkle(const Model& model, const State& state, const Sett
 
 namespace {
 // The impulses of the Jacobian columns (normal and friction, no slip speeds) in column order.
-VecX contact_column_impulses(const ContactProblem& p, const VecX& z) {
+void contact_column_impulses(const ContactProblem& p, const VecX& z, VecX& x) {
   const int cols_per_contact = 1 + p.directions;
-  VecX x(p.contacts() * cols_per_contact);
+  x.resize(p.contacts() * cols_per_contact);
   for (int i = 0; i < p.contacts(); ++i)
     x.segment(i * cols_per_contact, cols_per_contact) =
         z.segment(i * p.block_size(), cols_per_contact);
-  return x;
 }
 }  // namespace
 
@@ -270,7 +272,10 @@ void contact_velocities(ContactProblem& p, const VecX& z, VecX& velocity) {
   // the free velocity).
   const int m = static_cast<int>(p.joint_rows.size());
   if (m > 0 && z.size() > 0) {
-    const VecX dp = -p.joint_A.solve(p.joint_Y * contact_column_impulses(p, z));
+    contact_column_impulses(p, z, p.column_impulses);
+    p.joint_change.noalias() = p.joint_Y * p.column_impulses;
+    p.joint_change = -p.joint_A.solve(p.joint_change);
+    const VecX& dp = p.joint_change;
     for (int k = 0; k < m; ++k) {
       const JointRow& row = p.joint_rows[k];
       if (row.body_a >= 0) velocity.segment<6>(6 * row.body_a) += dp(k) * p.joint_WG_a[k];

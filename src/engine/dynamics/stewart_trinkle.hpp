@@ -39,6 +39,10 @@ struct ContactProblem {
   Eigen::LDLT<MatX> joint_A;
   MatX joint_Y;
   VecX joint_impulse;                        // p_b of the answer (contact_velocities)
+  // Workspaces reused from step to step: A before factorization, r_b and A^-1 Y z, the
+  // contacts' coupling Y^T A^-1 Y, and the column impulses of z.
+  MatX joint_gram, joint_coupling;
+  VecX joint_rhs, joint_change, column_impulses;
 
   int block_size() const { return directions + 2; }
   int contacts() const { return static_cast<int>(contact.size()); }
