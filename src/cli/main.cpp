@@ -2,6 +2,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <filesystem>
 #include <cstdio>
 #include <iostream>
 #include <optional>
@@ -9,6 +10,7 @@
 
 #include "cli/args.hpp"
 #include "cli/compare_solvers.hpp"
+#include "cli/experiments/experiment.hpp"
 #include "cli/run_export.hpp"
 #include "cli/run_info.hpp"
 #include "cli/run_summary.hpp"
@@ -57,6 +59,13 @@ commands:
       --csv OUT.csv                one row per problem per solver
       --plot OUT.svg               Dolan-More performance profile
       --force                      allow replacing OUT.csv / OUT.svg
+  experiment list      the thesis' experiments this program reproduces
+  experiment NAME      run one; writes NAME.csv, NAME.json (with the thesis' figures), NAME.svg
+      --out DIR                    output folder (default: ./experiments/NAME)
+      --reduced                    the short form CI runs (one seed, three step sizes)
+      --models A,B                 contact models to compare (default: every model)
+      --scenes DIR                 the shipped scenes (default: found beside the program)
+      --force                      allow replacing the files of an earlier run
   help                 this text
 
 exit status: 0 success, 1 the run stopped on a failed step, 2 bad input or usage
@@ -223,6 +232,44 @@ int compare(const std::vector<std::string>& argv) {
   return compare_solvers(o, std::cout);
 }
 
+// The shipped scenes: installed beside the program, else in the source tree it was built from.
+std::filesystem::path default_scenes_directory() {
+  std::error_code ec;
+  const std::filesystem::path exe = std::filesystem::read_symlink("/proc/self/exe", ec);
+  if (!ec) {
+    const auto installed = exe.parent_path() / ".." / "share" / "pegsim" / "scenes";
+    if (std::filesystem::is_directory(installed)) return installed;
+  }
+  return PEGSIM_SOURCE_SCENES;
+}
+
+int experiment(const std::vector<std::string>& argv) {
+  Args a(argv, {"reduced", "force"}, {"out", "models", "scenes"});
+  if (a.positional().size() != 1)
+    throw UsageError("experiment: expected 'list' or one experiment name");
+  const std::string name = a.positional()[0];
+  if (name == "list") {
+    for (const Experiment& e : experiments())
+      std::cout << e.name << "  (" << e.section << ")\n    " << e.description << '\n';
+    return 0;
+  }
+  const Experiment* e = find_experiment(name);
+  if (!e) throw UsageError("experiment: unknown experiment '" + name + "' (try 'experiment list')");
+  ExperimentOptions o;
+  o.out_dir = a.value("out").value_or("experiments/" + name);
+  o.scenes_dir = a.value("scenes").value_or(default_scenes_directory().string());
+  o.reduced = a.flag("reduced");
+  o.force = a.flag("force");
+  if (auto v = a.value("models")) o.models = split_list(*v);
+  try {
+    const nlohmann::json summary = run_experiment(*e, o);
+    std::cout << summary.dump(2) << '\n';
+  } catch (const ExperimentError& error) {
+    throw UsageError(error.what());
+  }
+  return 0;
+}
+
 }  // namespace
 }  // namespace pegsim::cli
 
@@ -241,6 +288,7 @@ int main(int argc, char** argv) {
     if (command == "info") return info(args);
     if (command == "export") return export_run(args);
     if (command == "compare-solvers") return compare(args);
+    if (command == "experiment") return experiment(args);
     throw UsageError("unknown command '" + command + "' (try 'pegsim-cli help')");
   } catch (const UsageError& e) {
     std::cerr << "pegsim-cli: " << e.what() << '\n';

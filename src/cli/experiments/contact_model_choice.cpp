@@ -1,0 +1,30 @@
+#include "cli/experiments/contact_model_choice.hpp"
+
+#include <algorithm>
+
+#include "cli/experiments/experiment.hpp"
+
+namespace pegsim::cli {
+
+// The standard model is the only contact-model stage so far; the Settings gain a contact-model
+// field with the next models, and this list follows them.
+std::vector<std::string> contact_model_names() { return {"sm"}; }
+
+std::vector<std::string> chosen_models(const std::vector<std::string>& requested) {
+  const std::vector<std::string> known = contact_model_names();
+  if (requested.empty()) return known;
+  for (const std::string& name : requested)
+    if (std::find(known.begin(), known.end(), name) == known.end()) {
+      std::string list;
+      for (const std::string& k : known) list += (list.empty() ? "" : ", ") + k;
+      throw ExperimentError("--models: unknown contact model '" + name + "' (expected one of " +
+                            list + ")");
+    }
+  return requested;
+}
+
+void use_contact_model(Settings&, const std::string& name) {
+  if (name != "sm") throw ExperimentError("unknown contact model '" + name + "'");
+}
+
+}  // namespace pegsim::cli

@@ -1,0 +1,43 @@
+// `pegsim-cli experiment NAME`: the thesis' Chapter 5 experiments, each writing its figures
+// (CSV rows, a JSON summary beside the thesis' numbers, SVG plots) into one folder.
+#pragma once
+
+#include <filesystem>
+#include <functional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace pegsim::cli {
+
+struct ExperimentOptions {
+  std::filesystem::path out_dir;         // where the files go (created if missing)
+  std::filesystem::path scenes_dir;      // the shipped scenes
+  bool reduced = false;                  // the CI form: one seed, three step sizes
+  bool force = false;                    // allow replacing files of an earlier run
+  std::vector<std::string> models;       // contact models to compare (empty: every model)
+};
+
+// Bad experiment input (unknown name, unusable option): one line naming what was expected.
+struct ExperimentError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+struct Experiment {
+  std::string name;
+  std::string section;      // where the thesis describes it, e.g. "thesis §5.4, Fig. 5.27"
+  std::string description;  // one line
+  // Runs the experiment, writes its files and returns the JSON summary (also written).
+  std::function<nlohmann::json(const ExperimentOptions&)> run;
+};
+
+// Every experiment, in the thesis' order.
+const std::vector<Experiment>& experiments();
+const Experiment* find_experiment(const std::string& name);
+
+// Runs one experiment: checks the options, runs it, writes <out>/<name>.json and returns it.
+nlohmann::json run_experiment(const Experiment& experiment, const ExperimentOptions& options);
+
+}  // namespace pegsim::cli

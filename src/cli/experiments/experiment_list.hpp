@@ -1,0 +1,10 @@
+// The experiments, one file each (registered in experiments.cpp).
+#pragma once
+
+#include "cli/experiments/experiment.hpp"
+
+namespace pegsim::cli {
+
+Experiment momentum_row_experiment();
+
+}  // namespace pegsim::cli

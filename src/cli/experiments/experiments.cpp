@@ -1,0 +1,33 @@
+#include <system_error>
+
+#include "cli/experiments/experiment.hpp"
+#include "cli/experiments/experiment_files.hpp"
+#include "cli/experiments/experiment_list.hpp"
+
+namespace pegsim::cli {
+
+const std::vector<Experiment>& experiments() {
+  static const std::vector<Experiment> all = {momentum_row_experiment()};
+  return all;
+}
+
+const Experiment* find_experiment(const std::string& name) {
+  for (const Experiment& e : experiments())
+    if (e.name == name) return &e;
+  return nullptr;
+}
+
+nlohmann::json run_experiment(const Experiment& experiment, const ExperimentOptions& options) {
+  std::error_code ec;
+  std::filesystem::create_directories(options.out_dir, ec);
+  if (ec || !std::filesystem::is_directory(options.out_dir))
+    throw ExperimentError(options.out_dir.string() + ": cannot create the output folder");
+  nlohmann::json summary = experiment.run(options);
+  summary["experiment"] = experiment.name;
+  summary["section"] = experiment.section;
+  summary["reduced"] = options.reduced;
+  write_experiment_file(options, experiment.name + ".json", summary.dump(2) + "\n");
+  return summary;
+}
+
+}  // namespace pegsim::cli
