@@ -72,6 +72,9 @@ class Simulator {
   };
   std::vector<WarmEntry> warm_keys_;
   VecX warm_values_;
+  // The answering solver's final basis (per variable of the previous step), if it had one,
+  // and its mapping onto this step's variables.
+  std::vector<char> warm_basis_, warm_basis_in_;
 };
 
 // Returns an empty string if the settings are usable, else what is wrong (one line).
