@@ -3,9 +3,9 @@
 #include <gtest/gtest.h>
 #include <hdf5.h>
 
+#include <unistd.h>
 #include <filesystem>
 #include <fstream>
-#include <unistd.h>
 
 #include "engine/dynamics/simulator.hpp"
 #include "io/run_header.hpp"

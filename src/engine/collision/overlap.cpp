@@ -41,7 +41,8 @@ bool pair_overlap_volume(const Model& model, const State& state, int a, int b, d
   const BodyState& pb = state.bodies[b];
   const ShapeKind ka = sa->kind, kb = sb->kind;
   if (ka == ShapeKind::Sphere && kb == ShapeKind::Sphere) {
-    volume = sphere_sphere_overlap_volume(sa->radius, sb->radius, (pb.position - pa.position).norm());
+    volume =
+        sphere_sphere_overlap_volume(sa->radius, sb->radius, (pb.position - pa.position).norm());
   } else if (ka == ShapeKind::Sphere && kb == ShapeKind::Plane) {
     const Vec3 n = pb.orientation * Vec3::UnitZ();
     volume = sphere_halfspace_overlap_volume(sa->radius, n.dot(pa.position - pb.position));

@@ -7,9 +7,13 @@ namespace pegsim {
 namespace {
 
 // A feature that can be trapped: a vertex, or an edge.
-bool trappable(FeatureKind k) { return k == FeatureKind::Vertex || k == FeatureKind::Edge; }
+bool trappable(FeatureKind k) {
+  return k == FeatureKind::Vertex || k == FeatureKind::Edge;
+}
 // A facet of a polytope (face, edge, or a 2D vertex); planes and spheres are smooth.
-bool facet(FeatureKind k) { return k != FeatureKind::Sphere && k != FeatureKind::Plane; }
+bool facet(FeatureKind k) {
+  return k != FeatureKind::Sphere && k != FeatureKind::Plane;
+}
 
 bool before(const SmTrapWorkspace::Entry& x, const SmTrapWorkspace::Entry& y) {
   return std::tie(x.body, x.kind, x.index, x.other_body, x.contact) <
@@ -17,8 +21,7 @@ bool before(const SmTrapWorkspace::Entry& x, const SmTrapWorkspace::Entry& y) {
 }
 
 bool same_feature(const SmTrapWorkspace::Entry& x, const SmTrapWorkspace::Entry& y) {
-  return x.body == y.body && x.kind == y.kind && x.index == y.index &&
-         x.other_body == y.other_body;
+  return x.body == y.body && x.kind == y.kind && x.index == y.index && x.other_body == y.other_body;
 }
 
 }  // namespace
@@ -39,11 +42,11 @@ void find_sm_traps(const std::vector<Contact>& contacts, SmTrapWorkspace& worksp
     const int ci = static_cast<int>(i);
     // Edge-edge contacts constrain both edges; vertex-face ones only the vertex.
     if (trappable(c.feature_b.kind) && facet(c.feature_a.kind))
-      entries.push_back({c.body_b, static_cast<int>(c.feature_b.kind), c.feature_b.index,
-                         c.body_a, ci});
+      entries.push_back(
+          {c.body_b, static_cast<int>(c.feature_b.kind), c.feature_b.index, c.body_a, ci});
     if (trappable(c.feature_a.kind) && facet(c.feature_b.kind))
-      entries.push_back({c.body_a, static_cast<int>(c.feature_a.kind), c.feature_a.index,
-                         c.body_b, ci});
+      entries.push_back(
+          {c.body_a, static_cast<int>(c.feature_a.kind), c.feature_a.index, c.body_b, ci});
   }
   std::sort(entries.begin(), entries.end(), before);
 
@@ -57,8 +60,8 @@ void find_sm_traps(const std::vector<Contact>& contacts, SmTrapWorkspace& worksp
     for (std::size_t i = first; i < end && !trapped; ++i) {
       const Vec3 mi = trap_plane_normal(contacts[entries[i].contact], body);
       for (std::size_t j = i + 1; j < end && !trapped; ++j)
-        trapped = 1.0 - mi.dot(trap_plane_normal(contacts[entries[j].contact], body)) >
-                  kSameTrapPlane;
+        trapped =
+            1.0 - mi.dot(trap_plane_normal(contacts[entries[j].contact], body)) > kSameTrapPlane;
     }
     if (!trapped) continue;
     SmTrap t;

@@ -15,8 +15,7 @@ double sphere_sphere_overlap_volume(double r1, double r2, double d) {
   const double small = std::min(r1, r2);
   if (d <= std::abs(r1 - r2)) return 4.0 / 3.0 * M_PI * small * small * small;
   const double s = r1 + r2 - d;
-  return M_PI * s * s * (d * d + 2.0 * d * (r1 + r2) - 3.0 * (r1 - r2) * (r1 - r2)) /
-         (12.0 * d);
+  return M_PI * s * s * (d * d + 2.0 * d * (r1 + r2) - 3.0 * (r1 - r2) * (r1 - r2)) / (12.0 * d);
 }
 
 }  // namespace pegsim

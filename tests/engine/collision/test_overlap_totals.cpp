@@ -12,12 +12,12 @@ namespace {
 
 TEST(OverlapTotals, SumsEveryPairExactlyAndCountsWhatItCannotMeasure) {
   test::World w;
-  w.add_plane();                                            // z <= 0
-  w.add_cube(1.0, Vec3(0, 0, 0.49));                        // 0.01 m into the ground: 0.01 m^3
-  w.add_cube(1.0, Vec3(0.8, 0.1, 0.49));                    // 0.2 x 0.9 x 1 with the first cube,
-                                                            // and 0.01 m^3 into the ground
-  w.add_sphere(0.5, Vec3(5, 0, 0.4));                       // a cap of depth 0.1 in the ground
-  const int far = w.add_sphere(0.3, Vec3(10, 0, 2));        // alone
+  w.add_plane();                                      // z <= 0
+  w.add_cube(1.0, Vec3(0, 0, 0.49));                  // 0.01 m into the ground: 0.01 m^3
+  w.add_cube(1.0, Vec3(0.8, 0.1, 0.49));              // 0.2 x 0.9 x 1 with the first cube,
+                                                      // and 0.01 m^3 into the ground
+  w.add_sphere(0.5, Vec3(5, 0, 0.4));                 // a cap of depth 0.1 in the ground
+  const int far = w.add_sphere(0.3, Vec3(10, 0, 2));  // alone
   (void)far;
   const OverlapTotals t = total_overlap(w.model, w.state);
   const double cap = M_PI * 0.01 * (1.5 - 0.1) / 3.0;

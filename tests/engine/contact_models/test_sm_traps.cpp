@@ -110,15 +110,16 @@ TEST(SmTraps, EdgeAcrossACubeCornerIsTrappedByTheTwoRidgesThere) {
   const int cube = w.add_cube(1.0, Vec3::Zero(), Quat::Identity(), true);
   const Vec3 c(0.5, 0.5, -0.5);
   const Vec3 d = Vec3(1.0, 1.1, 0.9).normalized();  // the rod's axis, off symmetry
-  const Vec3 u = (c - c.dot(d) * d).normalized();    // away from the cube, across d
+  const Vec3 u = (c - c.dot(d) * d).normalized();   // away from the cube, across d
   const Vec3 v = d.cross(u);
   const Vec3 a1 = (u + v).normalized(), a2 = (u - v).normalized();
   Mat3 r;
   r << d, a2, a1;  // right-handed: a2 x a1 = d
   const Quat q(r);
   const double inside = 0.004, width = 0.3;
-  const int rod = w.add(Shape::convex(std::make_shared<const Polytope>(make_box(4.0, width, width))),
-                        c - inside * u + q * Vec3(0, width / 2, width / 2), q);
+  const int rod =
+      w.add(Shape::convex(std::make_shared<const Polytope>(make_box(4.0, width, width))),
+            c - inside * u + q * Vec3(0, width / 2, width / 2), q);
   const Found f = find(w);
   ASSERT_EQ(f.traps.size(), 1u);
   const SmTrap& t = f.traps[0];
@@ -131,7 +132,8 @@ TEST(SmTraps, EdgeAcrossACubeCornerIsTrappedByTheTwoRidgesThere) {
     const Contact& ct = f.contacts[f.trap_contacts[k]];
     EXPECT_LT(ct.gap, 0.0);
     const Polytope::Edge& e = cp.edges[ct.feature_a.index];
-    const bool at_c = (cp.vertices[e.tail] - c).norm() < 1e-12 || (cp.vertices[e.head] - c).norm() < 1e-12;
+    const bool at_c =
+        (cp.vertices[e.tail] - c).norm() < 1e-12 || (cp.vertices[e.head] - c).norm() < 1e-12;
     EXPECT_TRUE(at_c);
     EXPECT_NEAR((cp.vertices[e.head] - cp.vertices[e.tail]).z(), 0.0, 1e-12);  // along x or y
   }

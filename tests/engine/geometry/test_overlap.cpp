@@ -29,8 +29,8 @@ std::vector<Vec2> square(double half, double angle, const Vec2& centre = Vec2::Z
 }
 
 TEST(PolygonOverlap, OffsetSquaresOverlapInARectangle) {
-  EXPECT_NEAR(polygon_overlap_area(square(0.5, 0), square(0.5, 0, Vec2(0.3, -0.2))),
-              0.7 * 0.8, 1e-15);
+  EXPECT_NEAR(polygon_overlap_area(square(0.5, 0), square(0.5, 0, Vec2(0.3, -0.2))), 0.7 * 0.8,
+              1e-15);
 }
 
 // A unit square and the same square turned by 45 degrees about its centre meet in a regular
@@ -57,10 +57,11 @@ TEST(PolygonOverlap, DisjointTouchingAndIdentical) {
 // Two unit cubes offset by (a, b, c) overlap in a box of volume (1 - a)(1 - b)(1 - c).
 TEST(PolytopeOverlap, OffsetUnitCubes) {
   const Polytope cube = make_cube(1.0);
-  for (const Vec3& off : {Vec3(0.1, 0.2, 0.3), Vec3(-0.5, 0.25, 0.0), Vec3(0.9, -0.9, 0.9),
-                         Vec3(0, 0, 0)}) {
+  for (const Vec3& off :
+       {Vec3(0.1, 0.2, 0.3), Vec3(-0.5, 0.25, 0.0), Vec3(0.9, -0.9, 0.9), Vec3(0, 0, 0)}) {
     const Vec3 base(3.0, -2.0, 7.0);  // away from the origin
-    const double expected = (1 - std::abs(off.x())) * (1 - std::abs(off.y())) * (1 - std::abs(off.z()));
+    const double expected =
+        (1 - std::abs(off.x())) * (1 - std::abs(off.y())) * (1 - std::abs(off.z()));
     EXPECT_NEAR(polytope_overlap_volume(cube, pose(base), cube, pose(base + off)), expected, 1e-13)
         << off.transpose();
   }
@@ -94,8 +95,10 @@ TEST(PolytopeOverlap, TurnedCubesOverlapInAnOctagonalPrism) {
 // both: an icosahedron against a turned cube, in general position.
 TEST(PolytopeOverlap, ClippingEitherWayGivesOneVolume) {
   const Polytope ico = make_icosahedron(0.7), cube = make_cube(1.0);
-  const BodyState pi = pose(Vec3(0.4, 0.3, -0.2), Quat(Eigen::AngleAxisd(0.4, Vec3(1, 2, 3).normalized())));
-  const BodyState pc = pose(Vec3::Zero(), Quat(Eigen::AngleAxisd(1.1, Vec3(-2, 1, 1).normalized())));
+  const BodyState pi =
+      pose(Vec3(0.4, 0.3, -0.2), Quat(Eigen::AngleAxisd(0.4, Vec3(1, 2, 3).normalized())));
+  const BodyState pc =
+      pose(Vec3::Zero(), Quat(Eigen::AngleAxisd(1.1, Vec3(-2, 1, 1).normalized())));
   const double v1 = polytope_overlap_volume(ico, pi, cube, pc);
   const double v2 = polytope_overlap_volume(cube, pc, ico, pi);
   EXPECT_GT(v1, 0.1);
@@ -113,8 +116,8 @@ TEST(PolytopeOverlap, TetrahedronClippedByAPlane) {
     if (std::find(f.vertices.begin(), f.vertices.end(), v) == f.vertices.end()) apex = v;
   const Vec3 n = f.normal;
   const double height = f.offset - n.dot(tet.vertices[apex]);
-  const double full = polytope_halfspace_overlap_volume(tet, pose(Vec3::Zero()), Vec3(0, 0, 100),
-                                                        Vec3::UnitZ());
+  const double full =
+      polytope_halfspace_overlap_volume(tet, pose(Vec3::Zero()), Vec3(0, 0, 100), Vec3::UnitZ());
   EXPECT_NEAR(full, 8.0 / (9.0 * std::sqrt(3.0)), 1e-14);  // circumradius 1: V = 8 / (9 sqrt 3)
   for (double t : {0.25, 0.5, 0.9}) {
     // Keep the side of the apex: the half-space n . x <= n . apex + t h.
