@@ -55,9 +55,10 @@ bool pair_overlap_volume(const Model& model, const State& state, int a, int b, d
                                                pa.orientation * Vec3::UnitZ());
   } else if (ka == ShapeKind::Polytope && kb == ShapeKind::Polytope) {
     volume = polytope_overlap_volume(*sa->polytope, pa, *sb->polytope, pb);
+  } else if (!(ka == ShapeKind::Plane && kb == ShapeKind::Plane)) {
+    return false;  // a pair of shapes this function does not know: not measured
   }
-  // plane-plane: two static half-spaces, never a pair
-  return true;
+  return true;  // plane-plane: two static half-spaces, never any volume
 }
 
 OverlapTotals total_overlap(const Model& model, const State& state) {

@@ -10,9 +10,9 @@ namespace {
 bool trappable(FeatureKind k) {
   return k == FeatureKind::Vertex || k == FeatureKind::Edge;
 }
-// A facet of a polytope (face, edge, or a 2D vertex); planes and spheres are smooth.
+// A facet of a polytope or polygon (face, edge, or a vertex); smooth surfaces are no corner.
 bool facet(FeatureKind k) {
-  return k != FeatureKind::Sphere && k != FeatureKind::Plane;
+  return k == FeatureKind::Face || k == FeatureKind::Edge || k == FeatureKind::Vertex;
 }
 
 bool before(const SmTrapWorkspace::Entry& x, const SmTrapWorkspace::Entry& y) {
