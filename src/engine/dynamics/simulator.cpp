@@ -9,6 +9,7 @@
 #include <stdexcept>
 
 #include "engine/collision/detect_contacts.hpp"
+#include "engine/contact_models/sm_traps.hpp"
 #include "engine/contact_models/standard_model.hpp"
 #include "engine/dynamics/integrate.hpp"
 
@@ -123,6 +124,7 @@ const StepReport& Simulator::step() {
     r.enforced[i] = 1;
     r.max_penetration = std::max(r.max_penetration, -r.contacts[i].gap);
   }
+  find_sm_traps(r.contacts, trap_workspace_, r.sm_traps, r.sm_trap_contacts);
 
   // Stages 5-6: formulate and solve, or move freely.
   t0 = Clock::now();

@@ -63,6 +63,7 @@ class Simulator {
   BroadPhase broad_;
   ContactProblem problem_;
   std::vector<int> enforced_;
+  SmTrapWorkspace trap_workspace_;
   VecX z_, best_z_, velocity_;
   StepReport report_;
   // Warm start: impulses of the previous step, keyed by the contact's bodies and features.
