@@ -2,6 +2,7 @@
 
 #include <cstddef>
 
+#include "engine/core/constraint_set.hpp"
 #include "engine/core/contact.hpp"
 #include "engine/core/shape.hpp"
 #include "engine/solvers/solver.hpp"
@@ -112,6 +113,19 @@ h5::Handle entry_type() {
   H5Tinsert(id, "row", HOFFSET(EntryRow, row), H5T_NATIVE_INT32);
   H5Tinsert(id, "col", HOFFSET(EntryRow, col), H5T_NATIVE_INT32);
   H5Tinsert(id, "value", HOFFSET(EntryRow, value), H5T_NATIVE_DOUBLE);
+  return t;
+}
+
+h5::Handle group_type() {
+  h5::Handle t = h5::type(H5Tcreate(H5T_COMPOUND, sizeof(GroupRow)));
+  const h5::Handle kind = enum_type(
+      {ConstraintKind::Unilateral, ConstraintKind::InterContact, ConstraintKind::CrossContact},
+      false);
+  const hid_t id = t.get();
+  H5Tinsert(id, "first", HOFFSET(GroupRow, first), H5T_NATIVE_INT32);
+  H5Tinsert(id, "count", HOFFSET(GroupRow, count), H5T_NATIVE_INT32);
+  H5Tinsert(id, "kind", HOFFSET(GroupRow, kind), kind.get());
+  H5Tinsert(id, "impulse", HOFFSET(GroupRow, impulse), H5T_NATIVE_DOUBLE);
   return t;
 }
 

@@ -32,6 +32,9 @@ struct Batch {
   std::vector<L::SolverRow> solver;
   std::vector<std::int64_t> contact_end, attempt_end, history_end;
   std::vector<L::ContactRow> contacts;
+  std::vector<std::int64_t> group_end, member_end;
+  std::vector<L::GroupRow> groups;
+  std::vector<std::int32_t> members;
   std::vector<L::AttemptRow> attempts;
   std::vector<double> history;
   // Recorded problems (empty unless RunWriterOptions::record_problems).
@@ -45,6 +48,7 @@ struct Batch {
     return time.size() * (8 + 8 + 3 * 8 + sizeof(L::SolverRow)) +
            (pose.size() + twist.size() + force.size() + torque.size()) * 8 +
            contacts.size() * sizeof(L::ContactRow) + attempts.size() * sizeof(L::AttemptRow) +
+           groups.size() * sizeof(L::GroupRow) + (members.size() + 4 * group_end.size()) * 4 +
            history.size() * 16 + problem_end.size() * 28 + block_starts.size() * 4 +
            (q.size() + z.size()) * 8 + entries.size() * sizeof(L::EntryRow);
   }
@@ -53,6 +57,7 @@ struct Batch {
     force.clear(), torque.clear(), settings_frame.clear(), settings_rows.clear();
     contact_end.clear(), attempt_end.clear(), history_end.clear();
     contacts.clear(), attempts.clear(), history.clear();
+    group_end.clear(), member_end.clear(), groups.clear(), members.clear();
     problem_end.clear(), entry_end.clear(), block_end.clear(), free_rows.clear();
     block_starts.clear(), q.clear(), z.clear(), entries.clear();
   }
@@ -91,10 +96,12 @@ struct RunWriter::Impl {
   h5::Handle solver_type = L::solver_type();
   h5::Handle attempt_type = L::attempt_type();
   h5::Handle entry_type = L::entry_type();
+  h5::Handle group_type = L::group_type();
   h5::Handle settings_type = L::settings_type();
   Column force, torque, settings_frame, settings_rows;
   Column time, step, pose, twist, solver, contact_offset, contacts, attempt_offset, attempts,
       history_offset, history;
+  Column group_offset, groups, member_offset, members;
   Column problem_offset, problem_q, problem_z, problem_free_rows, entry_offset, entries,
       block_offset, block_starts;
 
@@ -102,6 +109,7 @@ struct RunWriter::Impl {
   Batch filling;
   std::chrono::steady_clock::time_point last_hand_off = std::chrono::steady_clock::now();
   std::int64_t frames = 0, contact_rows = 0, attempt_rows = 0, history_rows = 0;
+  std::int64_t group_rows = 0, member_rows = 0;
   std::int64_t problem_rows = 0, entry_rows = 0, block_rows = 0;
   Settings last_settings;  // of the last recorded step (the header's before the first)
 
@@ -203,11 +211,17 @@ void RunWriter::Impl::create(const RunHeader& header) {
     column(attempts, L::kAttempts, attempt_file.get(), {}, H5Tget_size(attempt_file.get()));
     column(history_offset, L::kHistoryOffset, H5T_STD_I64LE, {}, 8);
     column(history, L::kHistory, H5T_IEEE_F64LE, {}, 8);
+    column(group_offset, L::kGroupOffset, H5T_STD_I64LE, {}, 8);
+    column(groups, L::kGroups, group_type.get(), {}, sizeof(L::GroupRow));
+    column(member_offset, L::kMemberOffset, H5T_STD_I64LE, {}, 8);
+    column(members, L::kMembers, H5T_STD_I32LE, {}, 4);
     // Offset tables start with the 0 before frame 0 (and before attempt 0).
     const std::int64_t zero = 0;
     append(contact_offset, H5T_NATIVE_INT64, 1, &zero);
     append(attempt_offset, H5T_NATIVE_INT64, 1, &zero);
     append(history_offset, H5T_NATIVE_INT64, 1, &zero);
+    append(group_offset, H5T_NATIVE_INT64, 1, &zero);
+    append(member_offset, H5T_NATIVE_INT64, 1, &zero);
     if (options.record_problems) {
       column(problem_offset, L::kProblemOffset, H5T_STD_I64LE, {}, 8);
       column(problem_q, L::kProblemQ, H5T_IEEE_F64LE, {}, 8);
@@ -296,6 +310,12 @@ void RunWriter::Impl::add(const State& state, const StepReport* r) {
       b.contacts.push_back(cr);
     }
     contact_rows += static_cast<std::int64_t>(nc);
+    for (const ConstraintGroup& g : r->constraints.groups)
+      b.groups.push_back({g.first, g.count, static_cast<std::int8_t>(g.kind), g.impulse});
+    b.members.insert(b.members.end(), r->constraints.members.begin(),
+                     r->constraints.members.end());
+    group_rows += static_cast<std::int64_t>(r->constraints.groups.size());
+    member_rows += static_cast<std::int64_t>(r->constraints.members.size());
     for (std::size_t i = 0; i < r->attempts.size(); ++i) {
       const SolveReport& a = r->attempts[i];
       b.attempts.push_back({a.iterations, solver_index(a.solver),
@@ -327,6 +347,8 @@ void RunWriter::Impl::add(const State& state, const StepReport* r) {
   if (options.record_problems) add_problem(b, r);
   b.solver.push_back(row);
   b.contact_end.push_back(contact_rows);
+  b.group_end.push_back(group_rows);
+  b.member_end.push_back(member_rows);
   b.attempt_end.push_back(attempt_rows);
   ++frames;
 }
@@ -445,6 +467,10 @@ void RunWriter::Impl::write(Batch& b) {
     append(problem_free_rows, H5T_NATIVE_INT32, b.free_rows.size(), b.free_rows.data());
   }
   append(contacts, contact_type.get(), b.contacts.size(), b.contacts.data());
+  append(groups, group_type.get(), b.groups.size(), b.groups.data());
+  append(members, H5T_NATIVE_INT32, b.members.size(), b.members.data());
+  append(group_offset, H5T_NATIVE_INT64, b.group_end.size(), b.group_end.data());
+  append(member_offset, H5T_NATIVE_INT64, b.member_end.size(), b.member_end.data());
   append(history, H5T_NATIVE_DOUBLE, b.history.size(), b.history.data());
   append(history_offset, H5T_NATIVE_INT64, b.history_end.size(), b.history_end.data());
   append(attempts, attempt_type.get(), b.attempts.size(), b.attempts.data());
@@ -478,7 +504,7 @@ void RunWriter::Impl::shutdown() {
                     &attempt_offset, &attempts, &history_offset, &history, &problem_offset,
                     &problem_q, &problem_z, &problem_free_rows, &entry_offset, &entries,
                     &block_offset, &block_starts, &force, &torque, &settings_frame,
-                    &settings_rows})
+                    &settings_rows, &group_offset, &groups, &member_offset, &members})
     c->dataset.reset();
   if (file && H5Fclose(file.get()) < 0 && error.empty())
     error = "cannot close (" + h5::last_error() + ")";
