@@ -9,6 +9,7 @@
 #include "engine/core/joint.hpp"
 #include <vector>
 
+#include "engine/core/constraint_set.hpp"
 #include "engine/core/contact.hpp"
 #include "engine/core/math.hpp"
 #include "engine/core/settings.hpp"
@@ -105,6 +106,9 @@ struct RunFrame {
   // and in files recorded before wrenches were).
   std::vector<BodyState> bodies;
   std::vector<RecordedContact> contacts;
+  // The contact model's U-, I- and X-constraints over `contacts` (empty in files written
+  // before they were recorded).
+  ConstraintSet constraints;
   RecordedSolve solve;
   // SM traps of the step, as StepReport has them: trap t's contacts are
   // sm_trap_contacts[t.first, t.first + t.count) (indices into `contacts`). Empty in files

@@ -53,6 +53,7 @@ void write_settings(hid_t file, const Settings& s) {
   h5::write_attribute(id, "feasibility_angle", std::vector<double>{s.feasibility_angle});
   h5::write_attribute(id, "friction_directions", std::int64_t{s.friction_directions});
   h5::write_attribute(id, "formulation", std::string(to_string(s.formulation)));
+  h5::write_attribute(id, "contact_model", std::string(to_string(s.contact_model)));
   h5::write_attribute(id, "solver", s.solver);
   h5::write_attribute(id, "fallbacks", join(s.fallbacks));
   h5::write_attribute(id, "tolerance", std::vector<double>{s.tolerance});
@@ -83,6 +84,12 @@ Settings read_settings(hid_t file) {
   const std::string formulation = h5::read_string_attribute(id, "formulation");
   if (!parse_formulation(formulation, s.formulation))
     throw Failure("/settings formulation: unknown formulation '" + formulation + "'");
+  // Files written before contact models existed ran the standard model.
+  if (h5::has_attribute(id, "contact_model")) {
+    const std::string model = h5::read_string_attribute(id, "contact_model");
+    if (!parse_contact_model(model, s.contact_model))
+      throw Failure("/settings contact_model: expected sm, lnc or peg, got '" + model + "'");
+  }
   s.solver = h5::read_string_attribute(id, "solver");
   s.fallbacks = split(h5::read_string_attribute(id, "fallbacks"));
   s.tolerance = one_double(id, "tolerance");

@@ -2,6 +2,7 @@
 
 #include <cstddef>
 
+#include "engine/core/constraint_set.hpp"
 #include "engine/core/contact.hpp"
 #include "engine/core/shape.hpp"
 #include "engine/solvers/solver.hpp"
@@ -123,6 +124,19 @@ h5::Handle sm_trap_type() {
   H5Tinsert(id, "feature", HOFFSET(SmTrapRow, kind), kind.get());
   H5Tinsert(id, "index", HOFFSET(SmTrapRow, index), H5T_NATIVE_INT32);
   H5Tinsert(id, "other_body", HOFFSET(SmTrapRow, other_body), H5T_NATIVE_INT32);
+  return t;
+}
+
+h5::Handle group_type() {
+  h5::Handle t = h5::type(H5Tcreate(H5T_COMPOUND, sizeof(GroupRow)));
+  const h5::Handle kind = enum_type(
+      {ConstraintKind::Unilateral, ConstraintKind::InterContact, ConstraintKind::CrossContact},
+      false);
+  const hid_t id = t.get();
+  H5Tinsert(id, "first", HOFFSET(GroupRow, first), H5T_NATIVE_INT32);
+  H5Tinsert(id, "count", HOFFSET(GroupRow, count), H5T_NATIVE_INT32);
+  H5Tinsert(id, "kind", HOFFSET(GroupRow, kind), kind.get());
+  H5Tinsert(id, "impulse", HOFFSET(GroupRow, impulse), H5T_NATIVE_DOUBLE);
   return t;
 }
 

@@ -34,6 +34,13 @@ inline constexpr const char* kAttempts = "/frames/attempts";
 // Offsets per attempt (A + 1 entries) into the residual history rows.
 inline constexpr const char* kHistoryOffset = "/frames/history_offset";
 inline constexpr const char* kHistory = "/frames/residual_history";
+// The contact model's constraint groups (U, I, X; absent in files written before them):
+// group rows with an offset table, and the member contacts (indices into the frame's
+// contacts) with their own offset table; a group's `first` counts from its frame's members.
+inline constexpr const char* kGroupOffset = "/frames/constraint_group_offset";
+inline constexpr const char* kGroups = "/frames/constraint_groups";
+inline constexpr const char* kMemberOffset = "/frames/constraint_member_offset";
+inline constexpr const char* kMembers = "/frames/constraint_members";
 // Optional (RunWriterOptions::record_problems): each step's LCP and its z. Rows of q and z
 // (and the free-row count) per frame; M as sparse (row, col, value) entries; block starts.
 inline constexpr const char* kProblemOffset = "/frames/problem_offset";
@@ -66,6 +73,14 @@ struct ContactRow {
   double applicability;
   double normal_impulse;          // N s
   double friction_impulse[3];     // N s, world frame
+};
+
+// One constraint group of one frame: members [first, first + count) of the frame, the
+// primary first.
+struct GroupRow {
+  std::int32_t first, count;
+  std::int8_t kind;               // ConstraintKind
+  double impulse;                 // normal impulse of the primary, N s
 };
 
 // The solver report of one frame (step).
@@ -110,6 +125,7 @@ h5::Handle solver_type();
 h5::Handle attempt_type();
 h5::Handle entry_type();
 h5::Handle sm_trap_type();
+h5::Handle group_type();
 h5::Handle shape_kind_type();
 h5::Handle feature_kind_type();
 h5::Handle status_type();

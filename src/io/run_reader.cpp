@@ -76,6 +76,9 @@ struct RunReader::Impl {
   h5::Handle entry_type = L::entry_type();
   bool has_duplicate_of = true;   // contact rows written before it existed lack the field
   bool has_wrenches = false;      // /frames/force and /frames/torque (absent in older files)
+  bool has_groups = false;        // the constraint groups (absent in older files)
+  h5::Handle group_type = L::group_type();
+  Column group_offset, groups, member_offset, members;
   Column force, torque;
   std::vector<SettingsChange> settings_changes;
   Column time, step, pose, twist, solver, contact_offset, contacts, attempt_offset, attempts,
@@ -131,6 +134,9 @@ struct RunReader::Impl {
                : std::string();
   }
   RecordedSolve to_solve(const L::SolverRow& row) const;
+  void read_groups(const std::vector<std::int64_t>& go, const std::vector<L::GroupRow>& gr,
+                   const std::vector<std::int64_t>& mo, const std::vector<std::int32_t>& mr,
+                   std::int64_t f, RunFrame& fr) const;
   void open_problems();
   void open_sm_traps();
   bool sm_traps_complete(hsize_t frames) const;
@@ -203,6 +209,17 @@ void RunReader::Impl::open() {
       open_column(torque, L::kTorque, {b, 3});
       n = std::min({n, force.rows, torque.rows});
     }
+    has_groups = exists(file.get(), L::kGroupOffset);
+    if (has_groups) {
+      open_column(group_offset, L::kGroupOffset, {});
+      open_column(groups, L::kGroups, {});
+      check_fields(groups.dataset.get(), group_type.get(), L::kGroups);
+      open_column(member_offset, L::kMemberOffset, {});
+      open_column(members, L::kMembers, {});
+      if (group_offset.rows == 0 || member_offset.rows == 0)
+        throw h5::Failure("constraint offset tables are empty (expected a leading 0)");
+      n = std::min({n, group_offset.rows - 1, member_offset.rows - 1});
+    }
     if (contact_offset.rows == 0 || attempt_offset.rows == 0 || history_offset.rows == 0)
       throw h5::Failure("offset tables are empty (expected a leading 0)");
     n = std::min({n, contact_offset.rows - 1, attempt_offset.rows - 1});
@@ -219,6 +236,13 @@ void RunReader::Impl::open() {
           static_cast<hsize_t>(a) > attempts.rows || static_cast<hsize_t>(a) >= history_offset.rows)
         return false;
       const auto h = rows<std::int64_t>(history_offset, H5T_NATIVE_INT64, a, 1)[0];
+      if (has_groups) {
+        const auto g = rows<std::int64_t>(group_offset, H5T_NATIVE_INT64, frames_n, 1)[0];
+        const auto m = rows<std::int64_t>(member_offset, H5T_NATIVE_INT64, frames_n, 1)[0];
+        if (g < 0 || static_cast<hsize_t>(g) > groups.rows || m < 0 ||
+            static_cast<hsize_t>(m) > members.rows)
+          return false;
+      }
       return h >= 0 && static_cast<hsize_t>(h) <= history.rows && problems_complete(frames_n) &&
              sm_traps_complete(frames_n);
     };
@@ -398,6 +422,33 @@ RecordedSolve RunReader::Impl::to_solve(const L::SolverRow& row) const {
   return s;
 }
 
+// Frame f's groups and members (offset tables and rows as read for the frames from `first`),
+// each member a contact of the frame and each group within the frame's members.
+void RunReader::Impl::read_groups(const std::vector<std::int64_t>& go,
+                                  const std::vector<L::GroupRow>& gr,
+                                  const std::vector<std::int64_t>& mo,
+                                  const std::vector<std::int32_t>& mr, std::int64_t f,
+                                  RunFrame& fr) const {
+  const std::int64_t nm = mo[f + 1] - mo[f];
+  for (std::int64_t i = mo[f]; i < mo[f + 1]; ++i) {
+    const std::int32_t c = mr[i - mo.front()];
+    if (c < 0 || static_cast<std::size_t>(c) >= fr.contacts.size())
+      throw h5::Failure(std::string(L::kMembers) + ": row " + std::to_string(i) + " is contact " +
+                        std::to_string(c) + ", expected one of the frame's " +
+                        std::to_string(fr.contacts.size()));
+    fr.constraints.members.push_back(c);
+  }
+  for (std::int64_t i = go[f]; i < go[f + 1]; ++i) {
+    const L::GroupRow& r = gr[i - go.front()];
+    if (r.first < 0 || r.count < 1 || r.first + r.count > nm || r.kind < 0 || r.kind > 2)
+      throw h5::Failure(std::string(L::kGroups) + ": row " + std::to_string(i) +
+                        " is not a group of 1 or more of the frame's " + std::to_string(nm) +
+                        " members");
+    fr.constraints.groups.push_back(
+        {static_cast<ConstraintKind>(r.kind), r.first, r.count, r.impulse});
+  }
+}
+
 std::vector<RunFrame> RunReader::Impl::read(std::int64_t first, std::int64_t count) const {
   if (first < 0 || count < 0 || first + count > frame_count)
     throw std::out_of_range(where("frames " + std::to_string(first) + ".." +
@@ -424,6 +475,15 @@ std::vector<RunFrame> RunReader::Impl::read(std::int64_t first, std::int64_t cou
                                         ao.back() - ao.front());
     const auto ho = offsets(history_offset, ao.front(), ao.back() - ao.front(), history);
     const auto hr = rows<double>(history, H5T_NATIVE_DOUBLE, ho.front(), ho.back() - ho.front());
+    std::vector<std::int64_t> go, mo;
+    std::vector<L::GroupRow> gr;
+    std::vector<std::int32_t> mr;
+    if (has_groups) {
+      go = offsets(group_offset, first, count, groups);
+      gr = rows<L::GroupRow>(groups, group_type.get(), go.front(), go.back() - go.front());
+      mo = offsets(member_offset, first, count, members);
+      mr = rows<std::int32_t>(members, H5T_NATIVE_INT32, mo.front(), mo.back() - mo.front());
+    }
 
     for (std::int64_t f = 0; f < count; ++f) {
       RunFrame& fr = out[f];
@@ -467,6 +527,7 @@ std::vector<RunFrame> RunReader::Impl::read(std::int64_t first, std::int64_t cou
         c.sliding = r.sliding != 0;
         fr.contacts.push_back(c);
       }
+      if (has_groups) read_groups(go, gr, mo, mr, f, fr);
       fr.solve = to_solve(sv[f]);
       for (std::int64_t a = ao[f]; a < ao[f + 1]; ++a) {
         const L::AttemptRow& r = ar[a - ao.front()];

@@ -40,6 +40,7 @@ h5::Handle settings_type() {
   const h5::Handle on_failure = fixed_string(sizeof(SettingsRow::on_failure));
   const h5::Handle solver = fixed_string(sizeof(SettingsRow::solver));
   const h5::Handle fallbacks = fixed_string(sizeof(SettingsRow::fallbacks));
+  const h5::Handle contact_model = fixed_string(sizeof(SettingsRow::contact_model));
   const hid_t id = t.get();
   H5Tinsert(id, "h", HOFFSET(SettingsRow, h), H5T_NATIVE_DOUBLE);
   H5Tinsert(id, "gravity", HOFFSET(SettingsRow, gravity), v3.get());
@@ -56,6 +57,7 @@ h5::Handle settings_type() {
   H5Tinsert(id, "max_iterations", HOFFSET(SettingsRow, max_iterations), H5T_NATIVE_INT32);
   H5Tinsert(id, "on_failure", HOFFSET(SettingsRow, on_failure), on_failure.get());
   H5Tinsert(id, "warm_start", HOFFSET(SettingsRow, warm_start), H5T_NATIVE_UINT8);
+  H5Tinsert(id, "contact_model", HOFFSET(SettingsRow, contact_model), contact_model.get());
   return t;
 }
 
@@ -74,6 +76,7 @@ SettingsRow to_row(const Settings& s) {
   put(r.formulation, to_string(s.formulation), "formulation");
   put(r.on_failure, to_string(s.on_failure), "on_failure");
   put(r.solver, s.solver, "solver");
+  put(r.contact_model, to_string(s.contact_model), "contact_model");
   std::string fallbacks;
   for (const std::string& f : s.fallbacks) fallbacks += (fallbacks.empty() ? "" : ",") + f;
   put(r.fallbacks, fallbacks, "fallbacks");
@@ -98,6 +101,9 @@ Settings from_row(const SettingsRow& r) {
   const std::string policy = get(r.on_failure);
   if (!parse_failure_policy(policy, s.on_failure))
     throw h5::Failure("/settings_log on_failure: expected stop or continue, got '" + policy + "'");
+  const std::string model = get(r.contact_model);
+  if (!model.empty() && !parse_contact_model(model, s.contact_model))
+    throw h5::Failure("/settings_log contact_model: expected sm, lnc or peg, got '" + model + "'");
   s.solver = get(r.solver);
   s.fallbacks.clear();
   std::stringstream list(get(r.fallbacks));
@@ -111,6 +117,7 @@ bool same_settings(const Settings& a, const Settings& b) {
          a.eps_theta == b.eps_theta && a.feasibility_depth == b.feasibility_depth &&
          a.feasibility_angle == b.feasibility_angle &&
          a.friction_directions == b.friction_directions && a.formulation == b.formulation &&
+         a.contact_model == b.contact_model &&
          a.solver == b.solver && a.fallbacks == b.fallbacks && a.tolerance == b.tolerance &&
          a.max_iterations == b.max_iterations && a.on_failure == b.on_failure &&
          a.warm_start == b.warm_start;

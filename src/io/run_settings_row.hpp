@@ -21,6 +21,7 @@ struct SettingsRow {
   char on_failure[16];
   char solver[32];
   char fallbacks[128];           // comma-separated
+  char contact_model[8];         // empty in files written before contact models: "sm"
 };
 
 h5::Handle settings_type();

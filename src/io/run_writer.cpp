@@ -32,6 +32,9 @@ struct Batch {
   std::vector<L::SolverRow> solver;
   std::vector<std::int64_t> contact_end, attempt_end, history_end;
   std::vector<L::ContactRow> contacts;
+  std::vector<std::int64_t> group_end, member_end;
+  std::vector<L::GroupRow> groups;
+  std::vector<std::int32_t> members;
   std::vector<L::AttemptRow> attempts;
   std::vector<double> history;
   // Recorded problems (empty unless RunWriterOptions::record_problems).
@@ -40,27 +43,29 @@ struct Batch {
   std::vector<double> q, z;
   std::vector<L::EntryRow> entries;
   // SM traps: rows, and per trap the contacts that trap it.
-  std::vector<std::int64_t> trap_end, member_end;
+  std::vector<std::int64_t> trap_end, trap_member_end;
   std::vector<L::SmTrapRow> traps;
-  std::vector<std::int32_t> members;
+  std::vector<std::int32_t> trap_members;
 
   std::size_t frames() const { return time.size(); }
   std::size_t bytes() const {
     return time.size() * (8 + 8 + 3 * 8 + sizeof(L::SolverRow)) +
            (pose.size() + twist.size() + force.size() + torque.size()) * 8 +
            contacts.size() * sizeof(L::ContactRow) + attempts.size() * sizeof(L::AttemptRow) +
+           groups.size() * sizeof(L::GroupRow) + (members.size() + 4 * group_end.size()) * 4 +
            history.size() * 16 + problem_end.size() * 28 + block_starts.size() * 4 +
            (q.size() + z.size()) * 8 + entries.size() * sizeof(L::EntryRow) +
-           trap_end.size() * 8 + traps.size() * (sizeof(L::SmTrapRow) + 8) + members.size() * 4;
+           trap_end.size() * 8 + traps.size() * (sizeof(L::SmTrapRow) + 8) + trap_members.size() * 4;
   }
   void clear() {  // keeps the capacity: the three batches (filling, handed, writing) rotate
     time.clear(), step.clear(), pose.clear(), twist.clear(), solver.clear();
     force.clear(), torque.clear(), settings_frame.clear(), settings_rows.clear();
     contact_end.clear(), attempt_end.clear(), history_end.clear();
     contacts.clear(), attempts.clear(), history.clear();
+    group_end.clear(), member_end.clear(), groups.clear(), members.clear();
     problem_end.clear(), entry_end.clear(), block_end.clear(), free_rows.clear();
     block_starts.clear(), q.clear(), z.clear(), entries.clear();
-    trap_end.clear(), member_end.clear(), traps.clear(), members.clear();
+    trap_end.clear(), trap_member_end.clear(), traps.clear(), trap_members.clear();
   }
 };
 
@@ -97,12 +102,14 @@ struct RunWriter::Impl {
   h5::Handle solver_type = L::solver_type();
   h5::Handle attempt_type = L::attempt_type();
   h5::Handle entry_type = L::entry_type();
+  h5::Handle group_type = L::group_type();
   h5::Handle settings_type = L::settings_type();
   h5::Handle sm_trap_type = L::sm_trap_type();
   Column sm_trap_offset, sm_traps, sm_trap_member_offset, sm_trap_members;
   Column force, torque, settings_frame, settings_rows;
   Column time, step, pose, twist, solver, contact_offset, contacts, attempt_offset, attempts,
       history_offset, history;
+  Column group_offset, groups, member_offset, members;
   Column problem_offset, problem_q, problem_z, problem_free_rows, entry_offset, entries,
       block_offset, block_starts;
 
@@ -110,8 +117,9 @@ struct RunWriter::Impl {
   Batch filling;
   std::chrono::steady_clock::time_point last_hand_off = std::chrono::steady_clock::now();
   std::int64_t frames = 0, contact_rows = 0, attempt_rows = 0, history_rows = 0;
+  std::int64_t group_rows = 0, member_rows = 0;
   std::int64_t problem_rows = 0, entry_rows = 0, block_rows = 0;
-  std::int64_t trap_rows = 0, member_rows = 0;
+  std::int64_t trap_rows = 0, trap_member_rows = 0;
   Settings last_settings;  // of the last recorded step (the header's before the first)
 
   // Shared with the writing thread.
@@ -213,11 +221,17 @@ void RunWriter::Impl::create(const RunHeader& header) {
     column(attempts, L::kAttempts, attempt_file.get(), {}, H5Tget_size(attempt_file.get()));
     column(history_offset, L::kHistoryOffset, H5T_STD_I64LE, {}, 8);
     column(history, L::kHistory, H5T_IEEE_F64LE, {}, 8);
+    column(group_offset, L::kGroupOffset, H5T_STD_I64LE, {}, 8);
+    column(groups, L::kGroups, group_type.get(), {}, sizeof(L::GroupRow));
+    column(member_offset, L::kMemberOffset, H5T_STD_I64LE, {}, 8);
+    column(members, L::kMembers, H5T_STD_I32LE, {}, 4);
     // Offset tables start with the 0 before frame 0 (and before attempt 0).
     const std::int64_t zero = 0;
     append(contact_offset, H5T_NATIVE_INT64, 1, &zero);
     append(attempt_offset, H5T_NATIVE_INT64, 1, &zero);
     append(history_offset, H5T_NATIVE_INT64, 1, &zero);
+    append(group_offset, H5T_NATIVE_INT64, 1, &zero);
+    append(member_offset, H5T_NATIVE_INT64, 1, &zero);
     column(sm_trap_offset, L::kSmTrapOffset, H5T_STD_I64LE, {}, 8);
     column(sm_traps, L::kSmTraps, sm_trap_type.get(), {}, sizeof(L::SmTrapRow));
     column(sm_trap_member_offset, L::kSmTrapMemberOffset, H5T_STD_I64LE, {}, 8);
@@ -312,6 +326,12 @@ void RunWriter::Impl::add(const State& state, const StepReport* r) {
       b.contacts.push_back(cr);
     }
     contact_rows += static_cast<std::int64_t>(nc);
+    for (const ConstraintGroup& g : r->constraints.groups)
+      b.groups.push_back({g.first, g.count, static_cast<std::int8_t>(g.kind), g.impulse});
+    b.members.insert(b.members.end(), r->constraints.members.begin(),
+                     r->constraints.members.end());
+    group_rows += static_cast<std::int64_t>(r->constraints.groups.size());
+    member_rows += static_cast<std::int64_t>(r->constraints.members.size());
     for (std::size_t i = 0; i < r->attempts.size(); ++i) {
       const SolveReport& a = r->attempts[i];
       b.attempts.push_back({a.iterations, solver_index(a.solver),
@@ -344,6 +364,8 @@ void RunWriter::Impl::add(const State& state, const StepReport* r) {
   add_sm_traps(b, r);
   b.solver.push_back(row);
   b.contact_end.push_back(contact_rows);
+  b.group_end.push_back(group_rows);
+  b.member_end.push_back(member_rows);
   b.attempt_end.push_back(attempt_rows);
   ++frames;
 }
@@ -407,9 +429,9 @@ void RunWriter::Impl::add_sm_traps(Batch& b, const StepReport* r) {
     for (const SmTrap& t : r->sm_traps) {
       b.traps.push_back({t.body, t.other_body, t.feature.index,
                          static_cast<std::int8_t>(t.feature.kind)});
-      for (int k = 0; k < t.count; ++k) b.members.push_back(r->sm_trap_contacts[t.first + k]);
-      member_rows += t.count;
-      b.member_end.push_back(member_rows);
+      for (int k = 0; k < t.count; ++k) b.trap_members.push_back(r->sm_trap_contacts[t.first + k]);
+      trap_member_rows += t.count;
+      b.trap_member_end.push_back(trap_member_rows);
     }
     trap_rows += static_cast<std::int64_t>(r->sm_traps.size());
   }
@@ -475,11 +497,15 @@ void RunWriter::Impl::write(Batch& b) {
     append(problem_offset, H5T_NATIVE_INT64, b.problem_end.size(), b.problem_end.data());
     append(problem_free_rows, H5T_NATIVE_INT32, b.free_rows.size(), b.free_rows.data());
   }
-  append(sm_trap_members, H5T_NATIVE_INT32, b.members.size(), b.members.data());
-  append(sm_trap_member_offset, H5T_NATIVE_INT64, b.member_end.size(), b.member_end.data());
+  append(sm_trap_members, H5T_NATIVE_INT32, b.trap_members.size(), b.trap_members.data());
+  append(sm_trap_member_offset, H5T_NATIVE_INT64, b.trap_member_end.size(), b.trap_member_end.data());
   append(sm_traps, sm_trap_type.get(), b.traps.size(), b.traps.data());
   append(sm_trap_offset, H5T_NATIVE_INT64, b.trap_end.size(), b.trap_end.data());
   append(contacts, contact_type.get(), b.contacts.size(), b.contacts.data());
+  append(groups, group_type.get(), b.groups.size(), b.groups.data());
+  append(members, H5T_NATIVE_INT32, b.members.size(), b.members.data());
+  append(group_offset, H5T_NATIVE_INT64, b.group_end.size(), b.group_end.data());
+  append(member_offset, H5T_NATIVE_INT64, b.member_end.size(), b.member_end.data());
   append(history, H5T_NATIVE_DOUBLE, b.history.size(), b.history.data());
   append(history_offset, H5T_NATIVE_INT64, b.history_end.size(), b.history_end.data());
   append(attempts, attempt_type.get(), b.attempts.size(), b.attempts.data());
@@ -513,8 +539,8 @@ void RunWriter::Impl::shutdown() {
                     &attempt_offset, &attempts, &history_offset, &history, &problem_offset,
                     &problem_q, &problem_z, &problem_free_rows, &entry_offset, &entries,
                     &block_offset, &block_starts, &force, &torque, &settings_frame,
-                    &settings_rows, &sm_trap_offset, &sm_traps, &sm_trap_member_offset,
-                    &sm_trap_members})
+                    &settings_rows, &group_offset, &groups, &member_offset, &members,
+                    &sm_trap_offset, &sm_traps, &sm_trap_member_offset, &sm_trap_members})
     c->dataset.reset();
   if (file && H5Fclose(file.get()) < 0 && error.empty())
     error = "cannot close (" + h5::last_error() + ")";

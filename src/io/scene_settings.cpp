@@ -30,6 +30,13 @@ Formulation formulation(const JsonNode& node) {
   return f;
 }
 
+ContactModel contact_model(const JsonNode& node) {
+  const char* what = "a contact model: \"sm\", \"lnc\" or \"peg\"";
+  ContactModel m{};
+  if (!parse_contact_model(node.string(what), m)) node.fail(what);
+  return m;
+}
+
 FailurePolicy failure_policy(const JsonNode& node) {
   const char* what = "a failure policy: \"stop\" or \"continue\"";
   FailurePolicy p;
@@ -49,7 +56,7 @@ std::vector<std::string> fallbacks(const JsonNode& node) {
 Settings parse_settings(const JsonNode& s) {
   s.require_object("a settings object");
   s.allow_only({"h", "gravity", "epsilon", "eps_theta", "feasibility_depth", "feasibility_angle",
-                "friction_directions", "formulation", "solver", "fallbacks", "tolerance",
+                "friction_directions", "formulation", "contact_model", "solver", "fallbacks", "tolerance",
                 "max_iterations", "on_failure", "warm_start"});
   Settings out;
   if (auto n = s.find("h")) out.h = n->positive("a positive time step in s");
@@ -67,6 +74,7 @@ Settings parse_settings(const JsonNode& s) {
   if (auto n = s.find("friction_directions"))
     out.friction_directions = n->integer("an integer number of directions >= 3", 3);
   if (auto n = s.find("formulation")) out.formulation = formulation(*n);
+  if (auto n = s.find("contact_model")) out.contact_model = contact_model(*n);
   if (auto n = s.find("solver")) out.solver = solver_name(*n);
   if (auto n = s.find("fallbacks")) out.fallbacks = fallbacks(*n);
   if (auto n = s.find("tolerance")) out.tolerance = n->positive("a positive residual tolerance");

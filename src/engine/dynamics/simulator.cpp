@@ -1,4 +1,4 @@
-// One step = detect contacts, choose the enforced ones (standard model), formulate the
+// One step = detect contacts, build the constraints (contact model), formulate the
 // Stewart–Trinkle LCP, solve it through the fallback chain, integrate (ARCHITECTURE.md).
 #include "engine/dynamics/simulator.hpp"
 
@@ -9,8 +9,9 @@
 #include <stdexcept>
 
 #include "engine/collision/detect_contacts.hpp"
+#include "engine/contact_models/contact_model.hpp"
 #include "engine/contact_models/sm_traps.hpp"
-#include "engine/contact_models/standard_model.hpp"
+#include "engine/dynamics/constraint_problem.hpp"
 #include "engine/dynamics/integrate.hpp"
 
 namespace pegsim {
@@ -116,33 +117,43 @@ const StepReport& Simulator::step() {
   auto t0 = Clock::now();
   detect_contacts(model_, state_, settings_, broad_, r.contacts);
   r.timings.detect = seconds_since(t0);
-
-  // Stage 4, standard model: every primary contact is a unilateral constraint.
-  standard_model(r.contacts, enforced_, r.duplicate_of);
-  r.enforced.assign(r.contacts.size(), 0);
-  for (int i : enforced_) {
-    r.enforced[i] = 1;
-    r.max_penetration = std::max(r.max_penetration, -r.contacts[i].gap);
-  }
+  // SM traps among the narrow phase's contacts, before a contact model appends its own.
   find_sm_traps(r.contacts, trap_workspace_, r.sm_traps, r.sm_trap_contacts);
+
+  // Stage 4: the contact model's U-, I- and X-constraints.
+  apply_contact_model(model_, state_, settings_, r.contacts, r.constraints, r.duplicate_of,
+                      scratch_);
+  r.enforced.assign(r.contacts.size(), 0);
+  for (const ConstraintGroup& g : r.constraints.groups) {
+    double largest_gap = -INFINITY;
+    for (int k = g.first; k < g.first + g.count; ++k) {
+      const int i = r.constraints.members[k];
+      r.enforced[i] = 1;
+      largest_gap = std::max(largest_gap, r.contacts[i].gap);
+    }
+    r.max_penetration = std::max(r.max_penetration, -largest_gap);
+  }
+  const bool no_constraints = r.constraints.groups.empty();
 
   // Stages 5-6: formulate and solve, or move freely.
   t0 = Clock::now();
-  if (enforced_.empty() && model_.joints.empty()) {
+  if (no_constraints && model_.joints.empty()) {
     free_velocities(model_, state_, settings_, velocity_);
     r.timings.formulate = seconds_since(t0);
     r.timings.solve = 0.0;
     fill_impulses(problem_, VecX());
-  } else if (enforced_.empty()) {
+  } else if (no_constraints) {
     // Joints alone: their Schur complement needs no complementarity problem.
-    assemble_stewart_trinkle(model_, state_, settings_, r.contacts, enforced_, problem_);
+    primaries_.clear();
+    assemble_stewart_trinkle(model_, state_, settings_, r.contacts, primaries_, problem_);
     r.timings.formulate = seconds_since(t0);
     r.timings.solve = 0.0;
     fill_impulses(problem_, VecX());
     z_.resize(0);
     contact_velocities(problem_, z_, velocity_);
   } else {
-    assemble_stewart_trinkle(model_, state_, settings_, r.contacts, enforced_, problem_);
+    assemble_constraint_problem(model_, state_, settings_, r.contacts, r.constraints, primaries_,
+                                problem_);
     r.timings.formulate = seconds_since(t0);
     r.problem_size = problem_.lcp.size();
     t0 = Clock::now();
@@ -269,16 +280,18 @@ void Simulator::fill_impulses(const ContactProblem& problem, const VecX& z) {
   r.normal_impulse.assign(nc, 0.0);
   r.friction_impulse.assign(nc, Vec3::Zero());
   r.sliding.assign(nc, 0);
+  for (ConstraintGroup& g : r.constraints.groups) g.impulse = 0.0;
   if (z.size() == 0) return;
   const int nd = problem.directions;
+  // Block i is the primary of group i; a contact that is the primary of several groups
+  // (an X-constraint written as an I-constraint, §4.2.3) receives the sum.
   for (int i = 0; i < problem.contacts(); ++i) {
     const int c = problem.contact[i];
     const int base = i * problem.block_size();
-    r.normal_impulse[c] = z(base);
-    Vec3 f = Vec3::Zero();
-    for (int k = 0; k < nd; ++k) f += z(base + 1 + k) * problem.tangents[i * nd + k];
-    r.friction_impulse[c] = f;
-    r.sliding[c] = z(base + nd + 1) > settings_.tolerance ? 1 : 0;
+    r.constraints.groups[i].impulse = z(base);
+    r.normal_impulse[c] += z(base);
+    for (int k = 0; k < nd; ++k) r.friction_impulse[c] += z(base + 1 + k) * problem.tangents[i * nd + k];
+    if (z(base + nd + 1) > settings_.tolerance) r.sliding[c] = 1;
   }
 }
 

@@ -62,7 +62,7 @@ class Simulator {
   // Workspaces reused from step to step.
   BroadPhase broad_;
   ContactProblem problem_;
-  std::vector<int> enforced_;
+  std::vector<int> scratch_, primaries_;
   SmTrapWorkspace trap_workspace_;
   VecX z_, best_z_, velocity_;
   StepReport report_;

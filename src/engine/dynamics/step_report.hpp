@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "engine/contact_models/sm_traps.hpp"
+#include "engine/core/constraint_set.hpp"
 #include "engine/core/contact.hpp"
 #include "engine/core/math.hpp"
 #include "engine/core/settings.hpp"
@@ -31,10 +32,16 @@ struct StepReport {
   // vectors are reused from step to step.
   std::vector<Vec3> applied_force;      // N
   std::vector<Vec3> applied_torque;     // N m
-  std::vector<Contact> contacts;        // every contact within epsilon at the start of the step
+  // Every contact within epsilon at the start of the step, then those the contact model added
+  // (PEG: contacts of the faces and edges around a vertex, see peg_model.hpp).
+  std::vector<Contact> contacts;
+  // The contact model's constraints over `contacts` (settings->contact_model): U-, I- and
+  // X-constraints, each group's primary first, with the impulse of each group.
+  ConstraintSet constraints;
   std::vector<char> enforced;           // per contact: 1 if it entered the problem
   std::vector<int> duplicate_of;        // per contact: the enforced contact it repeats, or -1
-  std::vector<double> normal_impulse;   // per contact: p_n, N s (0 if not enforced)
+  std::vector<double> normal_impulse;   // per contact: p_n summed over the groups it is
+                                        // primary of, N s (0 if it carries no force)
   std::vector<Vec3> friction_impulse;   // per contact: world-frame sum of p_f,j d_j, N s
   std::vector<char> sliding;            // per contact: 1 if the slip speed s > 0
   int problem_size = 0;                 // LCP dimension (0: no enforced contact, no solve)
@@ -43,7 +50,9 @@ struct StepReport {
   bool fell_back = false;               // the first solver did not answer
   bool failed = false;                  // no solver answered; see failure
   std::string failure;
-  double max_penetration = 0.0;         // -min(0, gap) over enforced contacts, m
+  // -min(0, gap) over the constraints, m: a U-constraint's gap, the largest gap of an I- or
+  // X-constraint's contacts (the max of (4.1) that it keeps >= 0).
+  double max_penetration = 0.0;
   // SM traps among this step's contacts (contact_models/sm_traps.hpp, thesis Fig. 4.1, 5.13),
   // found whichever model runs the step: one per trapped feature; trap t's contacts are
   // sm_trap_contacts[t.first, t.first + t.count) (indices into `contacts`).

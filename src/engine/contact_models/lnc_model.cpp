@@ -1,0 +1,40 @@
+#include "engine/contact_models/lnc_model.hpp"
+
+#include "engine/contact_models/constraint_groups.hpp"
+
+namespace pegsim {
+namespace {
+
+bool vertex_on_facet(const Contact& c) {
+  return c.feature_b.kind == FeatureKind::Vertex &&
+         (c.feature_a.kind == FeatureKind::Face || c.feature_a.kind == FeatureKind::Plane);
+}
+
+bool same_vertex_and_body(const Contact& c1, const Contact& c2) {
+  return c1.body_a == c2.body_a && c1.body_b == c2.body_b &&
+         c1.feature_b.index == c2.feature_b.index;
+}
+
+}  // namespace
+
+void lnc_model(const std::vector<Contact>& contacts, ConstraintSet& set) {
+  set.clear();
+  const int n = static_cast<int>(contacts.size());
+  std::vector<char> taken(n, 0);
+  std::vector<int> members;
+  for (int i = 0; i < n; ++i) {
+    if (taken[i]) continue;
+    members.assign(1, i);
+    if (vertex_on_facet(contacts[i])) {
+      for (int j = i + 1; j < n; ++j) {
+        if (vertex_on_facet(contacts[j]) && same_vertex_and_body(contacts[i], contacts[j])) {
+          members.push_back(j);
+          taken[j] = 1;
+        }
+      }
+    }
+    add_inter_contact(contacts, ConstraintKind::InterContact, members, set);  // (4.2)-(4.4)
+  }
+}
+
+}  // namespace pegsim

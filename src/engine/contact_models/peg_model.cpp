@@ -1,0 +1,238 @@
+#include "engine/contact_models/peg_model.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "engine/collision/closest_points.hpp"
+#include "engine/collision/polytope_contacts.hpp"
+#include "engine/collision/posed_polytope.hpp"
+#include "engine/contact_models/constraint_groups.hpp"
+
+namespace pegsim {
+namespace {
+
+// One body of the pair with the collision marks of Alg. 17.
+struct Side {
+  PosedPolytope poly;
+  int body;
+  std::vector<char> edge_hit;     // e.collision of Alg. 17
+  std::vector<char> vertex_done;  // the vertex took part in a vertex-vertex or vertex-edge case
+
+  Side(const Polytope& p, const BodyState& s, int b)
+      : poly(p, s), body(b), edge_hit(p.edges.size(), 0), vertex_done(p.vertices.size(), 0) {}
+  void mark_edges_at(int v) {
+    for (int e : poly.shape.vertex_edges[v]) edge_hit[e] = 1;
+  }
+  int other_end(int e, int v) const {
+    const Polytope::Edge& E = poly.shape.edges[e];
+    return E.tail == v ? E.head : E.tail;
+  }
+};
+
+bool is_vertex_face(const Contact& c) {
+  return c.feature_a.kind == FeatureKind::Face && c.feature_b.kind == FeatureKind::Vertex;
+}
+bool is_edge_edge(const Contact& c) {
+  return c.feature_a.kind == FeatureKind::Edge && c.feature_b.kind == FeatureKind::Edge;
+}
+bool same_features(const Contact& c, int body_a, Feature fa, int body_b, Feature fb) {
+  return c.body_a == body_a && c.body_b == body_b && c.feature_a.kind == fa.kind &&
+         c.feature_a.index == fa.index && c.feature_b.kind == fb.kind &&
+         c.feature_b.index == fb.index;
+}
+
+// Alg. 17 for one pair of polytopes.
+class PegPair {
+ public:
+  PegPair(const Settings& settings, std::vector<Contact>& contacts, ConstraintSet& set, Side& a,
+          Side& b)
+      : settings_(settings), contacts_(contacts), set_(set), a_(a), b_(b) {}
+
+  void run(const std::vector<int>& narrow) {
+    const double eps = settings_.epsilon;
+    // Vertex-vertex.
+    for (int va = 0; va < static_cast<int>(a_.poly.shape.vertices.size()); ++va)
+      for (int vb = 0; vb < static_cast<int>(b_.poly.shape.vertices.size()); ++vb)
+        if ((a_.poly.vertex(va) - b_.poly.vertex(vb)).norm() <= eps) vertex_vertex(va, vb);
+    // Vertex-edge, both ways: a vertex takes its first edge within epsilon.
+    for (auto [V, E] : {std::pair<Side*, Side*>{&a_, &b_}, {&b_, &a_}}) {
+      for (int v = 0; v < static_cast<int>(V->poly.shape.vertices.size()); ++v) {
+        if (V->vertex_done[v]) continue;
+        const Vec3 x = V->poly.vertex(v);
+        for (int e = 0; e < static_cast<int>(E->poly.shape.edges.size()); ++e) {
+          if (is_flat_edge(E->poly, e)) continue;
+          const Polytope::Edge& edge = E->poly.shape.edges[e];
+          const Vec3 p = point_segment(E->poly.vertex(edge.tail), E->poly.vertex(edge.head), x).point;
+          if ((x - p).norm() > eps) continue;
+          vertex_edge(*V, v, *E, e);
+          break;
+        }
+      }
+    }
+    // Vertex-face (Alg. 12) for the vertices no case above took.
+    for (int i : narrow) {
+      const Contact& c = contacts_[i];
+      if (!is_vertex_face(c)) continue;
+      Side& V = side(c.body_b);
+      if (V.vertex_done[c.feature_b.index]) continue;
+      add_inter_contact(contacts_, ConstraintKind::Unilateral, {i}, set_);
+      V.mark_edges_at(c.feature_b.index);
+    }
+    // Edge-edge (Alg. 13) unless both edges already take part in a constraint.
+    for (int i : narrow) {
+      const Contact& c = contacts_[i];
+      if (!is_edge_edge(c)) continue;
+      if (side(c.body_a).edge_hit[c.feature_a.index] && side(c.body_b).edge_hit[c.feature_b.index])
+        continue;
+      if (c.applicability >= settings_.eps_theta)
+        set_.add(ConstraintKind::Unilateral, {i});
+    }
+  }
+
+ private:
+  Side& side(int body) { return body == a_.body ? a_ : b_; }
+
+  // C(v, f), from the narrow phase's list or built and appended.
+  int vertex_face(const Side& V, int v, const Side& F, int f) {
+    for (int i = 0; i < static_cast<int>(contacts_.size()); ++i)
+      if (same_features(contacts_[i], F.body, {FeatureKind::Face, f}, V.body,
+                        {FeatureKind::Vertex, v}))
+        return i;
+    contacts_.push_back(vertex_face_contact(V.poly, V.body, v, F.poly, F.body, f, settings_));
+    return static_cast<int>(contacts_.size()) - 1;
+  }
+
+  // C(e_a, e_b) with A the owner of e_a, or -1 for parallel edges.
+  int edge_edge(const Side& A, int ea, const Side& B, int eb) {
+    for (int i = 0; i < static_cast<int>(contacts_.size()); ++i)
+      if (same_features(contacts_[i], A.body, {FeatureKind::Edge, ea}, B.body,
+                        {FeatureKind::Edge, eb}) &&
+          !is_flipped(i))
+        return i;
+    Contact c;
+    if (!edge_edge_contact(A.poly, A.body, ea, B.poly, B.body, eb, settings_, c)) return -1;
+    contacts_.push_back(c);
+    return static_cast<int>(contacts_.size()) - 1;
+  }
+
+  // C4 of Alg. 14: C3 with its normal flipped, so its gap is -psi_3.
+  int flipped(int c3) {
+    for (const auto& [from, to] : flips_)
+      if (from == c3) return to;
+    Contact c = contacts_[c3];
+    c.normal = -c.normal;
+    c.gap = -c.gap;
+    contacts_.push_back(c);
+    const int c4 = static_cast<int>(contacts_.size()) - 1;
+    flips_.push_back({c3, c4});
+    return c4;
+  }
+  bool is_flipped(int i) const {
+    return std::any_of(flips_.begin(), flips_.end(), [&](const auto& f) { return f.second == i; });
+  }
+
+  // Alg. 16 / (4.21): v_a against the faces around v_b, v_b against the faces around v_a,
+  // and the X-constraints of every edge at either vertex.
+  void vertex_vertex(int va, int vb) {
+    std::vector<int> members;
+    for (int f : b_.poly.shape.vertex_faces[vb]) members.push_back(vertex_face(a_, va, b_, f));
+    add_inter_contact(contacts_, ConstraintKind::InterContact, members, set_);
+    members.clear();
+    for (int f : a_.poly.shape.vertex_faces[va]) members.push_back(vertex_face(b_, vb, a_, f));
+    add_inter_contact(contacts_, ConstraintKind::InterContact, members, set_);
+    for (int eb : b_.poly.shape.vertex_edges[vb])
+      if (!is_flat_edge(b_.poly, eb)) x_constraints(a_, va, b_, eb);
+    for (int ea : a_.poly.shape.vertex_edges[va])
+      if (!is_flat_edge(a_.poly, ea)) x_constraints(b_, vb, a_, ea);
+    a_.mark_edges_at(va);
+    b_.mark_edges_at(vb);
+    a_.vertex_done[va] = b_.vertex_done[vb] = 1;
+  }
+
+  // Alg. 15 / (4.20): I(C-split({C(v, e.f1), C(v, e.f2)})) and the X-constraints.
+  void vertex_edge(Side& V, int v, Side& E, int e) {
+    const Polytope::Edge& edge = E.poly.shape.edges[e];
+    add_inter_contact(contacts_, ConstraintKind::InterContact,
+                      {vertex_face(V, v, E, edge.face_left), vertex_face(V, v, E, edge.face_right)},
+                      set_);
+    x_constraints(V, v, E, e);
+    V.mark_edges_at(v);
+    V.vertex_done[v] = 1;
+    E.edge_hit[e] = 1;
+  }
+
+  // Alg. 14: each edge e_a of v (applicable with e_b) may not cross e_b while v is past the
+  // face of e_b on e_a's side: X(C(v, f), C(e_a, e_b)), written as an I-constraint (§4.2.3).
+  // Faces: f1 = face_left, f2 = face_right of e_b, and O_eb of (3.6) points over f1.
+  void x_constraints(const Side& V, int v, const Side& E, int eb) {
+    const Polytope::Edge& edge = E.poly.shape.edges[eb];
+    const int c1 = vertex_face(V, v, E, edge.face_left);
+    const int c2 = vertex_face(V, v, E, edge.face_right);
+    const Vec3 o = E.poly.edge_vector(eb)
+                       .cross(-(E.poly.normal(edge.face_left) + E.poly.normal(edge.face_right)))
+                       .normalized();
+    const double limit = std::abs(settings_.eps_theta);
+    for (int ea : V.poly.shape.vertex_edges[v]) {
+      if (is_flat_edge(V.poly, ea)) continue;
+      const int c3 = edge_edge(V, ea, E, eb);
+      if (c3 < 0 || contacts_[c3].applicability < settings_.eps_theta) continue;
+      const Vec3 dir = (V.poly.vertex(V.other_end(ea, v)) - V.poly.vertex(v)).normalized();
+      const double side = dir.dot(o);
+      const auto x = [&](int face_contact, int edge_contact) {
+        add_inter_contact(contacts_, ConstraintKind::CrossContact, {face_contact, edge_contact},
+                          set_);
+      };
+      if (side >= limit) {
+        x(c1, c3);  // only e_b.f1
+      } else if (side <= -limit) {
+        x(c2, c3);  // only e_b.f2
+      } else {
+        const int c4 = flipped(c3);
+        x(side >= 0.0 ? c1 : c2, c3);
+        x(side >= 0.0 ? c2 : c1, c4);
+      }
+    }
+  }
+
+  const Settings& settings_;
+  std::vector<Contact>& contacts_;
+  ConstraintSet& set_;
+  Side& a_;
+  Side& b_;
+  std::vector<std::pair<int, int>> flips_;  // C3 -> C4
+};
+
+bool is_polytope(const Model& model, int body) {
+  return model.bodies[body].shape.kind == ShapeKind::Polytope;
+}
+
+}  // namespace
+
+void peg_model(const Model& model, const State& state, const Settings& settings,
+               std::vector<Contact>& contacts, ConstraintSet& set) {
+  set.clear();
+  const int narrow_count = static_cast<int>(contacts.size());
+  std::vector<std::pair<int, int>> pairs;  // polytope pairs, in order of first contact
+  for (int i = 0; i < narrow_count; ++i) {
+    const Contact& c = contacts[i];
+    if (!is_polytope(model, c.body_a) || !is_polytope(model, c.body_b)) {
+      if (c.primary()) set.add(ConstraintKind::Unilateral, {i});  // sphere, plane: (4.7)
+      continue;
+    }
+    const std::pair<int, int> pair{std::min(c.body_a, c.body_b), std::max(c.body_a, c.body_b)};
+    if (std::find(pairs.begin(), pairs.end(), pair) == pairs.end()) pairs.push_back(pair);
+  }
+  std::vector<int> narrow;
+  for (const auto& [a, b] : pairs) {
+    narrow.clear();
+    for (int i = 0; i < narrow_count; ++i)
+      if (std::min(contacts[i].body_a, contacts[i].body_b) == a &&
+          std::max(contacts[i].body_a, contacts[i].body_b) == b)
+        narrow.push_back(i);
+    Side A(*model.bodies[a].shape.polytope, state.bodies[a], a);
+    Side B(*model.bodies[b].shape.polytope, state.bodies[b], b);
+    PegPair(settings, contacts, set, A, B).run(narrow);
+  }
+}
+
+}  // namespace pegsim

@@ -1,0 +1,199 @@
+// The LNC and PEG stages: which constraints they build from the narrow phase's contacts
+// (thesis §4.1-4.4, Alg. 9 and 12-17).
+#include <gtest/gtest.h>
+
+#include "corner_scenes.hpp"
+#include "engine/collision/posed_polytope.hpp"
+#include "engine/collision/detect_contacts.hpp"
+#include "engine/contact_models/constraint_groups.hpp"
+#include "engine/contact_models/contact_model.hpp"
+#include "engine/contact_models/lnc_model.hpp"
+#include "engine/contact_models/peg_model.hpp"
+#include "engine/contact_models/standard_model.hpp"
+
+namespace pegsim {
+namespace {
+
+std::vector<Contact> contacts_of(const test::World& w, const Settings& settings) {
+  BroadPhase broad;
+  std::vector<Contact> contacts;
+  detect_contacts(w.model, w.state, settings, broad, contacts);
+  return contacts;
+}
+
+std::vector<int> members_of(const ConstraintSet& set, const ConstraintGroup& g) {
+  return {set.members.begin() + g.first, set.members.begin() + g.first + g.count};
+}
+
+bool is_face_contact(const Contact& c, int face_body, const Vec3& normal) {
+  return c.body_a == face_body && c.feature_a.kind == FeatureKind::Face &&
+         c.feature_b.kind == FeatureKind::Vertex && c.normal.isApprox(normal, 1e-12);
+}
+
+Contact contact_with(double gap, bool applicable, bool feasible) {
+  Contact c;
+  c.gap = gap;
+  c.applicable = applicable;
+  c.feasible = feasible;
+  return c;
+}
+
+// Alg. 9: C_iota (applicable and feasible) before C_kappa, order kept within each.
+TEST(ConstraintGroups, CSplitPutsContactsThatMayCarryForceFirst) {
+  const std::vector<Contact> c{contact_with(0, false, true), contact_with(0, true, true),
+                               contact_with(0, true, false), contact_with(0, true, true)};
+  std::vector<int> members{0, 1, 2, 3};
+  c_split(c, members);
+  EXPECT_EQ(members, (std::vector<int>{1, 3, 0, 2}));
+}
+
+// (4.14): the single primary is the C_iota contact of largest gap; without C_iota there is no
+// I-constraint (§4.2.2); one contact is a U-constraint; the same group is added once.
+TEST(ConstraintGroups, SinglePrimaryIsTheLargestGapThatMayCarryForce) {
+  const std::vector<Contact> c{contact_with(0.03, false, true), contact_with(0.01, true, true),
+                               contact_with(0.02, true, true), contact_with(-0.01, false, false)};
+  ConstraintSet set;
+  EXPECT_TRUE(add_inter_contact(c, ConstraintKind::InterContact, {0, 1, 2, 3}, set));
+  ASSERT_EQ(set.groups.size(), 1u);
+  EXPECT_EQ(members_of(set, set.groups[0]), (std::vector<int>{2, 0, 1, 3}));
+  EXPECT_TRUE(add_inter_contact(c, ConstraintKind::InterContact, {3, 2, 1, 0}, set));
+  EXPECT_EQ(set.groups.size(), 1u);
+  EXPECT_FALSE(add_inter_contact(c, ConstraintKind::InterContact, {0, 3}, set));
+  EXPECT_TRUE(add_inter_contact(c, ConstraintKind::InterContact, {1}, set));
+  ASSERT_EQ(set.groups.size(), 2u);
+  EXPECT_EQ(set.groups[1].kind, ConstraintKind::Unilateral);
+}
+
+// Alg. 12 only: a small cube in the middle of a large one touches it with four vertex-face
+// contacts; PEG makes each a U-constraint, exactly the SM's set.
+TEST(PegModel, VertexFaceContactsAreUnilateralLikeTheStandardModel) {
+  test::World w;
+  test::add_corner_block(w);
+  w.add_box("cube", Vec3(0.2, 0.2, 0.2), 1.0, Vec3(-1, 0, 0.1));
+  Settings settings;
+  settings.contact_model = ContactModel::Peg;
+  std::vector<Contact> contacts = contacts_of(w, settings);
+  const std::size_t detected = contacts.size();
+  ConstraintSet peg;
+  peg_model(w.model, w.state, settings, contacts, peg);
+  EXPECT_EQ(contacts.size(), detected);
+  std::vector<int> enforced, duplicate_of;
+  standard_model(contacts, enforced, duplicate_of);
+  ASSERT_EQ(enforced.size(), 4u);
+  ASSERT_EQ(peg.groups.size(), 4u);
+  for (std::size_t k = 0; k < 4; ++k) {
+    EXPECT_EQ(peg.groups[k].kind, ConstraintKind::Unilateral);
+    EXPECT_EQ(peg.primary(peg.groups[k]), enforced[k]);
+  }
+}
+
+// Alg. 15 / (4.20): the pyramid's apex within epsilon of the block's edge. The SM enforces
+// C(v, top) and C(v, side) together (the trap of Fig. 4.1); PEG writes I({C_top, C_side})
+// and, for each apex edge, X(C(v, f), C(e_a, e_b)) with the face on that edge's side (Alg. 14).
+TEST(PegModel, VertexNearAnEdgeGivesOneInterContactAndCrossContacts) {
+  test::World w;
+  const int block = test::add_corner_block(w);
+  test::add_inverted_pyramid(w, Vec3(0.01, 0, 0.001));
+  Settings settings;
+  std::vector<Contact> contacts = contacts_of(w, settings);
+  std::vector<int> enforced, duplicate_of;
+  standard_model(contacts, enforced, duplicate_of);
+  int sm_top = 0, sm_side = 0;
+  for (int i : enforced) {
+    sm_top += is_face_contact(contacts[i], block, Vec3::UnitZ());
+    sm_side += is_face_contact(contacts[i], block, Vec3::UnitX());
+  }
+  EXPECT_EQ(sm_top, 1);
+  EXPECT_EQ(sm_side, 1);
+
+  ConstraintSet set;
+  peg_model(w.model, w.state, settings, contacts, set);
+  int inter = 0, cross = 0;
+  for (const ConstraintGroup& g : set.groups) {
+    const std::vector<int> m = members_of(set, g);
+    ASSERT_EQ(g.count, 2);
+    if (g.kind == ConstraintKind::InterContact) {
+      ++inter;
+      // Primary: the side face, whose gap (1 cm) is the larger.
+      EXPECT_TRUE(is_face_contact(contacts[m[0]], block, Vec3::UnitX()));
+      EXPECT_NEAR(contacts[m[0]].gap, 0.01, 1e-12);
+      EXPECT_TRUE(is_face_contact(contacts[m[1]], block, Vec3::UnitZ()));
+      EXPECT_NEAR(contacts[m[1]].gap, 0.001, 1e-12);
+    } else {
+      ASSERT_EQ(g.kind, ConstraintKind::CrossContact);
+      ++cross;
+      int faces = 0, edges = 0;
+      for (int i : m) {
+        faces += contacts[i].feature_a.kind == FeatureKind::Face;
+        edges += contacts[i].feature_a.kind == FeatureKind::Edge;
+      }
+      EXPECT_EQ(faces, 1);
+      EXPECT_EQ(edges, 1);
+    }
+  }
+  EXPECT_EQ(inter, 1);
+  // The two apex edges that lean over the top face (towards -x) are applicable (3.5) with the
+  // block's edge, and, rising within 6 degrees of vertical, lie on the top face's side of it
+  // (e_a . O_eb = 0.75 > |eps_theta|): each pairs with the top face only.
+  EXPECT_EQ(cross, 2);
+  const PosedPolytope pyramid(*w.model.bodies[1].shape.polytope, w.state.bodies[1]);
+  for (const ConstraintGroup& g : set.groups)
+    if (g.kind == ConstraintKind::CrossContact) {
+      const std::vector<int> m = members_of(set, g);
+      const bool face_first = contacts[m[0]].feature_a.kind == FeatureKind::Face;
+      EXPECT_TRUE(is_face_contact(contacts[face_first ? m[0] : m[1]], block, Vec3::UnitZ()));
+      const Contact& ee = contacts[face_first ? m[1] : m[0]];
+      EXPECT_EQ(ee.body_a, 1);
+      EXPECT_LT(pyramid.edge_vector(ee.feature_a.index).x() *
+                    pyramid.edge_vector(ee.feature_a.index).z(),
+                0.0);  // rises towards -x
+    }
+}
+
+// Alg. 16 / (4.21): two cubes corner to corner. The upper cube's corner v_a meets the lower
+// cube's corner v_b: one I-constraint of v_a against the three faces around v_b, one of v_b
+// against the three faces around v_a.
+TEST(PegModel, VertexNearAVertexGivesAnInterContactEachWay) {
+  test::World w;
+  const int lower = w.add_box("lower", Vec3(1, 1, 1), 1.0, Vec3(0, 0, 0.5));
+  w.model.bodies[lower].is_static = true;
+  const int upper = w.add_box("upper", Vec3(1, 1, 1), 1.0, Vec3(1, 1, 1.5));
+  Settings settings;
+  std::vector<Contact> contacts = contacts_of(w, settings);
+  ConstraintSet set;
+  peg_model(w.model, w.state, settings, contacts, set);
+  int against_lower = 0, against_upper = 0;
+  for (const ConstraintGroup& g : set.groups) {
+    if (g.kind != ConstraintKind::InterContact) continue;
+    ASSERT_EQ(g.count, 3);
+    const Contact& first = contacts[set.primary(g)];
+    for (int i : members_of(set, g)) {
+      EXPECT_EQ(contacts[i].feature_a.kind, FeatureKind::Face);
+      EXPECT_EQ(contacts[i].body_a, first.body_a);
+      EXPECT_EQ(contacts[i].feature_b.index, first.feature_b.index);  // one vertex
+      EXPECT_NEAR(contacts[i].gap, 0.0, 1e-12);
+      EXPECT_NEAR((contacts[i].point_b() - Vec3(0.5, 0.5, 1)).norm(), 0.0, 1e-12);  // the corner
+    }
+    against_lower += first.body_a == lower;
+    against_upper += first.body_a == upper;
+  }
+  EXPECT_EQ(against_lower, 1);
+  EXPECT_EQ(against_upper, 1);
+}
+
+// LNC (4.2)-(4.4): the apex's contacts with the block's faces form one I-constraint, and
+// there are no X-constraints.
+TEST(LncModel, ContactsOfOneVertexWithOneBodyFormOneInterContact) {
+  test::World w;
+  test::add_corner_block(w);
+  test::add_inverted_pyramid(w, Vec3(0.01, 0, 0.001));
+  std::vector<Contact> contacts = contacts_of(w, Settings{});
+  ConstraintSet set;
+  lnc_model(contacts, set);
+  ASSERT_EQ(set.groups.size(), 1u);
+  EXPECT_EQ(set.groups[0].kind, ConstraintKind::InterContact);
+  EXPECT_EQ(set.groups[0].count, 2);
+}
+
+}  // namespace
+}  // namespace pegsim
