@@ -18,6 +18,12 @@ void RunSummary::on_step(const Model&, const State&, const StepReport& r) {
   max_contacts = std::max(max_contacts, nc);
   enforced += std::count(r.enforced.begin(), r.enforced.end(), 1);
   max_penetration = std::max(max_penetration, r.max_penetration);
+  joints.resize(r.joints.size());
+  for (std::size_t k = 0; k < r.joints.size(); ++k) {
+    joints[k].max_position = std::max(joints[k].max_position, r.joints[k].position_error);
+    joints[k].max_angle = std::max(joints[k].max_angle, r.joints[k].angle_error);
+    joints[k].last = r.joints[k];
+  }
   if (r.problem_size > 0) {
     ++solves;
     if (r.fell_back) ++fallbacks;
@@ -72,6 +78,20 @@ nlohmann::json summary_json(const RunInfo& info, const RunSummary& s, const Simu
                       {"angular_velocity", vec(b.angular_velocity)}});
   }
   j["bodies"] = bodies;
+  if (!s.joints.empty()) {
+    nlohmann::json joints = nlohmann::json::array();
+    for (std::size_t k = 0; k < s.joints.size(); ++k) {
+      const RunSummary::JointErrors& e = s.joints[k];
+      joints.push_back({{"name", sim.model().joints[k].name},
+                        {"max_position_error", e.max_position},
+                        {"max_angle_error", e.max_angle},
+                        {"final_position_error", e.last.position_error},
+                        {"final_angle_error", e.last.angle_error},
+                        {"final_angle", e.last.angle},
+                        {"final_displacement", e.last.displacement}});
+    }
+    j["joints"] = joints;
+  }
   return j;
 }
 
@@ -102,6 +122,14 @@ void print_summary(std::ostream& out, const RunInfo& info, const RunSummary& s,
        s.solves ? double(s.iterations) / double(s.solves) : 0.0, s.max_residual);
   emit("solver failures  %lld, fallbacks %lld", s.failures, s.fallbacks);
   emit("max penetration  %.3e m", s.max_penetration);
+  if (!s.joints.empty()) {
+    emit("joint errors     position (m) and angle (rad) about the constrained axes: max, final");
+    for (std::size_t k = 0; k < s.joints.size(); ++k) {
+      const RunSummary::JointErrors& e = s.joints[k];
+      emit("  %-14s position %.3e, %.3e  angle %.3e, %.3e", sim.model().joints[k].name.c_str(),
+           e.max_position, e.last.position_error, e.max_angle, e.last.angle_error);
+    }
+  }
   emit("final state      position (m), orientation (w x y z), velocity (m/s), angular (rad/s)");
   for (std::size_t i = 0; i < sim.model().bodies.size(); ++i) {
     if (sim.model().bodies[i].is_static) continue;

@@ -4,6 +4,7 @@
 #include <map>
 #include <ostream>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -29,6 +30,13 @@ class RunSummary : public StepObserver {
   double solve_seconds = 0.0;
   std::map<std::string, long long> answered_by;  // solver name -> steps it answered
   std::string stop_reason;         // empty when the run completed
+  // Per joint: constraint error (position m, angle rad) at the end of each step, its maximum
+  // over the run and its final value, and the joint's final coordinates.
+  struct JointErrors {
+    double max_position = 0.0, max_angle = 0.0;
+    JointStepReport last;
+  };
+  std::vector<JointErrors> joints;
 };
 
 struct RunInfo {

@@ -60,6 +60,9 @@ void write_settings(hid_t file, const Settings& s) {
   h5::write_attribute(id, "max_iterations", std::int64_t{s.max_iterations});
   h5::write_attribute(id, "on_failure", std::string(to_string(s.on_failure)));
   h5::write_attribute(id, "warm_start", std::int64_t{s.warm_start ? 1 : 0});
+  h5::write_attribute(id, "joint_correction", std::int64_t{s.joint_correction ? 1 : 0});
+  h5::write_attribute(id, "joint_position_tolerance", std::vector<double>{s.joint_position_tolerance});
+  h5::write_attribute(id, "joint_velocity_tolerance", std::vector<double>{s.joint_velocity_tolerance});
 }
 
 double one_double(hid_t g, const char* name) {
@@ -98,6 +101,12 @@ Settings read_settings(hid_t file) {
   if (!parse_failure_policy(policy, s.on_failure))
     throw Failure("/settings on_failure: expected stop or continue, got '" + policy + "'");
   s.warm_start = h5::read_int_attribute(id, "warm_start") != 0;
+  // Added within version 1: absent from older files (correction off, default tolerances).
+  if (h5::has_attribute(id, "joint_correction")) {
+    s.joint_correction = h5::read_int_attribute(id, "joint_correction") != 0;
+    s.joint_position_tolerance = one_double(id, "joint_position_tolerance");
+    s.joint_velocity_tolerance = one_double(id, "joint_velocity_tolerance");
+  }
   return s;
 }
 
@@ -255,8 +264,11 @@ void write_joints(hid_t file, const std::vector<Joint>& joints) {
   std::vector<std::string> names;
   std::vector<std::int8_t> type;
   std::vector<std::int32_t> bodies;
-  std::vector<double> anchors, frames;
+  std::vector<double> anchors, frames, limits, damping;
   for (const Joint& j : joints) {
+    limits.insert(limits.end(), {j.angle_limit.lower, j.angle_limit.upper,
+                                 j.displacement_limit.lower, j.displacement_limit.upper});
+    damping.insert(damping.end(), {j.angular_damping, j.linear_damping});
     names.push_back(j.name);
     type.push_back(static_cast<std::int8_t>(j.type));
     bodies.insert(bodies.end(), {j.body_a, j.body_b});
@@ -268,6 +280,8 @@ void write_joints(hid_t file, const std::vector<Joint>& joints) {
   h5::write_dataset(id, "bodies", H5T_NATIVE_INT32, H5T_STD_I32LE, {n, 2}, bodies.data());
   h5::write_dataset(id, "anchor", H5T_NATIVE_DOUBLE, H5T_IEEE_F64LE, {n, 2, 3}, anchors.data());
   h5::write_dataset(id, "frame", H5T_NATIVE_DOUBLE, H5T_IEEE_F64LE, {n, 2, 4}, frames.data());
+  h5::write_dataset(id, "limits", H5T_NATIVE_DOUBLE, H5T_IEEE_F64LE, {n, 4}, limits.data());
+  h5::write_dataset(id, "damping", H5T_NATIVE_DOUBLE, H5T_IEEE_F64LE, {n, 2}, damping.data());
 }
 
 std::vector<Joint> read_joints(hid_t file) {
@@ -303,6 +317,21 @@ std::vector<Joint> read_joints(hid_t file) {
     j.frame_a = Quat(f[0], f[1], f[2], f[3]);
     j.frame_b = Quat(f[4], f[5], f[6], f[7]);
   }
+  // Added within version 1: files without them have no limits and no damping.
+  if (H5Lexists(id, "limits", H5P_DEFAULT) > 0 && H5Lexists(id, "damping", H5P_DEFAULT) > 0) {
+    const auto limits = h5::read_all<double>(id, "limits", H5T_NATIVE_DOUBLE, 2);
+    const auto damping = h5::read_all<double>(id, "damping", H5T_NATIVE_DOUBLE, 2);
+    if (limits.size() != 4 * n || damping.size() != 2 * n)
+      throw Failure("/joints: expected limits [J,4] and damping [J,2] for " + std::to_string(n) +
+                    " joints");
+    for (std::size_t k = 0; k < n; ++k) {
+      joints[k].angle_limit = {limits[4 * k], limits[4 * k + 1]};
+      joints[k].displacement_limit = {limits[4 * k + 2], limits[4 * k + 3]};
+      joints[k].angular_damping = damping[2 * k];
+      joints[k].linear_damping = damping[2 * k + 1];
+    }
+  }
+  H5Eclear2(H5E_DEFAULT);
   return joints;
 }
 

@@ -32,7 +32,7 @@ h5::Handle fixed_string(std::size_t n) {
 
 }  // namespace
 
-h5::Handle settings_type() {
+h5::Handle settings_type(bool with_joint_correction) {
   h5::Handle t = h5::type(H5Tcreate(H5T_COMPOUND, sizeof(SettingsRow)));
   const hsize_t three = 3;
   const h5::Handle v3 = h5::type(H5Tarray_create2(H5T_NATIVE_DOUBLE, 1, &three));
@@ -58,6 +58,13 @@ h5::Handle settings_type() {
   H5Tinsert(id, "on_failure", HOFFSET(SettingsRow, on_failure), on_failure.get());
   H5Tinsert(id, "warm_start", HOFFSET(SettingsRow, warm_start), H5T_NATIVE_UINT8);
   H5Tinsert(id, "contact_model", HOFFSET(SettingsRow, contact_model), contact_model.get());
+  if (with_joint_correction) {
+    H5Tinsert(id, "joint_correction", HOFFSET(SettingsRow, joint_correction), H5T_NATIVE_UINT8);
+    H5Tinsert(id, "joint_position_tolerance", HOFFSET(SettingsRow, joint_position_tolerance),
+              H5T_NATIVE_DOUBLE);
+    H5Tinsert(id, "joint_velocity_tolerance", HOFFSET(SettingsRow, joint_velocity_tolerance),
+              H5T_NATIVE_DOUBLE);
+  }
   return t;
 }
 
@@ -73,6 +80,9 @@ SettingsRow to_row(const Settings& s) {
   r.friction_directions = s.friction_directions;
   r.max_iterations = s.max_iterations;
   r.warm_start = s.warm_start ? 1 : 0;
+  r.joint_correction = s.joint_correction ? 1 : 0;
+  r.joint_position_tolerance = s.joint_position_tolerance;
+  r.joint_velocity_tolerance = s.joint_velocity_tolerance;
   put(r.formulation, to_string(s.formulation), "formulation");
   put(r.on_failure, to_string(s.on_failure), "on_failure");
   put(r.solver, s.solver, "solver");
@@ -95,6 +105,10 @@ Settings from_row(const SettingsRow& r) {
   s.friction_directions = r.friction_directions;
   s.max_iterations = r.max_iterations;
   s.warm_start = r.warm_start != 0;
+  s.joint_correction = r.joint_correction != 0;
+  // Zero in rows read without the fields: keep the defaults.
+  if (r.joint_position_tolerance > 0.0) s.joint_position_tolerance = r.joint_position_tolerance;
+  if (r.joint_velocity_tolerance > 0.0) s.joint_velocity_tolerance = r.joint_velocity_tolerance;
   const std::string formulation = get(r.formulation);
   if (!parse_formulation(formulation, s.formulation))
     throw h5::Failure("/settings_log formulation: unknown formulation '" + formulation + "'");
@@ -120,7 +134,9 @@ bool same_settings(const Settings& a, const Settings& b) {
          a.contact_model == b.contact_model &&
          a.solver == b.solver && a.fallbacks == b.fallbacks && a.tolerance == b.tolerance &&
          a.max_iterations == b.max_iterations && a.on_failure == b.on_failure &&
-         a.warm_start == b.warm_start;
+         a.warm_start == b.warm_start && a.joint_correction == b.joint_correction &&
+         a.joint_position_tolerance == b.joint_position_tolerance &&
+         a.joint_velocity_tolerance == b.joint_velocity_tolerance;
 }
 
 }  // namespace pegsim::run_layout

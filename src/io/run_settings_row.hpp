@@ -16,6 +16,9 @@ struct SettingsRow {
   double epsilon, eps_theta, feasibility_depth, feasibility_angle, tolerance;
   std::int32_t friction_directions, max_iterations;
   std::uint8_t warm_start;
+  // Thesis Alg. 1 (added within version 1; rows of older files read as off, default tolerances).
+  std::uint8_t joint_correction;
+  double joint_position_tolerance, joint_velocity_tolerance;
   // Null-padded names, as /settings holds them.
   char formulation[24];
   char on_failure[16];
@@ -24,7 +27,8 @@ struct SettingsRow {
   char contact_model[8];         // empty in files written before contact models: "sm"
 };
 
-h5::Handle settings_type();
+// The row's compound type; without the joint-correction fields for files written before them.
+h5::Handle settings_type(bool with_joint_correction = true);
 
 // Throws h5::Failure naming the field if a name does not fit its column.
 SettingsRow to_row(const Settings& s);

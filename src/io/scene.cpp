@@ -11,6 +11,7 @@
 
 #include "io/json_node.hpp"
 #include "io/scene_body.hpp"
+#include "io/scene_controllers.hpp"
 #include "io/scene_joint.hpp"
 #include "io/scene_settings.hpp"
 
@@ -87,7 +88,8 @@ Scene parse_scene(const std::string& json_text, const std::string& origin,
   }
   const JsonNode root(doc, origin);
   root.require_object("a scene object with \"bodies\"");
-  root.allow_only({"name", "description", "duration", "settings", "bodies", "joints"});
+  root.allow_only(
+      {"name", "description", "duration", "settings", "bodies", "joints", "controllers"});
 
   Scene scene;
   scene.name = std::filesystem::path(origin).stem().string();
@@ -100,6 +102,7 @@ Scene parse_scene(const std::string& json_text, const std::string& origin,
   if (auto n = root.find("settings")) scene.settings = parse_settings(*n);
   read_bodies(root.at("bodies", "a non-empty array of bodies"), base_dir, scene);
   if (auto n = root.find("joints")) read_joints(*n, scene);
+  if (auto n = root.find("controllers")) read_controllers(*n, scene);
   scene.source = json_text;
   return scene;
 }

@@ -1,6 +1,7 @@
 #include "io/scene_joint.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 #include "engine/dynamics/joint_rows.hpp"
 
@@ -16,6 +17,59 @@ int body_named(const JsonNode& node, const Model& model) {
   return index;
 }
 
+// A bound pair [lower, upper]; null leaves that side open. The joint starts at coordinate 0
+// (its frames coincide), so 0 must lie within.
+JointLimit read_limit(const JsonNode& node, const char* unit, double magnitude_cap) {
+  const std::string what = std::string("[lower, upper] in ") + unit +
+                           " with lower <= 0 <= upper (null for an open side)";
+  node.require_array(what.c_str());
+  if (node.size() != 2) node.fail(what);
+  JointLimit limit;
+  for (std::size_t i = 0; i < 2; ++i) {
+    const JsonNode bound = node[i];
+    if (bound.value().is_null()) continue;
+    const double v = bound.number(what.c_str());
+    if (std::abs(v) > magnitude_cap) bound.fail(what + ", within [-pi, pi]");
+    (i == 0 ? limit.lower : limit.upper) = v;
+  }
+  if (!(limit.lower <= 0.0 && 0.0 <= limit.upper)) node.fail(what);
+  return limit;
+}
+
+void read_limits(const JsonNode& node, Joint& joint) {
+  node.require_object("a limits object with \"angle\" and/or \"displacement\"");
+  node.allow_only({"angle", "displacement"});
+  if (auto n = node.find("angle")) {
+    if (!has_free_angle(joint.type))
+      n->fail(std::string("no angle limit: a ") + to_string(joint.type) +
+              " joint has no joint angle (revolute and cylindrical joints do)");
+    joint.angle_limit = read_limit(*n, "rad", M_PI);
+  }
+  if (auto n = node.find("displacement")) {
+    if (!has_free_translation(joint.type))
+      n->fail(std::string("no displacement limit: a ") + to_string(joint.type) +
+              " joint does not slide (prismatic and cylindrical joints do)");
+    joint.displacement_limit = read_limit(*n, "m", INFINITY);
+  }
+}
+
+void read_damping(const JsonNode& node, Joint& joint) {
+  node.require_object("a damping object with \"angular\" and/or \"linear\"");
+  node.allow_only({"angular", "linear"});
+  if (auto n = node.find("angular")) {
+    if (!has_free_rotation(joint.type))
+      n->fail(std::string("no angular damping: a ") + to_string(joint.type) +
+              " joint does not turn (revolute, cylindrical and spherical joints do)");
+    joint.angular_damping = n->non_negative("a damping coefficient >= 0 in N m s/rad");
+  }
+  if (auto n = node.find("linear")) {
+    if (!has_free_translation(joint.type))
+      n->fail(std::string("no linear damping: a ") + to_string(joint.type) +
+              " joint does not slide (prismatic and cylindrical joints do)");
+    joint.linear_damping = n->non_negative("a damping coefficient >= 0 in N s/m");
+  }
+}
+
 void add_no_collide(Body& body, int other) {
   if (std::find(body.no_collide.begin(), body.no_collide.end(), other) == body.no_collide.end())
     body.no_collide.push_back(other);
@@ -29,7 +83,8 @@ void read_joints(const JsonNode& list, Scene& scene) {
   for (std::size_t i = 0; i < list.size(); ++i) {
     const JsonNode node = list[i];
     node.require_object("a joint object with \"type\", \"body_b\" and \"anchor\"");
-    node.allow_only({"name", "type", "body_a", "body_b", "anchor", "axis", "collide"});
+    node.allow_only({"name", "type", "body_a", "body_b", "anchor", "axis", "collide", "limits",
+                     "damping"});
     const JsonNode type_node = node.at("type", "a joint type");
     JointType type;
     if (!parse_joint_type(type_node.string("a joint type"), type))
@@ -51,6 +106,8 @@ void read_joints(const JsonNode& list, Scene& scene) {
     for (const Joint& other : model.joints)
       if (other.name == joint.name)
         node.at("name", "").fail("a unique joint name (\"" + joint.name + "\" is used twice)");
+    if (auto n = node.find("limits")) read_limits(*n, joint);
+    if (auto n = node.find("damping")) read_damping(*n, joint);
     const bool collide = node.has("collide") && node.at("collide", "").boolean();
     if (!collide && a >= 0) {
       add_no_collide(model.bodies[a], b);

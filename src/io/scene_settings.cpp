@@ -56,8 +56,9 @@ std::vector<std::string> fallbacks(const JsonNode& node) {
 Settings parse_settings(const JsonNode& s) {
   s.require_object("a settings object");
   s.allow_only({"h", "gravity", "epsilon", "eps_theta", "feasibility_depth", "feasibility_angle",
-                "friction_directions", "formulation", "contact_model", "solver", "fallbacks", "tolerance",
-                "max_iterations", "on_failure", "warm_start"});
+                "friction_directions", "formulation", "contact_model", "solver", "fallbacks",
+                "tolerance", "max_iterations", "on_failure", "warm_start", "joint_correction",
+                "joint_position_tolerance", "joint_velocity_tolerance"});
   Settings out;
   if (auto n = s.find("h")) out.h = n->positive("a positive time step in s");
   if (auto n = s.find("gravity")) out.gravity = n->vec3("an array of 3 numbers in m/s^2");
@@ -82,6 +83,11 @@ Settings parse_settings(const JsonNode& s) {
     out.max_iterations = n->integer("an integer iteration limit >= 1", 1);
   if (auto n = s.find("on_failure")) out.on_failure = failure_policy(*n);
   if (auto n = s.find("warm_start")) out.warm_start = n->boolean();
+  if (auto n = s.find("joint_correction")) out.joint_correction = n->boolean();
+  if (auto n = s.find("joint_position_tolerance"))
+    out.joint_position_tolerance = n->positive("a positive joint error tolerance (m and rad)");
+  if (auto n = s.find("joint_velocity_tolerance"))
+    out.joint_velocity_tolerance = n->positive("a positive joint rate tolerance (m/s and rad/s)");
   return out;
 }
 

@@ -245,4 +245,32 @@ TEST(Cli, ExportWritesTrajectoriesAndContacts) {
   EXPECT_EQ(cli("export " + run.string() + " --csv " + dir.string() + " --force").status, 0);
 }
 
+// The run summary gives each joint's maximum and final constraint error, the same figures the
+// engine's step reports hold.
+TEST(Cli, RunSummaryGivesEachJointsMaximumAndFinalError) {
+  Result r = cli("run " + scene("double_pendulum") + " --steps 300 --json --quiet");
+  ASSERT_EQ(r.status, 0) << r.out;
+  const auto j = nlohmann::json::parse(r.out);
+  ASSERT_EQ(j["joints"].size(), 2u);
+  const pegsim::Scene sc = pegsim::load_scene(scene("double_pendulum"));
+  pegsim::Simulator sim(sc.model, sc.initial, sc.settings);
+  double worst[2] = {0.0, 0.0};
+  for (int k = 0; k < 300; ++k) {
+    const pegsim::StepReport& rep = sim.step();
+    for (int i = 0; i < 2; ++i) worst[i] = std::max(worst[i], rep.joints[i].position_error);
+  }
+  for (int i = 0; i < 2; ++i) {
+    const auto& joint = j["joints"][i];
+    EXPECT_EQ(joint["name"], sc.model.joints[i].name);
+    EXPECT_EQ(joint["max_position_error"].get<double>(), worst[i]);
+    EXPECT_EQ(joint["final_position_error"].get<double>(),
+              sim.last_report().joints[i].position_error);
+    EXPECT_GE(joint["max_angle_error"].get<double>(), joint["final_angle_error"].get<double>());
+    EXPECT_GT(worst[i], 0.0);
+  }
+  Result text = cli("run " + scene("double_pendulum") + " --steps 10 --quiet");
+  EXPECT_NE(text.out.find("joint errors"), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("shoulder"), std::string::npos) << text.out;
+}
+
 }  // namespace

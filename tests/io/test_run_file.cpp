@@ -742,4 +742,53 @@ TEST(RunFile, ReadsFilesWrittenBeforeTheAdditions) {
   }
 }
 
+// Joint limits, damping, controllers and the joint correction setting: the limits and dampers
+// travel in /joints, the correction in /settings and the settings log, and the controllers'
+// wrenches in the frames, so the replay from the file alone (no controller) is exact.
+TEST(RunFile, ControlledLimitedDampedJointsReplayExactly) {
+  const fs::path file = fresh("controlled.h5");
+  const std::string text = R"({"settings": {"h": 0.005, "joint_correction": true},
+     "bodies": [{"name": "upper", "shape": {"type": "box", "size": [0.1, 0.1, 1]},
+                 "position": [0, 0, 1.5]},
+                {"name": "lower", "shape": {"type": "box", "size": [0.1, 0.1, 1]},
+                 "position": [0, 0, 0.5]}],
+     "joints": [{"name": "shoulder", "type": "revolute", "body_b": "upper", "anchor": [0, 0, 2],
+                 "axis": [1, 0, 0], "limits": {"angle": [-0.2, 0.1]}, "damping": {"angular": 0.3}},
+                {"name": "elbow", "type": "revolute", "body_a": "upper", "body_b": "lower",
+                 "anchor": [0, 0, 1], "axis": [1, 0, 0], "damping": {"angular": 0.1}}],
+     "controllers": [{"type": "pd", "joint": "shoulder", "kp": 40, "kd": 4,
+                      "target": {"type": "sinusoid", "amplitude": 1, "angular_frequency": 3}},
+                     {"type": "wrench", "body": "lower", "force": [0, 5, 0], "start": 0.2,
+                      "end": 0.4}]})";
+  const Scene sc = parse_scene(text, "controlled.json", PEGSIM_SOURCE_DIR);
+  int stops = 0;
+  {
+    Simulator sim(sc.model, sc.initial, sc.settings);
+    RunWriter writer(file, make_run_header(sc, sim.model(), sim.settings(), "test"), sim.state());
+    sim.add_observer(&writer);
+    for (int k = 0; k < 300; ++k) {
+      if (k == 150) {  // switch the correction off mid-run: the settings log carries it
+        Settings s = sim.settings();
+        s.joint_correction = false;
+        sim.set_settings(s);
+      }
+      stops += sim.step().joints[0].angle_limit_impulse != 0.0;
+    }
+    writer.close();
+  }
+  EXPECT_GT(stops, 0);  // the stops were hit: they matter to the replay
+  RunReader reader(file);
+  const Model model = reader.model();
+  ASSERT_EQ(model.joints.size(), 2u);
+  EXPECT_EQ(model.joints[0].angle_limit.lower, -0.2);
+  EXPECT_EQ(model.joints[0].angle_limit.upper, 0.1);
+  EXPECT_FALSE(model.joints[1].angle_limit.any());
+  EXPECT_EQ(model.joints[0].angular_damping, 0.3);
+  EXPECT_EQ(model.joints[1].angular_damping, 0.1);
+  EXPECT_TRUE(model.controllers.empty());  // their effect is in the recorded wrenches
+  EXPECT_TRUE(reader.header().settings.joint_correction);
+  EXPECT_FALSE(reader.settings(200).joint_correction);
+  expect_exact_replay(file);
+}
+
 }  // namespace

@@ -27,7 +27,8 @@ std::string error_of(const std::string& joints) {
 }
 
 TEST(SceneJoints, ShippedJointedScenesLoadWithSatisfiedJoints) {
-  for (const char* name : {"pendulum", "double_pendulum", "hanging_rod"}) {
+  for (const char* name : {"pendulum", "double_pendulum", "hanging_rod", "rolling_cart", "joint_tree",
+                           "powerball_arm", "prismatic_limits", "cylindrical_screw"}) {
     const Scene s = load_scene(kRoot / "scenes" / (std::string(name) + ".json"));
     ASSERT_FALSE(s.model.joints.empty()) << name;
     for (const Joint& j : s.model.joints) {

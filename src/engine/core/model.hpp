@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "engine/core/body.hpp"
+#include "engine/core/controller_spec.hpp"
 #include "engine/core/joint.hpp"
 
 namespace pegsim {
@@ -13,6 +14,8 @@ namespace pegsim {
 struct Model {
   std::vector<Body> bodies;
   std::vector<Joint> joints;
+  // Built-in controllers, run at the start of every step (the Simulator makes them).
+  ControllerSpecs controllers;
 
   int body_index(const std::string& name) const {
     for (std::size_t i = 0; i < bodies.size(); ++i)

@@ -43,6 +43,11 @@ struct Settings {
   int max_iterations = 10000;                // per solve (pivots for Lemke, sweeps for PGS)
   FailurePolicy on_failure = FailurePolicy::Stop;
   bool warm_start = true;                    // seed solvers with the previous step's impulses
+  // Post-step joint correction, thesis Alg. 1: project positions until the joint violation
+  // norm is <= the position tolerance (eps_p), then velocities until ||G^T nu|| <= eps_v.
+  bool joint_correction = false;
+  double joint_position_tolerance = 1e-5;   // eps_p (m and rad together, as in Fig. 2.6)
+  double joint_velocity_tolerance = 1e-5;   // eps_v (m/s and rad/s)
 };
 
 const char* to_string(Formulation f);

@@ -11,6 +11,7 @@
 #include "engine/collision/detect_contacts.hpp"
 #include "engine/contact_models/contact_model.hpp"
 #include "engine/contact_models/sm_traps.hpp"
+#include "engine/controllers/make_controllers.hpp"
 #include "engine/dynamics/constraint_problem.hpp"
 #include "engine/dynamics/integrate.hpp"
 
@@ -47,6 +48,8 @@ std::string check_settings(const Settings& s) {
   if (s.friction_directions < 1) return "friction_directions must be >= 1";
   if (!(s.tolerance > 0.0)) return "tolerance must be > 0";
   if (s.max_iterations < 1) return "max_iterations must be >= 1";
+  if (!(s.joint_position_tolerance > 0.0)) return "joint_position_tolerance must be > 0";
+  if (!(s.joint_velocity_tolerance > 0.0)) return "joint_velocity_tolerance must be > 0";
   if (!make_solver(s.solver)) return "unknown solver '" + s.solver + "'";
   for (const std::string& f : s.fallbacks)
     if (!make_solver(f)) return "unknown fallback solver '" + f + "'";
@@ -58,8 +61,35 @@ Simulator::Simulator(Model model, State initial, Settings settings)
   if (initial_.bodies.size() != model_.bodies.size())
     throw std::invalid_argument("the state has " + std::to_string(initial_.bodies.size()) +
                                 " bodies, the model " + std::to_string(model_.bodies.size()));
+  const int nj = static_cast<int>(model_.joints.size());
+  const int nb = static_cast<int>(model_.bodies.size());
+  for (const PdJointSpec& c : model_.controllers.pd_joints)
+    if (c.joint < 0 || c.joint >= nj)
+      throw std::invalid_argument("a PD controller names joint " + std::to_string(c.joint) +
+                                  " of " + std::to_string(nj));
+  for (const WrenchSpec& c : model_.controllers.wrenches)
+    if (c.body < 0 || c.body >= nb)
+      throw std::invalid_argument("a wrench names body " + std::to_string(c.body) + " of " +
+                                  std::to_string(nb));
+  controllers_ = make_controllers(model_.controllers);
   state_ = initial_;
   set_settings(settings);
+}
+
+void Simulator::add_controller(std::unique_ptr<Controller> controller) {
+  controllers_.push_back(std::move(controller));
+}
+
+void Simulator::run_controllers() {
+  const std::size_t nb = state_.bodies.size();
+  pending_force_.resize(nb);
+  pending_torque_.resize(nb);
+  for (std::size_t b = 0; b < nb; ++b) {
+    pending_force_[b] = state_.bodies[b].force;
+    pending_torque_[b] = state_.bodies[b].torque;
+  }
+  WrenchSink sink(model_, state_.bodies);
+  for (auto& c : controllers_) c->control(model_, state_, settings_, sink);
 }
 
 void Simulator::set_settings(const Settings& settings) {
@@ -83,6 +113,7 @@ void Simulator::set_wrench(int body, const Vec3& force, const Vec3& torque) {
 
 void Simulator::reset() {
   state_ = initial_;
+  for (auto& c : controllers_) c->reset();
   warm_keys_.clear();
   warm_basis_.clear();
   report_ = StepReport{};
@@ -104,6 +135,10 @@ const StepReport& Simulator::step() {
   r.lcp = nullptr;
   r.solution = nullptr;
   r.settings = &settings_;
+  r.correction_position_iterations = 0;
+  r.correction_velocity_iterations = 0;
+  // Stage 1: controllers add their wrenches to what apply_wrench left pending.
+  run_controllers();
   // The wrench this step applies, kept for observers: the state's copy is cleared below.
   const std::size_t nb = state_.bodies.size();
   r.applied_force.resize(nb);
@@ -137,31 +172,32 @@ const StepReport& Simulator::step() {
 
   // Stages 5-6: formulate and solve, or move freely.
   t0 = Clock::now();
+  r.joint_limit_rows = 0;
   if (no_constraints && model_.joints.empty()) {
     free_velocities(model_, state_, settings_, velocity_);
     r.timings.formulate = seconds_since(t0);
     r.timings.solve = 0.0;
     fill_impulses(problem_, VecX());
-  } else if (no_constraints) {
-    // Joints alone: their Schur complement needs no complementarity problem.
-    primaries_.clear();
-    assemble_stewart_trinkle(model_, state_, settings_, r.contacts, primaries_, problem_);
-    r.timings.formulate = seconds_since(t0);
-    r.timings.solve = 0.0;
-    fill_impulses(problem_, VecX());
-    z_.resize(0);
-    contact_velocities(problem_, z_, velocity_);
   } else {
     assemble_constraint_problem(model_, state_, settings_, r.contacts, r.constraints, primaries_,
                                 problem_);
     r.timings.formulate = seconds_since(t0);
-    r.problem_size = problem_.lcp.size();
-    t0 = Clock::now();
-    solve(problem_);
-    r.timings.solve = seconds_since(t0);
-    r.lcp = &problem_.lcp;
-    r.solution = &z_;
-    if (!r.failed) contact_velocities(problem_, z_, velocity_);
+    r.joint_limit_rows = static_cast<int>(problem_.limit_rows.size());
+    if (problem_.lcp.size() == 0) {
+      // Joints alone: their Schur complement needs no complementarity problem.
+      r.timings.solve = 0.0;
+      fill_impulses(problem_, VecX());
+      z_.resize(0);
+      contact_velocities(problem_, z_, velocity_);
+    } else {
+      r.problem_size = problem_.lcp.size();
+      t0 = Clock::now();
+      solve(problem_);
+      r.timings.solve = seconds_since(t0);
+      r.lcp = &problem_.lcp;
+      r.solution = &z_;
+      if (!r.failed) contact_velocities(problem_, z_, velocity_);
+    }
   }
   if (!r.failed && !velocity_.allFinite()) {
     r.failed = true;
@@ -178,8 +214,20 @@ const StepReport& Simulator::step() {
       s.force.setZero();
       s.torque.setZero();
     }
+    if (settings_.joint_correction && !model_.joints.empty()) {
+      const JointCorrectionReport c = correct_joints(model_, settings_, state_, correction_);
+      r.correction_position_iterations = c.position_iterations;
+      r.correction_velocity_iterations = c.velocity_iterations;
+    }
+  } else {
+    // The controllers run again on the retried step: take back what they added.
+    for (std::size_t b = 0; b < nb; ++b) {
+      state_.bodies[b].force = pending_force_[b];
+      state_.bodies[b].torque = pending_torque_[b];
+    }
   }
   r.timings.integrate = seconds_since(t0);
+  report_joints(problem_, r.failed ? VecX() : z_);
   r.time = state_.time;
   r.step = state_.step;
 
@@ -272,6 +320,34 @@ void Simulator::solve(ContactProblem& problem) {
     warm_basis_ = *basis;
   else
     warm_basis_.clear();
+}
+
+void Simulator::report_joints(const ContactProblem& problem, const VecX& z) {
+  StepReport& r = report_;
+  const std::size_t nj = model_.joints.size();
+  r.joints.resize(nj);
+  if (nj == 0) return;
+  joint_violations(model_, state_, correction_.rows, joint_position_error_, joint_velocity_error_);
+  for (std::size_t k = 0; k < nj; ++k) {
+    const Joint& joint = model_.joints[k];
+    const JointCoordinates x = joint_coordinates(state_, joint);
+    const JointError e = joint_error(state_, joint);
+    JointStepReport& j = r.joints[k];
+    j = JointStepReport{};
+    j.angle = x.angle;
+    j.displacement = x.displacement;
+    j.position_error = e.position;
+    j.angle_error = e.angle;
+    j.velocity_error = joint_velocity_error_[k];
+  }
+  // Limit impulses: only when this step's LCP (and so its limit rows) was solved.
+  if (z.size() != problem.lcp.size()) return;
+  for (std::size_t k = 0; k < problem.limit_rows.size(); ++k) {
+    const LimitRow& row = problem.limit_rows[k];
+    const double p = row.sign() * z(problem.limit_row_start() + static_cast<int>(k));
+    JointStepReport& j = r.joints[row.joint];
+    (row.angle ? j.angle_limit_impulse : j.displacement_limit_impulse) += p;
+  }
 }
 
 void Simulator::fill_impulses(const ContactProblem& problem, const VecX& z) {

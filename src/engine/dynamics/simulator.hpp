@@ -6,9 +6,11 @@
 #include <vector>
 
 #include "engine/collision/broad_phase.hpp"
+#include "engine/controllers/controller.hpp"
 #include "engine/core/model.hpp"
 #include "engine/core/settings.hpp"
 #include "engine/core/state.hpp"
+#include "engine/dynamics/joint_correction.hpp"
 #include "engine/dynamics/step_report.hpp"
 #include "engine/dynamics/stewart_trinkle.hpp"
 #include "engine/solvers/solver.hpp"
@@ -24,8 +26,9 @@ class StepObserver {
 
 class Simulator {
  public:
-  // Throws std::invalid_argument if the state does not match the model or the settings are
-  // unusable (see check_settings).
+  // Throws std::invalid_argument if the state does not match the model, a controller names a
+  // joint or body the model lacks, or the settings are unusable (see check_settings). Runs the
+  // model's built-in controllers (Model::controllers) at the start of every step.
   Simulator(Model model, State initial, Settings settings);
 
   const Model& model() const { return model_; }
@@ -38,7 +41,10 @@ class Simulator {
   // Replaces (rather than adds to) the wrench of the next step: a replay sets the recorded
   // wrench bit for bit, whatever a failed step left pending.
   void set_wrench(int body, const Vec3& force, const Vec3& torque);
-
+  // A user controller, run at the start of every step after the built-in ones (stage 1); the
+  // wrenches it adds are part of the step's applied wrench (StepReport::applied_force), so a
+  // replay of a recorded run needs no controller.
+  void add_controller(std::unique_ptr<Controller> controller);
   // Advances one step of settings().h. On failure (no solver answered, or a non-finite
   // state) the state is left unchanged under FailurePolicy::Stop and report.failed is set.
   const StepReport& step();
@@ -51,6 +57,8 @@ class Simulator {
  private:
   void solve(ContactProblem& problem);
   void fill_impulses(const ContactProblem& problem, const VecX& z);
+  void run_controllers();
+  void report_joints(const ContactProblem& problem, const VecX& z);
 
   Model model_;
   State initial_;
@@ -58,6 +66,7 @@ class Simulator {
   Settings settings_;
   std::vector<std::unique_ptr<Solver>> chain_;  // settings_.solver then its fallbacks
   std::vector<StepObserver*> observers_;
+  std::vector<std::unique_ptr<Controller>> controllers_;
 
   // Workspaces reused from step to step.
   BroadPhase broad_;
@@ -65,6 +74,9 @@ class Simulator {
   std::vector<int> scratch_, primaries_;
   SmTrapWorkspace trap_workspace_;
   VecX z_, best_z_, velocity_;
+  std::vector<Vec3> pending_force_, pending_torque_;  // wrenches before the controllers added theirs
+  JointCorrectionWorkspace correction_;
+  std::vector<double> joint_position_error_, joint_velocity_error_;
   StepReport report_;
   // Warm start: impulses of the previous step, keyed by the contact's bodies and features.
   struct WarmEntry {

@@ -21,6 +21,20 @@ struct StepTimings {
   double integrate = 0.0;  // velocity and position update, s
 };
 
+// One joint at the end of a step (after the joint correction, if on): plain numbers for
+// plots, the inspector and run files.
+struct JointStepReport {
+  double angle = 0.0;           // rad, joint_coordinates (revolute, cylindrical)
+  double displacement = 0.0;    // m, joint_coordinates (prismatic, cylindrical)
+  double position_error = 0.0;  // m, joint_error: origins apart along the constrained axes
+  double angle_error = 0.0;     // rad, joint_error: rotation about the constrained axes
+  double velocity_error = 0.0;  // ||G^T nu|| over the joint's rows (m/s and rad/s together)
+  // Impulses of the joint's limit stops this step, signed as the coordinate they push
+  // (+ from the lower bound, - from the upper): N m s on the angle, N s on the displacement.
+  double angle_limit_impulse = 0.0;
+  double displacement_limit_impulse = 0.0;
+};
+
 struct StepReport {
   double time = 0.0;        // simulated time at the end of the step
   std::int64_t step = 0;    // index of the step just taken (1 for the first)
@@ -58,6 +72,11 @@ struct StepReport {
   // sm_trap_contacts[t.first, t.first + t.count) (indices into `contacts`).
   std::vector<SmTrap> sm_traps;
   std::vector<int> sm_trap_contacts;
+  std::vector<JointStepReport> joints;  // per joint of the model
+  int joint_limit_rows = 0;             // joint-limit rows in the LCP (after the contacts')
+  // Thesis Alg. 1 (Settings::joint_correction): iterations of its position and velocity loops.
+  int correction_position_iterations = 0;
+  int correction_velocity_iterations = 0;
   StepTimings timings;
   // The step's LCP and the z it used (on a failed step: the last attempt's z); null when
   // nothing was solved. They point into the simulator's workspaces, so a step allocates

@@ -3,6 +3,8 @@
 
 #include <cmath>
 
+#include "engine/dynamics/joint_damping.hpp"
+
 namespace pegsim {
 namespace {
 
@@ -41,6 +43,7 @@ void eliminate_joints(const Model& model, const State& state, double h,
                       InverseInertia& inverse_inertia, const ColumnsOfBody& columns_of_body,
                       ContactProblem& p) {
   joint_rows(model, state, p.joint_rows);
+  joint_damping_rows(model, state, p.joint_rows);
   const int m = static_cast<int>(p.joint_rows.size());
   p.joint_WG_a.resize(m);
   p.joint_WG_b.resize(m);
@@ -87,6 +90,9 @@ void eliminate_joints(const Model& model, const State& state, double h,
     }
   }
   A.diagonal().array() += kJointRegularization * (1.0 + A.diagonal().maxCoeff());
+  // A damper's compliance 1 / (c h) (joint_damping.hpp).
+  for (int k = 0; k < m; ++k)
+    if (p.joint_rows[k].damping > 0.0) A(k, k) += 1.0 / (p.joint_rows[k].damping * h);
   p.joint_A.compute(A);
 
   // r_b = -psi_b / h - G_b^T nu_free (2.28), then nu_free += W G_b A^-1 r_b.
@@ -137,7 +143,9 @@ void assemble_stewart_trinkle(const Model& model, const State& state, const Sett
   const int nc = static_cast<int>(enforced.size());
   const int cols_per_contact = 1 + nd;
   const int block = nd + 2;
-  const int ncols = nc * cols_per_contact;
+  joint_limit_rows(model, state, p.limit_rows);
+  const int nl = static_cast<int>(p.limit_rows.size());
+  const int ncols = nc * cols_per_contact + nl;
   const bool gap_term = settings.formulation == Formulation::StewartTrinkle;
 
   p.directions = nd;
@@ -194,13 +202,31 @@ void assemble_stewart_trinkle(const Model& model, const State& state, const Sett
     }
   }
 
-  // The LCP (6.1), one block [p_n; p_f; s] per contact.
-  const int n = nc * block;
+  // Joint limit columns, after the contacts' (joint_limits.hpp).
+  const int limit_col = nc * cols_per_contact;
+  for (int k = 0; k < nl; ++k) {
+    const LimitRow& row = p.limit_rows[k];
+    const int col = limit_col + k;
+    p.G_a[col] = row.G_a;
+    p.G_b[col] = row.G_b;
+    p.WG_a[col] = row.body_a < 0 ? Vec6::Zero()
+                                 : apply_inverse_mass(model.bodies[row.body_a],
+                                                      inverse_inertia(row.body_a), row.G_a);
+    p.WG_b[col] = row.body_b < 0 ? Vec6::Zero()
+                                 : apply_inverse_mass(model.bodies[row.body_b],
+                                                      inverse_inertia(row.body_b), row.G_b);
+  }
+
+  // The LCP (6.1), one block [p_n; p_f; s] per contact, then one row per joint limit.
+  const int n = nc * block + nl;
   Lcp& lcp = p.lcp;
   lcp.M.setZero(n, n);
   lcp.q.setZero(n);
-  lcp.block_starts.resize(nc);
-  auto row_of = [&](int col) { return (col / cols_per_contact) * block + col % cols_per_contact; };
+  lcp.block_starts.resize(nc + nl);
+  auto row_of = [&](int col) {
+    return col >= limit_col ? nc * block + (col - limit_col)
+                            : (col / cols_per_contact) * block + col % cols_per_contact;
+  };
 
   // G^T M^-1 G couples only columns that share a dynamic body: accumulate body by body.
   std::vector<std::vector<std::pair<int, char>>> columns_of_body(nb);
@@ -210,6 +236,11 @@ void assemble_stewart_trinkle(const Model& model, const State& state, const Sett
       if (p.body_a[i] >= 0) columns_of_body[p.body_a[i]].push_back({col, 0});
       if (p.body_b[i] >= 0) columns_of_body[p.body_b[i]].push_back({col, 1});
     }
+  }
+  for (int k = 0; k < nl; ++k) {
+    const LimitRow& row = p.limit_rows[k];
+    if (row.body_a >= 0) columns_of_body[row.body_a].push_back({limit_col + k, 0});
+    if (row.body_b >= 0) columns_of_body[row.body_b].push_back({limit_col + k, 1});
   }
   for (const auto& list : columns_of_body) {
     for (const auto& [c1, end1] : list) {
@@ -253,16 +284,29 @@ void assemble_stewart_trinkle(const Model& model, const State& state, const Sett
     }
     lcp.M(s, base) = p.mu[i];
   }
+  // Joint limit rows: gap / h + G^T nu, like a frictionless contact's normal row (2.27).
+  for (int k = 0; k < nl; ++k) {
+    const LimitRow& row = p.limit_rows[k];
+    const int r = nc * block + k;
+    lcp.block_starts[nc + k] = r;
+    double v = row.gap / settings.h;
+    if (row.body_a >= 0) v += row.G_a.dot(p.free_velocity.segment<6>(6 * row.body_a));
+    if (row.body_b >= 0) v += row.G_b.dot(p.free_velocity.segment<6>(6 * row.body_b));
+    lcp.q(r) = v;
+  }
 }
 
 namespace {
-// The impulses of the Jacobian columns (normal and friction, no slip speeds) in column order.
+// The impulses of the Jacobian columns (normal and friction, no slip speeds; then the joint
+// limits) in column order.
 void contact_column_impulses(const ContactProblem& p, const VecX& z, VecX& x) {
   const int cols_per_contact = 1 + p.directions;
-  x.resize(p.contacts() * cols_per_contact);
+  const int nl = static_cast<int>(p.limit_rows.size());
+  x.resize(p.limit_column_start() + nl);
   for (int i = 0; i < p.contacts(); ++i)
     x.segment(i * cols_per_contact, cols_per_contact) =
         z.segment(i * p.block_size(), cols_per_contact);
+  x.tail(nl) = z.tail(nl);
 }
 }  // namespace
 
@@ -294,6 +338,14 @@ void contact_velocities(ContactProblem& p, const VecX& z, VecX& velocity) {
       if (p.body_a[i] >= 0) velocity.segment<6>(6 * p.body_a[i]) += impulse * p.WG_a[col];
       if (p.body_b[i] >= 0) velocity.segment<6>(6 * p.body_b[i]) += impulse * p.WG_b[col];
     }
+  }
+  for (std::size_t k = 0; k < p.limit_rows.size(); ++k) {
+    const LimitRow& row = p.limit_rows[k];
+    const int col = p.limit_column_start() + static_cast<int>(k);
+    const double impulse = z(p.limit_row_start() + static_cast<int>(k));
+    if (impulse == 0.0) continue;
+    if (row.body_a >= 0) velocity.segment<6>(6 * row.body_a) += impulse * p.WG_a[col];
+    if (row.body_b >= 0) velocity.segment<6>(6 * row.body_b) += impulse * p.WG_b[col];
   }
 }
 

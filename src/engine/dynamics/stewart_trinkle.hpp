@@ -8,6 +8,7 @@
 #include "engine/core/model.hpp"
 #include "engine/core/settings.hpp"
 #include "engine/core/state.hpp"
+#include "engine/dynamics/joint_limits.hpp"
 #include "engine/dynamics/joint_rows.hpp"
 #include "engine/solvers/lcp.hpp"
 
@@ -44,8 +45,15 @@ struct ContactProblem {
   MatX joint_gram, joint_coupling;
   VecX joint_rhs, joint_change, column_impulses;
 
+  // Joint limits: one complementary row each after the contact blocks (joint_limits.hpp), with
+  // Jacobian columns after the contacts' in G_a, G_b, WG_a, WG_b.
+  std::vector<LimitRow> limit_rows;
+
   int block_size() const { return directions + 2; }
   int contacts() const { return static_cast<int>(contact.size()); }
+  // First LCP row (and first column of G) of the joint limits.
+  int limit_row_start() const { return contacts() * block_size(); }
+  int limit_column_start() const { return contacts() * (directions + 1); }
 };
 
 // Per-body velocity update that does not depend on contacts: p_ext = h (f + m g; tau - w x J w).
@@ -53,8 +61,8 @@ struct ContactProblem {
 void free_velocities(const Model& model, const State& state, const Settings& settings,
                      VecX& free_velocity);
 
-// Builds (6.1) for the contacts listed in `enforced` (indices into `contacts`), with the
-// model's joints eliminated; `enforced` may be empty (then the LCP is empty).
+// Builds (6.1) for the contacts listed in `enforced` (indices into `contacts`) and the joint
+// limits, with the model's joints eliminated; the LCP is empty when both are.
 void assemble_stewart_trinkle(const Model& model, const State& state, const Settings& settings,
                               const std::vector<Contact>& contacts,
                               const std::vector<int>& enforced, ContactProblem& problem);
