@@ -128,6 +128,7 @@ TEST(PlanarDynamics, SlidingBlockDeceleratesAtMuG) {
   EXPECT_NEAR(sliding_steps * h, v0 / (mu * kG), 2 * h);
   const double distance = v0 * v0 / (2 * mu * kG);
   EXPECT_NEAR(s.position.x(), distance, v0 * h);
+  RecordProperty("stopping_distance", std::to_string(s.position.x()) + " vs " + std::to_string(distance));
   EXPECT_NEAR(s.position.y(), 0.25, 1e-9);
   EXPECT_LE(std::abs(s.angular_velocity.z()), 1e-9);
   expect_in_plane(s);
@@ -161,6 +162,8 @@ TEST(PlanarDynamics, PendulumOnARevoluteJointHasTheAnalyticPeriod) {
   EXPECT_NEAR(measured / period, 1.0, 2e-3) << measured << " vs " << period;
   EXPECT_LE(worst_error, 1e-6);
   expect_in_plane(sim.state().bodies[rod]);
+  RecordProperty("period", std::to_string(measured) + " vs " + std::to_string(period));
+  RecordProperty("joint_error", std::to_string(worst_error));
 }
 
 // A block on a frictionless prismatic rail tilted by alpha slides with g sin(alpha):
