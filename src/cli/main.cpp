@@ -13,6 +13,7 @@
 #include "cli/experiments/experiment.hpp"
 #include "cli/run_export.hpp"
 #include "cli/run_info.hpp"
+#include "cli/run_overlap.hpp"
 #include "cli/run_summary.hpp"
 #include "cli/trajectory_csv.hpp"
 #include "engine/dynamics/simulator.hpp"
@@ -50,9 +51,13 @@ commands:
   validate SCENE.json  check a scene without running it
   info RUN.h5          statistics of a recorded run: frames, solver, contacts
       --json                       print them as one JSON object
-  export RUN.h5 --csv DIR          write DIR/<body>.csv trajectories and DIR/contacts.csv
+  export RUN.h5 --csv DIR          write DIR/<body>.csv trajectories, DIR/contacts.csv and
+                                   DIR/sm_traps.csv
   export RUN.h5 --sds OUT.h5       write the RPIsim Simulation Data Standard (docs/sds.md)
       --force                      allow replacing existing files
+  overlap RUN.h5       exact overlap volume of all body pairs in every frame, and its maximum
+      --csv FILE                   one row per frame there instead of on the terminal
+      --force                      allow replacing FILE
   compare-solvers FILE             re-solve recorded problems (run file recorded with
                                    --record-problems, or SDS file) with every solver
       --frames a:b                 frames a to b - 1 only (a: or :b open-ended)
@@ -221,6 +226,16 @@ int export_run(const std::vector<std::string>& argv) {
   return 0;
 }
 
+int overlap(const std::vector<std::string>& argv) {
+  Args a(argv, {"force"}, {"csv"});
+  if (a.positional().size() != 1) throw UsageError("overlap: expected one run file");
+  RunReader reader(a.positional()[0]);
+  const std::vector<FrameOverlap> frames = run_overlap(reader);
+  report_overlap(std::cout, a.positional()[0], frames, a.value("csv").value_or(""),
+                 a.flag("force"));
+  return 0;
+}
+
 int compare(const std::vector<std::string>& argv) {
   Args a(argv, {"force"}, {"frames", "csv", "plot"});
   if (a.positional().size() != 1)
@@ -289,6 +304,7 @@ int main(int argc, char** argv) {
     if (command == "validate") return validate(args);
     if (command == "info") return info(args);
     if (command == "export") return export_run(args);
+    if (command == "overlap") return overlap(args);
     if (command == "compare-solvers") return compare(args);
     if (command == "experiment") return experiment(args);
     throw UsageError("unknown command '" + command + "' (try 'pegsim-cli help')");

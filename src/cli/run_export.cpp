@@ -11,7 +11,7 @@ namespace {
 std::string file_stem(const std::string& name, std::size_t index) {
   std::string out;
   for (char c : name) out += (c == '/' || c == '\\' || static_cast<unsigned char>(c) < 32) ? '_' : c;
-  if (out.empty() || out == "." || out == ".." || out == "contacts")
+  if (out.empty() || out == "." || out == ".." || out == "contacts" || out == "sm_traps")
     out = "body" + std::to_string(index) + (out.empty() ? "" : "_" + out);
   return out;
 }
@@ -35,6 +35,7 @@ std::vector<std::filesystem::path> export_csv(const RunReader& reader,
   for (std::size_t b = 0; b < h.bodies.size(); ++b)
     files.push_back(dir / (file_stem(h.bodies[b].name, b) + ".csv"));
   files.push_back(dir / "contacts.csv");
+  files.push_back(dir / "sm_traps.csv");
   for (const auto& f : files)
     if (!overwrite && std::filesystem::exists(f))
       throw std::runtime_error(f.string() + ": exists; not overwriting it (use --force)");
@@ -51,13 +52,15 @@ std::vector<std::filesystem::path> export_csv(const RunReader& reader,
   }
   for (std::size_t b = 0; b < h.bodies.size(); ++b)
     *out[b] << "frame,time,x,y,z,qw,qx,qy,qz,fx,fy,fz,tx,ty,tz\n";
-  std::ofstream& contacts = *out.back();
+  std::ofstream& contacts = *out[out.size() - 2];
+  std::ofstream& traps = *out.back();
   auto body = [&](int i) {
     return i >= 0 && static_cast<std::size_t>(i) < h.bodies.size() ? csv_field(h.bodies[i].name)
                                                                     : std::to_string(i);
   };
   contacts << "frame,time,body_a,body_b,feature_a,index_a,feature_b,index_b,px,py,pz,nx,ny,nz,"
               "gap,normal_impulse,fx,fy,fz,sliding,primary,enforced,duplicate_of\n";
+  traps << "frame,time,body,feature,index,other_body,facets,contacts\n";
 
   for (std::int64_t first = 0; first < reader.frame_count(); first += kBlock) {
     const std::int64_t n = std::min(kBlock, reader.frame_count() - first);
@@ -83,6 +86,21 @@ std::vector<std::filesystem::path> export_csv(const RunReader& reader,
                  << rc.friction_impulse.x() << ',' << rc.friction_impulse.y() << ','
                  << rc.friction_impulse.z() << ',' << int(rc.sliding) << ','
                  << int(c.primary()) << ',' << int(rc.enforced) << ',' << rc.duplicate_of << '\n';
+      }
+      for (const SmTrap& t : f.sm_traps) {
+        // The facets are the other body's features of the trap's contacts (index in the frame).
+        std::string facets, members;
+        for (int k = 0; k < t.count; ++k) {
+          const int i = f.sm_trap_contacts[t.first + k];
+          const Contact& c = f.contacts[i].contact;
+          const Feature& facet = c.body_a == t.body ? c.feature_b : c.feature_a;
+          if (k > 0) facets += ';', members += ';';
+          facets.append(to_string(facet.kind)).append(" ").append(std::to_string(facet.index));
+          members += std::to_string(i);
+        }
+        traps << f.index << ',' << f.time << ',' << body(t.body) << ','
+              << to_string(t.feature.kind) << ',' << t.feature.index << ',' << body(t.other_body)
+              << ',' << facets << ',' << members << '\n';
       }
     }
   }

@@ -41,6 +41,16 @@ RunFileStats run_file_stats(const RunReader& reader) {
     s.contacts_max = std::max<long long>(s.contacts_max, offsets[k + 1] - offsets[k]);
   if (s.frames > 1)
     s.contacts_mean = double(offsets.back() - offsets[1]) / double(s.frames - 1);
+
+  s.has_sm_traps = reader.has_sm_traps();
+  const std::vector<std::int64_t> traps = reader.sm_trap_offsets();
+  for (std::size_t k = 1; k + 1 < traps.size(); ++k) {
+    const long long n = traps[k + 1] - traps[k];
+    s.sm_traps_total += n;
+    s.sm_traps_max = std::max(s.sm_traps_max, n);
+    s.sm_trap_steps += n > 0;
+  }
+  if (s.frames > 1) s.sm_traps_mean = double(s.sm_traps_total) / double(s.frames - 1);
   return s;
 }
 
@@ -68,7 +78,12 @@ nlohmann::json stats_json(const RunFileStats& s) {
           {"residual_max", s.residual_max},
           {"contacts_per_step_mean", s.contacts_mean},
           {"contacts_per_step_max", s.contacts_max},
-          {"max_penetration", s.max_penetration}};
+          {"max_penetration", s.max_penetration},
+          {"sm_traps", {{"recorded", s.has_sm_traps},
+                        {"total", s.sm_traps_total},
+                        {"per_step_mean", s.sm_traps_mean},
+                        {"per_step_max", s.sm_traps_max},
+                        {"steps_with_traps", s.sm_trap_steps}}}};
 }
 
 void print_stats(std::ostream& out, const std::string& file, const RunFileStats& s) {
@@ -107,6 +122,13 @@ void print_stats(std::ostream& out, const std::string& file, const RunFileStats&
   std::snprintf(line, sizeof line, "  residual        max %.3g\n", s.residual_max);
   out << line;
   std::snprintf(line, sizeof line, "  max penetration %.3g m\n", s.max_penetration);
+  out << line;
+  if (s.has_sm_traps)
+    std::snprintf(line, sizeof line,
+                  "  SM traps        %lld (per step mean %.2f, max %lld; %lld steps with traps)\n",
+                  s.sm_traps_total, s.sm_traps_mean, s.sm_traps_max, s.sm_trap_steps);
+  else
+    std::snprintf(line, sizeof line, "  SM traps        not recorded in this file\n");
   out << line;
 }
 

@@ -31,6 +31,10 @@ struct RunFileStats {
   double contacts_mean = 0.0;   // per recorded step (frames after the first)
   long long contacts_max = 0;
   double max_penetration = 0.0; // m, deepest enforced contact
+  // SM traps (thesis Fig. 5.13, 5.15): per recorded step; false/0 for files without them.
+  bool has_sm_traps = false;
+  long long sm_traps_total = 0, sm_traps_max = 0, sm_trap_steps = 0;  // steps with a trap
+  double sm_traps_mean = 0.0;
 };
 
 RunFileStats run_file_stats(const RunReader& reader);

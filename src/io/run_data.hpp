@@ -109,6 +109,11 @@ struct RunFrame {
   std::vector<BodyState> bodies;
   std::vector<RecordedContact> contacts;
   RecordedSolve solve;
+  // SM traps of the step, as StepReport has them: trap t's contacts are
+  // sm_trap_contacts[t.first, t.first + t.count) (indices into `contacts`). Empty in files
+  // recorded before traps were.
+  std::vector<SmTrap> sm_traps;
+  std::vector<int> sm_trap_contacts;
 };
 
 }  // namespace pegsim

@@ -118,4 +118,15 @@ h5::Handle entry_type() {
   return t;
 }
 
+h5::Handle sm_trap_type() {
+  h5::Handle t = h5::type(H5Tcreate(H5T_COMPOUND, sizeof(SmTrapRow)));
+  const h5::Handle kind = feature_kind_type();
+  const hid_t id = t.get();
+  H5Tinsert(id, "body", HOFFSET(SmTrapRow, body), H5T_NATIVE_INT32);
+  H5Tinsert(id, "feature", HOFFSET(SmTrapRow, kind), kind.get());
+  H5Tinsert(id, "index", HOFFSET(SmTrapRow, index), H5T_NATIVE_INT32);
+  H5Tinsert(id, "other_body", HOFFSET(SmTrapRow, other_body), H5T_NATIVE_INT32);
+  return t;
+}
+
 }  // namespace pegsim::run_layout

@@ -45,6 +45,14 @@ inline constexpr const char* kProblemEntries = "/frames/problem_entries";
 inline constexpr const char* kProblemBlockOffset = "/frames/problem_block_offset";
 inline constexpr const char* kProblemBlockStarts = "/frames/problem_block_starts";
 
+// SM traps (thesis Fig. 4.1, 5.13): rows per frame with an offset table, and per trap the
+// contacts (indices within the frame) that trap it, with an offset table per trap. Files
+// written before they existed lack them (the reader then returns no traps).
+inline constexpr const char* kSmTrapOffset = "/frames/sm_trap_offset";
+inline constexpr const char* kSmTraps = "/frames/sm_traps";
+inline constexpr const char* kSmTrapMemberOffset = "/frames/sm_trap_member_offset";
+inline constexpr const char* kSmTrapMembers = "/frames/sm_trap_members";
+
 // One contact of one frame.
 struct ContactRow {
   std::int32_t body_a, body_b;
@@ -88,12 +96,20 @@ struct EntryRow {
   double value;
 };
 
+// One SM trap of one frame: the trapped feature and the body whose facets trap it.
+struct SmTrapRow {
+  std::int32_t body, other_body;
+  std::int32_t index;             // feature index in the body's polytope
+  std::int8_t kind;               // FeatureKind: vertex or edge
+};
+
 // The types of the structs above (native layout, used in memory and in the file).
 // Without duplicate_of: the contact rows of files written before that field existed.
 h5::Handle contact_type(bool with_duplicate_of = true);
 h5::Handle solver_type();
 h5::Handle attempt_type();
 h5::Handle entry_type();
+h5::Handle sm_trap_type();
 h5::Handle shape_kind_type();
 h5::Handle feature_kind_type();
 h5::Handle status_type();

@@ -80,6 +80,9 @@ struct RunReader::Impl {
   std::vector<SettingsChange> settings_changes;
   Column time, step, pose, twist, solver, contact_offset, contacts, attempt_offset, attempts,
       history_offset, history;
+  bool has_sm_traps = false;
+  h5::Handle sm_trap_type = L::sm_trap_type();
+  Column sm_trap_offset, sm_traps, sm_trap_member_offset, sm_trap_members;
   bool has_problems = false;
   Column problem_offset, problem_q, problem_z, problem_free_rows, entry_offset, entries,
       block_offset, block_starts;
@@ -129,6 +132,9 @@ struct RunReader::Impl {
   }
   RecordedSolve to_solve(const L::SolverRow& row) const;
   void open_problems();
+  void open_sm_traps();
+  bool sm_traps_complete(hsize_t frames) const;
+  void read_sm_traps(std::int64_t first, std::int64_t count, std::vector<RunFrame>& out) const;
   void read_settings_log();
   bool problems_complete(hsize_t frames) const;
   RecordedProblem problem(std::int64_t k) const;
@@ -200,6 +206,8 @@ void RunReader::Impl::open() {
     if (contact_offset.rows == 0 || attempt_offset.rows == 0 || history_offset.rows == 0)
       throw h5::Failure("offset tables are empty (expected a leading 0)");
     n = std::min({n, contact_offset.rows - 1, attempt_offset.rows - 1});
+    open_sm_traps();
+    if (has_sm_traps) n = std::min(n, sm_trap_offset.rows - 1);
     open_problems();
     if (has_problems)
       n = std::min({n, problem_offset.rows - 1, entry_offset.rows - 1, block_offset.rows - 1,
@@ -211,7 +219,8 @@ void RunReader::Impl::open() {
           static_cast<hsize_t>(a) > attempts.rows || static_cast<hsize_t>(a) >= history_offset.rows)
         return false;
       const auto h = rows<std::int64_t>(history_offset, H5T_NATIVE_INT64, a, 1)[0];
-      return h >= 0 && static_cast<hsize_t>(h) <= history.rows && problems_complete(frames_n);
+      return h >= 0 && static_cast<hsize_t>(h) <= history.rows && problems_complete(frames_n) &&
+             sm_traps_complete(frames_n);
     };
     while (n > 0 && !complete(n)) --n;
     frame_count = static_cast<std::int64_t>(n);
@@ -240,6 +249,63 @@ void RunReader::Impl::read_settings_log() {
                         ", expected frames ascending from 1");
     if (frames[i] >= frame_count) break;
     settings_changes.push_back({frames[i], L::from_row(settings[i])});
+  }
+}
+
+// The SM-trap datasets are absent in files written before them: all four or none.
+void RunReader::Impl::open_sm_traps() {
+  has_sm_traps = exists(file.get(), L::kSmTrapOffset);
+  if (!has_sm_traps) return;
+  open_column(sm_trap_offset, L::kSmTrapOffset, {});
+  open_column(sm_traps, L::kSmTraps, {});
+  check_fields(sm_traps.dataset.get(), sm_trap_type.get(), L::kSmTraps);
+  open_column(sm_trap_member_offset, L::kSmTrapMemberOffset, {});
+  open_column(sm_trap_members, L::kSmTrapMembers, {});
+  if (sm_trap_offset.rows == 0 || sm_trap_member_offset.rows == 0)
+    throw h5::Failure("SM-trap offset tables are empty (expected a leading 0)");
+}
+
+// Whether the trap rows and members the first `frames` frames point at exist.
+bool RunReader::Impl::sm_traps_complete(hsize_t frames) const {
+  if (!has_sm_traps) return true;
+  const auto t = rows<std::int64_t>(sm_trap_offset, H5T_NATIVE_INT64, frames, 1)[0];
+  if (t < 0 || static_cast<hsize_t>(t) > sm_traps.rows ||
+      static_cast<hsize_t>(t) >= sm_trap_member_offset.rows)
+    return false;
+  const auto m = rows<std::int64_t>(sm_trap_member_offset, H5T_NATIVE_INT64, t, 1)[0];
+  return m >= 0 && static_cast<hsize_t>(m) <= sm_trap_members.rows;
+}
+
+void RunReader::Impl::read_sm_traps(std::int64_t first, std::int64_t count,
+                                    std::vector<RunFrame>& out) const {
+  if (!has_sm_traps) return;
+  const auto to = offsets(sm_trap_offset, first, count, sm_traps);
+  const auto tr = rows<L::SmTrapRow>(sm_traps, sm_trap_type.get(), to.front(), to.back() - to.front());
+  const auto mo = offsets(sm_trap_member_offset, to.front(), to.back() - to.front(), sm_trap_members);
+  const auto mr = rows<std::int32_t>(sm_trap_members, H5T_NATIVE_INT32, mo.front(),
+                                     mo.back() - mo.front());
+  for (std::int64_t f = 0; f < count; ++f) {
+    RunFrame& fr = out[f];
+    const auto contacts_n = static_cast<std::int32_t>(fr.contacts.size());
+    for (std::int64_t t = to[f]; t < to[f + 1]; ++t) {
+      const L::SmTrapRow& r = tr[t - to.front()];
+      SmTrap trap;
+      trap.body = r.body;
+      trap.other_body = r.other_body;
+      trap.feature = {static_cast<FeatureKind>(r.kind), r.index};
+      trap.first = static_cast<int>(fr.sm_trap_contacts.size());
+      const std::int64_t m0 = mo[t - to.front()], m1 = mo[t - to.front() + 1];
+      trap.count = static_cast<int>(m1 - m0);
+      for (std::int64_t m = m0; m < m1; ++m) {
+        const std::int32_t c = mr[m - mo.front()];
+        if (c < 0 || c >= contacts_n)
+          throw h5::Failure(std::string(L::kSmTrapMembers) + ": contact " + std::to_string(c) +
+                            " of frame " + std::to_string(fr.index) + " outside its " +
+                            std::to_string(contacts_n) + " contacts");
+        fr.sm_trap_contacts.push_back(c);
+      }
+      fr.sm_traps.push_back(trap);
+    }
   }
 }
 
@@ -415,6 +481,7 @@ std::vector<RunFrame> RunReader::Impl::read(std::int64_t first, std::int64_t cou
         fr.solve.attempts.push_back(std::move(at));
       }
     }
+    read_sm_traps(first, count, out);
   } catch (const h5::Failure& e) {
     throw RunFileError(where(e.what()));
   }
@@ -488,6 +555,18 @@ const std::vector<SettingsChange>& RunReader::settings_changes() const {
 }
 
 bool RunReader::has_wrenches() const { return impl_->has_wrenches; }
+
+bool RunReader::has_sm_traps() const { return impl_->has_sm_traps; }
+
+std::vector<std::int64_t> RunReader::sm_trap_offsets() const {
+  if (!impl_->has_sm_traps)
+    return std::vector<std::int64_t>(static_cast<std::size_t>(impl_->frame_count) + 1, 0);
+  try {
+    return impl_->offsets(impl_->sm_trap_offset, 0, impl_->frame_count, impl_->sm_traps);
+  } catch (const h5::Failure& e) {
+    throw RunFileError(impl_->where(e.what()));
+  }
+}
 
 bool RunReader::has_problems() const { return impl_->has_problems; }
 RecordedProblem RunReader::problem(std::int64_t k) const { return impl_->problem(k); }

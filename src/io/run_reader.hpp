@@ -48,6 +48,12 @@ class RunReader {
   // frame_count() + 1 offsets: frame k has contacts [offset[k], offset[k + 1]).
   std::vector<std::int64_t> contact_offsets() const;
 
+  // Whether the file records SM traps (files written before they existed do not).
+  bool has_sm_traps() const;
+  // frame_count() + 1 offsets: frame k has SM traps [offset[k], offset[k + 1]); all zeros
+  // when the file records none.
+  std::vector<std::int64_t> sm_trap_offsets() const;
+
   // Whether the file holds each step's complementarity problem (recorded with
   // RunWriterOptions::record_problems).
   bool has_problems() const;

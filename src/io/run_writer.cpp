@@ -39,6 +39,10 @@ struct Batch {
   std::vector<std::int32_t> free_rows, block_starts;
   std::vector<double> q, z;
   std::vector<L::EntryRow> entries;
+  // SM traps: rows, and per trap the contacts that trap it.
+  std::vector<std::int64_t> trap_end, member_end;
+  std::vector<L::SmTrapRow> traps;
+  std::vector<std::int32_t> members;
 
   std::size_t frames() const { return time.size(); }
   std::size_t bytes() const {
@@ -46,7 +50,8 @@ struct Batch {
            (pose.size() + twist.size() + force.size() + torque.size()) * 8 +
            contacts.size() * sizeof(L::ContactRow) + attempts.size() * sizeof(L::AttemptRow) +
            history.size() * 16 + problem_end.size() * 28 + block_starts.size() * 4 +
-           (q.size() + z.size()) * 8 + entries.size() * sizeof(L::EntryRow);
+           (q.size() + z.size()) * 8 + entries.size() * sizeof(L::EntryRow) +
+           trap_end.size() * 8 + traps.size() * (sizeof(L::SmTrapRow) + 8) + members.size() * 4;
   }
   void clear() {  // keeps the capacity: the three batches (filling, handed, writing) rotate
     time.clear(), step.clear(), pose.clear(), twist.clear(), solver.clear();
@@ -55,6 +60,7 @@ struct Batch {
     contacts.clear(), attempts.clear(), history.clear();
     problem_end.clear(), entry_end.clear(), block_end.clear(), free_rows.clear();
     block_starts.clear(), q.clear(), z.clear(), entries.clear();
+    trap_end.clear(), member_end.clear(), traps.clear(), members.clear();
   }
 };
 
@@ -92,6 +98,8 @@ struct RunWriter::Impl {
   h5::Handle attempt_type = L::attempt_type();
   h5::Handle entry_type = L::entry_type();
   h5::Handle settings_type = L::settings_type();
+  h5::Handle sm_trap_type = L::sm_trap_type();
+  Column sm_trap_offset, sm_traps, sm_trap_member_offset, sm_trap_members;
   Column force, torque, settings_frame, settings_rows;
   Column time, step, pose, twist, solver, contact_offset, contacts, attempt_offset, attempts,
       history_offset, history;
@@ -103,6 +111,7 @@ struct RunWriter::Impl {
   std::chrono::steady_clock::time_point last_hand_off = std::chrono::steady_clock::now();
   std::int64_t frames = 0, contact_rows = 0, attempt_rows = 0, history_rows = 0;
   std::int64_t problem_rows = 0, entry_rows = 0, block_rows = 0;
+  std::int64_t trap_rows = 0, member_rows = 0;
   Settings last_settings;  // of the last recorded step (the header's before the first)
 
   // Shared with the writing thread.
@@ -122,6 +131,7 @@ struct RunWriter::Impl {
   void try_hand_off();
   void hand_off(std::unique_lock<std::mutex>& lock);
   void add_problem(Batch& b, const StepReport* report);
+  void add_sm_traps(Batch& b, const StepReport* report);
   void run();
   void write(Batch& batch);
   void append(Column& c, hid_t type, std::size_t rows, const void* data) {
@@ -208,6 +218,12 @@ void RunWriter::Impl::create(const RunHeader& header) {
     append(contact_offset, H5T_NATIVE_INT64, 1, &zero);
     append(attempt_offset, H5T_NATIVE_INT64, 1, &zero);
     append(history_offset, H5T_NATIVE_INT64, 1, &zero);
+    column(sm_trap_offset, L::kSmTrapOffset, H5T_STD_I64LE, {}, 8);
+    column(sm_traps, L::kSmTraps, sm_trap_type.get(), {}, sizeof(L::SmTrapRow));
+    column(sm_trap_member_offset, L::kSmTrapMemberOffset, H5T_STD_I64LE, {}, 8);
+    column(sm_trap_members, L::kSmTrapMembers, H5T_STD_I32LE, {}, 4);
+    append(sm_trap_offset, H5T_NATIVE_INT64, 1, &zero);
+    append(sm_trap_member_offset, H5T_NATIVE_INT64, 1, &zero);
     if (options.record_problems) {
       column(problem_offset, L::kProblemOffset, H5T_STD_I64LE, {}, 8);
       column(problem_q, L::kProblemQ, H5T_IEEE_F64LE, {}, 8);
@@ -325,6 +341,7 @@ void RunWriter::Impl::add(const State& state, const StepReport* r) {
     row.integrate_seconds = r->timings.integrate;
   }
   if (options.record_problems) add_problem(b, r);
+  add_sm_traps(b, r);
   b.solver.push_back(row);
   b.contact_end.push_back(contact_rows);
   b.attempt_end.push_back(attempt_rows);
@@ -383,6 +400,20 @@ void RunWriter::Impl::add_problem(Batch& b, const StepReport* r) {
   b.entry_end.push_back(entry_rows);
   b.block_end.push_back(block_rows);
   b.free_rows.push_back(0);  // the Stewart-Trinkle LCP has no free rows
+}
+
+void RunWriter::Impl::add_sm_traps(Batch& b, const StepReport* r) {
+  if (r) {
+    for (const SmTrap& t : r->sm_traps) {
+      b.traps.push_back({t.body, t.other_body, t.feature.index,
+                         static_cast<std::int8_t>(t.feature.kind)});
+      for (int k = 0; k < t.count; ++k) b.members.push_back(r->sm_trap_contacts[t.first + k]);
+      member_rows += t.count;
+      b.member_end.push_back(member_rows);
+    }
+    trap_rows += static_cast<std::int64_t>(r->sm_traps.size());
+  }
+  b.trap_end.push_back(trap_rows);
 }
 
 // The writing thread: it appends the pending frames when a batch is full, and flushes the
@@ -444,6 +475,10 @@ void RunWriter::Impl::write(Batch& b) {
     append(problem_offset, H5T_NATIVE_INT64, b.problem_end.size(), b.problem_end.data());
     append(problem_free_rows, H5T_NATIVE_INT32, b.free_rows.size(), b.free_rows.data());
   }
+  append(sm_trap_members, H5T_NATIVE_INT32, b.members.size(), b.members.data());
+  append(sm_trap_member_offset, H5T_NATIVE_INT64, b.member_end.size(), b.member_end.data());
+  append(sm_traps, sm_trap_type.get(), b.traps.size(), b.traps.data());
+  append(sm_trap_offset, H5T_NATIVE_INT64, b.trap_end.size(), b.trap_end.data());
   append(contacts, contact_type.get(), b.contacts.size(), b.contacts.data());
   append(history, H5T_NATIVE_DOUBLE, b.history.size(), b.history.data());
   append(history_offset, H5T_NATIVE_INT64, b.history_end.size(), b.history_end.data());
@@ -478,7 +513,8 @@ void RunWriter::Impl::shutdown() {
                     &attempt_offset, &attempts, &history_offset, &history, &problem_offset,
                     &problem_q, &problem_z, &problem_free_rows, &entry_offset, &entries,
                     &block_offset, &block_starts, &force, &torque, &settings_frame,
-                    &settings_rows})
+                    &settings_rows, &sm_trap_offset, &sm_traps, &sm_trap_member_offset,
+                    &sm_trap_members})
     c->dataset.reset();
   if (file && H5Fclose(file.get()) < 0 && error.empty())
     error = "cannot close (" + h5::last_error() + ")";

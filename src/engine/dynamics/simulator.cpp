@@ -9,6 +9,7 @@
 #include <stdexcept>
 
 #include "engine/collision/detect_contacts.hpp"
+#include "engine/contact_models/sm_traps.hpp"
 #include "engine/contact_models/standard_model.hpp"
 #include "engine/dynamics/integrate.hpp"
 
@@ -89,6 +90,7 @@ void Simulator::set_wrench(int body, const Vec3& force, const Vec3& torque) {
 void Simulator::reset() {
   state_ = initial_;
   warm_keys_.clear();
+  warm_basis_.clear();
   report_ = StepReport{};
 }
 
@@ -129,6 +131,7 @@ const StepReport& Simulator::step() {
     r.enforced[i] = 1;
     r.max_penetration = std::max(r.max_penetration, -r.contacts[i].gap);
   }
+  find_sm_traps(r.contacts, trap_workspace_, r.sm_traps, r.sm_trap_contacts);
 
   // Stages 5-6: formulate and solve, or move freely.
   t0 = Clock::now();
@@ -189,6 +192,7 @@ void Simulator::solve(ContactProblem& problem) {
 
   // Warm start from the impulses of the previous step's matching contacts.
   VecX warm = VecX::Zero(n);
+  warm_basis_in_.assign(n, 0);
   bool have_warm = false;
   if (settings_.warm_start) {
     for (int i = 0; i < problem.contacts(); ++i) {
@@ -198,6 +202,8 @@ void Simulator::solve(ContactProblem& problem) {
             same_key(c, e.kind_a, e.index_a, e.kind_b, e.index_b) &&
             e.offset + block <= warm_values_.size()) {
           warm.segment(i * block, block) = warm_values_.segment(e.offset, block);
+          if (!warm_basis_.empty())
+            std::copy_n(warm_basis_.begin() + e.offset, block, warm_basis_in_.begin() + i * block);
           have_warm = true;
           break;
         }
@@ -212,6 +218,7 @@ void Simulator::solve(ContactProblem& problem) {
   for (std::size_t k = 0; k < chain_.size(); ++k) {
     z_ = warm;
     options.warm_start = have_warm;
+    options.warm_basis = warm_basis_.empty() ? nullptr : &warm_basis_in_;
     SolveReport attempt = chain_[k]->solve(lcp, z_, options);
     const bool ok = attempt.solved() && z_.allFinite();
     r.attempts.push_back(attempt);
@@ -253,6 +260,14 @@ void Simulator::solve(ContactProblem& problem) {
                           static_cast<int>(c.feature_b.kind), c.feature_b.index, i * block});
   }
   warm_values_ = z_;
+  // The basis of the solver that answered, if it has one.
+  const std::vector<char>* basis = nullptr;
+  for (const auto& solver : chain_)
+    if (solver->name() == r.solve.solver) basis = solver->final_basis();
+  if (basis && basis->size() == static_cast<std::size_t>(n))
+    warm_basis_ = *basis;
+  else
+    warm_basis_.clear();
 }
 
 void Simulator::fill_impulses(const ContactProblem& problem, const VecX& z) {

@@ -63,6 +63,7 @@ class Simulator {
   BroadPhase broad_;
   ContactProblem problem_;
   std::vector<int> enforced_;
+  SmTrapWorkspace trap_workspace_;
   VecX z_, best_z_, velocity_;
   StepReport report_;
   // Warm start: impulses of the previous step, keyed by the contact's bodies and features.
@@ -72,6 +73,9 @@ class Simulator {
   };
   std::vector<WarmEntry> warm_keys_;
   VecX warm_values_;
+  // The answering solver's final basis (per variable of the previous step), if it had one,
+  // and its mapping onto this step's variables.
+  std::vector<char> warm_basis_, warm_basis_in_;
 };
 
 // Returns an empty string if the settings are usable, else what is wrong (one line).

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/contact_models/sm_traps.hpp"
 #include "engine/core/contact.hpp"
 #include "engine/core/math.hpp"
 #include "engine/core/settings.hpp"
@@ -43,6 +44,11 @@ struct StepReport {
   bool failed = false;                  // no solver answered; see failure
   std::string failure;
   double max_penetration = 0.0;         // -min(0, gap) over enforced contacts, m
+  // SM traps among this step's contacts (contact_models/sm_traps.hpp, thesis Fig. 4.1, 5.13),
+  // found whichever model runs the step: one per trapped feature; trap t's contacts are
+  // sm_trap_contacts[t.first, t.first + t.count) (indices into `contacts`).
+  std::vector<SmTrap> sm_traps;
+  std::vector<int> sm_trap_contacts;
   StepTimings timings;
   // The step's LCP and the z it used (on a failed step: the last attempt's z); null when
   // nothing was solved. They point into the simulator's workspaces, so a step allocates

@@ -15,6 +15,7 @@ SolveReport LemkeSolver::solve(const Lcp& lcp, VecX& z, const SolverOptions& opt
   SolveReport report;
   report.solver = "lemke";
   const int n = lcp.size();
+  basis_.clear();
   auto finish = [&](SolveStatus status, std::string message) {
     return finish_report(std::move(report), status, std::move(message), lcp, z, t0);
   };
@@ -33,17 +34,29 @@ SolveReport LemkeSolver::solve(const Lcp& lcp, VecX& z, const SolverOptions& opt
   auto fast_solved = [&](Fast::End end) {
     if (end != Fast::End::Solution) return false;
     fast_.extract(z);
-    return natural_residual(lcp, z) <= tolerance;
+    if (natural_residual(lcp, z) > tolerance) return false;
+    fast_.basic_z(basis_);
+    return true;
   };
   fast_.bind(lcp, tolerance);
 
-  // 1. Warm start: the previous basis as it is, else the method from that basis.
+  // 1. Warm start: the previous basis as it is, else the method from that basis. The basis,
+  // when known, is what to start from: the support {z_i > 0} of a pile's answer alone makes a
+  // singular M_ZZ (pour20: the sticking contacts' slip variables are basic at zero).
   if (options.warm_start && z.size() == n && z.allFinite()) {
+    const std::vector<char>* was_basic =
+        options.warm_basis && options.warm_basis->size() == static_cast<std::size_t>(n)
+            ? options.warm_basis
+            : nullptr;
     Z_.clear();
     for (int i = 0; i < n; ++i)
-      if (z(i) > 0.0) Z_.push_back(i);
+      if (z(i) > 0.0 || (was_basic && (*was_basic)[i])) Z_.push_back(i);
     if (!Z_.empty()) {
-      if (try_basis(lcp, Z_, z, tolerance)) return finish(SolveStatus::Solved, "");
+      if (try_basis(lcp, Z_, z, tolerance)) {
+        basis_.assign(n, 0);
+        for (int i : Z_) basis_[i] = 1;
+        return finish(SolveStatus::Solved, "");
+      }
       // A warm run that is not done after n/2 pivots is no cheaper than a cold one (pour20:
       // warm runs either finish in about n/4 pivots or wander for thousands).
       if (fast_.start_from_basis(Z_) &&
@@ -78,7 +91,10 @@ SolveReport LemkeSolver::solve(const Lcp& lcp, VecX& z, const SolverOptions& opt
   const Exact::End end = exact_.run(Exact::Rule::Lexicographic, budget, report);
   if (end == Exact::End::Solution) {
     exact_.extract(z);
-    if (natural_residual(lcp, z) <= tolerance) return finish(SolveStatus::Solved, "");
+    if (natural_residual(lcp, z) <= tolerance) {
+      exact_.basic_z(basis_);
+      return finish(SolveStatus::Solved, "");
+    }
     return finish(SolveStatus::NumericalFailure,
                   "complementary basis reached but its residual exceeds the tolerance "
                   "(ill-conditioned basis)");
@@ -99,7 +115,8 @@ SolveReport LemkeSolver::solve(const Lcp& lcp, VecX& z, const SolverOptions& opt
 
 // The complementary basis {z_i : i in Z} ∪ {w_i : i not in Z}, if it is a solution: solves
 // M_ZZ z_Z = -q_Z with two steps of iterative refinement (which recover the digits an
-// ill-conditioned M_ZZ costs) and checks the natural residual.
+// ill-conditioned M_ZZ costs) and checks the natural residual. (Block principal pivoting from
+// here, moving every infeasible index at once, diverges on pour20's pile: M is not a P-matrix.)
 bool LemkeSolver::try_basis(const Lcp& lcp, const std::vector<int>& Z, VecX& z,
                             double tolerance) {
   const int k = static_cast<int>(Z.size());

@@ -14,20 +14,25 @@ class LemkeSolver final : public Solver {
  public:
   std::string_view name() const override { return "lemke"; }
   // In order, until one gives a z within the tolerance:
-  //  1. warm start (options.warm_start): the complementary basis {z_i basic where z_i > 0,
-  //     w_i elsewhere} as it is, then Lemke from that basis (covering vector d = B e);
+  //  1. warm start (options.warm_start): the complementary basis {z_i basic where the
+  //     previous basis had z_i (options.warm_basis) or z_i > 0, w_i elsewhere} as it is, then
+  //     Lemke from that basis (covering vector d = B e);
   //  2. the classical cold start (d = e) with Harris' ratio test, in double;
   //  3. the cold start with the lexicographic ratio test, which cannot cycle, in double and
   //     then in long double: only a ray of the long double run is reported as Unsolvable.
   // Iterations count the complementary pivots of every run.
   SolveReport solve(const Lcp& lcp, VecX& z, const SolverOptions& options) override;
+  const std::vector<char>* final_basis() const override {
+    return basis_.empty() ? nullptr : &basis_;
+  }
 
  private:
   bool try_basis(const Lcp& lcp, const std::vector<int>& Z, VecX& z, double tolerance);
 
   LemkeTableau<double> fast_;
   LemkeTableau<long double> exact_;
-  std::vector<int> Z_;   // indices with z_i > 0 in the warm start
+  std::vector<int> Z_;   // indices of the basic z_i of the warm start
+  std::vector<char> basis_;  // final basis of the last solved call (empty otherwise)
   MatX MZZ_;             // warm-basis workspaces
   VecX qZ_, zZ_, candidate_;
 };

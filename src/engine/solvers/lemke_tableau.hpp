@@ -115,6 +115,12 @@ class LemkeTableau {
     return End::Solution;
   }
 
+  // Per variable: 1 if z_i is basic.
+  void basic_z(std::vector<char>& flags) const {
+    flags.assign(n_, 0);
+    for (int i = 0; i < n_; ++i) flags[i] = row_of_[n_ + i] >= 0;
+  }
+
   // z from the final basis: the basic values refined, then (if z0 has left) recomputed from
   // M_ZZ z_Z = -q_Z when that is more accurate.
   void extract(VecX& z) {

@@ -23,6 +23,10 @@ struct SolverOptions {
   double tolerance = 1e-10;   // on the natural-map residual, scaled by (1 + ||q||_inf)
   int max_iterations = 10000;
   bool warm_start = false;    // use the incoming z as a starting point
+  // With warm_start: per variable, 1 if it was basic in the final basis of the previous step's
+  // pivoting solve (Solver::final_basis), mapped like z; null or empty when unknown. A basis
+  // says more than z > 0: a sticking contact's slip variable is basic at zero.
+  const std::vector<char>* warm_basis = nullptr;
 };
 
 struct SolveReport {
@@ -44,6 +48,9 @@ class Solver {
   // Solves `lcp`; `z` holds the warm start on entry (if options.warm_start) and the answer on
   // exit (always of size lcp.size()). Never throws on a hard problem: the status says it.
   virtual SolveReport solve(const Lcp& lcp, VecX& z, const SolverOptions& options) = 0;
+  // After a solved call of a pivoting method: per variable, 1 if z_i was basic at the end, for
+  // the next step's SolverOptions::warm_basis. Null for methods without a basis.
+  virtual const std::vector<char>* final_basis() const { return nullptr; }
 };
 
 // Creates a solver by name (see solver_names()); returns nullptr for an unknown name.

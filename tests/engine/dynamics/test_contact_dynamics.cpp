@@ -53,6 +53,24 @@ TEST(ContactDynamics, BlockSticksOnAnInclineWhenTanThetaIsBelowMu) {
   EXPECT_LT((sim.state().bodies[inc.box].position - start).norm(), 1e-8);
 }
 
+// The warm start of a sliding block: Lemke's basis of the previous step
+// (SolverOptions::warm_basis) is this step's basis, so every solve after the first few takes
+// no pivot. The support {z > 0} alone would not do: four corner contacts carry a rigid block
+// with one redundant normal impulse, and the friction directions that carry no impulse are
+// basic at zero in the slip rows (sliding_block: 2801 pivots in 200 steps from the support,
+// 13 from the basis).
+TEST(ContactDynamics, SlidingBlockReusesThePreviousBasisWithoutPivots) {
+  Incline inc(0.5, 0.3);  // tan(0.5) = 0.546 > 0.3: it slides
+  Simulator sim(inc.w.model, inc.w.state, Settings{});
+  for (int i = 0; i < 5; ++i) ASSERT_FALSE(sim.step().failed);
+  for (int i = 0; i < 50; ++i) {
+    const StepReport& r = sim.step();
+    ASSERT_FALSE(r.failed) << r.failure;
+    ASSERT_EQ(r.solve.solver, "lemke");
+    EXPECT_EQ(r.solve.iterations, 0) << "step " << r.step;
+  }
+}
+
 // Downhill acceleration of a sliding block: the linearized cone's friction force along the
 // slip lies between mu cos(pi / n_d) p_n and mu p_n (its polygon's in- and circumradius).
 TEST(ContactDynamics, BlockSlidesDownAnInclineWithTheCoulombAcceleration) {
