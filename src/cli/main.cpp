@@ -137,6 +137,8 @@ int run(const std::vector<std::string>& argv) {
 
   Scene scene = load_scene(a.positional()[0]);
   apply_overrides(a, scene.settings);
+  if (std::string why = check_settings(scene.settings, scene.model); !why.empty())
+    throw UsageError(why);
   long long steps = 0;
   if (auto n = a.positive_integer("steps")) steps = *n;
   else {

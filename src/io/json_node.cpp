@@ -106,6 +106,17 @@ std::string JsonNode::string(const char* what) const {
   return value_->get<std::string>();
 }
 
+Vec2 JsonNode::vec2(const char* what) const {
+  if (!value_->is_array() || value_->size() != 2) fail(what);
+  Vec2 v;
+  for (int k = 0; k < 2; ++k) {
+    const nlohmann::json& x = (*value_)[k];
+    if (!x.is_number()) fail(what);
+    v[k] = x.get<double>();
+  }
+  return v;
+}
+
 Vec3 JsonNode::vec3(const char* what) const {
   if (!value_->is_array() || value_->size() != 3) fail(what);
   Vec3 v;

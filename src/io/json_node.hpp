@@ -47,6 +47,7 @@ class JsonNode {
   bool boolean() const;
   std::string string(const char* what) const;
   Vec3 vec3(const char* what) const;
+  Vec2 vec2(const char* what) const;
 
  private:
   const nlohmann::json* value_;

@@ -24,9 +24,11 @@ namespace pegsim {
 struct RunBody {
   std::string name;
   ShapeKind kind = ShapeKind::Sphere;
-  double radius = 0.0;                     // sphere radius, m
-  std::vector<Vec3> vertices;              // polytope vertices, m
-  std::vector<std::vector<int>> faces;     // polytope faces: vertex indices, CCW from outside
+  double radius = 0.0;                     // sphere or circle radius, m
+  std::vector<Vec3> vertices;              // polytope vertices; polygon vertices (x, y, 0), m
+  // Polytope faces: vertex indices, CCW from outside; a polygon has one face, its vertices
+  // 0..n-1 in order (CCW seen from +z), edge e joining vertices e and e + 1.
+  std::vector<std::vector<int>> faces;
   std::array<float, 4> color{0.7f, 0.7f, 0.7f, 1.0f};
   bool visible = true;
   bool is_static = false;
@@ -42,6 +44,7 @@ struct RunHeader {
   std::string program;
   std::string created;          // UTC, ISO 8601
   std::string scene_name;
+  int dimension = 3;            // 2: a planar scene (attribute "dimension"; 3 when absent)
   std::string scene_json;       // Scene::source, verbatim
   std::string scene_directory;  // folder of the scene file when recorded (resolves mesh paths)
   Settings settings;            // as at the start of the run (after command-line overrides)

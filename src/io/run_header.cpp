@@ -3,6 +3,7 @@
 #include <chrono>
 #include <ctime>
 
+#include "engine/geometry/polygon.hpp"
 #include "engine/geometry/polytope.hpp"
 #include "engine/solvers/solver.hpp"
 #include "io/run_file_error.hpp"
@@ -27,6 +28,7 @@ RunHeader make_run_header(const Scene& scene, const Model& model, const Settings
   h.program = program;
   h.created = utc_now();
   h.scene_name = scene.name;
+  h.dimension = scene.dimension;
   h.scene_json = scene.source;
   h.scene_directory = scene.file.empty() ? std::string() : scene.file.parent_path().string();
   h.settings = settings;
@@ -39,6 +41,13 @@ RunHeader make_run_header(const Scene& scene, const Model& model, const Settings
     if (b.shape.kind == ShapeKind::Polytope && b.shape.polytope) {
       rb.vertices = b.shape.polytope->vertices;
       for (const Polytope::Face& f : b.shape.polytope->faces) rb.faces.push_back(f.vertices);
+    }
+    if (b.shape.kind == ShapeKind::Polygon && b.shape.polygon) {
+      rb.faces.emplace_back();
+      for (const Vec2& v : b.shape.polygon->vertices) {
+        rb.faces.back().push_back(static_cast<int>(rb.vertices.size()));
+        rb.vertices.emplace_back(v.x(), v.y(), 0.0);
+      }
     }
     rb.color = b.color;
     rb.visible = b.visible;
@@ -71,6 +80,19 @@ Model build_model(const RunHeader& header, const std::string& origin) {
                              "): stored polytope is invalid: " + e.what());
         }
         break;
+      case ShapeKind::Polygon: {
+        std::vector<Vec2> loop;
+        for (const Vec3& v : rb.vertices) loop.push_back(v.head<2>());
+        try {
+          b.shape = Shape::convex_polygon(std::make_shared<const Polygon>(make_polygon(loop)));
+        } catch (const GeometryError& e) {
+          throw RunFileError(origin + ": /bodies: body " + std::to_string(i) + " (" + rb.name +
+                             "): stored polygon is invalid: " + e.what());
+        }
+        break;
+      }
+      case ShapeKind::Circle: b.shape = Shape::circle(rb.radius); break;
+      case ShapeKind::HalfPlane: b.shape = Shape::half_plane(); break;
     }
     b.color = rb.color;
     b.visible = rb.visible;

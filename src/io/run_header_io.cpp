@@ -222,7 +222,7 @@ std::vector<RunBody> read_bodies(hid_t file) {
   for (std::size_t i = 0; i < n; ++i) {
     RunBody& b = bodies[i];
     b.name = names[i];
-    if (kind[i] < 0 || kind[i] > static_cast<int>(ShapeKind::Polytope))
+    if (kind[i] < 0 || kind[i] > static_cast<int>(ShapeKind::HalfPlane))
       throw Failure("/bodies/shape: unknown shape kind " + std::to_string(kind[i]));
     b.kind = static_cast<ShapeKind>(kind[i]);
     b.radius = radius[i];
@@ -343,6 +343,7 @@ void write_run_header(hid_t file, const RunHeader& h) {
   h5::write_attribute(file, "program", h.program);
   h5::write_attribute(file, "created", h.created);
   h5::write_attribute(file, "scene_name", h.scene_name);
+  h5::write_attribute(file, "dimension", std::int64_t{h.dimension});
   {
     h5::Handle g = make_group(file, "/scene");
     h5::write_string_dataset(g.get(), "source", h.scene_json);
@@ -367,6 +368,11 @@ RunHeader read_run_header(hid_t file) {
   h.program = h5::read_string_attribute(file, "program");
   h.created = h5::read_string_attribute(file, "created");
   h.scene_name = h5::read_string_attribute(file, "scene_name");
+  if (h5::has_attribute(file, "dimension")) {
+    h.dimension = static_cast<int>(h5::read_int_attribute(file, "dimension"));
+    if (h.dimension != 2 && h.dimension != 3)
+      throw Failure("dimension " + std::to_string(h.dimension) + ": expected 2 or 3");
+  }
   {
     h5::Handle g = open_group(file, "/scene");
     h.scene_json = h5::read_string_dataset(g.get(), "source");

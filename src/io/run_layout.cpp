@@ -33,12 +33,15 @@ h5::Handle vec3() {
 }  // namespace
 
 h5::Handle shape_kind_type() {
-  return enum_type({ShapeKind::Sphere, ShapeKind::Plane, ShapeKind::Polytope}, false);
+  return enum_type({ShapeKind::Sphere, ShapeKind::Plane, ShapeKind::Polytope, ShapeKind::Polygon,
+                    ShapeKind::Circle, ShapeKind::HalfPlane},
+                   false);
 }
 
 h5::Handle feature_kind_type() {
   return enum_type({FeatureKind::Vertex, FeatureKind::Edge, FeatureKind::Face,
-                    FeatureKind::Sphere, FeatureKind::Plane},
+                    FeatureKind::Sphere, FeatureKind::Plane, FeatureKind::Circle,
+                    FeatureKind::HalfPlane},
                    false);
 }
 

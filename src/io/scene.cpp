@@ -63,7 +63,7 @@ void read_bodies(const JsonNode& list, const std::filesystem::path& base_dir, Sc
   if (list.size() == 0) list.fail(what);
   std::vector<SceneBody> parsed;
   for (std::size_t i = 0; i < list.size(); ++i) {
-    parsed.push_back(parse_body(list[i], base_dir));
+    parsed.push_back(parse_body(list[i], base_dir, scene.dimension));
     const std::string& name = parsed.back().body.name;
     if (scene.model.body_index(name) >= 0)
       list[i].at("name", "").fail("a unique body name (\"" + name + "\" is used twice)");
@@ -89,9 +89,17 @@ Scene parse_scene(const std::string& json_text, const std::string& origin,
   const JsonNode root(doc, origin);
   root.require_object("a scene object with \"bodies\"");
   root.allow_only(
-      {"name", "description", "duration", "settings", "bodies", "joints", "controllers"});
+      {"name", "description", "dimension", "duration", "settings", "bodies", "joints",
+       "controllers"});
 
   Scene scene;
+  if (auto n = root.find("dimension")) {
+    const char* what = "a dimension: 3, or 2 for a planar scene";
+    const double d = n->number(what);
+    if (d != 2.0 && d != 3.0) n->fail(what);
+    scene.dimension = static_cast<int>(d);
+  }
+  scene.settings = default_settings(scene.dimension);
   scene.name = std::filesystem::path(origin).stem().string();
   if (auto n = root.find("name")) scene.name = n->string("a non-empty scene name");
   if (auto n = root.find("description")) {
@@ -99,7 +107,7 @@ Scene parse_scene(const std::string& json_text, const std::string& origin,
     scene.description = n->value().get<std::string>();
   }
   if (auto n = root.find("duration")) scene.duration = n->positive("a positive duration in s");
-  if (auto n = root.find("settings")) scene.settings = parse_settings(*n);
+  if (auto n = root.find("settings")) scene.settings = parse_settings(*n, scene.dimension);
   read_bodies(root.at("bodies", "a non-empty array of bodies"), base_dir, scene);
   if (auto n = root.find("joints")) read_joints(*n, scene);
   if (auto n = root.find("controllers")) read_controllers(*n, scene);

@@ -19,6 +19,7 @@ struct SceneError : std::runtime_error {
 
 struct Scene {
   std::string name;          // "name" field, else the file stem
+  int dimension = 3;         // "dimension": 3, or 2 for a planar scene (world x-y plane)
   std::string description;
   Model model;
   State initial;             // time 0, step 0

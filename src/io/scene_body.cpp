@@ -69,8 +69,15 @@ void reject(const JsonNode& body, const char* key, const char* what) {
   if (auto n = body.find(key)) n->fail(what);
 }
 
-// Mass and inertia from "mass" or "density" (default 1000 kg/m^3) and the shape's geometry,
-// unless "inertia" is given.
+// A planar body's inertia: I_zz about the out-of-plane axis, the only one it uses; the
+// in-plane moments are those of a lamina with polar moment I_zz and equal axes.
+Mat3 planar_inertia(const JsonNode& node) {
+  const double izz = node.positive("an inertia I_zz > 0 in kg m^2 (a number in a 2D scene)");
+  return Vec3(izz / 2, izz / 2, izz).asDiagonal();
+}
+
+// Mass and inertia from "mass" or "density" (default 1000 kg/m^3, kg/m^2 in 2D) and the
+// shape's geometry, unless "inertia" is given.
 void mass_properties(const JsonNode& b, const SceneShape& shape, Body& body) {
   const auto mass = b.find("mass");
   const auto density = b.find("density");
@@ -80,7 +87,9 @@ void mass_properties(const JsonNode& b, const SceneShape& shape, Body& body) {
                    : volume * (density ? density->positive("a positive density in kg/m^3")
                                        : 1000.0);
   const auto given = b.find("inertia");
-  body.inertia = given ? inertia(*given) : Mat3(shape.unit.inertia * (body.mass / volume));
+  body.inertia = !given                    ? Mat3(shape.unit.inertia * (body.mass / volume))
+                 : shape.shape.planar() ? planar_inertia(*given)
+                                           : inertia(*given);
 }
 
 std::vector<std::pair<std::string, JsonNode>> no_collide(const JsonNode& node) {
@@ -93,7 +102,27 @@ std::vector<std::pair<std::string, JsonNode>> no_collide(const JsonNode& node) {
 
 }  // namespace
 
-SceneBody parse_body(const JsonNode& b, const std::filesystem::path& base_dir) {
+// The planar forms: [x, y] vectors in the x-y plane, angles and spins about z.
+void planar_state(const JsonNode& b, const SceneShape& shape, BodyState& state) {
+  if (auto n = b.find("position")) {
+    const Vec2 p = n->vec2("a position [x, y] in m (2D scene)");
+    state.position = Vec3(p.x(), p.y(), 0.0);
+  }
+  if (auto n = b.find("orientation")) {
+    if (shape.plane_normal) n->fail("no orientation when the half-plane's shape has a \"normal\"");
+    const double angle = n->number("an angle about z in rad (2D scene)");
+    state.orientation = Quat(Eigen::AngleAxisd(angle, Vec3::UnitZ()));
+  }
+  if (shape.plane_normal) state.orientation = *shape.plane_normal;
+  if (auto n = b.find("velocity")) {
+    const Vec2 v = n->vec2("a velocity [x, y] in m/s (2D scene)");
+    state.velocity = Vec3(v.x(), v.y(), 0.0);
+  }
+  if (auto n = b.find("angular_velocity"))
+    state.angular_velocity.z() = n->number("an angular velocity about z in rad/s (2D scene)");
+}
+
+SceneBody parse_body(const JsonNode& b, const std::filesystem::path& base_dir, int dimension) {
   b.require_object("a body object");
   b.allow_only({"name", "shape", "position", "orientation", "velocity", "angular_velocity",
                 "mass", "density", "inertia", "mu", "color", "static", "visible", "no_collide"});
@@ -101,9 +130,10 @@ SceneBody parse_body(const JsonNode& b, const std::filesystem::path& base_dir) {
   Body& body = out.body;
   BodyState& state = out.state;
   body.name = b.at("name", "a non-empty body name").string("a non-empty body name");
-  const SceneShape shape = parse_shape(b.at("shape", "a shape object"), base_dir);
+  const SceneShape shape = parse_shape(b.at("shape", "a shape object"), base_dir, dimension);
   body.shape = shape.shape;
-  const bool plane = shape.shape.kind == ShapeKind::Plane;
+  const bool plane =
+      shape.shape.kind == ShapeKind::Plane || shape.shape.kind == ShapeKind::HalfPlane;
 
   if (auto n = b.find("static")) {
     body.is_static = n->boolean();
@@ -119,15 +149,19 @@ SceneBody parse_body(const JsonNode& b, const std::filesystem::path& base_dir) {
     mass_properties(b, shape, body);
   }
 
-  if (auto n = b.find("position")) state.position = n->vec3("a position [x, y, z] in m");
-  if (auto n = b.find("orientation")) {
-    if (shape.plane_normal) n->fail("no orientation when the plane's shape has a \"normal\"");
-    state.orientation = orientation(*n);
+  if (dimension == 2) {
+    planar_state(b, shape, state);
+  } else {
+    if (auto n = b.find("position")) state.position = n->vec3("a position [x, y, z] in m");
+    if (auto n = b.find("orientation")) {
+      if (shape.plane_normal) n->fail("no orientation when the plane's shape has a \"normal\"");
+      state.orientation = orientation(*n);
+    }
+    if (shape.plane_normal) state.orientation = *shape.plane_normal;
+    if (auto n = b.find("velocity")) state.velocity = n->vec3("a velocity [x, y, z] in m/s");
+    if (auto n = b.find("angular_velocity"))
+      state.angular_velocity = n->vec3("an angular velocity [x, y, z] in rad/s");
   }
-  if (shape.plane_normal) state.orientation = *shape.plane_normal;
-  if (auto n = b.find("velocity")) state.velocity = n->vec3("a velocity [x, y, z] in m/s");
-  if (auto n = b.find("angular_velocity"))
-    state.angular_velocity = n->vec3("an angular velocity [x, y, z] in rad/s");
   if (body.is_static) {
     const char* what = "no motion on a static body";
     if (!state.velocity.isZero(0.0)) b.at("velocity", what).fail(what);

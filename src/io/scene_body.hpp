@@ -19,6 +19,9 @@ struct SceneBody {
   std::vector<std::pair<std::string, JsonNode>> no_collide;  // name and where it was written
 };
 
-SceneBody parse_body(const JsonNode& node, const std::filesystem::path& base_dir);
+// In a scene of `dimension` 2 the body is planar: position [x, y], orientation and
+// angular_velocity about z as numbers, velocity [x, y], inertia I_zz as a number.
+SceneBody parse_body(const JsonNode& node, const std::filesystem::path& base_dir,
+                     int dimension = 3);
 
 }  // namespace pegsim

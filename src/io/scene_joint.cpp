@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <string>
 
 #include "engine/dynamics/joint_rows.hpp"
 
@@ -75,6 +76,28 @@ void add_no_collide(Body& body, int other) {
     body.no_collide.push_back(other);
 }
 
+// A 2D scene's joints keep its bodies in the plane: revolute about z, prismatic along an
+// in-plane axis [x, y] (default [1, 0]), fixed; anchors [x, y].
+void planar_anchor_axis(const JsonNode& node, JointType type, const JsonNode& type_node,
+                        Vec3& anchor, Vec3& axis) {
+  if (type != JointType::Fixed && type != JointType::Revolute && type != JointType::Prismatic)
+    type_node.fail("a 2D joint type: fixed, revolute or prismatic");
+  const Vec2 a = node.at("anchor", "an anchor [x, y] in m").vec2("an anchor [x, y] in m (2D scene)");
+  anchor = Vec3(a.x(), a.y(), 0.0);
+  axis = Vec3::UnitZ();
+  const auto n = node.find("axis");
+  if (type != JointType::Prismatic) {
+    if (n) n->fail("no axis: a 2D " + std::string(to_string(type)) + " joint turns about z");
+    return;
+  }
+  axis = Vec3::UnitX();
+  if (n) {
+    const Vec2 d = n->vec2("an in-plane axis [x, y] (2D scene)");
+    if (!(d.norm() > 1e-12)) n->fail("a non-zero axis [x, y]");
+    axis = Vec3(d.x(), d.y(), 0.0);
+  }
+}
+
 }  // namespace
 
 void read_joints(const JsonNode& list, Scene& scene) {
@@ -94,11 +117,15 @@ void read_joints(const JsonNode& list, Scene& scene) {
     const int b = body_named(b_node, model);
     if (b < 0) b_node.fail("the name of a body (body_a may be the world, body_b may not)");
     if (a == b) b_node.fail("a body other than body_a");
-    const Vec3 anchor = node.at("anchor", "an anchor [x, y, z] in m").vec3("an anchor [x, y, z] in m");
-    Vec3 axis = Vec3::UnitZ();
-    if (auto n = node.find("axis")) {
-      axis = n->vec3("an axis [x, y, z]");
-      if (!(axis.norm() > 1e-12)) n->fail("a non-zero axis [x, y, z]");
+    Vec3 anchor, axis = Vec3::UnitZ();
+    if (scene.dimension == 2) {
+      planar_anchor_axis(node, type, type_node, anchor, axis);
+    } else {
+      anchor = node.at("anchor", "an anchor [x, y, z] in m").vec3("an anchor [x, y, z] in m");
+      if (auto n = node.find("axis")) {
+        axis = n->vec3("an axis [x, y, z]");
+        if (!(axis.norm() > 1e-12)) n->fail("a non-zero axis [x, y, z]");
+      }
     }
     Joint joint = make_joint(scene.initial, type, a, b, anchor, axis);
     joint.name = "joint" + std::to_string(i);

@@ -53,15 +53,32 @@ std::vector<std::string> fallbacks(const JsonNode& node) {
 
 }  // namespace
 
-Settings parse_settings(const JsonNode& s) {
+Settings default_settings(int dimension) {
+  Settings out;
+  if (dimension == 2) {
+    out.gravity = Vec3(0.0, -9.81, 0.0);
+    out.friction_directions = 2;
+  }
+  return out;
+}
+
+Settings parse_settings(const JsonNode& s, int dimension) {
   s.require_object("a settings object");
   s.allow_only({"h", "gravity", "epsilon", "eps_theta", "feasibility_depth", "feasibility_angle",
                 "friction_directions", "formulation", "contact_model", "solver", "fallbacks",
                 "tolerance", "max_iterations", "on_failure", "warm_start", "joint_correction",
                 "joint_position_tolerance", "joint_velocity_tolerance"});
-  Settings out;
+  Settings out = default_settings(dimension);
+  const bool planar = dimension == 2;
   if (auto n = s.find("h")) out.h = n->positive("a positive time step in s");
-  if (auto n = s.find("gravity")) out.gravity = n->vec3("an array of 3 numbers in m/s^2");
+  if (auto n = s.find("gravity")) {
+    if (planar) {
+      const Vec2 g = n->vec2("an array of 2 numbers [x, y] in m/s^2 (2D scene)");
+      out.gravity = Vec3(g.x(), g.y(), 0.0);
+    } else {
+      out.gravity = n->vec3("an array of 3 numbers in m/s^2");
+    }
+  }
   if (auto n = s.find("epsilon")) out.epsilon = n->non_negative("a distance >= 0 in m");
   if (auto n = s.find("eps_theta")) {
     const char* what = "a number in [-1, 1] (minus the sine of the relaxation angle)";
@@ -72,8 +89,12 @@ Settings parse_settings(const JsonNode& s) {
     out.feasibility_depth = n->non_negative("a depth >= 0 in m");
   if (auto n = s.find("feasibility_angle"))
     out.feasibility_angle = n->non_negative("an angle >= 0 in rad");
-  if (auto n = s.find("friction_directions"))
-    out.friction_directions = n->integer("an integer number of directions >= 3", 3);
+  if (auto n = s.find("friction_directions")) {
+    const char* what = planar ? "2 in a 2D scene (+-t is the exact friction cone)"
+                              : "an integer number of directions >= 3";
+    out.friction_directions = n->integer(what, planar ? 2 : 3);
+    if (planar && out.friction_directions != 2) n->fail(what);
+  }
   if (auto n = s.find("formulation")) out.formulation = formulation(*n);
   if (auto n = s.find("contact_model")) out.contact_model = contact_model(*n);
   if (auto n = s.find("solver")) out.solver = solver_name(*n);

@@ -112,13 +112,17 @@ SceneShape polytope(const JsonNode& s, const std::string& type,
     s.allow_only({"type", "file"});
     return convex(mesh(s, base_dir), true);
   }
+  if (planar_shape_type(type))
+    s.at("type", "").fail(std::string(kTypes) + " (\"" + type +
+                          "\" is a 2D shape: it needs \"dimension\": 2 at the top level)");
   s.at("type", kTypes).fail(kTypes);
 }
 
 }  // namespace
 
-SceneShape parse_shape(const JsonNode& s, const std::filesystem::path& base_dir) {
+SceneShape parse_shape(const JsonNode& s, const std::filesystem::path& base_dir, int dimension) {
   s.require_object("a shape object with a \"type\"");
+  if (dimension == 2) return parse_planar_shape(s);
   const std::string type = s.at("type", kTypes).string(kTypes);
   if (type == "sphere") {
     s.allow_only({"type", "radius"});

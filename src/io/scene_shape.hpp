@@ -3,6 +3,7 @@
 
 #include <filesystem>
 #include <optional>
+#include <string>
 
 #include "engine/core/shape.hpp"
 #include "engine/geometry/mass_properties.hpp"
@@ -12,11 +13,18 @@ namespace pegsim {
 
 struct SceneShape {
   Shape shape;
-  MassProperties unit;                 // for density 1; zero volume for a plane
-  std::optional<Quat> plane_normal;    // plane with "normal": the orientation taking +z to it
+  MassProperties unit;                 // for density 1 (areal in 2D); zero volume for a plane
+  // plane (half-plane) with "normal": the orientation taking +z (+y) to it
+  std::optional<Quat> plane_normal;
 };
 
-// Meshes and hulls come back re-centred on their centroid, so the body position is the CoM.
-SceneShape parse_shape(const JsonNode& node, const std::filesystem::path& base_dir);
+// Meshes, hulls and polygons come back re-centred on their centroid, so the body position is
+// the CoM. A scene of `dimension` 2 takes only the planar shapes, a 3D scene only the others.
+SceneShape parse_shape(const JsonNode& node, const std::filesystem::path& base_dir,
+                       int dimension = 3);
+// The planar shapes of a 2D scene (scene_shape_2d.cpp).
+SceneShape parse_planar_shape(const JsonNode& node);
+// True for the type names of the planar shapes.
+bool planar_shape_type(const std::string& type);
 
 }  // namespace pegsim

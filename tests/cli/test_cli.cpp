@@ -203,6 +203,27 @@ TEST(Cli, InfoOnABadFileNamesItAndExits2) {
   EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 1) << r.out;  // one line, no stack
 }
 
+// 2D scenes run, record, inspect and export like 3D ones.
+TEST(Cli, PlanarSceneRunsRecordsAndExports) {
+  const fs::path run = temp_dir() / "planar.h5";
+  const fs::path dir = temp_dir() / "planar-export";
+  fs::remove(run);
+  fs::remove_all(dir);
+  Result r = cli("run " + scene("box_stack_2d") + " --steps 150 --quiet --json --record " +
+                 run.string());
+  ASSERT_EQ(r.status, 0) << r.out;
+  EXPECT_EQ(nlohmann::json::parse(r.out)["steps"], 150);
+  r = cli("info " + run.string());
+  ASSERT_EQ(r.status, 0) << r.out;
+  EXPECT_NE(r.out.find("box_stack_2d"), std::string::npos) << r.out;
+  r = cli("export " + run.string() + " --csv " + dir.string());
+  ASSERT_EQ(r.status, 0) << r.out;
+  EXPECT_TRUE(fs::exists(dir / "box9.csv"));
+  r = cli("run " + scene("box_stack_2d") + " --steps 1 --friction-directions 7");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.out.find("friction_directions must be 2"), std::string::npos) << r.out;
+}
+
 TEST(Cli, ExportWritesTrajectoriesAndContacts) {
   const fs::path run = temp_dir() / "export.h5";
   const fs::path dir = temp_dir() / "export";

@@ -582,6 +582,42 @@ TEST(RunFile, JointsAreStoredAndReplayed) {
   expect_exact_replay(file);
 }
 
+// A 2D scene travels with the file: dimension, polygon vertices (x, y, 0) with their single
+// CCW face, 2D features of the contacts; the replay from the file alone is exact.
+TEST(RunFile, PlanarSceneIsStoredAndReplayed) {
+  const fs::path file = fresh("planar.h5");
+  const Scene sc = scene("triangle_drop");
+  {
+    Simulator sim(sc.model, sc.initial, sc.settings);
+    RunWriter writer(file, make_run_header(sc, sim.model(), sim.settings(), "test"), sim.state());
+    sim.add_observer(&writer);
+    for (int k = 0; k < 150; ++k) sim.step();
+    writer.close();
+  }
+  RunReader reader(file);
+  EXPECT_EQ(reader.header().dimension, 2);
+  const RunBody& base = reader.header().bodies[0];
+  EXPECT_EQ(base.kind, ShapeKind::Polygon);
+  ASSERT_EQ(base.vertices.size(), 3u);
+  ASSERT_EQ(base.faces, (std::vector<std::vector<int>>{{0, 1, 2}}));
+  const Model model = reader.model();
+  ASSERT_TRUE(model.planar());
+  for (std::size_t b = 0; b < model.bodies.size(); ++b) {
+    const Polygon& want = *sc.model.bodies[b].shape.polygon;
+    const Polygon& got = *model.bodies[b].shape.polygon;
+    EXPECT_EQ(got.vertices, want.vertices);
+    EXPECT_EQ(got.normals, want.normals);
+    EXPECT_EQ(model.bodies[b].inertia, sc.model.bodies[b].inertia);
+  }
+  bool edge_vertex = false;
+  for (const RunFrame& f : reader.frames(0, reader.frame_count()))
+    for (const RecordedContact& c : f.contacts)
+      edge_vertex |= c.contact.feature_a.kind == FeatureKind::Edge &&
+                     c.contact.feature_b.kind == FeatureKind::Vertex && c.contact.normal.z() == 0.0;
+  EXPECT_TRUE(edge_vertex);
+  expect_exact_replay(file);
+}
+
 // Settings changed between steps (as the GUI does) are logged with the frame they apply
 // from; the reader gives each frame's settings and the replay follows them exactly.
 TEST(RunFile, SettingsChangedMidRunAreRecordedAndReplayed) {

@@ -1,4 +1,4 @@
-// World AABBs of the three shape kinds, inflated by a margin on every side.
+// World AABBs of the shape kinds, inflated by a margin on every side.
 #include "engine/collision/aabb.hpp"
 
 #include <cmath>
@@ -9,9 +9,10 @@ namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
-// The half-space {n . (x - p) <= 0} is bounded only along an axis its normal is aligned with.
-Aabb plane_aabb(const BodyState& state, double margin) {
-  const Vec3 n = state.orientation * Vec3::UnitZ();
+// The half-space {n . (x - p) <= 0} is bounded only along an axis its normal is aligned with
+// (a plane's normal is its body's +z, a half-plane's its +y: unbounded in z).
+Aabb plane_aabb(const BodyState& state, const Vec3& body_normal, double margin) {
+  const Vec3 n = state.orientation * body_normal;
   Aabb box{Vec3::Constant(-kInf), Vec3::Constant(kInf)};
   for (int k = 0; k < 3; ++k) {
     if (std::abs(n[k]) < 1.0 - 1e-12) continue;
@@ -32,7 +33,25 @@ Aabb compute_aabb(const Body& body, const BodyState& state, double margin) {
       return Aabb{state.position - r, state.position + r};
     }
     case ShapeKind::Plane:
-      return plane_aabb(state, margin);
+      return plane_aabb(state, Vec3::UnitZ(), margin);
+    case ShapeKind::HalfPlane:
+      return plane_aabb(state, Vec3::UnitY(), margin);
+    case ShapeKind::Circle: {
+      const Vec3 r(body.shape.radius + margin, body.shape.radius + margin, margin);
+      return Aabb{state.position - r, state.position + r};
+    }
+    case ShapeKind::Polygon: {
+      const Mat3 R = state.orientation.toRotationMatrix();
+      Aabb box{Vec3::Constant(kInf), Vec3::Constant(-kInf)};
+      for (const Vec2& v : body.shape.polygon->vertices) {
+        const Vec3 w = state.position + R * Vec3(v.x(), v.y(), 0.0);
+        box.lo = box.lo.cwiseMin(w);
+        box.hi = box.hi.cwiseMax(w);
+      }
+      box.lo.array() -= margin;
+      box.hi.array() += margin;
+      return box;
+    }
     case ShapeKind::Polytope: {
       const Mat3 R = state.orientation.toRotationMatrix();
       Aabb box{Vec3::Constant(kInf), Vec3::Constant(-kInf)};

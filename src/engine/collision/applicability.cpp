@@ -13,6 +13,13 @@ double vertex_face_applicability(const PosedPolytope& body, int v, const Vec3& e
   return appl;
 }
 
+double vertex_edge_applicability(const PosedPolygon& body, int v, const Vec2& eta) {
+  const Vec2 x = body.vertex(v);
+  const Vec2 before = body.vertex(body.shape.previous(v)) - x;
+  const Vec2 after = body.vertex(body.shape.next(v)) - x;
+  return std::min(eta.dot(before.normalized()), eta.dot(after.normalized()));
+}
+
 EdgeTangents edge_tangents(const PosedPolytope& body, int e) {
   const Polytope::Edge& E = body.shape.edges[e];
   const Vec3 d = body.edge_vector(e);

@@ -12,4 +12,9 @@ bool vertex_face_feasible(const Vec3& x, double psi, const FacePoint& nearest, c
   return psi >= -settings.feasibility_depth - lateral * std::tan(settings.feasibility_angle);
 }
 
+bool vertex_edge_feasible(double psi, bool inside, double lateral, const Settings& settings) {
+  if (inside) return psi > -settings.feasibility_depth;
+  return psi >= -settings.feasibility_depth - lateral * std::tan(settings.feasibility_angle);
+}
+
 }  // namespace pegsim

@@ -15,4 +15,9 @@ namespace pegsim {
 bool vertex_face_feasible(const Vec3& x, double psi, const FacePoint& nearest, const Vec3& eta,
                           const Settings& settings);
 
+// The same test in 2D for a vertex near an edge (§3.3): `inside` when the vertex's foot on the
+// edge line falls within the edge (its Voronoi strip), `lateral` the distance along the edge
+// line from the nearest point of the edge to that foot.
+bool vertex_edge_feasible(double psi, bool inside, double lateral, const Settings& settings);
+
 }  // namespace pegsim

@@ -10,6 +10,7 @@
 #include <limits>
 
 #include "engine/collision/closest_points.hpp"
+#include "engine/collision/planar_narrow_phase.hpp"
 #include "engine/collision/polytope_contacts.hpp"
 
 namespace pegsim {
@@ -109,6 +110,10 @@ void polytope_polytope(const Model& model, const State& state, const Settings& s
 
 void collide(const Model& model, const State& state, const Settings& settings, int a, int b,
              std::vector<Contact>& out) {
+  if (model.bodies[a].shape.planar() || model.bodies[b].shape.planar()) {
+    collide_planar(model, state, settings, a, b, out);
+    return;
+  }
   const ShapeKind ka = model.bodies[a].shape.kind, kb = model.bodies[b].shape.kind;
   // Order the pair so that `first` has the lower kind (Sphere < Plane < Polytope).
   const bool swap = static_cast<int>(ka) > static_cast<int>(kb);

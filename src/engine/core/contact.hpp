@@ -7,11 +7,13 @@
 
 namespace pegsim {
 
-enum class FeatureKind { Vertex, Edge, Face, Sphere, Plane };
+// Vertex and Edge index a polytope's or a polygon's vertices and edges (Polygon: edge e joins
+// vertices e and e + 1); Circle and HalfPlane are the 2D smooth features.
+enum class FeatureKind { Vertex, Edge, Face, Sphere, Plane, Circle, HalfPlane };
 
 struct Feature {
   FeatureKind kind = FeatureKind::Vertex;
-  int index = -1;  // vertex / edge / face index in the body's polytope; -1 for Sphere, Plane
+  int index = -1;  // vertex / edge / face index in the body's polytope or polygon; else -1
 };
 
 struct Contact {

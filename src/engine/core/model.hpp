@@ -24,6 +24,8 @@ struct Model {
   }
   // True when the pair may collide (not both static, not excluded by either body).
   bool may_collide(int a, int b) const;
+  // A planar (2D) model: every body has a planar shape, so every body moves in the x-y plane.
+  bool planar() const;
 };
 
 }  // namespace pegsim

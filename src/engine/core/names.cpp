@@ -15,6 +15,9 @@ const char* to_string(ShapeKind kind) {
     case ShapeKind::Sphere: return "sphere";
     case ShapeKind::Plane: return "plane";
     case ShapeKind::Polytope: return "polytope";
+    case ShapeKind::Polygon: return "polygon";
+    case ShapeKind::Circle: return "circle";
+    case ShapeKind::HalfPlane: return "half_plane";
   }
   return "?";
 }
@@ -26,6 +29,8 @@ const char* to_string(FeatureKind k) {
     case FeatureKind::Face: return "face";
     case FeatureKind::Sphere: return "sphere";
     case FeatureKind::Plane: return "plane";
+    case FeatureKind::Circle: return "circle";
+    case FeatureKind::HalfPlane: return "half_plane";
   }
   return "?";
 }
@@ -135,6 +140,11 @@ bool Model::may_collide(int a, int b) const {
     return std::find(x.no_collide.begin(), x.no_collide.end(), other) != x.no_collide.end();
   };
   return !excluded(A, b) && !excluded(B, a);
+}
+
+bool Model::planar() const {
+  return !bodies.empty() &&
+         std::all_of(bodies.begin(), bodies.end(), [](const Body& b) { return b.shape.planar(); });
 }
 
 }  // namespace pegsim

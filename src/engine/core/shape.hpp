@@ -1,6 +1,7 @@
 // Collision shapes, expressed in the body frame (origin at the centre of mass).
 #pragma once
 
+#include <array>
 #include <memory>
 #include <string>
 #include <vector>
@@ -33,19 +34,50 @@ struct Polytope {
   double bounding_radius = 0.0;                     // max |v| over the vertices
 };
 
-enum class ShapeKind { Sphere, Plane, Polytope };
+// A convex polygon in the body's x-y plane (thesis §3.5), for planar (2D) bodies. Vertices
+// run counter-clockwise seen from +z; edge e runs from vertex e to vertex e + 1 (mod n), so
+// vertex v joins edge v - 1 (ending at v) and edge v (leaving v), the e_a1 = (v_{a-1}, v_a),
+// e_a2 = (v_a, v_{a+1}) of Alg. 10. Outward edge normals rotate the edge by -pi/2 (§3.5).
+struct Polygon {
+  std::vector<Vec2> vertices;  // CCW, strictly convex
+  std::vector<Vec2> normals;   // outward unit normal of each edge
+  double bounding_radius = 0.0;  // max |v| over the vertices
+
+  int size() const { return static_cast<int>(vertices.size()); }
+  int next(int v) const { return v + 1 == size() ? 0 : v + 1; }
+  int previous(int v) const { return v == 0 ? size() - 1 : v - 1; }
+  // The two vertices of edge e, tail then head.
+  std::array<int, 2> edge_vertices(int e) const { return {e, next(e)}; }
+  // The two edges of vertex v: the one ending at v, then the one leaving it.
+  std::array<int, 2> vertex_edges(int v) const { return {previous(v), v}; }
+};
+
+// Kinds below Polygon are 3D shapes; Polygon, Circle and HalfPlane are planar (2D) shapes,
+// in the body's x-y plane, whose bodies move in the world x-y plane (3 DOF).
+enum class ShapeKind { Sphere, Plane, Polytope, Polygon, Circle, HalfPlane };
 
 // Plane: the half-space {x : normal . x <= 0} in the body frame, normal = +z of the body.
-// Its body is static; it is oriented by the body's pose.
+// HalfPlane: the 2D half-plane {x : normal . x <= 0}, normal = +y of the body.
+// Their bodies are static; they are oriented by the body's pose.
 struct Shape {
   ShapeKind kind = ShapeKind::Sphere;
-  double radius = 0.0;                         // Sphere
+  double radius = 0.0;                         // Sphere, Circle
   std::shared_ptr<const Polytope> polytope;    // Polytope (shared: immutable)
+  std::shared_ptr<const Polygon> polygon;      // Polygon (shared: immutable)
 
-  static Shape sphere(double r) { return Shape{ShapeKind::Sphere, r, nullptr}; }
-  static Shape plane() { return Shape{ShapeKind::Plane, 0.0, nullptr}; }
+  static Shape sphere(double r) { return Shape{ShapeKind::Sphere, r, nullptr, nullptr}; }
+  static Shape plane() { return Shape{ShapeKind::Plane, 0.0, nullptr, nullptr}; }
   static Shape convex(std::shared_ptr<const Polytope> p) {
-    return Shape{ShapeKind::Polytope, 0.0, std::move(p)};
+    return Shape{ShapeKind::Polytope, 0.0, std::move(p), nullptr};
+  }
+  static Shape convex_polygon(std::shared_ptr<const Polygon> p) {
+    return Shape{ShapeKind::Polygon, 0.0, nullptr, std::move(p)};
+  }
+  static Shape circle(double r) { return Shape{ShapeKind::Circle, r, nullptr, nullptr}; }
+  static Shape half_plane() { return Shape{ShapeKind::HalfPlane, 0.0, nullptr, nullptr}; }
+
+  bool planar() const {
+    return kind == ShapeKind::Polygon || kind == ShapeKind::Circle || kind == ShapeKind::HalfPlane;
   }
 };
 

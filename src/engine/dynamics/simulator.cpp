@@ -56,6 +56,13 @@ std::string check_settings(const Settings& s) {
   return {};
 }
 
+std::string check_settings(const Settings& s, const Model& model) {
+  if (std::string why = check_settings(s); !why.empty()) return why;
+  if (model.planar() && s.friction_directions != 2)
+    return "friction_directions must be 2 in a planar (2D) model (+-t is the exact cone)";
+  return {};
+}
+
 Simulator::Simulator(Model model, State initial, Settings settings)
     : model_(std::move(model)), initial_(std::move(initial)) {
   if (initial_.bodies.size() != model_.bodies.size())
@@ -93,7 +100,7 @@ void Simulator::run_controllers() {
 }
 
 void Simulator::set_settings(const Settings& settings) {
-  if (std::string why = check_settings(settings); !why.empty())
+  if (std::string why = check_settings(settings, model_); !why.empty())
     throw std::invalid_argument("settings: " + why);
   settings_ = settings;
   chain_.clear();

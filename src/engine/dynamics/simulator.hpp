@@ -92,5 +92,7 @@ class Simulator {
 
 // Returns an empty string if the settings are usable, else what is wrong (one line).
 std::string check_settings(const Settings& settings);
+// The same, and whether they suit the model: a planar (2D) model needs friction_directions = 2.
+std::string check_settings(const Settings& settings, const Model& model);
 
 }  // namespace pegsim

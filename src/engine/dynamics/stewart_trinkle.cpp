@@ -2,6 +2,7 @@
 #include "engine/dynamics/stewart_trinkle.hpp"
 
 #include <cmath>
+#include <stdexcept>
 
 #include "engine/dynamics/joint_damping.hpp"
 
@@ -21,12 +22,22 @@ Vec6 wrench_column(const Vec3& dir, const Vec3& r) {
   return g;
 }
 
-// M^-1 g for one body: [g_lin / m; J^-1 g_ang].
+// M^-1 g for one body: [g_lin / m; J^-1 g_ang]. A planar body keeps the 6-vector layout but
+// has 3 DOF: its inverse mass is zero on v_z, omega_x and omega_y (so nothing moves it out of
+// the x-y plane and those components stay exactly 0) and 1 / I_zz on omega_z.
 Vec6 apply_inverse_mass(const Body& body, const Mat3& inv_inertia, const Vec6& g) {
   Vec6 w;
+  if (body.shape.planar()) {
+    w << g(0) * body.inv_mass(), g(1) * body.inv_mass(), 0.0, 0.0, 0.0, g(5) / body.inertia(2, 2);
+    return w;
+  }
   w << g.head<3>() * body.inv_mass(), inv_inertia * g.tail<3>();
   return w;
 }
+
+// The in-plane tangent of a planar contact, z x n: with -t it spans the whole 2D friction
+// cone, so the linearized cone (2.21) is exact with n_d = 2.
+Vec3 planar_tangent(const Vec3& n) { return Vec3(-n.y(), n.x(), 0.0); }
 
 // Friction coefficient of a pair: the geometric mean, so two bodies of equal mu give that mu.
 double pair_friction(const Body& a, const Body& b) { return std::sqrt(a.mu * b.mu); }
@@ -125,6 +136,14 @@ void free_velocities(const Model& model, const State& state, const Settings& set
     const Body& body = model.bodies[i];
     if (body.is_static) continue;
     const BodyState& s = state.bodies[i];
+    if (body.shape.planar()) {
+      // 3 DOF: the out-of-plane components stay 0; omega x J omega = 0 for omega along the
+      // principal axis z of a lamina.
+      free_velocity.segment<2>(6 * i) =
+          s.velocity.head<2>() + h * (settings.gravity.head<2>() + s.force.head<2>() * body.inv_mass());
+      free_velocity(6 * i + 5) = s.angular_velocity.z() + h * s.torque.z() / body.inertia(2, 2);
+      continue;
+    }
     const Mat3 R = s.orientation.toRotationMatrix();
     const Mat3 J = R * body.inertia * R.transpose();
     // Newton–Euler (2.7) with the gyroscopic term treated explicitly (2.30).
@@ -182,11 +201,17 @@ void assemble_stewart_trinkle(const Model& model, const State& state, const Sett
     const Vec3 r_a = c.point_a - state.bodies[c.body_a].position;
     const Vec3 r_b = c.point_b() - state.bodies[c.body_b].position;
 
-    const Vec3 t0 = any_perpendicular(c.normal);
+    const bool planar = A.shape.planar() && B.shape.planar();
+    if (planar && nd != 2)
+      throw std::invalid_argument("a planar contact needs friction_directions = 2 (+-t)");
+    const Vec3 t0 = planar ? planar_tangent(c.normal) : any_perpendicular(c.normal);
     for (int k = 0; k < cols_per_contact; ++k) {
       Vec3 dir;
       if (k == 0) {
         dir = c.normal;
+      } else if (planar) {
+        dir = k == 1 ? t0 : Vec3(-t0);
+        p.tangents[static_cast<std::size_t>(i) * nd + (k - 1)] = dir;
       } else {
         const double angle = 2.0 * M_PI * (k - 1) / nd;
         dir = Eigen::AngleAxisd(angle, c.normal) * t0;

@@ -61,6 +61,11 @@ struct ContactProblem {
 void free_velocities(const Model& model, const State& state, const Settings& settings,
                      VecX& free_velocity);
 
+// Planar bodies (Shape::planar) keep the 6-vector layout of the generalized velocities, with
+// 3 DOF: their inverse mass is zero on v_z, omega_x, omega_y, so the formulation and solvers
+// need nothing of their own. A contact between two planar bodies has the friction directions
+// +-t, t = z x n, the exact 2D cone: it needs settings.friction_directions = 2.
+//
 // Builds (6.1) for the contacts listed in `enforced` (indices into `contacts`) and the joint
 // limits, with the model's joints eliminated; the LCP is empty when both are.
 void assemble_stewart_trinkle(const Model& model, const State& state, const Settings& settings,

@@ -48,4 +48,37 @@ MassProperties sphere_mass_properties(double radius) {
   return m;
 }
 
+// Green's theorem over the triangles (r, v_i, v_i+1), r = vertex 0 to limit cancellation.
+MassProperties polygon_mass_properties(const Polygon& p) {
+  const Vec2 r = p.vertices.front();
+  double area = 0.0, sx = 0.0, sy = 0.0, xx = 0.0, yy = 0.0, xy = 0.0;
+  for (int i = 0; i < p.size(); ++i) {
+    const Vec2 a = p.vertices[i] - r, b = p.vertices[p.next(i)] - r;
+    const double c = a.x() * b.y() - a.y() * b.x();
+    area += c / 2.0;
+    sx += c * (a.x() + b.x()) / 6.0;
+    sy += c * (a.y() + b.y()) / 6.0;
+    xx += c * (a.x() * a.x() + a.x() * b.x() + b.x() * b.x()) / 12.0;
+    yy += c * (a.y() * a.y() + a.y() * b.y() + b.y() * b.y()) / 12.0;
+    xy += c * (2.0 * a.x() * a.y() + a.x() * b.y() + b.x() * a.y() + 2.0 * b.x() * b.y()) / 24.0;
+  }
+  const Vec2 c = Vec2(sx, sy) / area;  // centroid relative to r
+  xx -= area * c.x() * c.x();
+  yy -= area * c.y() * c.y();
+  xy -= area * c.x() * c.y();
+  MassProperties m;
+  m.volume = area;
+  m.centroid = Vec3(r.x() + c.x(), r.y() + c.y(), 0.0);
+  m.inertia << yy, -xy, 0.0, -xy, xx, 0.0, 0.0, 0.0, xx + yy;
+  return m;
+}
+
+MassProperties circle_mass_properties(double radius) {
+  MassProperties m;
+  m.volume = std::numbers::pi * radius * radius;
+  const double quarter = m.volume * radius * radius / 4.0;  // int x^2 = int y^2
+  m.inertia = Vec3(quarter, quarter, 2.0 * quarter).asDiagonal();
+  return m;
+}
+
 }  // namespace pegsim

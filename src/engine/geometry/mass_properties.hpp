@@ -5,6 +5,7 @@
 
 namespace pegsim {
 
+// For planar shapes (laminae in the x-y plane) `volume` is the area and the density areal.
 struct MassProperties {
   double volume = 0.0;
   Vec3 centroid = Vec3::Zero();       // in the frame the shape is given in
@@ -14,5 +15,9 @@ struct MassProperties {
 // Exact for a closed polytope (divergence theorem over a tetrahedral fan of each face).
 MassProperties polytope_mass_properties(const Polytope& p);
 MassProperties sphere_mass_properties(double radius);
+// Laminae in the x-y plane: I_xx = int y^2, I_yy = int x^2, I_zz = I_xx + I_yy (the moment
+// about the out-of-plane axis, the only one a planar body uses), I_xy = -int x y.
+MassProperties polygon_mass_properties(const Polygon& p);  // exact (Green's theorem)
+MassProperties circle_mass_properties(double radius);
 
 }  // namespace pegsim

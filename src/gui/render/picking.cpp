@@ -43,6 +43,10 @@ std::optional<double> ray_hit(const Body& body, const BodyState& state, const Ve
       }
       return enter;
     }
+    case ShapeKind::Polygon:
+    case ShapeKind::Circle:
+    case ShapeKind::HalfPlane:
+      return std::nullopt;  // planar (2D) shapes are not drawn yet, so not picked
   }
   return std::nullopt;
 }

@@ -137,6 +137,10 @@ void SceneView::showFrame(FramePtr frame) {
         case ShapeKind::Polytope:
           e->addComponent(make_flat_mesh_renderer(flat_mesh(*body.shape.polytope), e));
           break;
+        case ShapeKind::Polygon:
+        case ShapeKind::Circle:
+        case ShapeKind::HalfPlane:
+          break;  // planar (2D) shapes: not drawn yet
         case ShapeKind::Plane: {
           // A large tile (QPlaneMesh is in x-z with normal +y: turn it to the body's +z).
           const double tile = std::max(10.0, 6.0 * scene_size_);

@@ -79,9 +79,11 @@ class BodyFrames : public Overlay {
   void draw(const OverlayContext& c, Sketch& out) const override {
     for (std::size_t i = 0; i < c.frame.bodies.size() && i < c.model.bodies.size(); ++i) {
       const Body& body = c.model.bodies[i];
-      if (body.shape.kind == ShapeKind::Plane) continue;
-      double radius = body.shape.kind == ShapeKind::Sphere ? body.shape.radius
-                                                            : body.shape.polytope->bounding_radius;
+      const ShapeKind kind = body.shape.kind;
+      if (kind == ShapeKind::Plane || kind == ShapeKind::HalfPlane) continue;
+      double radius = kind == ShapeKind::Polytope  ? body.shape.polytope->bounding_radius
+                      : kind == ShapeKind::Polygon ? body.shape.polygon->bounding_radius
+                                                   : body.shape.radius;
       const double length = std::max(0.8 * radius, 0.02 * c.scene_size);
       const BodyState& s = c.frame.bodies[i];
       const Rgb axes[3] = {{1.0f, 0.2f, 0.2f}, {0.2f, 0.9f, 0.2f}, {0.3f, 0.4f, 1.0f}};

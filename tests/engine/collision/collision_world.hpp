@@ -56,6 +56,14 @@ struct World {
           d = std::max(d, f.normal.dot(local) - f.offset);
         return d;
       }
+      case ShapeKind::Circle: return local.head<2>().norm() - shape.radius;
+      case ShapeKind::HalfPlane: return local.y();
+      case ShapeKind::Polygon: {
+        double d = -std::numeric_limits<double>::infinity();
+        for (int e = 0; e < shape.polygon->size(); ++e)
+          d = std::max(d, shape.polygon->normals[e].dot(local.head<2>() - shape.polygon->vertices[e]));
+        return d;
+      }
     }
     return 0.0;
   }

@@ -1,0 +1,31 @@
+// A polygon placed in the world x-y plane by its body's pose (a rotation about z): world
+// vertices and edge normals computed on demand, so that the narrow phase needs no buffers.
+#pragma once
+
+#include "engine/core/shape.hpp"
+#include "engine/core/state.hpp"
+
+namespace pegsim {
+
+using Mat2 = Eigen::Matrix2d;
+
+// The in-plane part of a world vector, and a plane vector as a world vector (z = 0).
+inline Vec2 in_plane(const Vec3& x) { return x.head<2>(); }
+inline Vec3 to_world3(const Vec2& x) { return Vec3(x.x(), x.y(), 0.0); }
+
+struct PosedPolygon {
+  const Polygon& shape;
+  Mat2 rotation;
+  Vec2 position;
+
+  PosedPolygon(const Polygon& p, const BodyState& s)
+      : shape(p),
+        rotation(s.orientation.toRotationMatrix().topLeftCorner<2, 2>()),
+        position(in_plane(s.position)) {}
+
+  Vec2 vertex(int v) const { return position + rotation * shape.vertices[v]; }
+  // Outward unit normal of edge e (§3.5).
+  Vec2 normal(int e) const { return rotation * shape.normals[e]; }
+};
+
+}  // namespace pegsim
