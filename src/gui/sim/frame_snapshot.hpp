@@ -48,7 +48,7 @@ struct FrameSnapshot {
   std::vector<Aabb> aabbs;                // per body, world frame, no margin
   SolveSummary solve;
   // The settings the step ran with (0 and "" for an initial frame): what a change in the
-  // Settings dock shows up as. A run file's frames carry the recorded run's settings.
+  // Settings dock shows up as. A run file's frames carry the settings recorded for them.
   double h = 0.0;
   std::string configured_solver;
 

@@ -280,7 +280,7 @@ void MainWindow::openRun(const QString& file) {
   selected_ = -1;
   file_ = file;
   const Settings& s = run_->reader().header().settings;
-  settings_->setSettings(s);
+  shown_settings_ = nullptr;
   settings_->setEnabled(false);  // a recorded run's settings are history
   gravity_ = s.gravity;
   plots_->setBody(-1, {});
@@ -313,6 +313,7 @@ void MainWindow::onSceneLoaded(ModelPtr model, pegsim::Settings settings, QStrin
   selected_ = -1;
   file_ = file;
   settings_->setEnabled(true);
+  settings_->showNote({});
   settings_->setSettings(settings);
   settings_->showProblem({});
   view_->setModel(model_, impulseScale(*model_, settings));
@@ -362,10 +363,27 @@ void MainWindow::showFrameIndex(qint64 k) {
       const QSignalBlocker block(timeline_);
       timeline_->setCurrent(k);
     }
+    if (run_) showRecordedSettings(k);
     display(f);
   } catch (const std::exception& e) {
     reportError(file_, QString::fromStdString(e.what()));
   }
+}
+
+void MainWindow::showRecordedSettings(qint64 k) {
+  const Settings& s = run_->reader().settings(k);
+  // The reader keeps one Settings per change: the same object means nothing changed.
+  if (&s == shown_settings_) return;
+  shown_settings_ = &s;
+  settings_->setSettings(s);
+  const auto& changes = run_->reader().settings_changes();
+  qint64 since = 0;
+  for (const SettingsChange& c : changes)
+    if (c.frame <= k) since = c.frame;
+  settings_->showNote(changes.empty()
+                          ? QString("Recorded settings (unchanged during the run).")
+                          : QString("Recorded settings in force from frame %1 (%2 changes in the run).")
+                                .arg(since).arg(changes.size()));
 }
 
 void MainWindow::display(const FramePtr& frame) {

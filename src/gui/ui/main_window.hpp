@@ -85,6 +85,7 @@ class MainWindow : public QMainWindow {
                      FramePtr initial);
   void onFrames(const QList<FramePtr>& frames);
   void display(const FramePtr& frame);
+  void showRecordedSettings(qint64 k);  // a replay: the settings frame k was stepped with
   void syncTimeline();
   void exportView();
   void stepForward();  // the next timeline frame; at the live end, one new step
@@ -115,6 +116,7 @@ class MainWindow : public QMainWindow {
   bool awaiting_steps_ = false;
   LiveHistory live_{20000};
   std::unique_ptr<RunFileSource> run_;
+  const pegsim::Settings* shown_settings_ = nullptr;  // of the replay, in the Settings dock
   ModelPtr model_;
   int selected_ = -1;
   QString file_;

@@ -45,7 +45,11 @@ SettingsPanel::SettingsPanel(QWidget* parent) : QWidget(parent) {
   problem_ = new QLabel;
   problem_->setWordWrap(true);
   problem_->setStyleSheet("color: #b00020");
+  note_ = new QLabel;
+  note_->setWordWrap(true);
+  note_->hide();
 
+  form->addRow(note_);
   form->addRow("Step size h", h_);
   form->addRow("Solver", solver_);
   form->addRow("Formulation", formulation_);
@@ -102,6 +106,13 @@ pegsim::Settings SettingsPanel::settings() const {
 }
 
 void SettingsPanel::showProblem(const QString& why) { problem_->setText(why); }
+
+void SettingsPanel::showNote(const QString& note) {
+  note_->setText(note);
+  note_->setVisible(!note.isEmpty());
+}
+
+QString SettingsPanel::note() const { return note_->text(); }
 
 void SettingsPanel::edited() {
   if (updating_) return;

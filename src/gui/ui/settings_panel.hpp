@@ -24,6 +24,9 @@ class SettingsPanel : public QWidget {
   pegsim::Settings settings() const;
   void setHistoryCapacity(int frames);
   void showProblem(const QString& why);  // empty clears it
+  // A line under the title saying whose settings these are (a replay's frame); empty hides it.
+  void showNote(const QString& note);
+  QString note() const;
 
  signals:
   void settingsEdited(const pegsim::Settings& settings);
@@ -43,6 +46,7 @@ class SettingsPanel : public QWidget {
   QLineEdit* tolerance_;
   QSpinBox* history_;
   QLabel* problem_;
+  QLabel* note_;
 };
 
 }  // namespace pegsim::gui
