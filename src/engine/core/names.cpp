@@ -45,14 +45,24 @@ const char* to_string(FailurePolicy p) {
   return "?";
 }
 
+namespace {
+constexpr Formulation kFormulations[] = {Formulation::StewartTrinkle, Formulation::AnitescuPotra};
+}
+
 bool parse_formulation(const std::string& name, Formulation& out) {
-  for (Formulation f : {Formulation::StewartTrinkle, Formulation::AnitescuPotra}) {
+  for (Formulation f : kFormulations) {
     if (name == to_string(f)) {
       out = f;
       return true;
     }
   }
   return false;
+}
+
+std::vector<std::string> formulation_names() {
+  std::vector<std::string> out;
+  for (Formulation f : kFormulations) out.push_back(to_string(f));
+  return out;
 }
 
 const char* to_string(JointType t) {

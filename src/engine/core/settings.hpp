@@ -41,6 +41,8 @@ const char* to_string(Formulation f);
 const char* to_string(FailurePolicy p);
 // Parse a name ("stewart-trinkle", "anitescu-potra"); returns false if unknown.
 bool parse_formulation(const std::string& name, Formulation& out);
+// Every name parse_formulation accepts, in a stable order (what the GUI lists).
+std::vector<std::string> formulation_names();
 // Parse a failure policy ("stop", "continue"); returns false if unknown.
 bool parse_failure_policy(const std::string& name, FailurePolicy& out);
 
