@@ -101,6 +101,7 @@ void SceneView::setModel(ModelPtr model, double impulse_scale) {
   impulse_scale_ = impulse_scale;
   frame_.reset();
   selected_ = -1;
+  selected_joint_ = -1;
   delete bodies_root_;  // every body entity is its child
   bodies_root_ = new Qt3DCore::QEntity(root_);
   visuals_.assign(model_ ? model_->bodies.size() : 0, {});
@@ -192,7 +193,7 @@ void SceneView::updateBodies() {
 Sketch SceneView::overlaySketch(const std::string& key) const {
   Sketch sketch;
   if (!model_ || !frame_) return sketch;
-  OverlayContext ctx{*model_, *frame_, scene_size_, impulse_scale_};
+  OverlayContext ctx{*model_, *frame_, scene_size_, impulse_scale_, selected_joint_};
   for (const auto& o : overlays_)
     if (o->key() == key) o->draw(ctx, sketch);
   return sketch;
@@ -222,6 +223,11 @@ bool SceneView::overlayEnabled(const std::string& key) const {
 void SceneView::setSelectedBody(int body) {
   selected_ = body;
   if (model_ && frame_) updateBodies();
+}
+
+void SceneView::setSelectedJoint(int joint) {
+  selected_joint_ = joint;
+  if (model_ && frame_) updateOverlays();
 }
 
 void SceneView::fitAll() {
@@ -267,6 +273,30 @@ int SceneView::bodyAt(const QPoint& pos) const {
   return pick_body(*model_, *frame_, ray.origin, ray.dir);
 }
 
+bool SceneView::project(const Vec3& point, QPointF& pos) const {
+  const double w = window_->width(), h = window_->height();
+  double x = 0.0, y = 0.0;
+  if (w <= 0 || h <= 0 || !camera_.project(point, w / h, ortho_, x, y)) return false;
+  pos = QPointF(0.5 * (x + 1.0) * w - 0.5, 0.5 * (1.0 - y) * h - 0.5);  // bodyAt's pixel centres
+  return true;
+}
+
+int SceneView::jointAt(const QPoint& pos, double radius) const {
+  if (!model_ || !frame_ || !overlayEnabled("joints")) return -1;
+  int best = -1;
+  double best_d = radius;
+  for (std::size_t k = 0; k < frame_->joints.size(); ++k) {
+    QPointF at;
+    if (!project(frame_->joints[k].frames.origin_a, at)) continue;
+    const double d = std::hypot(at.x() - pos.x(), at.y() - pos.y());
+    if (d <= best_d) {
+      best_d = d;
+      best = int(k);
+    }
+  }
+  return best;
+}
+
 void SceneView::captureImage(std::function<void(const QImage&)> done) {
   Qt3DRender::QRenderCaptureReply* reply = capture_->requestCapture();
   connect(reply, &Qt3DRender::QRenderCaptureReply::completed, this, [reply, done] {
@@ -304,8 +334,9 @@ bool SceneView::eventFilter(QObject* watched, QEvent* event) {
     case QEvent::MouseButtonRelease: {
       auto* e = static_cast<QMouseEvent*>(event);
       if (e->button() == drag_button_ && e->button() == Qt::LeftButton && !dragged_) {
-        const int body = bodyAt(e->position().toPoint());
-        emit bodyClicked(body);
+        const QPoint p = e->position().toPoint();
+        if (const int joint = jointAt(p); joint >= 0) emit jointClicked(joint);
+        else emit bodyClicked(bodyAt(p));
       }
       drag_button_ = Qt::NoButton;
       return true;

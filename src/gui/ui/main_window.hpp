@@ -47,6 +47,9 @@ class MainWindow : public QMainWindow {
   void selectBody(int body);
   void togglePlay();  // the live run, or a run file's timeline playback
   bool selectBodyNamed(const QString& name);  // false: no such body
+  void selectJoint(int joint);  // -1: none; the view, inspector and joint plots follow
+  bool selectJointNamed(const QString& name);  // false: no such joint
+  int selectedJoint() const { return selected_joint_; }
   // PNG of the whole window, the 3D view included (grabbed from the renderer), then done(ok).
   void saveWindowImage(const QString& file, std::function<void(bool)> done);
 
@@ -119,6 +122,7 @@ class MainWindow : public QMainWindow {
   const pegsim::Settings* shown_settings_ = nullptr;  // of the replay, in the Settings dock
   ModelPtr model_;
   int selected_ = -1;
+  int selected_joint_ = -1;
   QString file_;
   QString last_error_;
 };

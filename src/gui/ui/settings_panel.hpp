@@ -1,4 +1,4 @@
-// The settings dock: step size, solver, formulation, friction directions, epsilon, eps_theta,
+// The settings dock: step size, solver, fallback solvers, formulation, friction directions, epsilon, eps_theta,
 // tolerance, and how many live frames the timeline keeps. Every edit is sent at once: the
 // worker applies it at the next step, also while running.
 #pragma once
@@ -39,6 +39,7 @@ class SettingsPanel : public QWidget {
   bool updating_ = false;
   QDoubleSpinBox* h_;
   QComboBox* solver_;
+  QLineEdit* fallbacks_;
   QComboBox* formulation_;
   QSpinBox* directions_;
   QDoubleSpinBox* epsilon_;
