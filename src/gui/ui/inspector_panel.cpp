@@ -35,12 +35,14 @@ InspectorPanel::InspectorPanel(QWidget* parent) : QWidget(parent) {
   contacts_->setEditTriggers(QAbstractItemView::NoEditTriggers);
   joints_title_ = new QLabel("<b>Joints</b>");
   joints_ = new QListWidget;
-  joints_->setMaximumHeight(90);
+  joints_->setMaximumHeight(70);
   joint_table_ = new QTableWidget(0, 2);
   joint_table_->horizontalHeader()->hide();
   joint_table_->horizontalHeader()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
   joint_table_->horizontalHeader()->setStretchLastSection(true);
   joint_table_->verticalHeader()->hide();
+  joint_table_->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 4);
+  joint_table_->setWordWrap(false);
   joint_table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
   layout->addWidget(summary_);
   layout->addWidget(contacts_, 1);
@@ -111,9 +113,12 @@ QString InspectorPanel::summaryText() const { return summary_->text(); }
 
 void InspectorPanel::show(const ModelPtr& model, const FramePtr& frame, int body) {
   contacts_->setRowCount(0);
-  if (!model || !frame || body < 0 || body >= int(model->bodies.size()) ||
-      body >= int(frame->bodies.size())) {
-    summary_->setText("Click a body to inspect it.");
+  const bool known = model && frame && body >= 0 && body < int(model->bodies.size()) &&
+                     body < int(frame->bodies.size());
+  contacts_->setVisible(known);  // the room goes to the joint table
+  if (!known) {
+    summary_->setText(model && !model->joints.empty() ? "Click a body or a joint to inspect it."
+                                                       : "Click a body to inspect it.");
     return;
   }
   const Body& b = model->bodies[std::size_t(body)];
