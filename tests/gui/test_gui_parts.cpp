@@ -46,7 +46,7 @@ TEST(CommandLine, RejectsBadInputWithAReason) {
   EXPECT_NE(error({"--quit"}).find("--screenshot"), std::string::npos);
   EXPECT_NE(error({"a.json", "b.json"}).find("one file"), std::string::npos);
   EXPECT_NE(error({"--wat"}).find("--wat"), std::string::npos);
-  EXPECT_NE(error({"--select"}).find("body name"), std::string::npos);
+  EXPECT_NE(error({"--select"}).find("body or joint name"), std::string::npos);
   EXPECT_NE(error({"--benchmark", "a.json"}).find("--benchmark takes no file"), std::string::npos);
   EXPECT_TRUE(parse_command_line({}, kKeys).error.isEmpty());
 }
