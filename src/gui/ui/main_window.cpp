@@ -13,6 +13,7 @@
 #include <QMessageBox>
 #include <QMimeData>
 #include <QPainter>
+#include <QScrollArea>
 #include <QStatusBar>
 #include <QTimer>
 #include <QToolBar>
@@ -118,7 +119,12 @@ void MainWindow::buildDocks() {
     addDockWidget(area, d);
     return d;
   };
-  dock("Settings", settings_, Qt::RightDockWidgetArea);
+  // Scrollable, so its rows never force the window taller than the screen (with Plots shown).
+  auto* settings_scroll = new QScrollArea;
+  settings_scroll->setWidget(settings_);
+  settings_scroll->setWidgetResizable(true);
+  settings_scroll->setFrameShape(QFrame::NoFrame);
+  dock("Settings", settings_scroll, Qt::RightDockWidgetArea);
   dock("Inspector", inspector_, Qt::RightDockWidgetArea);
   // Below the view, wide for time axes; hidden until asked for (View ▸ Plots).
   plots_dock_ = dock("Plots", plots_, Qt::BottomDockWidgetArea);
