@@ -70,8 +70,8 @@ int main(int argc, char** argv) {
   QObject::connect(&window, &MainWindow::openFailed, &app, [&] { if (cl.quit) app.exit(2); });
   QObject::connect(&window, &MainWindow::stepsDone, &app, ready);
   QObject::connect(&window, &MainWindow::fileOpened, &app, [&] {
-    if (!cl.select.isEmpty() && !window.selectBodyNamed(cl.select))
-      return fail(QString("%1: no body named '%2'").arg(file, cl.select));
+    if (!cl.select.isEmpty() && !window.selectBodyNamed(cl.select) && !window.selectJointNamed(cl.select))
+      return fail(QString("%1: no body or joint named '%2'").arg(file, cl.select));
     if (!window.replaying()) {
       const qint64 steps = cl.steps ? *cl.steps : cl.frame.value_or(0);
       if (steps > 0) window.runSteps(int(steps));

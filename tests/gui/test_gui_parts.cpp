@@ -46,7 +46,7 @@ TEST(CommandLine, RejectsBadInputWithAReason) {
   EXPECT_NE(error({"--quit"}).find("--screenshot"), std::string::npos);
   EXPECT_NE(error({"a.json", "b.json"}).find("one file"), std::string::npos);
   EXPECT_NE(error({"--wat"}).find("--wat"), std::string::npos);
-  EXPECT_NE(error({"--select"}).find("body name"), std::string::npos);
+  EXPECT_NE(error({"--select"}).find("body or joint name"), std::string::npos);
   EXPECT_NE(error({"--benchmark", "a.json"}).find("--benchmark takes no file"), std::string::npos);
   EXPECT_TRUE(parse_command_line({}, kKeys).error.isEmpty());
 }
@@ -99,6 +99,21 @@ TEST(OrbitCamera, FitFramesTheBoxAndOrbitPanZoomMoveAsExpected) {
   const Vec3 before = c.target;
   c.pan(0.1, 0.0);
   EXPECT_NEAR((c.target - before).dot(c.right()), -0.2 * c.half_height(), 1e-12);
+}
+
+TEST(OrbitCamera, ProjectIsTheInverseOfTheRayThroughAPixel) {
+  OrbitCamera c;
+  c.fit(Vec3(-1, -1, 0), Vec3(1, 1, 2));
+  c.orbit(0.3, 0.2);
+  for (bool ortho : {false, true}) {
+    const auto ray = c.ray(0.4, -0.7, 1.6, ortho);
+    double x = 0.0, y = 0.0;
+    ASSERT_TRUE(c.project(ray.origin + 3.0 * ray.dir, 1.6, ortho, x, y));
+    EXPECT_NEAR(x, 0.4, 1e-12);
+    EXPECT_NEAR(y, -0.7, 1e-12);
+  }
+  double x = 0.0, y = 0.0;
+  EXPECT_FALSE(c.project(c.eye() - c.forward(), 1.6, false, x, y)) << "behind the eye";
 }
 
 TEST(LiveHistory, KeepsTheLastCapacityFrames) {

@@ -8,6 +8,11 @@
 #include <QImage>
 #include <QFile>
 #include <QTemporaryDir>
+#include <QMenu>
+#include <QMenuBar>
+#include <QToolBar>
+#include <QToolButton>
+#include <functional>
 
 #include "gui/render/scene_view.hpp"
 #include "gui/ui/inspector_panel.hpp"
@@ -196,6 +201,52 @@ TEST(MainWindow, AnEditInTheSettingsPanelChangesTheNextStep) {
   ASSERT_TRUE(test::wait_until([&done] { return done; }));
   EXPECT_NEAR(win.w.sceneView()->frame()->time - t2, h0 / 2.0, 1e-12);
   EXPECT_DOUBLE_EQ(win.w.settingsPanel()->settings().h, h0 / 2.0);
+}
+
+}  // namespace
+}  // namespace pegsim::gui
+
+namespace pegsim::gui {
+namespace {
+
+// Every action of the window is reachable: the toolbar fits the default window size (no
+// overflow "»" button hides any of it), and every action with a shortcut is in a menu.
+TEST(MainWindow, TheToolbarFitsTheDefaultWindowAndEveryActionIsReachable) {
+  test::Window win(0);
+  ASSERT_EQ(win.w.size(), QSize(1280, 800));
+  auto* tools = win.w.findChild<QToolBar*>("Main");
+  ASSERT_NE(tools, nullptr);
+  auto* overflow = tools->findChild<QToolButton*>("qt_toolbar_ext_button");
+  EXPECT_TRUE(overflow == nullptr || !overflow->isVisible()) << "the toolbar overflows";
+  for (QAction* a : tools->actions()) {
+    if (a->isSeparator()) continue;
+    QWidget* w = tools->widgetForAction(a);
+    ASSERT_NE(w, nullptr) << a->text().toStdString();
+    EXPECT_TRUE(w->isVisible()) << a->text().toStdString();
+    EXPECT_TRUE(tools->rect().contains(w->geometry())) << a->text().toStdString();
+  }
+  // The overlays' drop-down holds every overlay.
+  auto* overlays = tools->findChild<QToolButton*>("Overlays");
+  ASSERT_NE(overlays, nullptr);
+  for (const auto& o : win.w.sceneView()->overlays())
+    EXPECT_TRUE(overlays->menu()->actions().contains(win.w.overlayAction(o->key()))) << o->key();
+  // Every action with a shortcut can be found in the menu bar.
+  QSet<QAction*> in_menus;
+  std::function<void(QMenu*)> collect = [&](QMenu* menu) {
+    for (QAction* a : menu->actions()) {
+      in_menus.insert(a);
+      if (a->menu()) collect(a->menu());
+    }
+  };
+  for (QAction* a : win.w.menuBar()->actions())
+    if (a->menu()) collect(a->menu());
+  int with_shortcut = 0;
+  for (QAction* a : win.w.findChildren<QAction*>()) {
+    if (a->shortcut().isEmpty()) continue;
+    ++with_shortcut;
+    EXPECT_TRUE(in_menus.contains(a)) << a->text().toStdString();
+  }
+  EXPECT_GE(with_shortcut, 25);
 }
 
 }  // namespace

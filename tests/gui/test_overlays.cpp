@@ -2,6 +2,7 @@
 // impulses scaled by magnitude, AABBs blue or red, body frames.
 #include <gtest/gtest.h>
 
+#include "engine/dynamics/joint_rows.hpp"
 #include "engine/dynamics/simulator.hpp"
 #include "gui/render/mesh_data.hpp"
 #include "gui/render/overlay.hpp"
@@ -36,13 +37,13 @@ struct Fixture {
   OverlayContext ctx() const { return {scene.model, frame, 4.0, 2.0}; }
 };
 
-TEST(Overlays, TheRegistryHasTheFiveOverlaysWithDistinctKeysAndShortcuts) {
+TEST(Overlays, TheRegistryHasTheSixOverlaysWithDistinctKeysAndShortcuts) {
   auto all = standard_overlays();
-  ASSERT_EQ(all.size(), 5u);
+  ASSERT_EQ(all.size(), 6u);
   std::set<std::string> keys, shortcuts;
   for (auto& o : all) { keys.insert(o->key()); shortcuts.insert(o->shortcut()); }
-  EXPECT_EQ(keys, (std::set<std::string>{"contacts", "normals", "impulses", "aabbs", "frames"}));
-  EXPECT_EQ(shortcuts.size(), 5u);
+  EXPECT_EQ(keys, (std::set<std::string>{"contacts", "normals", "impulses", "aabbs", "frames", "joints"}));
+  EXPECT_EQ(shortcuts.size(), 6u);
 }
 
 TEST(Overlays, ContactPointsUsePrimaryAndSecondaryColours) {
@@ -107,6 +108,42 @@ TEST(Overlays, BodyFramesAreThreeAxesPerBoundedBodyFollowingItsOrientation) {
   const BodyState& tet = f.frame.bodies[2];
   const Vec3 x_axis = (s.arrows[3].to - s.arrows[3].from).normalized();
   EXPECT_TRUE(x_axis.isApprox(tet.orientation * Vec3::UnitX(), 1e-12));
+}
+
+// The joints overlay draws the engine's joint frames (thesis §2.2.3): the hinge of the
+// pendulum scene is anchored at (0, 0, 2) in the world with its axis along x.
+TEST(Overlays, JointsAreDrawnAtTheirFramesWithTheAxisAndLinks) {
+  const Scene scene = load_scene(test::scene_path("pendulum"));
+  Simulator sim(scene.model, scene.initial, scene.settings);
+  for (int k = 0; k < 40; ++k) sim.step();
+  const FramePtr frame = make_snapshot(sim.model(), sim.state(), &sim.last_report(), &sim.settings());
+  ASSERT_EQ(frame->joints.size(), 1u);
+  const JointFrames expected = joint_frames(sim.state(), sim.model().joints[0]);
+  EXPECT_TRUE(frame->joints[0].frames.origin_a.isApprox(Vec3(0, 0, 2), 1e-12));
+  const JointError error = joint_error(sim.state(), sim.model().joints[0]);
+  EXPECT_EQ(frame->joints[0].error.position, error.position);
+  EXPECT_EQ(frame->joints[0].coordinates.angle, joint_coordinates(sim.state(), sim.model().joints[0]).angle);
+  Sketch s;
+  OverlayContext ctx{sim.model(), *frame, 2.0, 1.0};
+  overlay("joints")->draw(ctx, s);
+  ASSERT_EQ(s.markers.size(), 1u);
+  EXPECT_TRUE(s.markers[0].at.isApprox(Vec3(0, 0, 2), 1e-12));
+  EXPECT_EQ(s.markers[0].color, kJointColor);
+  ASSERT_EQ(s.arrows.size(), 3u);  // the axes of J_a
+  for (int a = 0; a < 3; ++a)
+    EXPECT_TRUE((s.arrows[std::size_t(a)].to - s.arrows[std::size_t(a)].from).normalized().isApprox(expected.axes_a.col(a), 1e-12));
+  EXPECT_NEAR(std::abs(s.arrows[2].to.x() - s.arrows[2].from.x()), 0.2, 1e-12) << "z_a is the hinge axis x, 0.1 x scene size";
+  // J_b's three axes, the hinge axis line, one link (the world has no centre); the error
+  // segment only if the two origins are apart.
+  const bool apart = (expected.origin_b - expected.origin_a).norm() > 1e-9;
+  EXPECT_EQ(s.segments.size(), 3u + 1u + 1u + (apart ? 1u : 0u));
+  EXPECT_TRUE(s.segments[3].a.isApprox(Vec3(0, 0, 2) - 0.4 * expected.axes_a.col(2), 1e-12));
+  EXPECT_TRUE(s.segments[4].a.isApprox(sim.state().bodies[0].position, 1e-12)) << "rod centre to J_b";
+  // The selected joint is drawn yellow.
+  ctx.selected_joint = 0;
+  Sketch selected;
+  overlay("joints")->draw(ctx, selected);
+  EXPECT_EQ(selected.markers[0].color, kJointSelected);
 }
 
 TEST(MeshData, ArrowsAndMarkersBecomeLinesAndTriangles) {

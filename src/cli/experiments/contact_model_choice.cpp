@@ -6,13 +6,6 @@
 
 namespace pegsim::cli {
 
-std::vector<std::string> contact_model_names() {
-  std::vector<std::string> names;
-  for (ContactModel m : {ContactModel::Standard, ContactModel::Lnc, ContactModel::Peg})
-    names.push_back(to_string(m));
-  return names;
-}
-
 std::vector<std::string> chosen_models(const std::vector<std::string>& requested) {
   const std::vector<std::string> known = contact_model_names();
   if (requested.empty()) return known;

@@ -8,9 +8,8 @@
 
 namespace pegsim::cli {
 
-// Every contact model the engine has, in a stable order.
-std::vector<std::string> contact_model_names();
-// options.models, or every model when it is empty; throws ExperimentError for an unknown name.
+// options.models, or every model (contact_model_names()) when it is empty; throws
+// ExperimentError for an unknown name.
 std::vector<std::string> chosen_models(const std::vector<std::string>& requested);
 // Sets the contact model of `settings` to `name` (one of contact_model_names()).
 void use_contact_model(Settings& settings, const std::string& name);

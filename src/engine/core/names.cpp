@@ -52,8 +52,17 @@ const char* to_string(ContactModel m) {
   return "?";
 }
 
+constexpr ContactModel kContactModels[] = {ContactModel::Standard, ContactModel::Lnc,
+                                           ContactModel::Peg};
+
+std::vector<std::string> contact_model_names() {
+  std::vector<std::string> out;
+  for (ContactModel m : kContactModels) out.push_back(to_string(m));
+  return out;
+}
+
 bool parse_contact_model(const std::string& name, ContactModel& out) {
-  for (ContactModel m : {ContactModel::Standard, ContactModel::Lnc, ContactModel::Peg}) {
+  for (ContactModel m : kContactModels) {
     if (name == to_string(m)) {
       out = m;
       return true;
@@ -90,14 +99,24 @@ const char* to_string(FailurePolicy p) {
   return "?";
 }
 
+namespace {
+constexpr Formulation kFormulations[] = {Formulation::StewartTrinkle, Formulation::AnitescuPotra};
+}
+
 bool parse_formulation(const std::string& name, Formulation& out) {
-  for (Formulation f : {Formulation::StewartTrinkle, Formulation::AnitescuPotra}) {
+  for (Formulation f : kFormulations) {
     if (name == to_string(f)) {
       out = f;
       return true;
     }
   }
   return false;
+}
+
+std::vector<std::string> formulation_names() {
+  std::vector<std::string> out;
+  for (Formulation f : kFormulations) out.push_back(to_string(f));
+  return out;
 }
 
 const char* to_string(JointType t) {

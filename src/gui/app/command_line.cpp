@@ -5,14 +5,14 @@ namespace pegsim::gui {
 QString command_line_usage() {
   return QStringLiteral(
       "usage: pegsim [SCENE.json | RUN.h5] [--steps N | --frame K] [--overlays LIST] [--plots]\n"
-      "              [--select BODY] [--screenshot FILE.png [--quit]]\n"
+      "              [--select BODY|JOINT] [--screenshot FILE.png [--quit]]\n"
       "       pegsim --benchmark\n"
       "  SCENE.json / RUN.h5   open a scene or a recorded run (default: cascading_polyhedra)\n"
       "  --steps N             run N steps of the scene\n"
       "  --frame K             show frame K (of a run file; of a scene: after K steps)\n"
       "  --overlays LIST       comma-separated overlays to show, or none: %1\n"
       "  --plots               show the Plots dock\n"
-      "  --select BODY         select the body of that name (inspector, plots)\n"
+      "  --select NAME         select the body (or else the joint) of that name (inspector, plots)\n"
       "  --screenshot FILE     save a PNG of the whole window once ready\n"
       "  --quit                exit after the screenshot\n"
       "  --benchmark           measure the window's responsiveness (stack10), print it, exit\n");
@@ -48,7 +48,7 @@ CommandLine parse_command_line(const QStringList& args, const QStringList& overl
     } else if (a == "--benchmark") {
       c.benchmark = true;
     } else if (a == "--select") {
-      if (!next(c.select) || c.select.isEmpty()) return fail("--select: expected a body name");
+      if (!next(c.select) || c.select.isEmpty()) return fail("--select: expected a body or joint name");
     } else if (a == "--steps" || a == "--frame") {
       QString v;
       if (!next(v)) return fail(a + ": expected a number");

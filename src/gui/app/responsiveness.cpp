@@ -5,7 +5,9 @@
 #include <QElapsedTimer>
 #include <QTemporaryDir>
 #include <algorithm>
+#include <ctime>
 #include <cstdio>
+#include <cstdlib>
 #include <functional>
 #include <random>
 #include <vector>
@@ -32,6 +34,14 @@ bool wait_for(const std::function<bool()>& pred, int ms) {
 
 void idle(int ms) { wait_for([] { return false; }, ms); }
 
+// CPU seconds of the whole process (every thread): with the machine shared, the CPU a
+// rendered frame costs is a steadier figure than the frame rate.
+double process_cpu_seconds() {
+  timespec t{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+  return double(t.tv_sec) + 1e-9 * double(t.tv_nsec);
+}
+
 struct Spread {
   double median = 0.0, max = 0.0;
 };
@@ -52,23 +62,44 @@ bool open_and_wait(MainWindow& w, const QString& file) {
   return opened;
 }
 
+// The 1-minute load average (other processes competing for the cores), -1 if unknown.
+double load_average() {
+  double load[1] = {-1.0};
+  return getloadavg(load, 1) == 1 ? load[0] : -1.0;
+}
+
 }  // namespace
 
 int run_responsiveness_benchmark(MainWindow& w, const QString& scenes, double seconds) {
+  // The renderer's floor: the empty view (clear colour only) before any scene is opened.
+  SceneView* view = w.sceneView();
+  idle(1000);
+  {
+    const qint64 frames0 = view->renderedFrames();
+    const double cpu0 = process_cpu_seconds();
+    QElapsedTimer clock;
+    clock.start();
+    idle(2000);
+    const qint64 frames = view->renderedFrames() - frames0;
+    std::printf("(0) empty view: %.1f frames rendered/s, %.1f ms CPU per frame\n",
+                frames / (clock.nsecsElapsed() * 1e-9), 1e3 * (process_cpu_seconds() - cpu0) / double(std::max<qint64>(1, frames)));
+    std::fflush(stdout);
+  }
   const QString stack10 = scenes + "/stack10.json";
   if (!open_and_wait(w, stack10)) {
     std::fprintf(stderr, "pegsim --benchmark: cannot open %s\n", qPrintable(stack10));
     return 2;
   }
-  SceneView* view = w.sceneView();
   idle(1000);  // the first frames upload the meshes
 
   // For reference: the redraw rate with nothing running (the renderer's own cost).
   const qint64 idle0 = view->renderedFrames();
+  const double idle_cpu0 = process_cpu_seconds();
   QElapsedTimer idle_clock;
   idle_clock.start();
   idle(2000);
   const double idle_fps = (view->renderedFrames() - idle0) / (idle_clock.nsecsElapsed() * 1e-9);
+  const double idle_cpu_ms = 1e3 * (process_cpu_seconds() - idle_cpu0) / double(std::max<qint64>(1, view->renderedFrames() - idle0));
 
   // (a) Redraw rate while the simulation runs as fast as possible.
   w.speedBox()->setCurrentIndex(w.speedBox()->count() - 1);  // "As fast as possible"
@@ -85,8 +116,9 @@ int run_responsiveness_benchmark(MainWindow& w, const QString& scenes, double se
   const double steps = (view->frame()->step - step0) / wall;
   w.togglePlay();
   idle(300);
-  std::printf("(a) stack10 as fast as possible, %.1f s: %.1f frames rendered/s (idle: %.1f), %.1f frames shown/s, "
-              "%.0f steps/s\n", wall, fps, idle_fps, shown, steps);
+  std::printf("(a) stack10 as fast as possible, %.1f s: %.1f frames rendered/s (idle: %.1f, %.1f ms CPU per frame), "
+              "%.1f frames shown/s, %.0f steps/s; load average %.1f\n", wall, fps, idle_fps, idle_cpu_ms, shown, steps,
+              load_average());
   std::fflush(stdout);
 
   // (b) Slider moves on a 10 000-frame run file.

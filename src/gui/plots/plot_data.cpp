@@ -58,6 +58,16 @@ void PlotData::append(const Model& model, const Vec3& gravity, const FrameSnapsh
   kinetic.push_back(system_kinetic_energy(model, frame.bodies));
   potential.push_back(system_potential_energy(model, gravity, frame.bodies));
   steps.push_back(peak);
+  std::vector<JointError> errors;
+  std::vector<JointCoordinates> coordinates;
+  errors.reserve(frame.joints.size());
+  coordinates.reserve(frame.joints.size());
+  for (const JointSnapshot& j : frame.joints) {
+    errors.push_back(j.error);
+    coordinates.push_back(j.coordinates);
+  }
+  joint_error.push_back(std::move(errors));
+  joint_coordinates.push_back(std::move(coordinates));
 }
 
 }  // namespace pegsim::gui

@@ -40,6 +40,8 @@ struct PlotData {
   std::vector<std::vector<Vec3>> acceleration;       // per sample, per body, m/s^2
   std::vector<double> kinetic, potential;            // per sample, J
   std::vector<StepFigures> steps;                    // per sample: the bucket's maxima
+  std::vector<std::vector<JointError>> joint_error;  // per sample, per joint (at the sample's frame)
+  std::vector<std::vector<JointCoordinates>> joint_coordinates;
 
   std::size_t size() const { return time.size(); }
   // Adds a sample at `frame`; `previous` is the frame before it (nullptr for frame 0: zero

@@ -18,7 +18,10 @@ namespace pegsim::gui {
 
 namespace {
 
-enum PlotIndex { kPosition, kVelocity, kAcceleration, kEnergy, kContacts, kIterations, kResidual, kSolveTime };
+enum PlotIndex {
+  kPosition, kVelocity, kAcceleration, kEnergy, kContacts, kIterations, kResidual, kSolveTime,
+  kJointPositionError, kJointRotationError, kJointCoordinate
+};
 
 const QStringList kXyz{"x", "y", "z"};
 
@@ -43,7 +46,11 @@ PlotsPanel::PlotsPanel(QWidget* parent) : QWidget(parent), status_(new QLabel) {
   tab("Steps", {addPlot("contacts", "Contacts", {"contacts"}), addPlot("iterations", "Solver iterations", {"iterations"}),
                 addPlot("residual", "Residual", {"residual"}, /*log=*/true),
                 addPlot("solve time", "Solve time (ms)", {"solve time"})});
+  tab("Joints", {addPlot("joint position error", "Joint position error (m)", {"joint position error"}),
+                 addPlot("joint rotation error", "Joint rotation error (rad)", {"joint rotation error"}),
+                 addPlot("joint", "Joint angle (rad), displacement (m)", {"angle", "displacement"})});
   setBody(-1, {});
+  setJoint(-1, {});
 }
 
 QWidget* PlotsPanel::addPlot(const QString& key, const QString& title, const QStringList& lines, bool log) {
@@ -130,6 +137,15 @@ void PlotsPanel::setBody(int body, const QString& name) {
   redraw();
 }
 
+void PlotsPanel::setJoint(int joint, const QString& name) {
+  joint_ = joint;
+  const QString suffix = joint < 0 ? " — click a joint to plot it" : " — " + name;
+  plots_[kJointPositionError].chart->setTitle("Joint position error (m)" + suffix);
+  plots_[kJointRotationError].chart->setTitle("Joint rotation error (rad)" + suffix);
+  plots_[kJointCoordinate].chart->setTitle("Joint angle (rad), displacement (m)" + suffix);
+  redraw();
+}
+
 void PlotsPanel::setStatus(const QString& text) { status_->setText("time axis: simulated time t (s) — " + text); }
 
 void PlotsPanel::setCursorTime(double t) {
@@ -165,6 +181,18 @@ void PlotsPanel::redraw() {
   fill(plots_[kIterations], step(&StepFigures::iterations));
   fill(plots_[kResidual], step(&StepFigures::residual));
   fill(plots_[kSolveTime], step(&StepFigures::solve_ms));
+  const bool has_joint = joint_ >= 0 && n > 0 && std::size_t(joint_) < data_.joint_error.front().size();
+  auto joint = [&](auto value_of) {
+    std::vector<double> v;
+    if (!has_joint) return v;
+    v.reserve(n);
+    for (std::size_t i = 0; i < n; ++i) v.push_back(value_of(i, std::size_t(joint_)));
+    return v;
+  };
+  fill(plots_[kJointPositionError], {joint([&](std::size_t i, std::size_t j) { return data_.joint_error[i][j].position; })});
+  fill(plots_[kJointRotationError], {joint([&](std::size_t i, std::size_t j) { return data_.joint_error[i][j].angle; })});
+  fill(plots_[kJointCoordinate], {joint([&](std::size_t i, std::size_t j) { return data_.joint_coordinates[i][j].angle; }),
+                                  joint([&](std::size_t i, std::size_t j) { return data_.joint_coordinates[i][j].displacement; })});
 }
 
 void PlotsPanel::fill(Plot& p, const std::vector<std::vector<double>>& values) {

@@ -1,6 +1,7 @@
 // The Plots dock: the selected body's position, velocity and acceleration, the system's
 // kinetic and potential energy, and per step the contacts, solver iterations, residual (log
-// scale) and solve time, against simulated time; a dashed cursor marks the timeline's frame.
+// scale) and solve time, and the selected joint's error and angle or displacement, against
+// simulated time; a dashed cursor marks the timeline's frame.
 // It draws PlotData; where the data comes from (live history, run file) is the window's job.
 #pragma once
 
@@ -27,11 +28,13 @@ class PlotsPanel : public QWidget {
   void setData(PlotData data);
   const PlotData& data() const { return data_; }
   void setBody(int body, const QString& name);  // -1: none selected
+  void setJoint(int joint, const QString& name);  // -1: none selected
   void setCursorTime(double t);
   void setStatus(const QString& text);  // e.g. how far a run file has been read
 
   // A drawn series by name: "position x|y|z", "velocity x|y|z", "acceleration x|y|z",
-  // "kinetic", "potential", "total", "contacts", "iterations", "residual", "solve time";
+  // "kinetic", "potential", "total", "contacts", "iterations", "residual", "solve time",
+  // "joint position error", "joint rotation error", "joint angle", "joint displacement";
   // and "cursor <chart>" for the cursor line of a chart ("position", "energy", "residual", ...).
   QXYSeries* series(const QString& name) const;
   double cursorTime() const { return cursor_time_; }
@@ -51,10 +54,12 @@ class PlotsPanel : public QWidget {
   void fill(Plot& plot, const std::vector<std::vector<double>>& values);
   void placeCursor(Plot& plot);
 
-  std::vector<Plot> plots_;  // position, velocity, acceleration, energy, contacts, iterations, residual, solve time
+  std::vector<Plot> plots_;  // position, velocity, acceleration, energy, contacts, iterations, residual,
+                             // solve time, joint position error, joint rotation error, joint coordinate
   PlotData data_;
   int body_ = -1;
   QString body_name_;
+  int joint_ = -1;
   double cursor_time_ = 0.0;
   QLabel* status_;
 };

@@ -64,4 +64,17 @@ OrbitCamera::Ray OrbitCamera::ray(double ndc_x, double ndc_y, double aspect,
   return {eye(), (distance * forward() + offset).normalized()};
 }
 
+bool OrbitCamera::project(const Vec3& point, double aspect, bool orthographic, double& ndc_x,
+                          double& ndc_y) const {
+  const Vec3 rel = point - eye();
+  const double depth = rel.dot(forward());
+  if (!orthographic && depth <= 0.0) return false;
+  // ray() scales the offset at the target's distance; a point at `depth` scales with it.
+  const double scale = orthographic ? 1.0 : distance / depth;
+  const double hh = half_height();
+  ndc_x = rel.dot(right()) * scale / (hh * aspect);
+  ndc_y = rel.dot(up()) * scale / hh;
+  return true;
+}
+
 }  // namespace pegsim::gui

@@ -33,6 +33,9 @@ struct OrbitCamera {
   // The ray through a viewport point in normalized device coordinates ([-1, 1], y up).
   struct Ray { Vec3 origin, dir; };
   Ray ray(double ndc_x, double ndc_y, double aspect, bool orthographic) const;
+  // The inverse: where a world point appears, in normalized device coordinates; false when it
+  // is behind the eye (perspective).
+  bool project(const Vec3& point, double aspect, bool orthographic, double& ndc_x, double& ndc_y) const;
 };
 
 }  // namespace pegsim::gui

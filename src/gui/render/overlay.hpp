@@ -18,6 +18,7 @@ struct OverlayContext {
   const FrameSnapshot& frame;
   double scene_size = 1.0;     // a length for sizing arrows and markers, m
   double impulse_scale = 1.0;  // metres of arrow per N s of impulse
+  int selected_joint = -1;     // drawn highlighted
 };
 
 class Overlay {
@@ -30,7 +31,7 @@ class Overlay {
   virtual void draw(const OverlayContext& context, Sketch& out) const = 0;
 };
 
-// Contact points, contact normals, contact impulses, AABBs, body frames (in that order).
+// Contact points, contact normals, contact impulses, AABBs, body frames, joints (in that order).
 std::vector<std::unique_ptr<Overlay>> standard_overlays();
 
 // Colours shared with the legend in the README.
@@ -40,5 +41,10 @@ inline constexpr Rgb kNormalColor{0.1f, 0.8f, 0.2f};        // green
 inline constexpr Rgb kImpulseColor{0.95f, 0.1f, 0.6f};      // magenta
 inline constexpr Rgb kAabbIdle{0.2f, 0.4f, 1.0f};           // blue
 inline constexpr Rgb kAabbActive{1.0f, 0.1f, 0.1f};         // red: the body has an enforced contact
+inline constexpr Rgb kJointColor{0.0f, 0.75f, 0.8f};        // teal: anchor and joint axis
+inline constexpr Rgb kJointSelected{1.0f, 0.85f, 0.1f};     // yellow: the inspected joint
+inline constexpr Rgb kJointLink{0.3f, 0.3f, 0.3f};          // grey: body centre to its joint frame
+inline constexpr Rgb kJointError{1.0f, 0.0f, 0.0f};         // red: origin of J_a to origin of J_b
+inline constexpr Rgb kAxisColors[3]{{1.0f, 0.2f, 0.2f}, {0.2f, 0.9f, 0.2f}, {0.3f, 0.4f, 1.0f}};  // x, y, z
 
 }  // namespace pegsim::gui

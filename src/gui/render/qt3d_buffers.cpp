@@ -55,18 +55,35 @@ ColoredEntity::ColoredEntity(Kind kind, Qt3DCore::QNode* parent) : Qt3DCore::QEn
                                                   : Qt3DRender::QGeometryRenderer::Triangles);
   addComponent(renderer_);
   addComponent(new Qt3DExtras::QPerVertexColorMaterial(this));
-  set({});
+  clear();
 }
 
 void ColoredEntity::set(const ColoredVertices& v) {
+  if (v.vertex_count() == 0) {
+    clear();
+    return;
+  }
+  positions_->setData(bytes(v.positions));
+  colors_->setData(bytes(v.colors));
+  count(v.vertex_count());
+}
+
+void ColoredEntity::clear() {
+  // A disabled overlay stays empty frame after frame: no upload for it.
+  if (count_ == 0) return;
   // An empty buffer makes the backend warn on every frame: keep one unused vertex instead.
   static const std::vector<float> kPlaceholder(3, 0.0f);
-  positions_->setData(bytes(v.vertex_count() ? v.positions : kPlaceholder));
-  colors_->setData(bytes(v.vertex_count() ? v.colors : kPlaceholder));
-  position_attr_->setCount(uint(v.vertex_count()));
-  color_attr_->setCount(uint(v.vertex_count()));
-  renderer_->setVertexCount(v.vertex_count());
-  setEnabled(v.vertex_count() > 0);  // an empty draw call is skipped altogether
+  positions_->setData(bytes(kPlaceholder));
+  colors_->setData(bytes(kPlaceholder));
+  count(0);
+}
+
+void ColoredEntity::count(int vertices) {
+  count_ = vertices;
+  position_attr_->setCount(uint(vertices));
+  color_attr_->setCount(uint(vertices));
+  renderer_->setVertexCount(vertices);
+  setEnabled(vertices > 0);  // an empty draw call is skipped altogether
 }
 
 }  // namespace pegsim::gui

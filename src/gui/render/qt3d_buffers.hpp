@@ -19,13 +19,17 @@ class ColoredEntity : public Qt3DCore::QEntity {
   enum class Kind { Lines, Triangles };
   ColoredEntity(Kind kind, Qt3DCore::QNode* parent);
   void set(const ColoredVertices& vertices);
+  void clear();
 
  private:
+  void count(int vertices);
+
   Qt3DCore::QBuffer* positions_;
   Qt3DCore::QBuffer* colors_;
   Qt3DCore::QAttribute* position_attr_;
   Qt3DCore::QAttribute* color_attr_;
   Qt3DRender::QGeometryRenderer* renderer_;
+  int count_ = -1;  // vertices drawn; -1 before the first set
 };
 
 }  // namespace pegsim::gui

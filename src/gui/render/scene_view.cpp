@@ -8,7 +8,6 @@
 #include <Qt3DCore/QTransform>
 #include <Qt3DExtras/QForwardRenderer>
 #include <Qt3DExtras/QPhongMaterial>
-#include <Qt3DExtras/QPlaneMesh>
 #include <Qt3DExtras/QSphereMesh>
 #include <Qt3DExtras/Qt3DWindow>
 #include <Qt3DLogic/QFrameAction>
@@ -17,9 +16,11 @@
 #include <Qt3DRender/QDirectionalLight>
 #include <Qt3DRender/QRenderCapture>
 #include <cmath>
+#include <QSurfaceFormat>
 
 #include "gui/render/picking.hpp"
 #include "gui/render/qt3d_buffers.hpp"
+#include "gui/render/software_gl.hpp"
 
 namespace pegsim::gui {
 
@@ -55,6 +56,14 @@ double nice_step(double approx) {
 
 SceneView::SceneView(QWidget* parent)
     : QWidget(parent), window_(new Qt3DExtras::Qt3DWindow), overlays_(standard_overlays()) {
+  if (software_opengl()) {
+    // 4x multisampling (Qt3DWindow's default) under llvmpipe: 38 ms of CPU per stack10
+    // frame instead of 25. Qt3D's renderer takes the default format, the window its own.
+    QSurfaceFormat format = window_->format();
+    format.setSamples(0);
+    window_->setFormat(format);
+    QSurfaceFormat::setDefaultFormat(format);
+  }
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(0, 0, 0, 0);
   QWidget* container = QWidget::createWindowContainer(window_, this);
@@ -92,6 +101,7 @@ void SceneView::setModel(ModelPtr model, double impulse_scale) {
   impulse_scale_ = impulse_scale;
   frame_.reset();
   selected_ = -1;
+  selected_joint_ = -1;
   delete bodies_root_;  // every body entity is its child
   bodies_root_ = new Qt3DCore::QEntity(root_);
   visuals_.assign(model_ ? model_->bodies.size() : 0, {});
@@ -142,20 +152,19 @@ void SceneView::showFrame(FramePtr frame) {
         case ShapeKind::HalfPlane:
           break;  // planar (2D) shapes: not drawn yet
         case ShapeKind::Plane: {
-          // A large tile (QPlaneMesh is in x-z with normal +y: turn it to the body's +z).
+          // A large tile, unlit: a lit (Phong) quad covering half the view cost a software
+          // rasterizer (llvmpipe) about 26 ms a frame, twice the rest of the scene.
           const double tile = std::max(10.0, 6.0 * scene_size_);
-          auto* tile_entity = new Qt3DCore::QEntity(e);
-          auto* mesh = new Qt3DExtras::QPlaneMesh(tile_entity);
-          mesh->setWidth(float(tile));
-          mesh->setHeight(float(tile));
-          auto* turn = new Qt3DCore::QTransform(tile_entity);
-          turn->setRotation(QQuaternion::fromAxisAndAngle(1, 0, 0, 90));
-          tile_entity->addComponent(mesh);
-          tile_entity->addComponent(turn);
-          tile_entity->addComponent(v.material);
+          const double half = 0.5 * tile;
+          const Rgb floor{float(v.color.redF() * 0.85), float(v.color.greenF() * 0.85),
+                          float(v.color.blueF() * 0.85)};
+          ColoredVertices quad;
+          for (const auto& [x, y] : {std::pair{-1, -1}, {1, -1}, {1, 1}, {-1, -1}, {1, 1}, {-1, 1}})
+            quad.add(Vec3(x * half, y * half, 0.0), floor);
+          (new ColoredEntity(ColoredEntity::Kind::Triangles, e))->set(quad);
           // The grid, a hair above the tile so it does not z-fight with it.
           Sketch grid;
-          const double step = nice_step(tile / 40.0), half = 0.5 * tile;
+          const double step = nice_step(tile / 40.0);
           const double lift = 1e-3 * scene_size_;
           const Rgb c{float(v.color.redF() * 0.7), float(v.color.greenF() * 0.7),
                       float(v.color.blueF() * 0.7)};
@@ -188,7 +197,7 @@ void SceneView::updateBodies() {
 Sketch SceneView::overlaySketch(const std::string& key) const {
   Sketch sketch;
   if (!model_ || !frame_) return sketch;
-  OverlayContext ctx{*model_, *frame_, scene_size_, impulse_scale_};
+  OverlayContext ctx{*model_, *frame_, scene_size_, impulse_scale_, selected_joint_};
   for (const auto& o : overlays_)
     if (o->key() == key) o->draw(ctx, sketch);
   return sketch;
@@ -218,6 +227,11 @@ bool SceneView::overlayEnabled(const std::string& key) const {
 void SceneView::setSelectedBody(int body) {
   selected_ = body;
   if (model_ && frame_) updateBodies();
+}
+
+void SceneView::setSelectedJoint(int joint) {
+  selected_joint_ = joint;
+  if (model_ && frame_) updateOverlays();
 }
 
 void SceneView::fitAll() {
@@ -263,6 +277,30 @@ int SceneView::bodyAt(const QPoint& pos) const {
   return pick_body(*model_, *frame_, ray.origin, ray.dir);
 }
 
+bool SceneView::project(const Vec3& point, QPointF& pos) const {
+  const double w = window_->width(), h = window_->height();
+  double x = 0.0, y = 0.0;
+  if (w <= 0 || h <= 0 || !camera_.project(point, w / h, ortho_, x, y)) return false;
+  pos = QPointF(0.5 * (x + 1.0) * w - 0.5, 0.5 * (1.0 - y) * h - 0.5);  // bodyAt's pixel centres
+  return true;
+}
+
+int SceneView::jointAt(const QPoint& pos, double radius) const {
+  if (!model_ || !frame_ || !overlayEnabled("joints")) return -1;
+  int best = -1;
+  double best_d = radius;
+  for (std::size_t k = 0; k < frame_->joints.size(); ++k) {
+    QPointF at;
+    if (!project(frame_->joints[k].frames.origin_a, at)) continue;
+    const double d = std::hypot(at.x() - pos.x(), at.y() - pos.y());
+    if (d <= best_d) {
+      best_d = d;
+      best = int(k);
+    }
+  }
+  return best;
+}
+
 void SceneView::captureImage(std::function<void(const QImage&)> done) {
   Qt3DRender::QRenderCaptureReply* reply = capture_->requestCapture();
   connect(reply, &Qt3DRender::QRenderCaptureReply::completed, this, [reply, done] {
@@ -300,8 +338,9 @@ bool SceneView::eventFilter(QObject* watched, QEvent* event) {
     case QEvent::MouseButtonRelease: {
       auto* e = static_cast<QMouseEvent*>(event);
       if (e->button() == drag_button_ && e->button() == Qt::LeftButton && !dragged_) {
-        const int body = bodyAt(e->position().toPoint());
-        emit bodyClicked(body);
+        const QPoint p = e->position().toPoint();
+        if (const int joint = jointAt(p); joint >= 0) emit jointClicked(joint);
+        else emit bodyClicked(bodyAt(p));
       }
       drag_button_ = Qt::NoButton;
       return true;

@@ -43,6 +43,8 @@ class SceneView : public QWidget {
 
   void setSelectedBody(int body);
   int selectedBody() const { return selected_; }
+  void setSelectedJoint(int joint);  // drawn highlighted by the joints overlay; -1: none
+  int selectedJoint() const { return selected_joint_; }
 
   void fitAll();
   void setViewPreset(ViewPreset view);
@@ -52,6 +54,11 @@ class SceneView : public QWidget {
 
   // Body under a point of this widget (-1: none), by a ray through the current camera.
   int bodyAt(const QPoint& pos) const;
+  // Where a world point is drawn in this widget (false: behind the eye).
+  bool project(const Vec3& point, QPointF& pos) const;
+  // The joint whose anchor is drawn within `radius` pixels of pos, the nearest (-1: none, or
+  // the joints overlay is off).
+  int jointAt(const QPoint& pos, double radius = 10.0) const;
   // Renders the next frame into an image and calls done with it (on the GUI thread).
   void captureImage(std::function<void(const QImage&)> done);
 
@@ -64,6 +71,7 @@ class SceneView : public QWidget {
 
  signals:
   void bodyClicked(int body);  // -1: clicked on empty space
+  void jointClicked(int joint);  // a click on a joint's anchor (it wins over the body under it)
 
  protected:
   bool eventFilter(QObject* watched, QEvent* event) override;
@@ -93,6 +101,7 @@ class SceneView : public QWidget {
   double impulse_scale_ = 1.0;
   double scene_size_ = 1.0;
   int selected_ = -1;
+  int selected_joint_ = -1;
   OrbitCamera camera_;
   bool ortho_ = false;
   QPoint press_pos_;

@@ -1,4 +1,5 @@
-// The overlays of issue 4: contact points, normals, impulses, AABBs and body frames.
+// The overlays of issue 4 (contact points, normals, impulses, AABBs, body frames) and of
+// issue 5 (joints).
 #include <cmath>
 
 #include "gui/render/overlay.hpp"
@@ -86,10 +87,47 @@ class BodyFrames : public Overlay {
                                                    : body.shape.radius;
       const double length = std::max(0.8 * radius, 0.02 * c.scene_size);
       const BodyState& s = c.frame.bodies[i];
-      const Rgb axes[3] = {{1.0f, 0.2f, 0.2f}, {0.2f, 0.9f, 0.2f}, {0.3f, 0.4f, 1.0f}};
       for (int a = 0; a < 3; ++a)
         out.arrows.push_back({s.position, s.position + length * (s.orientation * Vec3::Unit(a)),
-                              axes[a], 0.15 * length});
+                              kAxisColors[a], 0.15 * length});
+    }
+  }
+};
+
+// Each joint's two frames (thesis §2.2.3): {J_a} as arrows x, y, z at its origin, {J_b} as
+// shorter plain axes, the anchor as a marker, the joint axis z_a as a line where the joint
+// leaves motion along or about it free, grey links from the bodies' centres, and the
+// separation of the two origins (red when the joint is violated by more than a micrometre).
+class Joints : public Overlay {
+ public:
+  std::string key() const override { return "joints"; }
+  std::string label() const override { return "Joints"; }
+  std::string shortcut() const override { return "Ctrl+6"; }
+  bool on_by_default() const override { return true; }  // nothing to draw without joints
+  void draw(const OverlayContext& c, Sketch& out) const override {
+    const double length = 0.1 * c.scene_size;
+    for (std::size_t k = 0; k < c.frame.joints.size() && k < c.model.joints.size(); ++k) {
+      const Joint& joint = c.model.joints[k];
+      const JointFrames& f = c.frame.joints[k].frames;
+      const bool selected = int(k) == c.selected_joint;
+      out.markers.push_back({f.origin_a, selected ? kJointSelected : kJointColor, (selected ? 0.045 : 0.03) * c.scene_size});
+      for (int a = 0; a < 3; ++a) {
+        out.arrows.push_back({f.origin_a, f.origin_a + length * f.axes_a.col(a), kAxisColors[a], 0.2 * length});
+        out.segments.push_back({f.origin_b, f.origin_b + 0.6 * length * f.axes_b.col(a), kAxisColors[a]});
+      }
+      if (joint.type != JointType::Fixed && joint.type != JointType::Spherical) {
+        const Vec3 axis = 2.0 * length * f.axes_a.col(2);
+        out.segments.push_back({f.origin_a - axis, f.origin_a + axis, selected ? kJointSelected : kJointColor});
+      }
+      auto link = [&](int body, const Vec3& origin) {
+        if (body >= 0 && std::size_t(body) < c.frame.bodies.size())
+          out.segments.push_back({c.frame.bodies[std::size_t(body)].position, origin, kJointLink});
+      };
+      link(joint.body_a, f.origin_a);
+      link(joint.body_b, f.origin_b);
+      // Prismatic and cylindrical joints slide along z_a: only an error is red.
+      if ((f.origin_b - f.origin_a).norm() > 1e-9)
+        out.segments.push_back({f.origin_a, f.origin_b, c.frame.joints[k].error.position > 1e-6 ? kJointError : kJointColor});
     }
   }
 };
@@ -103,6 +141,7 @@ std::vector<std::unique_ptr<Overlay>> standard_overlays() {
   out.push_back(std::make_unique<ContactImpulses>());
   out.push_back(std::make_unique<BoundingBoxes>());
   out.push_back(std::make_unique<BodyFrames>());
+  out.push_back(std::make_unique<Joints>());
   return out;
 }
 

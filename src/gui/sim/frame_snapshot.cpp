@@ -24,6 +24,14 @@ std::vector<Aabb> aabbs_of(const Model& model, const std::vector<BodyState>& bod
   return out;
 }
 
+std::vector<JointSnapshot> joints_of(const Model& model, const State& state) {
+  std::vector<JointSnapshot> out;
+  out.reserve(model.joints.size());
+  for (const Joint& j : model.joints)
+    out.push_back({joint_frames(state, j), joint_error(state, j), joint_coordinates(state, j)});
+  return out;
+}
+
 }  // namespace
 
 FramePtr make_snapshot(const Model& model, const State& state, const StepReport* report,
@@ -33,6 +41,7 @@ FramePtr make_snapshot(const Model& model, const State& state, const StepReport*
   f->time = state.time;
   f->bodies = state.bodies;
   f->aabbs = aabbs_of(model, state.bodies);
+  f->joints = joints_of(model, state);
   if (!report) return f;
   const StepReport& r = *report;
   f->contacts.reserve(r.contacts.size());
@@ -71,6 +80,7 @@ FramePtr make_snapshot(const Model& model, const RunFrame& frame, const Settings
   f->time = frame.time;
   f->bodies = frame.bodies;
   f->aabbs = aabbs_of(model, frame.bodies);
+  if (!model.joints.empty()) f->joints = joints_of(model, State{frame.time, frame.step, frame.bodies});
   f->contacts.reserve(frame.contacts.size());
   for (const RecordedContact& rc : frame.contacts) {
     ContactSnapshot s;

@@ -10,6 +10,7 @@
 #include "engine/collision/aabb.hpp"
 #include "engine/core/model.hpp"
 #include "engine/core/state.hpp"
+#include "engine/dynamics/joint_rows.hpp"
 #include "engine/dynamics/step_report.hpp"
 #include "io/run_data.hpp"
 
@@ -40,15 +41,24 @@ struct SolveSummary {
   double seconds = 0.0;   // wall time of every solver attempt together
 };
 
+// A joint in this frame, as the engine measures it (thesis §2.2.3): its two frames in the
+// world, how far they are apart along the constrained directions, and its free coordinate.
+struct JointSnapshot {
+  JointFrames frames;
+  JointError error;
+  JointCoordinates coordinates;
+};
+
 struct FrameSnapshot {
   std::int64_t step = 0;
   double time = 0.0;
   std::vector<BodyState> bodies;          // pose and twist; force/torque unused
   std::vector<ContactSnapshot> contacts;
   std::vector<Aabb> aabbs;                // per body, world frame, no margin
+  std::vector<JointSnapshot> joints;      // per joint of the model
   SolveSummary solve;
   // The settings the step ran with (0 and "" for an initial frame): what a change in the
-  // Settings dock shows up as. A run file's frames carry the recorded run's settings.
+  // Settings dock shows up as. A run file's frames carry the settings recorded for them.
   double h = 0.0;
   std::string configured_solver;
 

@@ -16,7 +16,8 @@ RunFileSource::RunFileSource(const std::filesystem::path& file)
     : reader_(file), model_(std::make_shared<const Model>(reader_.model())) {}
 
 FramePtr RunFileSource::frame(std::int64_t k) const {
-  return make_snapshot(*model_, reader_.frame(k), &reader_.header().settings);
+  // The settings frame k was stepped with: a run's settings may change along it.
+  return make_snapshot(*model_, reader_.frame(k), &reader_.settings(k));
 }
 
 }  // namespace pegsim::gui

@@ -2,6 +2,7 @@
 
 #include <QHeaderView>
 #include <QLabel>
+#include <QListWidget>
 #include <QTableWidget>
 #include <QVBoxLayout>
 
@@ -32,17 +33,92 @@ InspectorPanel::InspectorPanel(QWidget* parent) : QWidget(parent) {
   contacts_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
   contacts_->verticalHeader()->hide();
   contacts_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+  joints_title_ = new QLabel("<b>Joints</b>");
+  joints_ = new QListWidget;
+  joints_->setMaximumHeight(70);
+  joint_table_ = new QTableWidget(0, 2);
+  joint_table_->horizontalHeader()->hide();
+  joint_table_->horizontalHeader()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
+  joint_table_->horizontalHeader()->setStretchLastSection(true);
+  joint_table_->verticalHeader()->hide();
+  joint_table_->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 4);
+  joint_table_->setWordWrap(false);
+  joint_table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
   layout->addWidget(summary_);
   layout->addWidget(contacts_, 1);
+  layout->addWidget(joints_title_);
+  layout->addWidget(joints_);
+  layout->addWidget(joint_table_, 1);
+  connect(joints_, &QListWidget::currentRowChanged, this, &InspectorPanel::jointChosen);
+  setJoints(nullptr);
+}
+
+void InspectorPanel::setJoints(const ModelPtr& model) {
+  const QSignalBlocker block(joints_);
+  joints_->clear();
+  const bool any = model && !model->joints.empty();
+  if (any)
+    for (const Joint& j : model->joints)
+      joints_->addItem(QString("%1 (%2)").arg(QString::fromStdString(j.name), to_string(j.type)));
+  for (QWidget* w : std::initializer_list<QWidget*>{joints_title_, joints_, joint_table_}) w->setVisible(any);
+  joint_table_->setRowCount(0);
+}
+
+void InspectorPanel::showJoint(const ModelPtr& model, const FramePtr& frame, int joint) {
+  {
+    const QSignalBlocker block(joints_);
+    joints_->setCurrentRow(joint);
+  }
+  joint_table_->setRowCount(0);
+  if (!model || !frame || joint < 0 || joint >= int(model->joints.size()) ||
+      joint >= int(frame->joints.size()))
+    return;
+  const Joint& j = model->joints[std::size_t(joint)];
+  const JointSnapshot& s = frame->joints[std::size_t(joint)];
+  auto body_name = [&](int b) {
+    return b >= 0 && b < int(model->bodies.size()) ? QString::fromStdString(model->bodies[std::size_t(b)].name)
+                                                    : QString("world");
+  };
+  auto number = [](double x) { return QString::number(x, 'g', 6); };
+  std::vector<std::pair<QString, QString>> rows{
+      {"joint", QString("%1 (#%2)").arg(QString::fromStdString(j.name)).arg(joint)},
+      {"type", to_string(j.type)},
+      {"body A", body_name(j.body_a)},
+      {"body B", body_name(j.body_b)},
+      {"anchor (m)", vec(s.frames.origin_a, 5)},
+      {"axis z", vec(s.frames.axes_a.col(2), 5)}};
+  // The free coordinate of joint_coordinates: angle about z, displacement along it.
+  if (j.type == JointType::Revolute || j.type == JointType::Cylindrical) {
+    rows.push_back({"angle (rad)", number(s.coordinates.angle)});
+    rows.push_back({"angle (deg)", number(s.coordinates.angle * 180.0 / 3.14159265358979323846)});
+  }
+  if (j.type == JointType::Prismatic || j.type == JointType::Cylindrical)
+    rows.push_back({"displacement (m)", number(s.coordinates.displacement)});
+  rows.push_back({"position error (m)", number(s.error.position)});
+  rows.push_back({"rotation error (rad)", number(s.error.angle)});
+  joint_table_->setRowCount(int(rows.size()));
+  for (std::size_t r = 0; r < rows.size(); ++r) {
+    joint_table_->setItem(int(r), 0, new QTableWidgetItem(rows[r].first));
+    joint_table_->setItem(int(r), 1, new QTableWidgetItem(rows[r].second));
+  }
+}
+
+QString InspectorPanel::jointValue(const QString& property) const {
+  for (int r = 0; r < joint_table_->rowCount(); ++r)
+    if (joint_table_->item(r, 0)->text() == property) return joint_table_->item(r, 1)->text();
+  return {};
 }
 
 QString InspectorPanel::summaryText() const { return summary_->text(); }
 
 void InspectorPanel::show(const ModelPtr& model, const FramePtr& frame, int body) {
   contacts_->setRowCount(0);
-  if (!model || !frame || body < 0 || body >= int(model->bodies.size()) ||
-      body >= int(frame->bodies.size())) {
-    summary_->setText("Click a body to inspect it.");
+  const bool known = model && frame && body >= 0 && body < int(model->bodies.size()) &&
+                     body < int(frame->bodies.size());
+  contacts_->setVisible(known);  // the room goes to the joint table
+  if (!known) {
+    summary_->setText(model && !model->joints.empty() ? "Click a body or a joint to inspect it."
+                                                       : "Click a body to inspect it.");
     return;
   }
   const Body& b = model->bodies[std::size_t(body)];

@@ -1,5 +1,6 @@
 // The inspector dock: the selected body's name, mass, pose, twist, kinetic energy and its
-// contacts (gap, impulses) in the frame on screen.
+// contacts (gap, impulses) in the frame on screen; below, the model's joints and the chosen
+// joint's type, bodies, anchor, axis, angle or displacement and error in that frame.
 #pragma once
 
 #include <QWidget>
@@ -7,6 +8,7 @@
 #include "gui/sim/frame_snapshot.hpp"
 
 class QLabel;
+class QListWidget;
 class QTableWidget;
 
 namespace pegsim::gui {
@@ -22,9 +24,24 @@ class InspectorPanel : public QWidget {
   void show(const ModelPtr& model, const FramePtr& frame, int body);
   QString summaryText() const;  // the text of the property block (tests read it)
 
+  // The joint list of a new model (hidden when it has none).
+  void setJoints(const ModelPtr& model);
+  // joint -1: none chosen.
+  void showJoint(const ModelPtr& model, const FramePtr& frame, int joint);
+  QListWidget* jointList() const { return joints_; }
+  // A row of the joint table by its name ("type", "angle (rad)", "position error (m)", ...);
+  // empty when the row is not shown.
+  QString jointValue(const QString& property) const;
+
+ signals:
+  void jointChosen(int joint);  // picked in the list
+
  private:
   QLabel* summary_;
   QTableWidget* contacts_;
+  QLabel* joints_title_;
+  QListWidget* joints_;
+  QTableWidget* joint_table_;
 };
 
 }  // namespace pegsim::gui

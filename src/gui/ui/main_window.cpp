@@ -13,9 +13,11 @@
 #include <QMessageBox>
 #include <QMimeData>
 #include <QPainter>
+#include <QScrollArea>
 #include <QStatusBar>
 #include <QTimer>
 #include <QToolBar>
+#include <QToolButton>
 #include <cstdio>
 
 #include "gui/plots/history_plot.hpp"
@@ -88,6 +90,8 @@ MainWindow::MainWindow(bool interactive, QWidget* parent)
   });
   connect(timeline_, &TimelineBar::frameChosen, this, [this](qint64 k) { showFrameIndex(k); });
   connect(view_, &SceneView::bodyClicked, this, &MainWindow::selectBody);
+  connect(view_, &SceneView::jointClicked, this, &MainWindow::selectJoint);
+  connect(inspector_, &InspectorPanel::jointChosen, this, &MainWindow::selectJoint);
   plot_timer_ = new QTimer(this);
   connect(plot_timer_, &QTimer::timeout, this, [this] {
     if (live_plots_stale_) refreshPlots();
@@ -115,7 +119,12 @@ void MainWindow::buildDocks() {
     addDockWidget(area, d);
     return d;
   };
-  dock("Settings", settings_, Qt::RightDockWidgetArea);
+  // Scrollable, so its rows never force the window taller than the screen (with Plots shown).
+  auto* settings_scroll = new QScrollArea;
+  settings_scroll->setWidget(settings_);
+  settings_scroll->setWidgetResizable(true);
+  settings_scroll->setFrameShape(QFrame::NoFrame);
+  dock("Settings", settings_scroll, Qt::RightDockWidgetArea);
   dock("Inspector", inspector_, Qt::RightDockWidgetArea);
   // Below the view, wide for time axes; hidden until asked for (View ▸ Plots).
   plots_dock_ = dock("Plots", plots_, Qt::BottomDockWidgetArea);
@@ -157,6 +166,8 @@ void MainWindow::buildActions() {
   });
   file->addSeparator();
   action(file, "&Quit", QKeySequence::Quit, &QWidget::close);
+  open_scene->setIcon(style()->standardIcon(QStyle::SP_DialogOpenButton));
+  open_run->setIcon(style()->standardIcon(QStyle::SP_DirOpenIcon));
   tools->addAction(open_scene);
   tools->addAction(open_run);
   tools->addSeparator();
@@ -188,6 +199,7 @@ void MainWindow::buildActions() {
     if (!f.isEmpty()) emit sim_.startRecording(f, QFileInfo::exists(f));
   });
   record_action_->setCheckable(true);
+  record_action_->setIcon(style()->standardIcon(QStyle::SP_DialogSaveButton));
   record_action_->setToolTip("Record the live run from the current frame to a run file (.h5)");
   tools->addAction(play_action_);
   tools->addAction(step);
@@ -223,19 +235,33 @@ void MainWindow::buildActions() {
     const std::string key = o->key();
     connect(a, &QAction::toggled, this, [this, key](bool on) { view_->setOverlayEnabled(key, on); });
     overlays->addAction(a);
-    tools->addAction(a);
     overlay_actions_[key] = a;
   }
   view->addSeparator();
-  tools->addSeparator();
-  tools->addAction(action(view, "&Fit All", QKeySequence("F"), [this] { view_->fitAll(); }));
-  action(view, "&Front View", QKeySequence("Alt+1"), [this] { view_->setViewPreset(ViewPreset::Front); });
-  action(view, "&Top View", QKeySequence("Alt+2"), [this] { view_->setViewPreset(ViewPreset::Top); });
-  action(view, "&Side View", QKeySequence("Alt+3"), [this] { view_->setViewPreset(ViewPreset::Side); });
-  action(view, "&Iso View", QKeySequence("Alt+4"), [this] { view_->setViewPreset(ViewPreset::Iso); });
-  QAction* ortho = action(view, "&Orthographic", QKeySequence("O"), [this](bool on) { view_->setOrthographic(on); });
+  QAction* fit = action(view, "&Fit All", QKeySequence("F"), [this] { view_->fitAll(); });
+  QMenu* presets = view->addMenu("&Camera");
+  action(presets, "&Front View", QKeySequence("Alt+1"), [this] { view_->setViewPreset(ViewPreset::Front); });
+  action(presets, "&Top View", QKeySequence("Alt+2"), [this] { view_->setViewPreset(ViewPreset::Top); });
+  action(presets, "&Side View", QKeySequence("Alt+3"), [this] { view_->setViewPreset(ViewPreset::Side); });
+  action(presets, "&Iso View", QKeySequence("Alt+4"), [this] { view_->setViewPreset(ViewPreset::Iso); });
+  QAction* ortho = action(presets, "&Orthographic", QKeySequence("O"), [this](bool on) { view_->setOrthographic(on); });
   ortho->setCheckable(true);
-  tools->addAction(ortho);
+  // The toolbar fits the default window: the overlays and the camera are one drop-down
+  // button each (the same actions as the View menu), not a button per action.
+  auto drop_down = [this, tools](const QString& text, const QString& tip, QMenu* menu) {
+    auto* button = new QToolButton;
+    button->setText(text);
+    button->setToolTip(tip);
+    button->setMenu(menu);
+    button->setPopupMode(QToolButton::InstantPopup);
+    button->setToolButtonStyle(Qt::ToolButtonTextOnly);
+    button->setObjectName(text);
+    tools->addWidget(button);
+    return button;
+  };
+  drop_down("Overlays", "What is drawn over the bodies (View ▸ Overlays)", overlays);
+  tools->addAction(fit);
+  drop_down("Camera", "Preset views and the orthographic lens (View ▸ Camera)", presets);
   view->addSeparator();
   for (QDockWidget* d : findChildren<QDockWidget*>()) view->addAction(d->toggleViewAction());
 }
@@ -278,9 +304,11 @@ void MainWindow::openRun(const QString& file) {
   run_ = std::move(source);
   model_ = run_->model();
   selected_ = -1;
+  selected_joint_ = -1;
+  inspector_->setJoints(model_);
   file_ = file;
   const Settings& s = run_->reader().header().settings;
-  settings_->setSettings(s);
+  shown_settings_ = nullptr;
   settings_->setEnabled(false);  // a recorded run's settings are history
   gravity_ = s.gravity;
   plots_->setBody(-1, {});
@@ -311,8 +339,11 @@ void MainWindow::onSceneLoaded(ModelPtr model, pegsim::Settings settings, QStrin
   plots_->setBody(-1, {});
   model_ = std::move(model);
   selected_ = -1;
+  selected_joint_ = -1;
+  inspector_->setJoints(model_);
   file_ = file;
   settings_->setEnabled(true);
+  settings_->showNote({});
   settings_->setSettings(settings);
   settings_->showProblem({});
   view_->setModel(model_, impulseScale(*model_, settings));
@@ -362,16 +393,34 @@ void MainWindow::showFrameIndex(qint64 k) {
       const QSignalBlocker block(timeline_);
       timeline_->setCurrent(k);
     }
+    if (run_) showRecordedSettings(k);
     display(f);
   } catch (const std::exception& e) {
     reportError(file_, QString::fromStdString(e.what()));
   }
 }
 
+void MainWindow::showRecordedSettings(qint64 k) {
+  const Settings& s = run_->reader().settings(k);
+  // The reader keeps one Settings per change: the same object means nothing changed.
+  if (&s == shown_settings_) return;
+  shown_settings_ = &s;
+  settings_->setSettings(s);
+  const auto& changes = run_->reader().settings_changes();
+  qint64 since = 0;
+  for (const SettingsChange& c : changes)
+    if (c.frame <= k) since = c.frame;
+  settings_->showNote(changes.empty()
+                          ? QString("Recorded settings (unchanged during the run).")
+                          : QString("Recorded settings in force from frame %1 (%2 changes in the run).")
+                                .arg(since).arg(changes.size()));
+}
+
 void MainWindow::display(const FramePtr& frame) {
   view_->showFrame(frame);
   status_->showFrame(*frame);
   inspector_->show(model_, frame, selected_);
+  if (selected_joint_ >= 0) inspector_->showJoint(model_, frame, selected_joint_);
   plots_->setCursorTime(frame->time);
 }
 
@@ -388,6 +437,24 @@ bool MainWindow::selectBodyNamed(const QString& name) {
   for (std::size_t i = 0; i < model_->bodies.size(); ++i)
     if (QString::fromStdString(model_->bodies[i].name) == name) {
       selectBody(int(i));
+      return true;
+    }
+  return false;
+}
+
+void MainWindow::selectJoint(int joint) {
+  const bool known = model_ && joint >= 0 && std::size_t(joint) < model_->joints.size();
+  selected_joint_ = known ? joint : -1;
+  view_->setSelectedJoint(selected_joint_);
+  inspector_->showJoint(model_, view_->frame(), selected_joint_);
+  plots_->setJoint(selected_joint_, known ? QString::fromStdString(model_->joints[std::size_t(joint)].name) : QString());
+}
+
+bool MainWindow::selectJointNamed(const QString& name) {
+  if (!model_) return false;
+  for (std::size_t k = 0; k < model_->joints.size(); ++k)
+    if (QString::fromStdString(model_->joints[k].name) == name) {
+      selectJoint(int(k));
       return true;
     }
   return false;

@@ -47,6 +47,9 @@ class MainWindow : public QMainWindow {
   void selectBody(int body);
   void togglePlay();  // the live run, or a run file's timeline playback
   bool selectBodyNamed(const QString& name);  // false: no such body
+  void selectJoint(int joint);  // -1: none; the view, inspector and joint plots follow
+  bool selectJointNamed(const QString& name);  // false: no such joint
+  int selectedJoint() const { return selected_joint_; }
   // PNG of the whole window, the 3D view included (grabbed from the renderer), then done(ok).
   void saveWindowImage(const QString& file, std::function<void(bool)> done);
 
@@ -85,6 +88,7 @@ class MainWindow : public QMainWindow {
                      FramePtr initial);
   void onFrames(const QList<FramePtr>& frames);
   void display(const FramePtr& frame);
+  void showRecordedSettings(qint64 k);  // a replay: the settings frame k was stepped with
   void syncTimeline();
   void exportView();
   void stepForward();  // the next timeline frame; at the live end, one new step
@@ -115,8 +119,10 @@ class MainWindow : public QMainWindow {
   bool awaiting_steps_ = false;
   LiveHistory live_{20000};
   std::unique_ptr<RunFileSource> run_;
+  const pegsim::Settings* shown_settings_ = nullptr;  // of the replay, in the Settings dock
   ModelPtr model_;
   int selected_ = -1;
+  int selected_joint_ = -1;
   QString file_;
   QString last_error_;
 };

@@ -22,9 +22,16 @@ SettingsPanel::SettingsPanel(QWidget* parent) : QWidget(parent) {
   h_->setSuffix(" s");
   solver_ = new QComboBox;
   for (const std::string& name : solver_names()) solver_->addItem(QString::fromStdString(name));
+  fallbacks_ = new QLineEdit;
+  fallbacks_->setObjectName("fallbacks");
+  fallbacks_->setPlaceholderText("none");
+  QStringList solvers;
+  for (const std::string& name : solver_names()) solvers << QString::fromStdString(name);
+  fallbacks_->setToolTip("Solvers tried in turn when the solver does not answer, comma-separated: " +
+                         solvers.join(", "));
   formulation_ = new QComboBox;
-  for (Formulation f : {Formulation::StewartTrinkle, Formulation::AnitescuPotra})
-    formulation_->addItem(to_string(f), int(f));
+  // From the engine's registries: a solver or formulation added there shows up here.
+  for (const std::string& name : formulation_names()) formulation_->addItem(QString::fromStdString(name));
   directions_ = new QSpinBox;
   directions_->setRange(1, 64);
   epsilon_ = new QDoubleSpinBox;
@@ -37,6 +44,7 @@ SettingsPanel::SettingsPanel(QWidget* parent) : QWidget(parent) {
   eps_theta_->setRange(-1.0, 1.0);
   eps_theta_->setSingleStep(0.01);
   tolerance_ = new QLineEdit;
+  tolerance_->setObjectName("tolerance");
   tolerance_->setValidator(new QDoubleValidator(0.0, 1.0, 20, tolerance_));
   history_ = new QSpinBox;
   history_->setRange(10, 10000000);
@@ -45,9 +53,14 @@ SettingsPanel::SettingsPanel(QWidget* parent) : QWidget(parent) {
   problem_ = new QLabel;
   problem_->setWordWrap(true);
   problem_->setStyleSheet("color: #b00020");
+  note_ = new QLabel;
+  note_->setWordWrap(true);
+  note_->hide();
 
+  form->addRow(note_);
   form->addRow("Step size h", h_);
   form->addRow("Solver", solver_);
+  form->addRow("Fallbacks", fallbacks_);
   form->addRow("Formulation", formulation_);
   form->addRow("Friction directions", directions_);
   form->addRow("ε (contact distance)", epsilon_);
@@ -58,6 +71,7 @@ SettingsPanel::SettingsPanel(QWidget* parent) : QWidget(parent) {
 
   connect(h_, &QDoubleSpinBox::valueChanged, this, &SettingsPanel::edited);
   connect(solver_, &QComboBox::currentIndexChanged, this, &SettingsPanel::edited);
+  connect(fallbacks_, &QLineEdit::editingFinished, this, &SettingsPanel::edited);
   connect(formulation_, &QComboBox::currentIndexChanged, this, &SettingsPanel::edited);
   connect(directions_, &QSpinBox::valueChanged, this, &SettingsPanel::edited);
   connect(epsilon_, &QDoubleSpinBox::valueChanged, this, &SettingsPanel::edited);
@@ -73,7 +87,10 @@ void SettingsPanel::setSettings(const pegsim::Settings& s) {
   base_ = s;
   h_->setValue(s.h);
   solver_->setCurrentText(QString::fromStdString(s.solver));
-  formulation_->setCurrentIndex(formulation_->findData(int(s.formulation)));
+  QStringList fallbacks;
+  for (const std::string& f : s.fallbacks) fallbacks << QString::fromStdString(f);
+  fallbacks_->setText(fallbacks.join(", "));
+  formulation_->setCurrentText(to_string(s.formulation));
   directions_->setValue(s.friction_directions);
   epsilon_->setValue(s.epsilon);
   eps_theta_->setValue(s.eps_theta);
@@ -91,7 +108,11 @@ pegsim::Settings SettingsPanel::settings() const {
   pegsim::Settings s = base_;
   s.h = h_->value();
   s.solver = solver_->currentText().toStdString();
-  s.formulation = Formulation(formulation_->currentData().toInt());
+  s.fallbacks.clear();
+  // Unknown names are kept: check_settings names them to the user.
+  for (const QString& f : fallbacks_->text().split(',', Qt::SkipEmptyParts))
+    if (const QString name = f.trimmed(); !name.isEmpty() && name != "none") s.fallbacks.push_back(name.toStdString());
+  parse_formulation(formulation_->currentText().toStdString(), s.formulation);  // listed names parse
   s.friction_directions = directions_->value();
   s.epsilon = epsilon_->value();
   s.eps_theta = eps_theta_->value();
@@ -102,6 +123,13 @@ pegsim::Settings SettingsPanel::settings() const {
 }
 
 void SettingsPanel::showProblem(const QString& why) { problem_->setText(why); }
+
+void SettingsPanel::showNote(const QString& note) {
+  note_->setText(note);
+  note_->setVisible(!note.isEmpty());
+}
+
+QString SettingsPanel::note() const { return note_->text(); }
 
 void SettingsPanel::edited() {
   if (updating_) return;

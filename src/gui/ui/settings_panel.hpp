@@ -1,4 +1,4 @@
-// The settings dock: step size, solver, formulation, friction directions, epsilon, eps_theta,
+// The settings dock: step size, solver, fallback solvers, formulation, friction directions, epsilon, eps_theta,
 // tolerance, and how many live frames the timeline keeps. Every edit is sent at once: the
 // worker applies it at the next step, also while running.
 #pragma once
@@ -24,6 +24,9 @@ class SettingsPanel : public QWidget {
   pegsim::Settings settings() const;
   void setHistoryCapacity(int frames);
   void showProblem(const QString& why);  // empty clears it
+  // A line under the title saying whose settings these are (a replay's frame); empty hides it.
+  void showNote(const QString& note);
+  QString note() const;
 
  signals:
   void settingsEdited(const pegsim::Settings& settings);
@@ -36,6 +39,7 @@ class SettingsPanel : public QWidget {
   bool updating_ = false;
   QDoubleSpinBox* h_;
   QComboBox* solver_;
+  QLineEdit* fallbacks_;
   QComboBox* formulation_;
   QSpinBox* directions_;
   QDoubleSpinBox* epsilon_;
@@ -43,6 +47,7 @@ class SettingsPanel : public QWidget {
   QLineEdit* tolerance_;
   QSpinBox* history_;
   QLabel* problem_;
+  QLabel* note_;
 };
 
 }  // namespace pegsim::gui
