@@ -116,3 +116,29 @@ TEST(JointLimits, SwingingPendulumStaysBetweenItsStops) {
 
 }  // namespace
 }  // namespace pegsim
+
+namespace pegsim {
+namespace {
+
+// PEG's and LNC's slack rows are not coupled to joint-limit columns yet: such a model is
+// refused by name instead of being stepped with a limit that would not reach the groups.
+TEST(JointLimits, ContactModelsWithoutLimitSupportAreRefusedByName) {
+  Model model;
+  model.bodies.resize(1);
+  Joint j;
+  j.name = "hinge";
+  j.body_b = 0;
+  j.angle_limit.upper = 0.5;
+  model.joints.push_back(j);
+  Settings s;
+  EXPECT_EQ(check_settings(s, model), "");
+  s.contact_model = ContactModel::Peg;
+  const std::string why = check_settings(s, model);
+  EXPECT_NE(why.find("hinge"), std::string::npos) << why;
+  EXPECT_NE(why.find("peg"), std::string::npos) << why;
+  model.joints[0].angle_limit.upper = std::numeric_limits<double>::infinity();
+  EXPECT_EQ(check_settings(s, model), "");
+}
+
+}  // namespace
+}  // namespace pegsim
