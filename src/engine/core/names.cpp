@@ -33,6 +33,7 @@ const char* to_string(Formulation f) {
   switch (f) {
     case Formulation::StewartTrinkle: return "stewart-trinkle";
     case Formulation::AnitescuPotra: return "anitescu-potra";
+    case Formulation::MixedLcp: return "mixed-lcp";
   }
   return "?";
 }
@@ -46,7 +47,8 @@ const char* to_string(FailurePolicy p) {
 }
 
 bool parse_formulation(const std::string& name, Formulation& out) {
-  for (Formulation f : {Formulation::StewartTrinkle, Formulation::AnitescuPotra}) {
+  for (Formulation f :
+       {Formulation::StewartTrinkle, Formulation::AnitescuPotra, Formulation::MixedLcp}) {
     if (name == to_string(f)) {
       out = f;
       return true;

@@ -12,6 +12,8 @@ namespace pegsim {
 enum class Formulation {
   StewartTrinkle,  // LCP (6.1)/(6.2): gap term psi_n/h restores penetration
   AnitescuPotra,   // the same LCP with psi_n/h + dpsi/dt replaced by 0
+  MixedLcp,        // Stewart–Trinkle with the joints kept as free rows, (2.34)/(2.35): an MCP
+                   // for solvers that take bounds (path), the Schur form (2.37) for the others
 };
 
 // What the simulator does when every solver of the chain fails on a step.
@@ -39,7 +41,7 @@ struct Settings {
 
 const char* to_string(Formulation f);
 const char* to_string(FailurePolicy p);
-// Parse a name ("stewart-trinkle", "anitescu-potra"); returns false if unknown.
+// Parse a name ("stewart-trinkle", "anitescu-potra", "mixed-lcp"); returns false if unknown.
 bool parse_formulation(const std::string& name, Formulation& out);
 // Parse a failure policy ("stop", "continue"); returns false if unknown.
 bool parse_failure_policy(const std::string& name, FailurePolicy& out);

@@ -130,8 +130,9 @@ const StepReport& Simulator::step() {
     r.timings.formulate = seconds_since(t0);
     r.timings.solve = 0.0;
     fill_impulses(problem_, VecX());
-  } else if (enforced_.empty()) {
-    // Joints alone: their Schur complement needs no complementarity problem.
+  } else if (enforced_.empty() && settings_.formulation != Formulation::MixedLcp) {
+    // Joints alone: their Schur complement needs no complementarity problem (mixed-lcp still
+    // solves the joints' free rows).
     assemble_stewart_trinkle(model_, state_, settings_, r.contacts, enforced_, problem_);
     r.timings.formulate = seconds_since(t0);
     r.timings.solve = 0.0;
@@ -145,9 +146,11 @@ const StepReport& Simulator::step() {
     t0 = Clock::now();
     solve(problem_);
     r.timings.solve = seconds_since(t0);
-    r.lcp = &problem_.lcp;
+    r.lcp = used_mixed_ ? &problem_.mixed : &problem_.lcp;
+    r.problem_size = r.lcp->size();
     r.solution = &z_;
-    if (!r.failed) contact_velocities(problem_, z_, velocity_);
+    if (!r.failed && used_mixed_) mixed_velocities(problem_, z_, velocity_);
+    else if (!r.failed) contact_velocities(problem_, z_, velocity_);
   }
   if (!r.failed && !velocity_.allFinite()) {
     r.failed = true;
@@ -176,9 +179,13 @@ const StepReport& Simulator::step() {
 
 void Simulator::solve(ContactProblem& problem) {
   StepReport& r = report_;
-  const Lcp& lcp = problem.lcp;
-  const int n = lcp.size();
   const int block = problem.block_size();
+  const int n = problem.lcp.size();
+  // mixed-lcp: a solver that takes bounds gets the joints as free rows, the others the Schur
+  // form; both give the same step (tests/engine/dynamics/test_mixed_lcp.cpp).
+  const bool have_mixed =
+      settings_.formulation == Formulation::MixedLcp && !problem.joint_rows.empty();
+  bool mixed_built = false;
 
   // Warm start from the impulses of the previous step's matching contacts.
   VecX warm = VecX::Zero(n);
@@ -202,20 +209,35 @@ void Simulator::solve(ContactProblem& problem) {
   options.tolerance = settings_.tolerance;
   options.max_iterations = settings_.max_iterations;
   double best_residual = INFINITY;
+  bool best_mixed = false, last_mixed = false;
+  used_mixed_ = false;
   for (std::size_t k = 0; k < chain_.size(); ++k) {
+    const bool mixed = have_mixed && chain_[k]->supports_bounds();
+    if (mixed && !mixed_built) {
+      assemble_mixed_lcp(problem);
+      mixed_built = true;
+    }
+    const Lcp& lcp = mixed ? problem.mixed : problem.lcp;
     z_ = warm;
-    options.warm_start = have_warm;
+    if (mixed) {  // the joints' impulses without contact, p_b0 of the Schur form, as a start
+      z_.conservativeResize(lcp.size());
+      z_.tail(lcp.size() - n) = problem.joint_impulse;
+    }
+    options.warm_start = have_warm || mixed;
     SolveReport attempt = chain_[k]->solve(lcp, z_, options);
+    last_mixed = mixed;
     const bool ok = attempt.solved() && z_.allFinite();
     r.attempts.push_back(attempt);
     if (ok) {
       r.solve = attempt;
       r.fell_back = k > 0;
+      used_mixed_ = mixed;
       break;
     }
     if (z_.allFinite() && attempt.residual < best_residual) {
       best_residual = attempt.residual;
       best_z_ = z_;
+      best_mixed = mixed;
       r.solve = attempt;
     }
   }
@@ -223,8 +245,11 @@ void Simulator::solve(ContactProblem& problem) {
   if (!r.solve.solved()) {
     r.fell_back = chain_.size() > 1;
     if (settings_.on_failure == FailurePolicy::Continue && std::isfinite(best_residual)) {
-      z_ = best_z_.cwiseMax(0.0);
+      z_ = best_z_;
+      used_mixed_ = best_mixed;
+      z_.head(n) = z_.head(n).cwiseMax(0.0);  // the joints' free rows keep their sign
     } else {
+      used_mixed_ = last_mixed;  // the report's problem is the one z_ answers
       r.failed = true;
       r.failure = "no solver answered:";
       for (const SolveReport& a : r.attempts)
@@ -245,7 +270,7 @@ void Simulator::solve(ContactProblem& problem) {
     warm_keys_.push_back({c.body_a, c.body_b, static_cast<int>(c.feature_a.kind), c.feature_a.index,
                           static_cast<int>(c.feature_b.kind), c.feature_b.index, i * block});
   }
-  warm_values_ = z_;
+  warm_values_ = z_.head(n);
 }
 
 void Simulator::fill_impulses(const ContactProblem& problem, const VecX& z) {

@@ -64,6 +64,7 @@ class Simulator {
   ContactProblem problem_;
   std::vector<int> enforced_;
   VecX z_, best_z_, velocity_;
+  bool used_mixed_ = false;  // z_ answers problem_.mixed (joints as free rows), not problem_.lcp
   StepReport report_;
   // Warm start: impulses of the previous step, keyed by the contact's bodies and features.
   struct WarmEntry {

@@ -138,7 +138,7 @@ void assemble_stewart_trinkle(const Model& model, const State& state, const Sett
   const int cols_per_contact = 1 + nd;
   const int block = nd + 2;
   const int ncols = nc * cols_per_contact;
-  const bool gap_term = settings.formulation == Formulation::StewartTrinkle;
+  const bool gap_term = settings.formulation != Formulation::AnitescuPotra;
 
   p.directions = nd;
   p.contact = enforced;
@@ -150,6 +150,7 @@ void assemble_stewart_trinkle(const Model& model, const State& state, const Sett
   p.WG_b.resize(ncols);
   p.body_a.resize(nc);
   p.body_b.resize(nc);
+  p.normal_offset.resize(nc);
 
   // Inverse inertias of the bodies that appear, computed once per body.
   const int nb = static_cast<int>(model.bodies.size());
@@ -223,8 +224,11 @@ void assemble_stewart_trinkle(const Model& model, const State& state, const Sett
   }
 
   free_velocities(model, state, settings, p.free_velocity);
+  if (!model.joints.empty()) p.unjointed_velocity = p.free_velocity;
   eliminate_joints(model, state, settings.h, inverse_inertia, columns_of_body, p);
   // -Y^T A^-1 Y: what the joints take from the contacts' effective inverse mass.
+  if (!p.joint_rows.empty() && settings.formulation == Formulation::MixedLcp)
+    p.contact_block = lcp.M;
   if (!p.joint_rows.empty() && ncols > 0) {
     p.joint_coupling.noalias() = p.joint_Y.transpose() * p.joint_A.solve(p.joint_Y);
     for (int c1 = 0; c1 < ncols; ++c1)
@@ -244,7 +248,8 @@ void assemble_stewart_trinkle(const Model& model, const State& state, const Sett
     }
     // Normal row: psi/h makes the gap at the end of the step non-negative (2.27);
     // Anitescu–Potra drops it.
-    if (gap_term) lcp.q(base) += c.gap / settings.h;
+    p.normal_offset[i] = gap_term ? c.gap / settings.h : 0.0;
+    lcp.q(base) += p.normal_offset[i];
     // Friction rows + E s, slip row U p_n - E^T p_f (2.21).
     const int s = base + nd + 1;
     for (int k = 1; k <= nd; ++k) {
@@ -266,6 +271,76 @@ void contact_column_impulses(const ContactProblem& p, const VecX& z, VecX& x) {
 }
 }  // namespace
 
+namespace {
+// velocity += M^-1 (G_n p_n + G_f p_f) for the contact blocks at the front of z.
+void add_contact_impulses(const ContactProblem& p, const VecX& z, VecX& velocity) {
+  const int cols_per_contact = 1 + p.directions;
+  for (int i = 0; i < p.contacts(); ++i) {
+    for (int k = 0; k < cols_per_contact; ++k) {
+      const int col = i * cols_per_contact + k;
+      const double impulse = z(i * p.block_size() + k);
+      if (impulse == 0.0) continue;
+      if (p.body_a[i] >= 0) velocity.segment<6>(6 * p.body_a[i]) += impulse * p.WG_a[col];
+      if (p.body_b[i] >= 0) velocity.segment<6>(6 * p.body_b[i]) += impulse * p.WG_b[col];
+    }
+  }
+}
+}  // namespace
+
+void assemble_mixed_lcp(ContactProblem& p) {
+  const int m = static_cast<int>(p.joint_rows.size());
+  const int nc = p.lcp.size();
+  const int cols_per_contact = 1 + p.directions;
+  const int ncols = p.contacts() * cols_per_contact;
+  auto row_of = [&](int col) {
+    return (col / cols_per_contact) * p.block_size() + col % cols_per_contact;
+  };
+  Lcp& mixed = p.mixed;
+  mixed.M.setZero(nc + m, nc + m);
+  mixed.q.resize(nc + m);
+  // The contact block as (6.1) has it (before the Schur complement), and the couplings Y.
+  mixed.M.topLeftCorner(nc, nc) = p.contact_block;
+  for (int c1 = 0; c1 < ncols; ++c1) {
+    for (int k = 0; k < m; ++k) {
+      mixed.M(row_of(c1), nc + k) = p.joint_Y(k, c1);
+      mixed.M(nc + k, row_of(c1)) = p.joint_Y(k, c1);
+    }
+  }
+  mixed.M.bottomRightCorner(m, m) = p.joint_gram;  // A, with the same regularization
+  // q: the contacts' velocities before any joint impulse (2.31)/(2.32), and -r_b (2.28).
+  mixed.q.head(nc).setZero();
+  for (int i = 0; i < p.contacts(); ++i) {
+    for (int k = 0; k < cols_per_contact; ++k) {
+      const int col = i * cols_per_contact + k;
+      double v = 0.0;
+      if (p.body_a[i] >= 0) v += p.G_a[col].dot(p.unjointed_velocity.segment<6>(6 * p.body_a[i]));
+      if (p.body_b[i] >= 0) v += p.G_b[col].dot(p.unjointed_velocity.segment<6>(6 * p.body_b[i]));
+      mixed.q(i * p.block_size() + k) = v;
+    }
+    mixed.q(i * p.block_size()) += p.normal_offset[i];
+  }
+  mixed.q.tail(m) = -p.joint_rhs;
+  mixed.lower.resize(nc + m);
+  mixed.upper.setConstant(nc + m, INFINITY);
+  mixed.lower.head(nc).setZero();
+  mixed.lower.tail(m).setConstant(-INFINITY);
+  mixed.block_starts = p.lcp.block_starts;
+  for (int k = 0; k < m; ++k) mixed.block_starts.push_back(nc + k);
+}
+
+void mixed_velocities(ContactProblem& p, const VecX& z, VecX& velocity) {
+  const int m = static_cast<int>(p.joint_rows.size());
+  const int nc = static_cast<int>(z.size()) - m;
+  velocity = p.unjointed_velocity;
+  p.joint_impulse = z.tail(m);
+  for (int k = 0; k < m; ++k) {
+    const JointRow& row = p.joint_rows[k];
+    if (row.body_a >= 0) velocity.segment<6>(6 * row.body_a) += z(nc + k) * p.joint_WG_a[k];
+    if (row.body_b >= 0) velocity.segment<6>(6 * row.body_b) += z(nc + k) * p.joint_WG_b[k];
+  }
+  add_contact_impulses(p, z, velocity);
+}
+
 void contact_velocities(ContactProblem& p, const VecX& z, VecX& velocity) {
   velocity = p.free_velocity;
   // The joints answer the contact impulses: p_b = p_b0 - A^-1 Y z (the p_b0 part is already in
@@ -284,17 +359,7 @@ void contact_velocities(ContactProblem& p, const VecX& z, VecX& velocity) {
     p.joint_impulse += dp;
   }
   if (z.size() == 0) return;
-  const int nd = p.directions;
-  const int cols_per_contact = 1 + nd;
-  for (int i = 0; i < p.contacts(); ++i) {
-    for (int k = 0; k < cols_per_contact; ++k) {
-      const int col = i * cols_per_contact + k;
-      const double impulse = z(i * p.block_size() + k);
-      if (impulse == 0.0) continue;
-      if (p.body_a[i] >= 0) velocity.segment<6>(6 * p.body_a[i]) += impulse * p.WG_a[col];
-      if (p.body_b[i] >= 0) velocity.segment<6>(6 * p.body_b[i]) += impulse * p.WG_b[col];
-    }
-  }
+  add_contact_impulses(p, z, velocity);
 }
 
 }  // namespace pegsim

@@ -44,6 +44,18 @@ struct ContactProblem {
   MatX joint_gram, joint_coupling;
   VecX joint_rhs, joint_change, column_impulses;
 
+  // Formulation mixed-lcp: the joints kept as free rows instead (thesis (2.34)/(2.35), with
+  // nu^{l+1} = nu + M^-1 (p_ext + G_b p_b + G_c z_c) substituted: M is block diagonal, so this
+  // elimination is exact and needs no factorization). Unknowns [contact blocks; p_b]:
+  //   [ M_c   Y^T ] [z_c]   [ G_c^T nu_free + psi/h ]     contact rows on [0, inf)
+  //   [ Y     A   ] [p_b] + [ -r_b                  ]     joint rows free (equations (2.28))
+  // with M_c the contact block of (6.1) before the Schur complement. Built by
+  // assemble_mixed_lcp from the pieces above; empty without joints.
+  Lcp mixed;
+  MatX contact_block;              // M_c, kept before the Schur complement (mixed-lcp only)
+  VecX unjointed_velocity;         // nu + M^-1 p_ext, before p_b0 is folded in
+  std::vector<double> normal_offset;  // per contact: psi/h (0 for Anitescu–Potra)
+
   int block_size() const { return directions + 2; }
   int contacts() const { return static_cast<int>(contact.size()); }
 };
@@ -58,6 +70,13 @@ void free_velocities(const Model& model, const State& state, const Settings& set
 void assemble_stewart_trinkle(const Model& model, const State& state, const Settings& settings,
                               const std::vector<Contact>& contacts,
                               const std::vector<int>& enforced, ContactProblem& problem);
+
+// The mixed form of `problem` (see ContactProblem::mixed); needs joints and a problem
+// assembled with Formulation::MixedLcp.
+void assemble_mixed_lcp(ContactProblem& problem);
+
+// nu^{l+1} from an answer z = [z_c; p_b] of the mixed form; sets problem.joint_impulse = p_b.
+void mixed_velocities(ContactProblem& problem, const VecX& z, VecX& velocity);
 
 // (6.2): nu^{l+1} = free_velocity + M^-1 (G_n p_n + G_f p_f - G_b A^-1 Y z), 6 per body; z may
 // be empty when the LCP is. Also sets problem.joint_impulse.
