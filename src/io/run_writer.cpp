@@ -382,7 +382,7 @@ void RunWriter::Impl::add_problem(Batch& b, const StepReport* r) {
   b.problem_end.push_back(problem_rows);
   b.entry_end.push_back(entry_rows);
   b.block_end.push_back(block_rows);
-  b.free_rows.push_back(0);  // the Stewart-Trinkle LCP has no free rows
+  b.free_rows.push_back(lcp ? lcp->free_rows() : 0);  // mixed-lcp: the joint rows, first
 }
 
 // The writing thread: it appends the pending frames when a batch is full, and flushes the

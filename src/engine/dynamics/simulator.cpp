@@ -218,10 +218,11 @@ void Simulator::solve(ContactProblem& problem) {
       mixed_built = true;
     }
     const Lcp& lcp = mixed ? problem.mixed : problem.lcp;
-    z_ = warm;
     if (mixed) {  // the joints' impulses without contact, p_b0 of the Schur form, as a start
-      z_.conservativeResize(lcp.size());
-      z_.tail(lcp.size() - n) = problem.joint_impulse;
+      z_.resize(lcp.size());
+      z_ << problem.joint_impulse, warm;
+    } else {
+      z_ = warm;
     }
     options.warm_start = have_warm || mixed;
     SolveReport attempt = chain_[k]->solve(lcp, z_, options);
@@ -247,7 +248,7 @@ void Simulator::solve(ContactProblem& problem) {
     if (settings_.on_failure == FailurePolicy::Continue && std::isfinite(best_residual)) {
       z_ = best_z_;
       used_mixed_ = best_mixed;
-      z_.head(n) = z_.head(n).cwiseMax(0.0);  // the joints' free rows keep their sign
+      z_.tail(n) = z_.tail(n).cwiseMax(0.0);  // the joints' free rows keep their sign
     } else {
       used_mixed_ = last_mixed;  // the report's problem is the one z_ answers
       r.failed = true;
@@ -261,7 +262,8 @@ void Simulator::solve(ContactProblem& problem) {
       return;
     }
   }
-  fill_impulses(problem, z_);
+  // The contact blocks are z_'s last n rows (after the joints' rows in the mixed form).
+  fill_impulses(problem, z_.tail(n));
 
   // Remember this step's impulses for the next warm start.
   warm_keys_.clear();
@@ -270,10 +272,10 @@ void Simulator::solve(ContactProblem& problem) {
     warm_keys_.push_back({c.body_a, c.body_b, static_cast<int>(c.feature_a.kind), c.feature_a.index,
                           static_cast<int>(c.feature_b.kind), c.feature_b.index, i * block});
   }
-  warm_values_ = z_.head(n);
+  warm_values_ = z_.tail(n);
 }
 
-void Simulator::fill_impulses(const ContactProblem& problem, const VecX& z) {
+void Simulator::fill_impulses(const ContactProblem& problem, const Eigen::Ref<const VecX>& z) {
   StepReport& r = report_;
   const std::size_t nc = r.contacts.size();
   r.normal_impulse.assign(nc, 0.0);

@@ -50,7 +50,7 @@ class Simulator {
 
  private:
   void solve(ContactProblem& problem);
-  void fill_impulses(const ContactProblem& problem, const VecX& z);
+  void fill_impulses(const ContactProblem& problem, const Eigen::Ref<const VecX>& z);
 
   Model model_;
   State initial_;

@@ -272,8 +272,9 @@ void contact_column_impulses(const ContactProblem& p, const VecX& z, VecX& x) {
 }  // namespace
 
 namespace {
-// velocity += M^-1 (G_n p_n + G_f p_f) for the contact blocks at the front of z.
-void add_contact_impulses(const ContactProblem& p, const VecX& z, VecX& velocity) {
+// velocity += M^-1 (G_n p_n + G_f p_f) for the contact blocks z.
+void add_contact_impulses(const ContactProblem& p, const Eigen::Ref<const VecX>& z,
+                          VecX& velocity) {
   const int cols_per_contact = 1 + p.directions;
   for (int i = 0; i < p.contacts(); ++i) {
     for (int k = 0; k < cols_per_contact; ++k) {
@@ -293,52 +294,52 @@ void assemble_mixed_lcp(ContactProblem& p) {
   const int cols_per_contact = 1 + p.directions;
   const int ncols = p.contacts() * cols_per_contact;
   auto row_of = [&](int col) {
-    return (col / cols_per_contact) * p.block_size() + col % cols_per_contact;
+    return m + (col / cols_per_contact) * p.block_size() + col % cols_per_contact;
   };
   Lcp& mixed = p.mixed;
-  mixed.M.setZero(nc + m, nc + m);
-  mixed.q.resize(nc + m);
-  // The contact block as (6.1) has it (before the Schur complement), and the couplings Y.
-  mixed.M.topLeftCorner(nc, nc) = p.contact_block;
-  for (int c1 = 0; c1 < ncols; ++c1) {
+  mixed.M.setZero(m + nc, m + nc);
+  mixed.q.resize(m + nc);
+  // A (with the Schur form's regularization), the couplings Y, and the contact block as (6.1)
+  // has it, before the Schur complement.
+  mixed.M.topLeftCorner(m, m) = p.joint_gram;
+  mixed.M.bottomRightCorner(nc, nc) = p.contact_block;
+  for (int c = 0; c < ncols; ++c)
     for (int k = 0; k < m; ++k) {
-      mixed.M(row_of(c1), nc + k) = p.joint_Y(k, c1);
-      mixed.M(nc + k, row_of(c1)) = p.joint_Y(k, c1);
+      mixed.M(row_of(c), k) = p.joint_Y(k, c);
+      mixed.M(k, row_of(c)) = p.joint_Y(k, c);
     }
-  }
-  mixed.M.bottomRightCorner(m, m) = p.joint_gram;  // A, with the same regularization
-  // q: the contacts' velocities before any joint impulse (2.31)/(2.32), and -r_b (2.28).
-  mixed.q.head(nc).setZero();
+  // q: -r_b (2.28), and the contacts' velocities before any joint impulse (2.31)/(2.32).
+  mixed.q.head(m) = -p.joint_rhs;
+  mixed.q.tail(nc).setZero();
   for (int i = 0; i < p.contacts(); ++i) {
     for (int k = 0; k < cols_per_contact; ++k) {
       const int col = i * cols_per_contact + k;
       double v = 0.0;
       if (p.body_a[i] >= 0) v += p.G_a[col].dot(p.unjointed_velocity.segment<6>(6 * p.body_a[i]));
       if (p.body_b[i] >= 0) v += p.G_b[col].dot(p.unjointed_velocity.segment<6>(6 * p.body_b[i]));
-      mixed.q(i * p.block_size() + k) = v;
+      mixed.q(row_of(col)) = v;
     }
-    mixed.q(i * p.block_size()) += p.normal_offset[i];
+    mixed.q(m + i * p.block_size()) += p.normal_offset[i];
   }
-  mixed.q.tail(m) = -p.joint_rhs;
-  mixed.lower.resize(nc + m);
-  mixed.upper.setConstant(nc + m, INFINITY);
-  mixed.lower.head(nc).setZero();
-  mixed.lower.tail(m).setConstant(-INFINITY);
-  mixed.block_starts = p.lcp.block_starts;
-  for (int k = 0; k < m; ++k) mixed.block_starts.push_back(nc + k);
+  mixed.lower.resize(m + nc);
+  mixed.upper.setConstant(m + nc, INFINITY);
+  mixed.lower.head(m).setConstant(-INFINITY);
+  mixed.lower.tail(nc).setZero();
+  mixed.block_starts.resize(m);
+  for (int k = 0; k < m; ++k) mixed.block_starts[k] = k;
+  for (int start : p.lcp.block_starts) mixed.block_starts.push_back(m + start);
 }
 
 void mixed_velocities(ContactProblem& p, const VecX& z, VecX& velocity) {
   const int m = static_cast<int>(p.joint_rows.size());
-  const int nc = static_cast<int>(z.size()) - m;
   velocity = p.unjointed_velocity;
-  p.joint_impulse = z.tail(m);
+  p.joint_impulse = z.head(m);
   for (int k = 0; k < m; ++k) {
     const JointRow& row = p.joint_rows[k];
-    if (row.body_a >= 0) velocity.segment<6>(6 * row.body_a) += z(nc + k) * p.joint_WG_a[k];
-    if (row.body_b >= 0) velocity.segment<6>(6 * row.body_b) += z(nc + k) * p.joint_WG_b[k];
+    if (row.body_a >= 0) velocity.segment<6>(6 * row.body_a) += z(k) * p.joint_WG_a[k];
+    if (row.body_b >= 0) velocity.segment<6>(6 * row.body_b) += z(k) * p.joint_WG_b[k];
   }
-  add_contact_impulses(p, z, velocity);
+  add_contact_impulses(p, z.tail(z.size() - m), velocity);
 }
 
 void contact_velocities(ContactProblem& p, const VecX& z, VecX& velocity) {

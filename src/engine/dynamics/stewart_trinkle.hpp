@@ -46,11 +46,12 @@ struct ContactProblem {
 
   // Formulation mixed-lcp: the joints kept as free rows instead (thesis (2.34)/(2.35), with
   // nu^{l+1} = nu + M^-1 (p_ext + G_b p_b + G_c z_c) substituted: M is block diagonal, so this
-  // elimination is exact and needs no factorization). Unknowns [contact blocks; p_b]:
-  //   [ M_c   Y^T ] [z_c]   [ G_c^T nu_free + psi/h ]     contact rows on [0, inf)
-  //   [ Y     A   ] [p_b] + [ -r_b                  ]     joint rows free (equations (2.28))
+  // elimination is exact and needs no factorization). Unknowns [p_b; contact blocks], as (2.34)
+  // orders them and as run files expect (free rows first):
+  //   [ A    Y   ] [p_b]   [ -r_b                  ]     joint rows free (equations (2.28))
+  //   [ Y^T  M_c ] [z_c] + [ G_c^T nu_free + psi/h ]     contact rows on [0, inf)
   // with M_c the contact block of (6.1) before the Schur complement. Built by
-  // assemble_mixed_lcp from the pieces above; empty without joints.
+  // assemble_mixed_lcp from the pieces above.
   Lcp mixed;
   MatX contact_block;              // M_c, kept before the Schur complement (mixed-lcp only)
   VecX unjointed_velocity;         // nu + M^-1 p_ext, before p_b0 is folded in
@@ -75,7 +76,7 @@ void assemble_stewart_trinkle(const Model& model, const State& state, const Sett
 // assembled with Formulation::MixedLcp.
 void assemble_mixed_lcp(ContactProblem& problem);
 
-// nu^{l+1} from an answer z = [z_c; p_b] of the mixed form; sets problem.joint_impulse = p_b.
+// nu^{l+1} from an answer z = [p_b; z_c] of the mixed form; sets problem.joint_impulse = p_b.
 void mixed_velocities(ContactProblem& problem, const VecX& z, VecX& velocity);
 
 // (6.2): nu^{l+1} = free_velocity + M^-1 (G_n p_n + G_f p_f - G_b A^-1 Y z), 6 per body; z may
