@@ -46,6 +46,11 @@ const char* to_string(FailurePolicy p) {
   return "?";
 }
 
+std::vector<std::string> formulation_names() {
+  return {to_string(Formulation::StewartTrinkle), to_string(Formulation::AnitescuPotra),
+          to_string(Formulation::MixedLcp)};
+}
+
 bool parse_formulation(const std::string& name, Formulation& out) {
   for (Formulation f :
        {Formulation::StewartTrinkle, Formulation::AnitescuPotra, Formulation::MixedLcp}) {

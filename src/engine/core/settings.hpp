@@ -41,6 +41,8 @@ struct Settings {
 
 const char* to_string(Formulation f);
 const char* to_string(FailurePolicy p);
+// Every formulation's name, in a stable order (for the CLI's and the GUI's lists).
+std::vector<std::string> formulation_names();
 // Parse a name ("stewart-trinkle", "anitescu-potra", "mixed-lcp"); returns false if unknown.
 bool parse_formulation(const std::string& name, Formulation& out);
 // Parse a failure policy ("stop", "continue"); returns false if unknown.

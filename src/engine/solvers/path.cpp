@@ -153,11 +153,18 @@ bool PathSolver::pivot(const Lcp& lcp, VecX& z, const SolverOptions& options,
   const bool mixed = lcp.has_bounds();
   if (mixed && !reduce_free_rows(lcp, reduction_, why)) return false;
   const Lcp& pure = mixed ? reduction_.lcp : lcp;
-  SolverOptions cold = options;
-  cold.warm_start = false;
-  cold.max_iterations = std::max(1, options.max_iterations - report.iterations);
-  VecX zc;
-  const SolveReport pivots = lemke_.solve(pure, zc, cold);
+  // Lemke starts from the basis of the best iterate's positive entries (then cold, if that
+  // fails), as PATH's pivoting continues from its current point.
+  SolverOptions warm = options;
+  warm.warm_start = true;
+  warm.max_iterations = std::max(1, options.max_iterations - report.iterations);
+  VecX zc(pure.size());
+  if (mixed)
+    for (std::size_t k = 0; k < reduction_.complementary.size(); ++k)
+      zc(static_cast<Eigen::Index>(k)) = best_(reduction_.complementary[k]);
+  else
+    zc = best_;
+  const SolveReport pivots = lemke_.solve(pure, zc, warm);
   report.iterations += pivots.iterations;
   if (!pivots.solved()) return false;
   const VecX candidate = mixed ? reduction_.expand(zc) : zc;
