@@ -10,6 +10,8 @@ packages=(
   libeigen3-dev libqhull-dev
   # io
   nlohmann-json3-dev libhdf5-dev libassimp-dev
+  # external frictional-contact problems (FCLib) for compare-solvers
+  libfclib-dev
   # gui
   qt6-base-dev qt6-3d-dev qt6-charts-dev libqt6opengl6-dev libgl-dev
   # tests and benchmarks

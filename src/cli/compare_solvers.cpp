@@ -12,8 +12,10 @@
 #include "cli/complementarity_metrics.hpp"
 #include "cli/performance_profile.hpp"
 #include "engine/solvers/solver.hpp"
+#include "io/fclib_problem.hpp"
 #include "io/run_reader.hpp"
 #include "io/sds_reader.hpp"
+#include "io/siconos_mlcp.hpp"
 
 namespace pegsim::cli {
 namespace {
@@ -53,11 +55,32 @@ bool in_range(const CompareOptions& o, std::int64_t k) {
   return k >= o.first.value_or(0) && (!o.end || k < *o.end);
 }
 
+// A problem file holds one problem, frame 0: Siconos .dat (an MLCP when the name says "mlcp",
+// as Siconos' own files do) or an FCLib local problem (HDF5, linearized cone with 8 directions).
+bool load_problem_file(const CompareOptions& o, Source& src) {
+  Problem p;
+  p.recorded_solver = p.recorded_status = "none";
+  const fs::path path(o.file);
+  if (path.extension() == ".dat") {
+    const bool mlcp = path.filename().string().find("mlcp") != std::string::npos;
+    p.data.lcp = mlcp ? read_siconos_mlcp(path) : read_siconos_lcp(path);
+  } else if (is_fclib_file(path)) {
+    p.data.lcp = read_fclib_local(path).lcp;
+  } else {
+    return false;
+  }
+  src.frames_total = 1;
+  check_range(o, src.frames_total);
+  src.problems.push_back(std::move(p));
+  return true;
+}
+
 Source load(const CompareOptions& o) {
   Source src;
   src.options.warm_start = false;
   std::error_code ec;
   if (!fs::exists(o.file, ec)) throw RunFileError(o.file + ": does not exist");
+  if (load_problem_file(o, src)) return src;
   if (is_sds_file(o.file)) {
     SdsReader reader(o.file);
     src.frames_total = reader.frames().back() + 1;
@@ -93,8 +116,49 @@ Source load(const CompareOptions& o) {
 
 struct Outcome {
   SolveReport report;
+  VecX z;
   CckMetrics metrics;
 };
+
+// A recorded problem's free rows (the first data.free_rows, e.g. mixed-lcp's joints) as MCP
+// bounds; a problem read with bounds gets its count of free rows.
+void make_bounds(RecordedProblem& data) {
+  Lcp& lcp = data.lcp;
+  if (lcp.has_bounds()) {
+    data.free_rows = lcp.free_rows();
+    return;
+  }
+  if (data.free_rows == 0) return;
+  lcp.lower.setZero(lcp.size());
+  lcp.upper.setConstant(lcp.size(), INFINITY);
+  lcp.lower.head(data.free_rows).setConstant(-INFINITY);
+}
+
+// Cold start. A solver without bounds gets an MCP's free rows eliminated (thesis (2.37)/(2.38)):
+// it solves the reduced LCP and its answer is expanded, the report's residual that of the MCP.
+SolveReport solve_with(Solver& solver, const Lcp& lcp, const FreeRowReduction* reduction,
+                       const char* why, const SolverOptions& options, VecX& z) {
+  if (!lcp.has_bounds() || solver.supports_bounds()) {
+    z = VecX::Zero(lcp.size());
+    return solver.solve(lcp, z, options);
+  }
+  if (!reduction) {
+    z = VecX::Zero(lcp.size());
+    SolveReport r = solver.solve(lcp, z, options);  // refuses: says it takes no free rows
+    r.message += std::string(" (no Schur reduction either: ") + (why ? why : "") + ")";
+    return r;
+  }
+  VecX zc = VecX::Zero(reduction->lcp.size());
+  SolveReport r = solver.solve(reduction->lcp, zc, options);
+  z = reduction->expand(zc);
+  r.residual = natural_residual(lcp, z);
+  if (!r.residual_history.empty()) r.residual_history.back() = r.residual;
+  if (r.solved() && !(r.residual <= options.tolerance * (1.0 + lcp.q.cwiseAbs().maxCoeff()))) {
+    r.status = SolveStatus::NumericalFailure;
+    r.message = "the reduced LCP's answer does not solve the MCP to the tolerance";
+  }
+  return r;
+}
 
 void refuse_existing(const std::string& file, bool force, const char* option) {
   std::error_code ec;
@@ -147,12 +211,16 @@ int compare_solvers(const CompareOptions& o, std::ostream& out) {
   for (const std::string& n : names) solvers.push_back(make_solver(n));
   std::vector<std::vector<Outcome>> results(src.problems.size());
   for (std::size_t p = 0; p < src.problems.size(); ++p) {
-    const Lcp& lcp = src.problems[p].data.lcp;
+    RecordedProblem& data = src.problems[p].data;
+    make_bounds(data);
+    FreeRowReduction reduction;
+    const char* why = nullptr;
+    const bool reduced = data.lcp.has_bounds() && reduce_free_rows(data.lcp, reduction, why);
     for (auto& solver : solvers) {
-      VecX z = VecX::Zero(lcp.size());  // cold start
       Outcome r;
-      r.report = solver->solve(lcp, z, src.options);
-      r.metrics = cck_metrics(lcp, z, src.problems[p].data.free_rows);
+      r.report =
+          solve_with(*solver, data.lcp, reduced ? &reduction : nullptr, why, src.options, r.z);
+      r.metrics = cck_metrics(data.lcp, r.z, data.free_rows);
       results[p].push_back(std::move(r));
     }
   }

@@ -33,9 +33,9 @@ commands:
       --duration T | --steps N     how long (default: the scene's duration)
       --h H                        step size in s
       --solver NAME                lemke, pgs, psor, projected-jacobi, fixed-point,
-                                   interior-point, minmap-newton, fischer-newton
+                                   interior-point, minmap-newton, fischer-newton, path
       --fallbacks A,B | none       solvers tried when the first fails
-      --formulation NAME           stewart-trinkle | anitescu-potra
+      --formulation NAME           stewart-trinkle | anitescu-potra | mixed-lcp
       --contact-model NAME         sm | lnc | peg (thesis Ch. 4)
       --epsilon E                  contact distance in m
       --eps-theta X                applicability relaxation (-sin theta)
@@ -60,7 +60,9 @@ commands:
       --csv FILE                   one row per frame there instead of on the terminal
       --force                      allow replacing FILE
   compare-solvers FILE             re-solve recorded problems (run file recorded with
-                                   --record-problems, or SDS file) with every solver
+                                   --record-problems, or SDS file) with every solver;
+                                   also a Siconos LCP/MLCP .dat file or an FCLib local
+                                   problem (HDF5)
       --frames a:b                 frames a to b - 1 only (a: or :b open-ended)
       --csv OUT.csv                one row per problem per solver
       --plot OUT.svg               Dolan-More performance profile
@@ -92,8 +94,8 @@ void apply_overrides(const Args& a, Settings& s) {
   if (auto v = a.value("fallbacks")) s.fallbacks = split_list(*v);
   if (auto v = a.value("formulation")) {
     if (!parse_formulation(*v, s.formulation))
-      throw UsageError("--formulation: expected stewart-trinkle or anitescu-potra, got '" + *v +
-                       "'");
+      throw UsageError(
+          "--formulation: expected stewart-trinkle, anitescu-potra or mixed-lcp, got '" + *v + "'");
   }
   if (auto v = a.value("contact-model")) {
     if (!parse_contact_model(*v, s.contact_model))
@@ -244,7 +246,8 @@ int overlap(const std::vector<std::string>& argv) {
 int compare(const std::vector<std::string>& argv) {
   Args a(argv, {"force"}, {"frames", "csv", "plot"});
   if (a.positional().size() != 1)
-    throw UsageError("compare-solvers: expected one run file or SDS file");
+    throw UsageError(
+        "compare-solvers: expected one run file, SDS file, Siconos .dat file or FCLib file");
   CompareOptions o;
   o.file = a.positional()[0];
   if (auto v = a.value("frames")) parse_frame_range(*v, o);

@@ -32,6 +32,7 @@ void RunSummary::on_step(const Model&, const State&, const StepReport& r) {
     max_residual = std::max(max_residual, r.solve.residual);
     solve_seconds += r.timings.solve;
     ++answered_by[r.solve.solver];
+    if (!r.solve.solved()) ++unsolved;
   }
 }
 
@@ -62,6 +63,7 @@ nlohmann::json summary_json(const RunInfo& info, const RunSummary& s, const Simu
   j["solver_failures"] = s.failures;
   j["fallback_steps"] = s.fallbacks;
   j["answered_by"] = s.answered_by;
+  j["unsolved_steps"] = s.unsolved;
   j["iterations_per_solve"] = s.solves ? double(s.iterations) / double(s.solves) : 0.0;
   j["max_problem_size"] = s.max_problem_size;
   j["max_residual"] = s.max_residual;
@@ -121,6 +123,9 @@ void print_summary(std::ostream& out, const RunInfo& info, const RunSummary& s,
        s.solves, answered.empty() ? "none" : answered.c_str(), s.max_problem_size,
        s.solves ? double(s.iterations) / double(s.solves) : 0.0, s.max_residual);
   emit("solver failures  %lld, fallbacks %lld", s.failures, s.fallbacks);
+  if (s.unsolved > 0)
+    emit("unsolved steps   %lld (no solver answered; on_failure continue took the best answer)",
+         s.unsolved);
   emit("max penetration  %.3e m", s.max_penetration);
   if (!s.joints.empty()) {
     emit("joint errors     position (m) and angle (rad) about the constrained axes: max, final");

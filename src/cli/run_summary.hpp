@@ -23,6 +23,7 @@ class RunSummary : public StepObserver {
   long long solves = 0;            // steps that solved an LCP
   long long failures = 0;          // steps no solver answered
   long long fallbacks = 0;         // steps answered by a fallback (or failed after trying one)
+  long long unsolved = 0;          // steps no solver answered, continued (on_failure: continue)
   long long iterations = 0;        // summed over solved steps
   int max_problem_size = 0;
   double max_residual = 0.0;       // largest accepted natural-map residual

@@ -2,17 +2,33 @@
 #include <QApplication>
 #include <QDockWidget>
 #include <QFileInfo>
+#include <QImage>
+#include <QSet>
 #include <QTimer>
 #include <cstdio>
+#include <functional>
 
 #include "gui/app/command_line.hpp"
 #include "gui/app/display_check.hpp"
 #include "gui/app/resource_paths.hpp"
 #include "gui/app/responsiveness.hpp"
 #include "gui/render/overlay.hpp"
+#include "gui/render/scene_view.hpp"
 #include "gui/ui/main_window.hpp"
 
 using namespace pegsim::gui;
+
+namespace {
+// A capture of the view that is one flat colour (at most two, for a cleared frame with a
+// grid line): nothing drawn yet.
+bool looks_blank(const QImage& image) {
+  QSet<QRgb> seen;
+  for (int y = 0; y < image.height(); y += 7)
+    for (int x = 0; x < image.width(); x += 7)
+      if (seen.size() <= 2) seen.insert(image.pixel(x, y));
+  return seen.size() <= 2;
+}
+}  // namespace
 
 int main(int argc, char** argv) {
   // QApplication aborts without a display: say so plainly and let the caller fall back.
@@ -57,15 +73,24 @@ int main(int argc, char** argv) {
     if (cl.quit) app.exit(2);
   };
   // Once the requested frame is on screen: the screenshot, then maybe quit.
+  auto save = [&] {
+    window.saveWindowImage(cl.screenshot, [&](bool ok) {
+      if (!ok) fail(cl.screenshot + ": cannot write the PNG file");
+      else if (cl.quit) app.exit(0);
+    });
+  };
+  // The renderer uploads new geometry over a few frames, more of them on a loaded machine:
+  // grab once a capture of the view shows more than a blank background (or after 10 s, for a
+  // scene that really is empty).
+  std::function<void(int)> when_drawn = [&](int attempt) {
+    window.sceneView()->captureImage([&, attempt](const QImage& view) {
+      if (attempt >= 40 || !looks_blank(view)) return save();
+      QTimer::singleShot(250, &window, [&, attempt] { when_drawn(attempt + 1); });
+    });
+  };
   auto ready = [&] {
     if (cl.screenshot.isEmpty()) return;
-    // Give the renderer a few frames to upload the new geometry before grabbing.
-    QTimer::singleShot(300, &window, [&] {
-      window.saveWindowImage(cl.screenshot, [&](bool ok) {
-        if (!ok) fail(cl.screenshot + ": cannot write the PNG file");
-        else if (cl.quit) app.exit(0);
-      });
-    });
+    QTimer::singleShot(300, &window, [&] { when_drawn(0); });
   };
   QObject::connect(&window, &MainWindow::openFailed, &app, [&] { if (cl.quit) app.exit(2); });
   QObject::connect(&window, &MainWindow::stepsDone, &app, ready);

@@ -421,7 +421,7 @@ void RunWriter::Impl::add_problem(Batch& b, const StepReport* r) {
   b.problem_end.push_back(problem_rows);
   b.entry_end.push_back(entry_rows);
   b.block_end.push_back(block_rows);
-  b.free_rows.push_back(0);  // the Stewart-Trinkle LCP has no free rows
+  b.free_rows.push_back(lcp ? lcp->free_rows() : 0);  // mixed-lcp: the joint rows, first
 }
 
 void RunWriter::Impl::add_sm_traps(Batch& b, const StepReport* r) {

@@ -24,7 +24,7 @@ std::string solver_name(const JsonNode& node) {
 }
 
 Formulation formulation(const JsonNode& node) {
-  const char* what = "a formulation: \"stewart-trinkle\" or \"anitescu-potra\"";
+  const char* what = "a formulation: \"stewart-trinkle\", \"anitescu-potra\" or \"mixed-lcp\"";
   Formulation f{};
   if (!parse_formulation(node.string(what), f)) node.fail(what);
   return f;

@@ -234,4 +234,57 @@ TEST(CompareSolvers, NothingIsOverwrittenWithoutForce) {
   EXPECT_GT(fs::file_size(svg), 4u);
 }
 
+// External problem files: Siconos LCP and MLCP .dat files, one problem each (frame 0).
+std::string testdata(const std::string& set, const std::string& file) {
+  return std::string(PEGSIM_TESTDATA_DIR) + "/" + set + "/" + file;
+}
+
+// The CSV row of `solver`: its status.
+std::string status_of(const std::vector<std::vector<std::string>>& rows, const std::string& solver) {
+  for (const auto& row : rows)
+    if (row.size() > 3 && row[2] == solver) return row[3];
+  return "missing";
+}
+
+TEST(CompareSolvers, ReadsSiconosLcpAndMlcpFiles) {
+  // lcp_tobenna: Lemke's 386 pivots, and path (its Newton phase stalls, then it pivots).
+  const fs::path tobenna = fresh("tobenna.csv");
+  Result r = cli("compare-solvers " + testdata("siconos-lcp", "lcp_tobenna.dat") + " --csv " +
+                 tobenna.string());
+  ASSERT_EQ(r.status, 0) << r.out;
+  EXPECT_NE(r.out.find("1 problems in frames 0:1"), std::string::npos) << r.out;
+  auto rows = read_csv(tobenna);
+  ASSERT_EQ(rows.size(), 1u + solver_names().size());
+  EXPECT_EQ(status_of(rows, "lemke"), "solved");
+  EXPECT_EQ(status_of(rows, "path"), "solved");
+  EXPECT_EQ(status_of(rows, "pgs"), "numerical-failure");  // zero diagonal
+
+  // m3n2: path takes the MLCP; the LCP-only solvers its Schur-reduced LCP (M_FF invertible).
+  const fs::path m3n2 = fresh("m3n2.csv");
+  r = cli("compare-solvers " + testdata("siconos-mlcp", "m3n2_mlcp.dat") + " --csv " +
+          m3n2.string());
+  ASSERT_EQ(r.status, 0) << r.out;
+  rows = read_csv(m3n2);
+  for (const char* solver : {"lemke", "interior-point", "path"})
+    EXPECT_EQ(status_of(rows, solver), "solved") << solver << "\n" << r.out;
+
+  // diodeBridge: M_FF is singular, so only path, which takes the free rows, answers.
+  const fs::path diode = fresh("diode.csv");
+  r = cli("compare-solvers " + testdata("siconos-mlcp", "diodeBridge_mlcp.dat") + " --csv " +
+          diode.string());
+  ASSERT_EQ(r.status, 0) << r.out;
+  rows = read_csv(diode);
+  EXPECT_EQ(status_of(rows, "path"), "solved") << r.out;
+  EXPECT_EQ(status_of(rows, "lemke"), "numerical-failure") << r.out;
+
+  // A malformed .dat names the file and what was expected.
+  const fs::path bad = fresh("bad_mlcp.dat");
+  std::ofstream(bad) << "1\n0\n2\n";
+  r = cli("compare-solvers " + bad.string());
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.out.find(bad.string() + ": expected m, the number of complementarity rows"),
+            std::string::npos)
+      << r.out;
+}
+
 }  // namespace

@@ -39,6 +39,7 @@ const char* to_string(Formulation f) {
   switch (f) {
     case Formulation::StewartTrinkle: return "stewart-trinkle";
     case Formulation::AnitescuPotra: return "anitescu-potra";
+    case Formulation::MixedLcp: return "mixed-lcp";
   }
   return "?";
 }
@@ -100,7 +101,8 @@ const char* to_string(FailurePolicy p) {
 }
 
 namespace {
-constexpr Formulation kFormulations[] = {Formulation::StewartTrinkle, Formulation::AnitescuPotra};
+constexpr Formulation kFormulations[] = {Formulation::StewartTrinkle, Formulation::AnitescuPotra,
+                                         Formulation::MixedLcp};
 }
 
 bool parse_formulation(const std::string& name, Formulation& out) {

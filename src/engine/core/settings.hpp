@@ -12,6 +12,8 @@ namespace pegsim {
 enum class Formulation {
   StewartTrinkle,  // LCP (6.1)/(6.2): gap term psi_n/h restores penetration
   AnitescuPotra,   // the same LCP with psi_n/h + dpsi/dt replaced by 0
+  MixedLcp,        // Stewart–Trinkle with the joints kept as free rows, (2.34)/(2.35): an MCP
+                   // for solvers that take bounds (path), the Schur form (2.37) for the others
 };
 
 // Contact models (stage 4): which constraints the step's contacts become (thesis Ch. 4).
@@ -52,7 +54,9 @@ struct Settings {
 
 const char* to_string(Formulation f);
 const char* to_string(FailurePolicy p);
-// Parse a name ("stewart-trinkle", "anitescu-potra"); returns false if unknown.
+// Every formulation's name, in a stable order (for the CLI's and the GUI's lists).
+std::vector<std::string> formulation_names();
+// Parse a name ("stewart-trinkle", "anitescu-potra", "mixed-lcp"); returns false if unknown.
 bool parse_formulation(const std::string& name, Formulation& out);
 const char* to_string(ContactModel m);
 // Parse a contact model ("sm", "lnc", "peg"); returns false if unknown.

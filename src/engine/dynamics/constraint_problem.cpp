@@ -57,11 +57,12 @@ void assemble_constraint_problem(const Model& model, const State& state, const S
   lcp.M.rightCols(ns).setZero();
   lcp.M.bottomRows(ns).setZero();
   lcp.q.conservativeResize(n);
+  const int m = static_cast<int>(p.joint_rows.size());
+  p.row_joint_coupling.conservativeResize(n, m);
   const int block = p.block_size();
   const int cols_per_contact = 1 + p.directions;
   const int ncols = p.contacts() * cols_per_contact;
-  const bool gap_term = settings.formulation == Formulation::StewartTrinkle;
-  const int m = static_cast<int>(p.joint_rows.size());
+  const bool gap_term = settings.formulation != Formulation::AnitescuPotra;
   MatX joint_AinvY;
   if (m > 0 && ncols > 0) joint_AinvY = p.joint_A.solve(p.joint_Y);
 
@@ -96,16 +97,18 @@ void assemble_constraint_problem(const Model& model, const State& state, const S
           }
         }
       }
-      // Joints: the effective inverse mass W - W G_b A^-1 G_b^T W (stewart_trinkle.hpp).
-      if (m > 0 && ncols > 0) {
-        VecX yd = VecX::Zero(m);
-        for (int r = 0; r < m; ++r) {
-          const JointRow& jr = p.joint_rows[r];
-          for (int k = 0; k < D.count; ++k) {
-            if (jr.body_a == D.body[k]) yd(r) += D.g[k].dot(p.joint_WG_a[r]);
-            if (jr.body_b == D.body[k]) yd(r) += D.g[k].dot(p.joint_WG_b[r]);
-          }
+      // Joints: the effective inverse mass W - W G_b A^-1 G_b^T W (stewart_trinkle.hpp), and
+      // y = G_b^T W D for the mixed form.
+      VecX yd = VecX::Zero(m);
+      for (int r = 0; r < m; ++r) {
+        const JointRow& jr = p.joint_rows[r];
+        for (int k = 0; k < D.count; ++k) {
+          if (jr.body_a == D.body[k]) yd(r) += D.g[k].dot(p.joint_WG_a[r]);
+          if (jr.body_b == D.body[k]) yd(r) += D.g[k].dot(p.joint_WG_b[r]);
         }
+      }
+      p.row_joint_coupling.row(row) = yd.transpose();
+      if (m > 0 && ncols > 0) {
         const VecX correction = joint_AinvY.transpose() * yd;
         for (int col = 0; col < ncols; ++col)
           lcp.M(row, (col / cols_per_contact) * block + col % cols_per_contact) -= correction(col);

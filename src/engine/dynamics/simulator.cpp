@@ -192,25 +192,29 @@ const StepReport& Simulator::step() {
     r.timings.formulate = seconds_since(t0);
     r.timings.solve = 0.0;
     fill_impulses(problem_, VecX());
+    used_mixed_ = false;
   } else {
     assemble_constraint_problem(model_, state_, settings_, r.contacts, r.constraints, primaries_,
                                 problem_);
     r.timings.formulate = seconds_since(t0);
     r.joint_limit_rows = static_cast<int>(problem_.limit_rows.size());
-    if (problem_.lcp.size() == 0) {
-      // Joints alone: their Schur complement needs no complementarity problem.
+    if (problem_.lcp.size() == 0 && settings_.formulation != Formulation::MixedLcp) {
+      // Joints alone: their Schur complement needs no complementarity problem (mixed-lcp
+      // still hands the joints' free rows to a solver that takes bounds).
       r.timings.solve = 0.0;
       fill_impulses(problem_, VecX());
       z_.resize(0);
+      used_mixed_ = false;
       contact_velocities(problem_, z_, velocity_);
     } else {
-      r.problem_size = problem_.lcp.size();
       t0 = Clock::now();
       solve(problem_);
       r.timings.solve = seconds_since(t0);
-      r.lcp = &problem_.lcp;
+      r.lcp = used_mixed_ ? &problem_.mixed : &problem_.lcp;
+      r.problem_size = r.lcp->size();
       r.solution = &z_;
-      if (!r.failed) contact_velocities(problem_, z_, velocity_);
+      if (!r.failed && used_mixed_) mixed_velocities(problem_, z_, velocity_);
+      else if (!r.failed) contact_velocities(problem_, z_, velocity_);
     }
   }
   if (!r.failed && !velocity_.allFinite()) {
@@ -252,9 +256,13 @@ const StepReport& Simulator::step() {
 
 void Simulator::solve(ContactProblem& problem) {
   StepReport& r = report_;
-  const Lcp& lcp = problem.lcp;
-  const int n = lcp.size();
   const int block = problem.block_size();
+  const int n = problem.lcp.size();
+  // mixed-lcp: a solver that takes bounds gets the joints as free rows, the others the Schur
+  // form; both give the same step (tests/engine/dynamics/test_mixed_lcp.cpp).
+  const bool have_mixed =
+      settings_.formulation == Formulation::MixedLcp && !problem.joint_rows.empty();
+  bool mixed_built = false;
 
   // Warm start from the impulses of the previous step's matching contacts.
   VecX warm = VecX::Zero(n);
@@ -281,21 +289,38 @@ void Simulator::solve(ContactProblem& problem) {
   options.tolerance = settings_.tolerance;
   options.max_iterations = settings_.max_iterations;
   double best_residual = INFINITY;
+  bool best_mixed = false, last_mixed = false;
+  used_mixed_ = false;
   for (std::size_t k = 0; k < chain_.size(); ++k) {
-    z_ = warm;
-    options.warm_start = have_warm;
-    options.warm_basis = warm_basis_.empty() ? nullptr : &warm_basis_in_;
+    const bool mixed = have_mixed && chain_[k]->supports_bounds();
+    if (mixed && !mixed_built) {
+      assemble_mixed_lcp(problem);
+      mixed_built = true;
+    }
+    const Lcp& lcp = mixed ? problem.mixed : problem.lcp;
+    if (mixed) {  // the joints' impulses without contact, p_b0 of the Schur form, as a start
+      z_.resize(lcp.size());
+      z_ << problem.joint_impulse, warm;
+    } else {
+      z_ = warm;
+    }
+    options.warm_start = have_warm || mixed;
+    // The previous basis covers the contact blocks only, not the mixed form's free rows.
+    options.warm_basis = mixed || warm_basis_.empty() ? nullptr : &warm_basis_in_;
     SolveReport attempt = chain_[k]->solve(lcp, z_, options);
+    last_mixed = mixed;
     const bool ok = attempt.solved() && z_.allFinite();
     r.attempts.push_back(attempt);
     if (ok) {
       r.solve = attempt;
       r.fell_back = k > 0;
+      used_mixed_ = mixed;
       break;
     }
     if (z_.allFinite() && attempt.residual < best_residual) {
       best_residual = attempt.residual;
       best_z_ = z_;
+      best_mixed = mixed;
       r.solve = attempt;
     }
   }
@@ -303,8 +328,11 @@ void Simulator::solve(ContactProblem& problem) {
   if (!r.solve.solved()) {
     r.fell_back = chain_.size() > 1;
     if (settings_.on_failure == FailurePolicy::Continue && std::isfinite(best_residual)) {
-      z_ = best_z_.cwiseMax(0.0);
+      z_ = best_z_;
+      used_mixed_ = best_mixed;
+      z_.tail(n) = z_.tail(n).cwiseMax(0.0);  // the joints' free rows keep their sign
     } else {
+      used_mixed_ = last_mixed;  // the report's problem is the one z_ answers
       r.failed = true;
       r.failure = "no solver answered:";
       for (const SolveReport& a : r.attempts)
@@ -316,7 +344,8 @@ void Simulator::solve(ContactProblem& problem) {
       return;
     }
   }
-  fill_impulses(problem, z_);
+  // The contact blocks are z_'s last n rows (after the joints' rows in the mixed form).
+  fill_impulses(problem, z_.tail(n));
 
   // Remember this step's impulses for the next warm start.
   warm_keys_.clear();
@@ -325,12 +354,12 @@ void Simulator::solve(ContactProblem& problem) {
     warm_keys_.push_back({c.body_a, c.body_b, static_cast<int>(c.feature_a.kind), c.feature_a.index,
                           static_cast<int>(c.feature_b.kind), c.feature_b.index, i * block});
   }
-  warm_values_ = z_;
-  // The basis of the solver that answered, if it has one.
+  warm_values_ = z_.tail(n);
+  // The basis of the solver that answered, if it has one (of the Schur form: n rows).
   const std::vector<char>* basis = nullptr;
   for (const auto& solver : chain_)
     if (solver->name() == r.solve.solver) basis = solver->final_basis();
-  if (basis && basis->size() == static_cast<std::size_t>(n))
+  if (basis && !used_mixed_ && basis->size() == static_cast<std::size_t>(n))
     warm_basis_ = *basis;
   else
     warm_basis_.clear();
@@ -354,17 +383,20 @@ void Simulator::report_joints(const ContactProblem& problem, const VecX& z) {
     j.angle_error = e.angle;
     j.velocity_error = joint_velocity_error_[k];
   }
-  // Limit impulses: only when this step's LCP (and so its limit rows) was solved.
-  if (z.size() != problem.lcp.size()) return;
+  // Limit impulses: only when this step's LCP (and so its limit rows) was solved; in the
+  // mixed form the LCP's rows are z's last ones, after the joints' free rows.
+  const int n = problem.lcp.size();
+  if (n == 0 || z.size() < n) return;
+  const int base = static_cast<int>(z.size()) - n;
   for (std::size_t k = 0; k < problem.limit_rows.size(); ++k) {
     const LimitRow& row = problem.limit_rows[k];
-    const double p = row.sign() * z(problem.limit_row_start() + static_cast<int>(k));
+    const double p = row.sign() * z(base + problem.limit_row_start() + static_cast<int>(k));
     JointStepReport& j = r.joints[row.joint];
     (row.angle ? j.angle_limit_impulse : j.displacement_limit_impulse) += p;
   }
 }
 
-void Simulator::fill_impulses(const ContactProblem& problem, const VecX& z) {
+void Simulator::fill_impulses(const ContactProblem& problem, const Eigen::Ref<const VecX>& z) {
   StepReport& r = report_;
   const std::size_t nc = r.contacts.size();
   r.normal_impulse.assign(nc, 0.0);

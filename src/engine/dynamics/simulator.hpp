@@ -56,7 +56,7 @@ class Simulator {
 
  private:
   void solve(ContactProblem& problem);
-  void fill_impulses(const ContactProblem& problem, const VecX& z);
+  void fill_impulses(const ContactProblem& problem, const Eigen::Ref<const VecX>& z);
   void run_controllers();
   void report_joints(const ContactProblem& problem, const VecX& z);
 
@@ -77,6 +77,7 @@ class Simulator {
   std::vector<Vec3> pending_force_, pending_torque_;  // wrenches before the controllers added theirs
   JointCorrectionWorkspace correction_;
   std::vector<double> joint_position_error_, joint_velocity_error_;
+  bool used_mixed_ = false;  // z_ answers problem_.mixed (joints as free rows), not problem_.lcp
   StepReport report_;
   // Warm start: impulses of the previous step, keyed by the contact's bodies and features.
   struct WarmEntry {

@@ -165,7 +165,7 @@ void assemble_stewart_trinkle(const Model& model, const State& state, const Sett
   joint_limit_rows(model, state, p.limit_rows);
   const int nl = static_cast<int>(p.limit_rows.size());
   const int ncols = nc * cols_per_contact + nl;
-  const bool gap_term = settings.formulation == Formulation::StewartTrinkle;
+  const bool gap_term = settings.formulation != Formulation::AnitescuPotra;
 
   p.directions = nd;
   p.contact = enforced;
@@ -248,10 +248,7 @@ void assemble_stewart_trinkle(const Model& model, const State& state, const Sett
   lcp.M.setZero(n, n);
   lcp.q.setZero(n);
   lcp.block_starts.resize(nc + nl);
-  auto row_of = [&](int col) {
-    return col >= limit_col ? nc * block + (col - limit_col)
-                            : (col / cols_per_contact) * block + col % cols_per_contact;
-  };
+  auto row_of = [&](int col) { return p.row_of_column(col); };
 
   // G^T M^-1 G couples only columns that share a dynamic body: accumulate body by body.
   std::vector<std::vector<std::pair<int, char>>> columns_of_body(nb);
@@ -319,6 +316,7 @@ void assemble_stewart_trinkle(const Model& model, const State& state, const Sett
     if (row.body_b >= 0) v += row.G_b.dot(p.free_velocity.segment<6>(6 * row.body_b));
     lcp.q(r) = v;
   }
+  set_joint_coupling_rows(p);
 }
 
 namespace {
@@ -334,6 +332,88 @@ void contact_column_impulses(const ContactProblem& p, const VecX& z, VecX& x) {
   x.tail(nl) = z.tail(nl);
 }
 }  // namespace
+
+namespace {
+// velocity += M^-1 (G_n p_n + G_f p_f + G_l p_l) for the LCP's answer z (contact blocks, then
+// joint limits); slack rows carry no force.
+void add_force_impulses(const ContactProblem& p, const Eigen::Ref<const VecX>& z,
+                        VecX& velocity) {
+  const int cols_per_contact = 1 + p.directions;
+  for (int i = 0; i < p.contacts(); ++i) {
+    for (int k = 0; k < cols_per_contact; ++k) {
+      const int col = i * cols_per_contact + k;
+      const double impulse = z(i * p.block_size() + k);
+      if (impulse == 0.0) continue;
+      if (p.body_a[i] >= 0) velocity.segment<6>(6 * p.body_a[i]) += impulse * p.WG_a[col];
+      if (p.body_b[i] >= 0) velocity.segment<6>(6 * p.body_b[i]) += impulse * p.WG_b[col];
+    }
+  }
+  for (std::size_t k = 0; k < p.limit_rows.size(); ++k) {
+    const LimitRow& row = p.limit_rows[k];
+    const int col = p.limit_column_start() + static_cast<int>(k);
+    const double impulse = z(p.limit_row_start() + static_cast<int>(k));
+    if (impulse == 0.0) continue;
+    if (row.body_a >= 0) velocity.segment<6>(6 * row.body_a) += impulse * p.WG_a[col];
+    if (row.body_b >= 0) velocity.segment<6>(6 * row.body_b) += impulse * p.WG_b[col];
+  }
+}
+}  // namespace
+
+void set_joint_coupling_rows(ContactProblem& p) {
+  const int m = static_cast<int>(p.joint_rows.size());
+  const int n = p.lcp.size();
+  p.row_joint_coupling.setZero(n, m);
+  if (m == 0) return;
+  const int ncols = static_cast<int>(p.G_a.size());
+  for (int col = 0; col < ncols; ++col) p.row_joint_coupling.row(p.row_of_column(col)) =
+      p.joint_Y.col(col).transpose();
+}
+
+void assemble_mixed_lcp(ContactProblem& p) {
+  // Every row r of the Schur form reads g_r^T nu^{l+1} + c_r, with nu^{l+1} = nu_free +
+  // W G_b (p_b - p_b0) + W G z (nu_free holds W G_b p_b0). Keeping p_b as unknowns: the row
+  // gains y_r^T p_b (y_r = G_b^T W g_r, row_joint_coupling), loses y_r^T p_b0 from q, and takes
+  // back the Schur complement's -y_r^T A^-1 Y on the force columns.
+  const int m = static_cast<int>(p.joint_rows.size());
+  const int n = p.lcp.size();
+  const int ncols = static_cast<int>(p.G_a.size());
+  Lcp& mixed = p.mixed;
+  mixed.M.setZero(m + n, m + n);
+  mixed.q.resize(m + n);
+  mixed.M.topLeftCorner(m, m) = p.joint_gram;  // A, with regularization and damper compliance
+  mixed.M.bottomLeftCorner(n, m) = p.row_joint_coupling;
+  mixed.M.bottomRightCorner(n, n) = p.lcp.M;
+  const MatX back = p.row_joint_coupling * p.joint_A.solve(p.joint_Y);  // y_r^T A^-1 Y
+  for (int col = 0; col < ncols; ++col) {
+    const int c = m + p.row_of_column(col);
+    mixed.M.col(c).head(m) = p.joint_Y.col(col);
+    mixed.M.col(c).tail(n) += back.col(col);
+  }
+  // q: -r_b (2.28) for the joints' rows (2.34)/(2.35).
+  mixed.q.head(m) = -p.joint_rhs;
+  mixed.q.tail(n) = p.lcp.q - p.row_joint_coupling * p.joint_impulse;
+  mixed.lower.resize(m + n);
+  mixed.upper.setConstant(m + n, INFINITY);
+  mixed.lower.head(m).setConstant(-INFINITY);
+  mixed.lower.tail(n).setZero();
+  mixed.block_starts.resize(m);
+  for (int k = 0; k < m; ++k) mixed.block_starts[k] = k;
+  for (int start : p.lcp.block_starts) mixed.block_starts.push_back(m + start);
+}
+
+void mixed_velocities(ContactProblem& p, const VecX& z, VecX& velocity) {
+  const int m = static_cast<int>(p.joint_rows.size());
+  // nu_free already holds W G_b p_b0 (p.joint_impulse until now): add W G_b (p_b - p_b0).
+  velocity = p.free_velocity;
+  for (int k = 0; k < m; ++k) {
+    const JointRow& row = p.joint_rows[k];
+    const double dp = z(k) - p.joint_impulse(k);
+    if (row.body_a >= 0) velocity.segment<6>(6 * row.body_a) += dp * p.joint_WG_a[k];
+    if (row.body_b >= 0) velocity.segment<6>(6 * row.body_b) += dp * p.joint_WG_b[k];
+  }
+  p.joint_impulse = z.head(m);
+  add_force_impulses(p, z.tail(z.size() - m), velocity);
+}
 
 void contact_velocities(ContactProblem& p, const VecX& z, VecX& velocity) {
   velocity = p.free_velocity;
@@ -353,25 +433,7 @@ void contact_velocities(ContactProblem& p, const VecX& z, VecX& velocity) {
     p.joint_impulse += dp;
   }
   if (z.size() == 0) return;
-  const int nd = p.directions;
-  const int cols_per_contact = 1 + nd;
-  for (int i = 0; i < p.contacts(); ++i) {
-    for (int k = 0; k < cols_per_contact; ++k) {
-      const int col = i * cols_per_contact + k;
-      const double impulse = z(i * p.block_size() + k);
-      if (impulse == 0.0) continue;
-      if (p.body_a[i] >= 0) velocity.segment<6>(6 * p.body_a[i]) += impulse * p.WG_a[col];
-      if (p.body_b[i] >= 0) velocity.segment<6>(6 * p.body_b[i]) += impulse * p.WG_b[col];
-    }
-  }
-  for (std::size_t k = 0; k < p.limit_rows.size(); ++k) {
-    const LimitRow& row = p.limit_rows[k];
-    const int col = p.limit_column_start() + static_cast<int>(k);
-    const double impulse = z(p.limit_row_start() + static_cast<int>(k));
-    if (impulse == 0.0) continue;
-    if (row.body_a >= 0) velocity.segment<6>(6 * row.body_a) += impulse * p.WG_a[col];
-    if (row.body_b >= 0) velocity.segment<6>(6 * row.body_b) += impulse * p.WG_b[col];
-  }
+  add_force_impulses(p, z, velocity);
 }
 
 }  // namespace pegsim

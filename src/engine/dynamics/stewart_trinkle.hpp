@@ -49,11 +49,29 @@ struct ContactProblem {
   // Jacobian columns after the contacts' in G_a, G_b, WG_a, WG_b.
   std::vector<LimitRow> limit_rows;
 
+  // Formulation mixed-lcp: the joints kept as free rows instead (thesis (2.34)/(2.35)).
+  // Unknowns [p_b; z], free rows first as (2.34) orders them and as run files expect:
+  //   [ A    Y_r^T ] [p_b]   [ -r_b                   ]     joint rows free (2.28)
+  //   [ Y_r  M_c   ] [ z ] + [ q - Y_r p_b0           ]     the LCP's rows on [0, inf)
+  // where Y_r (row_joint_coupling) holds y_r = G_b^T W g_r for every LCP row r whose value is
+  // a gap rate g_r^T nu (contact and limit columns: Y's columns; PEG's slack rows: their
+  // Jacobian difference), and M_c is the LCP's M with the Schur complement -Y_r A^-1 Y taken
+  // back. M is block diagonal, so nu^{l+1} = nu + W (p_ext + G_b p_b + G z) is exact and this
+  // form needs no factorization. Built by assemble_mixed_lcp.
+  Lcp mixed;
+  MatX row_joint_coupling;  // n x m, set whenever there are joints
+
   int block_size() const { return directions + 2; }
   int contacts() const { return static_cast<int>(contact.size()); }
   // First LCP row (and first column of G) of the joint limits.
   int limit_row_start() const { return contacts() * block_size(); }
   int limit_column_start() const { return contacts() * (directions + 1); }
+  // The LCP row of a Jacobian column (normal, friction or limit).
+  int row_of_column(int col) const {
+    const int limit_col = limit_column_start();
+    if (col >= limit_col) return limit_row_start() + (col - limit_col);
+    return (col / (directions + 1)) * block_size() + col % (directions + 1);
+  }
 };
 
 // Per-body velocity update that does not depend on contacts: p_ext = h (f + m g; tau - w x J w).
@@ -71,6 +89,16 @@ void free_velocities(const Model& model, const State& state, const Settings& set
 void assemble_stewart_trinkle(const Model& model, const State& state, const Settings& settings,
                               const std::vector<Contact>& contacts,
                               const std::vector<int>& enforced, ContactProblem& problem);
+
+// Y_r for the rows of the Schur form assembled so far (one per Jacobian column).
+void set_joint_coupling_rows(ContactProblem& problem);
+
+// The mixed form of `problem` (see ContactProblem::mixed), from its finished Schur form; needs
+// joints. Call it before the LCP is solved: it reads p_b0 from problem.joint_impulse.
+void assemble_mixed_lcp(ContactProblem& problem);
+
+// nu^{l+1} from an answer z = [p_b; z_c] of the mixed form; sets problem.joint_impulse = p_b.
+void mixed_velocities(ContactProblem& problem, const VecX& z, VecX& velocity);
 
 // (6.2): nu^{l+1} = free_velocity + M^-1 (G_n p_n + G_f p_f - G_b A^-1 Y z), 6 per body; z may
 // be empty when the LCP is. Also sets problem.joint_impulse.

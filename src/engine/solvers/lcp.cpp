@@ -1,6 +1,8 @@
-// Natural-map residual of the LCP (the measure every solver reports).
+// Natural-map residual of the LCP and MCP (the measure every solver reports), the input check,
+// and the elimination of an MCP's free rows.
 #include "engine/solvers/lcp.hpp"
 
+#include <Eigen/LU>
 #include <Eigen/QR>
 #include <algorithm>
 #include <cmath>
@@ -8,10 +10,27 @@
 
 namespace pegsim {
 
-const char* lcp_defect(const Lcp& lcp) {
+int Lcp::free_rows() const {
+  int count = 0;
+  for (Eigen::Index i = 0; i < lower.size() && i < upper.size(); ++i)
+    count += std::isinf(lower(i)) && lower(i) < 0 && std::isinf(upper(i)) && upper(i) > 0;
+  return count;
+}
+
+const char* lcp_defect(const Lcp& lcp, bool bounds_allowed) {
   const Eigen::Index n = lcp.q.size();
   if (lcp.M.rows() != n || lcp.M.cols() != n) return "M is not square of the size of q";
   if (!lcp.M.allFinite() || !lcp.q.allFinite()) return "M or q has a non-finite entry";
+  if (!lcp.has_bounds()) return nullptr;
+  if (lcp.lower.size() != n || lcp.upper.size() != n)
+    return "the bounds l, u are not both of the size of q";
+  for (Eigen::Index i = 0; i < n; ++i)
+    if (std::isnan(lcp.lower(i)) || std::isnan(lcp.upper(i)) || !(lcp.lower(i) <= lcp.upper(i)) ||
+        lcp.lower(i) == INFINITY || lcp.upper(i) == -INFINITY)
+      return "a bound is NaN, infinite on the wrong side, or l > u";
+  if (!bounds_allowed)
+    return "this solver takes only the pure LCP (every row on [0, inf)), and the problem has "
+           "free or bounded rows: use path, or a formulation without free rows";
   return nullptr;
 }
 
@@ -19,9 +38,81 @@ double natural_residual(const Lcp& lcp, const VecX& z) {
   const Eigen::Index n = lcp.q.size();
   if (z.size() != n || lcp.M.rows() != n || lcp.M.cols() != n) return INFINITY;
   if (z.size() == 0) return 0.0;
-  // min(z, w) vanishes exactly when z >= 0, w >= 0 and z_i w_i = 0 for every i.
   const VecX w = lcp.M * z + lcp.q;
-  return z.cwiseMin(w).cwiseAbs().maxCoeff();
+  // min(z, w) vanishes exactly when z >= 0, w >= 0 and z_i w_i = 0 for every i.
+  if (!lcp.has_bounds()) return z.cwiseMin(w).cwiseAbs().maxCoeff();
+  if (lcp.lower.size() != n || lcp.upper.size() != n) return INFINITY;
+  // z - mid(l, u, z - w), case by case so that a free row's residual is w itself.
+  double r = 0.0;
+  for (Eigen::Index i = 0; i < n; ++i) {
+    const double step = z(i) - w(i);
+    double ri = w(i);
+    if (step <= lcp.lower(i)) ri = z(i) - lcp.lower(i);
+    else if (step >= lcp.upper(i)) ri = z(i) - lcp.upper(i);
+    r = std::max(r, std::abs(ri));
+  }
+  return std::isnan(r) ? INFINITY : r;
+}
+
+VecX FreeRowReduction::expand(const VecX& zc) const {
+  VecX z(free.size() + complementary.size());
+  const VecX zf = -(inverse_ff_fc * zc + inverse_ff_q);
+  for (std::size_t k = 0; k < free.size(); ++k) z(free[k]) = zf(static_cast<Eigen::Index>(k));
+  for (std::size_t k = 0; k < complementary.size(); ++k)
+    z(complementary[k]) = zc(static_cast<Eigen::Index>(k));
+  return z;
+}
+
+bool reduce_free_rows(const Lcp& mcp, FreeRowReduction& out, const char*& why) {
+  why = lcp_defect(mcp, true);
+  if (why) return false;
+  out.free.clear();
+  out.complementary.clear();
+  for (int i = 0; i < mcp.size(); ++i) {
+    const double l = mcp.has_bounds() ? mcp.lower(i) : 0.0;
+    const double u = mcp.has_bounds() ? mcp.upper(i) : INFINITY;
+    if (l == -INFINITY && u == INFINITY) out.free.push_back(i);
+    else if (l == 0.0 && u == INFINITY) out.complementary.push_back(i);
+    else {
+      why = "a row is bounded other than free or [0, inf), which no Schur reduction to an LCP "
+            "keeps";
+      return false;
+    }
+  }
+  const int nf = static_cast<int>(out.free.size());
+  const int nc = static_cast<int>(out.complementary.size());
+  auto sub = [&](const std::vector<int>& rows, const std::vector<int>& cols) {
+    MatX S(rows.size(), cols.size());
+    for (std::size_t j = 0; j < cols.size(); ++j)
+      for (std::size_t i = 0; i < rows.size(); ++i) S(i, j) = mcp.M(rows[i], cols[j]);
+    return S;
+  };
+  VecX qf(nf), qc(nc);
+  for (int k = 0; k < nf; ++k) qf(k) = mcp.q(out.free[k]);
+  for (int k = 0; k < nc; ++k) qc(k) = mcp.q(out.complementary[k]);
+  out.lcp = Lcp{};
+  if (nf == 0) {
+    out.inverse_ff_fc.setZero(0, nc);
+    out.inverse_ff_q.resize(0);
+    out.lcp.M = sub(out.complementary, out.complementary);
+    out.lcp.q = qc;
+    return true;
+  }
+  const Eigen::FullPivLU<MatX> lu(sub(out.free, out.free));
+  if (!lu.isInvertible()) {
+    why = "the free rows' block M_FF is singular, so they cannot be eliminated";
+    return false;
+  }
+  out.inverse_ff_fc = lu.solve(sub(out.free, out.complementary));
+  out.inverse_ff_q = lu.solve(qf);
+  const MatX M_cf = sub(out.complementary, out.free);
+  out.lcp.M = sub(out.complementary, out.complementary) - M_cf * out.inverse_ff_fc;
+  out.lcp.q = qc - M_cf * out.inverse_ff_q;
+  if (!out.lcp.M.allFinite() || !out.lcp.q.allFinite()) {
+    why = "the Schur complement of the free rows is not finite";
+    return false;
+  }
+  return true;
 }
 
 bool active_set_solution(const Lcp& lcp, const VecX& z, const VecX& w, double tolerance,

@@ -1,4 +1,8 @@
-// The linear complementarity problem 0 <= z  _|_  w = M z + q >= 0.
+// The linear complementarity problem 0 <= z  _|_  w = M z + q >= 0, and its mixed (box-bounded)
+// form, the MCP: l <= z <= u with, row by row,
+//   z_i = l_i  =>  w_i >= 0,    l_i < z_i < u_i  =>  w_i = 0,    z_i = u_i  =>  w_i <= 0.
+// A free row (l = -inf, u = +inf) is an equation w_i = 0, e.g. a joint's bilateral row of thesis
+// (2.34); a row on [0, inf) is the LCP's. The pure LCP (no bounds) stays the common case.
 #pragma once
 
 #include <vector>
@@ -14,15 +18,40 @@ struct Lcp {
   // block per contact: normal, friction directions, slip speed). Empty = every row its own block.
   // Block solvers (PGS) solve each block exactly; rows with a zero diagonal need a block.
   std::vector<int> block_starts;
+  // MCP bounds, both empty for the pure LCP (every row on [0, inf)); otherwise both of size n,
+  // lower <= upper, entries may be -inf / +inf. Only solvers whose supports_bounds() is true
+  // take a problem with bounds; the others refuse it (lcp_defect) with a message saying so.
+  VecX lower, upper;
+
   int size() const { return static_cast<int>(q.size()); }
+  bool has_bounds() const { return lower.size() > 0 || upper.size() > 0; }
+  // Rows free in both directions (equations), counted.
+  int free_rows() const;
 };
 
-// Why the LCP cannot be solved as given (M not n x n for q of size n, or a non-finite entry),
-// or nullptr when it is well-formed. Every solver checks this first.
-const char* lcp_defect(const Lcp& lcp);
+// Why the problem cannot be solved as given (M not n x n for q of size n, a non-finite entry,
+// bounds of the wrong size or crossed, or bounds given to a solver that takes only [0, inf)
+// rows), or nullptr when it is well-formed. Every solver checks this first.
+const char* lcp_defect(const Lcp& lcp, bool bounds_allowed = false);
 
-// Natural-map residual ||min(z, M z + q)||_inf: zero exactly at a solution.
+// Natural-map residual ||z - mid(l, u, z - w)||_inf with w = M z + q: zero exactly at a solution.
+// Without bounds it is ||min(z, w)||_inf.
 double natural_residual(const Lcp& lcp, const VecX& z);
+
+// The pure LCP left when the free rows F of an MCP (every other row on [0, inf)) are eliminated
+// by their Schur complement (thesis (2.37)/(2.38) for the joints):
+//   z_F = -M_FF^-1 (M_FC z_C + q_F),   LCP (M_CC - M_CF M_FF^-1 M_FC, q_C - M_CF M_FF^-1 q_F).
+// Returns false (with `why`) when a row is bounded otherwise or M_FF is singular.
+struct FreeRowReduction {
+  std::vector<int> free, complementary;  // row indices of the MCP
+  MatX inverse_ff_fc;                    // M_FF^-1 M_FC
+  VecX inverse_ff_q;                     // M_FF^-1 q_F
+  Lcp lcp;                               // the reduced pure LCP on the complementary rows
+  // The MCP's z from the reduced LCP's answer.
+  VecX expand(const VecX& z_complementary) const;
+};
+bool reduce_free_rows(const Lcp& mcp, FreeRowReduction& out, const char*& why);
+
 
 // Purification of an approximate solution z (with w = M z + q): on the active set
 // A = {i : z_i > w_i} solves M_AA z_A = -q_A (z = 0 elsewhere; minimum norm if M_AA is singular) and writes it to `out` if that

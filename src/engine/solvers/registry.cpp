@@ -4,6 +4,7 @@
 #include "engine/solvers/interior_point.hpp"
 #include "engine/solvers/lemke.hpp"
 #include "engine/solvers/newton.hpp"
+#include "engine/solvers/path.hpp"
 #include "engine/solvers/pgs.hpp"
 #include "engine/solvers/solver.hpp"
 
@@ -26,12 +27,14 @@ std::unique_ptr<Solver> make_solver(std::string_view name) {
   if (name == "minmap-newton") return std::make_unique<NewtonSolver>(NewtonSolver::Map::MinMap);
   if (name == "fischer-newton")
     return std::make_unique<NewtonSolver>(NewtonSolver::Map::FischerBurmeister);
+  if (name == "path") return std::make_unique<PathSolver>();
   return nullptr;
 }
 
 std::vector<std::string> solver_names() {
   return {"lemke",       "pgs",           "psor",          "projected-jacobi",
-          "fixed-point", "interior-point", "minmap-newton", "fischer-newton"};
+          "fixed-point", "interior-point", "minmap-newton", "fischer-newton",
+          "path"};
 }
 
 const char* to_string(SolveStatus s) {

@@ -1,4 +1,5 @@
-// The pluggable solver interface: every solver takes an LCP and returns a SolveReport.
+// The pluggable solver interface: every solver takes an LCP (some an MCP) and returns a
+// SolveReport.
 #pragma once
 
 #include <chrono>
@@ -33,7 +34,7 @@ struct SolveReport {
   SolveStatus status = SolveStatus::NumericalFailure;
   int iterations = 0;
   std::vector<double> residual_history;  // natural-map residual per iteration (or per pivot)
-  double residual = 0.0;                 // final ||min(z, Mz+q)||_inf
+  double residual = 0.0;                 // final natural residual (lcp.hpp) of z
   double seconds = 0.0;
   std::string solver;                    // which solver produced this report
   std::string message;                   // human-readable detail for non-Solved statuses
@@ -45,6 +46,8 @@ class Solver {
  public:
   virtual ~Solver() = default;
   virtual std::string_view name() const = 0;
+  // True if the solver takes an MCP (Lcp::lower / upper, free rows); the others refuse one.
+  virtual bool supports_bounds() const { return false; }
   // Solves `lcp`; `z` holds the warm start on entry (if options.warm_start) and the answer on
   // exit (always of size lcp.size()). Never throws on a hard problem: the status says it.
   virtual SolveReport solve(const Lcp& lcp, VecX& z, const SolverOptions& options) = 0;

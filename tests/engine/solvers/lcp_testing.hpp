@@ -13,6 +13,7 @@
 
 #include "engine/solvers/solver.hpp"
 #include "io/siconos_lcp.hpp"
+#include "io/siconos_mlcp.hpp"
 
 namespace pegsim {
 // GoogleTest prints statuses by name.
@@ -98,6 +99,35 @@ inline Run run(const std::string& solver, const Lcp& lcp, const SolverOptions& o
 inline std::string describe(const Run& r) {
   return std::string(to_string(r.report.status)) + ", " + std::to_string(r.report.iterations) +
          " iterations, residual " + std::to_string(r.report.residual) + ": " + r.report.message;
+}
+
+// z solves the MCP l <= z <= u _|_ w = M z + q to `accuracy(lcp)`, checked row by row: inside
+// the bounds; at l, w >= 0; at u, w <= 0; strictly between, w = 0.
+inline ::testing::AssertionResult is_mcp_solution(const Lcp& lcp, const VecX& z) {
+  const double tol = accuracy(lcp);
+  if (z.size() != lcp.size())
+    return ::testing::AssertionFailure() << "z has size " << z.size() << ", not " << lcp.size();
+  if (!z.allFinite()) return ::testing::AssertionFailure() << "z is not finite";
+  const VecX w = lcp.M * z + lcp.q;
+  for (int i = 0; i < lcp.size(); ++i) {
+    const double l = lcp.has_bounds() ? lcp.lower(i) : 0.0;
+    const double u = lcp.has_bounds() ? lcp.upper(i) : INFINITY;
+    const double near = tol * (1.0 + std::abs(z(i)));
+    if (z(i) < l - near || z(i) > u + near)
+      return ::testing::AssertionFailure() << "z_" << i << " = " << z(i) << " outside [" << l
+                                           << ", " << u << "]";
+    const bool at_l = z(i) - l <= near, at_u = u - z(i) <= near;
+    const bool ok = (at_l && w(i) >= -tol) || (at_u && w(i) <= tol) || std::abs(w(i)) <= tol;
+    if (!ok)
+      return ::testing::AssertionFailure() << "row " << i << ": z = " << z(i) << " in [" << l
+                                           << ", " << u << "] but w = " << w(i);
+  }
+  return ::testing::AssertionSuccess();
+}
+
+inline Lcp siconos_mlcp(const std::string& name) {
+  return read_siconos_mlcp(std::filesystem::path(PEGSIM_TESTDATA_DIR) / "siconos-mlcp" /
+                           (name + "_mlcp.dat"));
 }
 
 inline Lcp siconos(const std::string& name) {

@@ -1,0 +1,305 @@
+#include "engine/solvers/path.hpp"
+
+#include <Eigen/QR>
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <string>
+#include <vector>
+
+namespace pegsim {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+constexpr double kArmijo = 1e-4;     // sufficient decrease per unit of directional slope
+constexpr double kMinStep = 1e-12;   // the line search gives up below this step length
+constexpr std::size_t kMemory = 10;  // non-monotone reference: max psi of the last 10 iterates
+constexpr int kWatchdog = 20;        // steps without a 0.1 % gain of the best merit -> go back
+constexpr double kRegularization = 1e-8;  // delta of J + delta I, relative to 1 + max |M_ij|
+
+// phi(a, b) = a + b - sqrt(a^2 + b^2) and its partial derivatives; at a = b = 0 the element
+// (1 - 1/sqrt 2, 1 - 1/sqrt 2) of the generalized gradient.
+struct Fb {
+  double value, da, db;
+};
+Fb fischer(double a, double b) {
+  const double r = std::hypot(a, b);
+  if (r == 0.0) return {0.0, 1.0 - M_SQRT1_2, 1.0 - M_SQRT1_2};
+  // a + b - r computed without cancellation when a, b > 0: (2ab) / (a + b + r).
+  const double value = (a > 0.0 && b > 0.0) ? 2.0 * a * b / (a + b + r) : a + b - r;
+  return {value, 1.0 - a / r, 1.0 - b / r};
+}
+
+double lower_of(const Lcp& lcp, int i) { return lcp.has_bounds() ? lcp.lower(i) : 0.0; }
+double upper_of(const Lcp& lcp, int i) { return lcp.has_bounds() ? lcp.upper(i) : INFINITY; }
+
+// Natural residual |z - mid(l, u, z - w)|_inf for a known w (no product with M).
+double residual_of(const Lcp& lcp, const VecX& z, const VecX& w) {
+  double r = 0.0;
+  for (int i = 0; i < lcp.size(); ++i) {
+    const double step = z(i) - w(i), l = lower_of(lcp, i), u = upper_of(lcp, i);
+    const double ri = step <= l ? z(i) - l : step >= u ? z(i) - u : w(i);
+    r = std::max(r, std::abs(ri));
+  }
+  return std::isnan(r) ? INFINITY : r;
+}
+
+VecX clamp_to_bounds(const Lcp& lcp, const VecX& z) {
+  VecX out = z;
+  for (int i = 0; i < lcp.size(); ++i)
+    out(i) = std::clamp(z(i), lower_of(lcp, i), upper_of(lcp, i));
+  return out;
+}
+
+// Crossover: with the rows at a bound fixed there (where mid(l, u, z - w) is l or u) and w = 0
+// on the others, solve M_II z_I = -(q_I + M_IB z_B) (minimum norm: contact problems make M_II
+// singular but consistent); `out` is kept if it solves the MCP within `tolerance`.
+bool active_set_polish(const Lcp& lcp, const VecX& z, const VecX& w, double tolerance,
+                       VecX& out) {
+  const int n = lcp.size();
+  std::vector<int> inner;
+  out.resize(n);
+  for (int i = 0; i < n; ++i) {
+    const double step = z(i) - w(i), l = lower_of(lcp, i), u = upper_of(lcp, i);
+    if (step <= l) out(i) = l;
+    else if (step >= u) out(i) = u;
+    else {
+      out(i) = 0.0;
+      inner.push_back(i);
+    }
+  }
+  const int m = static_cast<int>(inner.size());
+  if (m > 0) {
+    const VecX rhs_full = lcp.M * out + lcp.q;  // the bounded rows' part, M_IB z_B + q_I
+    MatX MII(m, m);
+    VecX rhs(m);
+    for (int j = 0; j < m; ++j) {
+      rhs(j) = -rhs_full(inner[j]);
+      for (int i = 0; i < m; ++i) MII(i, j) = lcp.M(inner[i], inner[j]);
+    }
+    const VecX zI = Eigen::CompleteOrthogonalDecomposition<MatX>(MII).solve(rhs);
+    if (!zI.allFinite()) return false;
+    for (int j = 0; j < m; ++j) out(inner[j]) = zI(j);
+  }
+  out = clamp_to_bounds(lcp, out);
+  return natural_residual(lcp, out) <= tolerance;
+}
+
+}  // namespace
+
+void PathSolver::evaluate(const Lcp& lcp, const VecX& z, VecX& w, VecX& Phi) const {
+  w.noalias() = M_ * z;
+  w += lcp.q;
+  Phi.resize(z.size());
+  for (int i = 0; i < lcp.size(); ++i) {
+    const double l = lower_of(lcp, i), u = upper_of(lcp, i);
+    const bool has_l = l > -INFINITY, has_u = u < INFINITY;
+    if (!has_l && !has_u) Phi(i) = -w(i);
+    else if (!has_u) Phi(i) = fischer(z(i) - l, w(i)).value;
+    else if (!has_l) Phi(i) = -fischer(u - z(i), -w(i)).value;
+    else Phi(i) = fischer(z(i) - l, -fischer(u - z(i), -w(i)).value).value;
+  }
+}
+
+// Row i of J is da_i e_i^T + db_i M_i (chain rule through the cases of evaluate()).
+void PathSolver::jacobian_diagonals(const Lcp& lcp, const VecX& z, const VecX& w) {
+  const int n = lcp.size();
+  da_.resize(n);
+  db_.resize(n);
+  for (int i = 0; i < n; ++i) {
+    const double l = lower_of(lcp, i), u = upper_of(lcp, i);
+    const bool has_l = l > -INFINITY, has_u = u < INFINITY;
+    if (!has_l && !has_u) {
+      da_(i) = 0.0;
+      db_(i) = -1.0;
+    } else if (!has_u) {
+      const Fb f = fischer(z(i) - l, w(i));
+      da_(i) = f.da;
+      db_(i) = f.db;
+    } else if (!has_l) {
+      const Fb f = fischer(u - z(i), -w(i));
+      da_(i) = f.da;
+      db_(i) = f.db;
+    } else {
+      const Fb inner = fischer(u - z(i), -w(i));
+      const Fb outer = fischer(z(i) - l, -inner.value);
+      da_(i) = outer.da + outer.db * inner.da;
+      db_(i) = outer.db * inner.db;
+    }
+  }
+}
+
+// dz = -J^-1 Phi with J (+ regularization I) factorized; false if J is singular.
+bool PathSolver::newton_direction(double regularization) {
+  for (int k = 0; k < J_.outerSize(); ++k)
+    for (SparseMat::InnerIterator it(J_, k), m(M_, k); it; ++it, ++m) {
+      const auto row = it.row();
+      it.valueRef() = db_(row) * m.value() + (row == k ? da_(row) + regularization : 0.0);
+    }
+  if (!pattern_ready_) {
+    lu_.analyzePattern(J_);
+    pattern_ready_ = true;
+  }
+  lu_.factorize(J_);
+  if (lu_.info() != Eigen::Success) return false;
+  dz_ = lu_.solve(-Phi_);
+  return lu_.info() == Eigen::Success && dz_.allFinite();
+}
+
+bool PathSolver::pivot(const Lcp& lcp, VecX& z, const SolverOptions& options,
+                       SolveReport& report, double tolerance) {
+  const char* why = nullptr;
+  const bool mixed = lcp.has_bounds();
+  if (mixed && !reduce_free_rows(lcp, reduction_, why)) return false;
+  const Lcp& pure = mixed ? reduction_.lcp : lcp;
+  // Lemke starts from the basis of the best iterate's positive entries (then cold, if that
+  // fails), as PATH's pivoting continues from its current point.
+  SolverOptions warm = options;
+  warm.warm_start = true;
+  warm.max_iterations = std::max(1, options.max_iterations - report.iterations);
+  VecX zc(pure.size());
+  if (mixed)
+    for (std::size_t k = 0; k < reduction_.complementary.size(); ++k)
+      zc(static_cast<Eigen::Index>(k)) = best_(reduction_.complementary[k]);
+  else
+    zc = best_;
+  const SolveReport pivots = lemke_.solve(pure, zc, warm);
+  report.iterations += pivots.iterations;
+  if (!pivots.solved()) return false;
+  const VecX candidate = mixed ? reduction_.expand(zc) : zc;
+  if (natural_residual(lcp, candidate) > tolerance) return false;
+  z = candidate;
+  return true;
+}
+
+SolveReport PathSolver::solve(const Lcp& lcp, VecX& z, const SolverOptions& options) {
+  const auto t0 = Clock::now();
+  SolveReport report;
+  report.solver = "path";
+  const int n = lcp.size();
+  auto finish = [&](SolveStatus status, std::string message) {
+    if (z.size() == n) z = clamp_to_bounds(lcp, z);  // solutions lie in [l, u]: rounding
+    return finish_report(std::move(report), status, std::move(message), lcp, z, t0);
+  };
+  if (const char* defect = lcp_defect(lcp, true)) {
+    z.setZero(n);
+    return finish(SolveStatus::NumericalFailure, defect);
+  }
+  if (!(options.warm_start && z.size() == n && z.allFinite())) z = clamp_to_bounds(lcp, VecX::Zero(n));
+  if (n == 0) return finish(SolveStatus::Solved, "");
+
+  // Sparse M with every diagonal entry stored, so J = diag(da) + diag(db) M has M's pattern.
+  std::vector<Eigen::Triplet<double>> entries;
+  for (int j = 0; j < n; ++j)
+    for (int i = 0; i < n; ++i)
+      if (lcp.M(i, j) != 0.0 || i == j) entries.emplace_back(i, j, lcp.M(i, j));
+  M_.resize(n, n);
+  M_.setFromTriplets(entries.begin(), entries.end());
+  M_.makeCompressed();
+  J_ = M_;
+  pattern_ready_ = false;
+  const double regularization = kRegularization * (1.0 + lcp.M.cwiseAbs().maxCoeff());
+
+  const double tolerance = options.tolerance * (1.0 + lcp.q.cwiseAbs().maxCoeff());
+  auto solved_at = [&](const VecX& x, const VecX& w) {
+    return residual_of(lcp, x, w) <= tolerance &&
+           natural_residual(lcp, clamp_to_bounds(lcp, x)) <= tolerance;
+  };
+  auto try_polish = [&](const VecX& x) {
+    const VecX w = lcp.M * x + lcp.q;
+    if (!active_set_polish(lcp, x, w, tolerance, polished_)) return false;
+    z = polished_;
+    return true;
+  };
+
+  evaluate(lcp, z, w_, Phi_);
+  double psi = 0.5 * Phi_.squaredNorm();
+  best_ = z;
+  double best_psi = psi;
+  int since_gain = 0;
+  bool returned_to_best = false;
+  merits_.assign(1, psi);
+  for (int k = 1; k <= options.max_iterations; ++k) {
+    if (solved_at(z, w_)) return finish(SolveStatus::Solved, "");
+    report.iterations = k;
+    jacobian_diagonals(lcp, z, w_);
+    grad_ = da_.cwiseProduct(Phi_);
+    grad_.noalias() += M_.transpose() * db_.cwiseProduct(Phi_);
+    bool have = newton_direction(0.0);
+    double slope = have ? grad_.dot(dz_) : 0.0;
+    if (!(slope < 0.0)) {
+      have = newton_direction(regularization);
+      slope = have ? grad_.dot(dz_) : 0.0;
+    }
+    if (!(slope < 0.0)) {  // steepest descent on psi
+      dz_ = -grad_;
+      slope = -grad_.squaredNorm();
+    }
+    // Non-monotone Armijo: compared with the largest merit of the last kMemory iterates.
+    const double reference = *std::max_element(merits_.begin(), merits_.end());
+    double step = 1.0;
+    bool accepted = false;
+    double trial_psi = psi;
+    while (step >= kMinStep && slope < 0.0) {
+      trial_ = z + step * dz_;
+      evaluate(lcp, trial_, w_trial_, Phi_trial_);
+      trial_psi = 0.5 * Phi_trial_.squaredNorm();
+      if (trial_psi <= reference + kArmijo * step * slope) {
+        accepted = true;
+        break;
+      }
+      step *= 0.5;
+    }
+    if (!accepted) {
+      // No decrease even against the reference: the merit is at a (local) minimum.
+      if (try_polish(best_) || pivot(lcp, z, options, report, tolerance))
+        return finish(SolveStatus::Solved, "");
+      z = best_;
+      return finish(SolveStatus::NumericalFailure,
+                    "the line search found no decrease of the Fischer-Burmeister merit (a local "
+                    "minimum that is no solution)");
+    }
+    z.swap(trial_);
+    w_.swap(w_trial_);
+    Phi_.swap(Phi_trial_);
+    psi = trial_psi;
+    merits_.push_back(psi);
+    if (merits_.size() > kMemory) merits_.pop_front();
+    report.residual_history.push_back(residual_of(lcp, z, w_));
+
+    // Watchdog: keep the best iterate; when it has not improved by 0.1 % for kWatchdog steps,
+    // go back to it and search monotonically from there; a second time, the merit has stalled.
+    if (psi < best_psi) {
+      if (psi < 0.999 * best_psi) {
+        since_gain = 0;
+        returned_to_best = false;
+      }
+      best_psi = psi;
+      best_ = z;
+    }
+    if (++since_gain >= kWatchdog) {
+      if (try_polish(best_)) return finish(SolveStatus::Solved, "");
+      if (returned_to_best) {
+        if (pivot(lcp, z, options, report, tolerance)) return finish(SolveStatus::Solved, "");
+        z = best_;
+        return finish(SolveStatus::NumericalFailure,
+                      "the merit stalled at " + std::to_string(best_psi) +
+                          " (a local minimum of the Fischer-Burmeister merit that is no solution)");
+      }
+      returned_to_best = true;
+      since_gain = 0;
+      z = best_;
+      evaluate(lcp, z, w_, Phi_);
+      psi = best_psi;
+      merits_.assign(1, psi);
+    }
+  }
+  if (solved_at(z, w_)) return finish(SolveStatus::Solved, "");
+  if (try_polish(best_)) return finish(SolveStatus::Solved, "");
+  z = best_;
+  return finish(SolveStatus::MaxIterations,
+                "iteration limit " + std::to_string(options.max_iterations) + " reached");
+}
+
+}  // namespace pegsim

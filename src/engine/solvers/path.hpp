@@ -1,0 +1,58 @@
+// A PATH-style solver for the MCP l <= z <= u  _|_  w = M z + q (lcp.hpp), the pure LCP included.
+// It is not PATH (Dirkse & Ferris' path search on the normal map); it borrows PATH's robustness
+// devices around a semismooth Newton method (Billups' thesis, 1995; Ferris, Kanzow & Munson,
+// "Feasible descent algorithms for mixed complementarity problems", 1999):
+//  - the bounded Fischer–Burmeister reformulation Phi(z) = 0, row by row
+//      [l, inf):  phi(z - l, w)        (-inf, u]: -phi(u - z, -w)
+//      [l, u]:    phi(z - l, -phi(u - z, -w))      free: -w
+//    with phi(a, b) = a + b - sqrt(a^2 + b^2), zero exactly when a, b >= 0 and a b = 0;
+//  - Newton steps J dz = -Phi on an element J = D_a + D_b M of the generalized Jacobian,
+//    factorized by a sparse LU (M of a contact problem is mostly zeros);
+//  - a non-monotone line search on the merit psi = |Phi|^2 / 2 (Grippo, Lampariello & Lucidi:
+//    a step is accepted against the largest psi of the last kMemory iterates), with a watchdog
+//    that returns to the best iterate when the merit has not improved for kWatchdog steps;
+//  - a regularized Newton step (J + delta I) when J is singular, and the gradient step -J^T Phi
+//    when neither gives a descent direction;
+//  - once the merit stalls, the active set of the best iterate is solved exactly (crossover);
+//  - at a local minimum of the merit that is no solution (possible where M is not a P0-matrix,
+//    e.g. lcp_tobenna), what PATH's pivoting path search does for a linear problem: complementary
+//    pivoting (Lemke) on the problem, reduced by the Schur complement of its free rows when it
+//    has any. Rows with finite bounds other than [0, inf) have no such fallback.
+#pragma once
+
+#include <Eigen/SparseCore>
+#include <Eigen/SparseLU>
+#include <deque>
+
+#include "engine/solvers/lemke.hpp"
+#include "engine/solvers/solver.hpp"
+
+namespace pegsim {
+
+class PathSolver final : public Solver {
+ public:
+  std::string_view name() const override { return "path"; }
+  bool supports_bounds() const override { return true; }
+  // Iterations are Newton (or gradient) steps; the history is the natural residual per step.
+  SolveReport solve(const Lcp& lcp, VecX& z, const SolverOptions& options) override;
+
+ private:
+  using SparseMat = Eigen::SparseMatrix<double>;
+  void evaluate(const Lcp& lcp, const VecX& z, VecX& w, VecX& Phi) const;
+  void jacobian_diagonals(const Lcp& lcp, const VecX& z, const VecX& w);
+  bool newton_direction(double regularization);
+  // Lemke on the problem (its free rows eliminated); true with z solved within `tolerance`.
+  bool pivot(const Lcp& lcp, VecX& z, const SolverOptions& options, SolveReport& report,
+             double tolerance);
+
+  SparseMat M_, J_;
+  Eigen::SparseLU<SparseMat, Eigen::COLAMDOrdering<int>> lu_;
+  bool pattern_ready_ = false;
+  VecX da_, db_;  // J = diag(da) + diag(db) M
+  VecX w_, Phi_, dz_, grad_, trial_, w_trial_, Phi_trial_, best_, polished_;
+  std::deque<double> merits_;  // psi of the last kMemory iterates
+  LemkeSolver lemke_;
+  FreeRowReduction reduction_;
+};
+
+}  // namespace pegsim

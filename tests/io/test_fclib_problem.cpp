@@ -1,0 +1,132 @@
+// FCLib local problems (fclib_problem.hpp): files written by libfclib itself, converted to the
+// linearized-cone LCP of thesis (2.21) and solved; the Coulomb answers are known in closed form.
+// Broken files give one clear error instead of libfclib's exit.
+#include <gtest/gtest.h>
+
+#include <hdf5.h>
+#include <unistd.h>
+
+#include <cmath>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+extern "C" {
+#include <fclib.h>
+}
+
+#include "engine/solvers/solver.hpp"
+#include "io/fclib_problem.hpp"
+#include "io/siconos_lcp.hpp"
+
+namespace pegsim {
+namespace {
+
+namespace fs = std::filesystem;
+
+fs::path fresh(const std::string& name) {
+  const fs::path d = fs::temp_directory_path() / ("pegsim-fclib-test-" + std::to_string(::getpid()));
+  fs::create_directories(d);
+  fs::remove(d / name);
+  return d / name;
+}
+
+// One 3D contact, W = identity (a unit mass at the contact), u = r + q, mu = 0.5, written by
+// libfclib in compressed-column form.
+fs::path one_contact(const std::string& name, double qt1, double qt2) {
+  static int p[] = {0, 1, 2, 3}, i[] = {0, 1, 2};
+  static double x[] = {1.0, 1.0, 1.0};
+  fclib_matrix W{3, 3, 3, p, i, x, -1, nullptr};
+  double q[] = {-1.0, qt1, qt2}, mu[] = {0.5};
+  fclib_local problem{&W, nullptr, nullptr, mu, q, nullptr, 3, nullptr};
+  const fs::path file = fresh(name);
+  EXPECT_EQ(fclib_write_local(&problem, file.c_str()), 1);
+  return file;
+}
+
+// r = (r_N, r_T) from the LCP answer: r_T = sum_j p_f,j d_j.
+Vec3 reaction(const FclibProblem& fc, const VecX& z) {
+  Vec3 r(z(0), 0.0, 0.0);
+  for (int j = 0; j < fc.directions; ++j) {
+    const double angle = 2.0 * M_PI * j / fc.directions;
+    r.y() += z(1 + j) * std::cos(angle);
+    r.z() += z(1 + j) * std::sin(angle);
+  }
+  return r;
+}
+
+// Sticking: u = 0 needs r = -q = (1, -0.3, 0.1), inside the cone (|r_T| = 0.32 < 0.5); the
+// linearized cone (8 directions, inscribed radius 0.5 cos(pi/8) = 0.46) holds it too.
+TEST(FclibProblem, StickingContactGivesTheExactReaction) {
+  const FclibProblem fc = read_fclib_local(one_contact("stick.hdf5", 0.3, -0.1));
+  ASSERT_EQ(fc.contacts, 1);
+  ASSERT_EQ(fc.directions, 8);
+  ASSERT_EQ(fc.lcp.size(), 10);
+  for (const char* solver : {"lemke", "path"}) {
+    VecX z;
+    const SolveReport r = make_solver(solver)->solve(fc.lcp, z, {});
+    ASSERT_TRUE(r.solved()) << solver << ": " << r.message;
+    EXPECT_LE((reaction(fc, z) - Vec3(1.0, -0.3, 0.1)).cwiseAbs().maxCoeff(), 1e-9) << solver;
+  }
+}
+
+// Sliding along a friction direction (q_T = (2, 0), beyond the cone): Coulomb's law gives
+// r_N = 1 (u_N = 0) and r_T = -mu r_N along -x, exactly representable by the direction at pi.
+TEST(FclibProblem, SlidingContactOpposesTheSlipWithMuTimesTheNormalReaction) {
+  const FclibProblem fc = read_fclib_local(one_contact("slide.hdf5", 2.0, 0.0));
+  VecX z;
+  const SolveReport r = make_solver("lemke")->solve(fc.lcp, z, {});
+  ASSERT_TRUE(r.solved()) << r.message;
+  EXPECT_LE((reaction(fc, z) - Vec3(1.0, -0.5, 0.0)).cwiseAbs().maxCoeff(), 1e-9);
+  EXPECT_NEAR(z(9), 1.5, 1e-9);  // the slip speed s = |u_T| = 2 - 0.5
+}
+
+TEST(FclibProblem, BrokenFilesGiveOneClearError) {
+  auto message = [](const fs::path& file) {
+    try {
+      read_fclib_local(file);
+    } catch (const ProblemFileError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  const fs::path text = fresh("text.hdf5");
+  FILE* f = std::fopen(text.c_str(), "w");
+  std::fputs("not hdf5\n", f);
+  std::fclose(f);
+  EXPECT_NE(message(text).find("expected an HDF5 file"), std::string::npos) << message(text);
+  EXPECT_FALSE(is_fclib_file(text));
+
+  // A dataset removed, then one of the wrong size: named, never libfclib's exit.
+  const fs::path no_mu = one_contact("no_mu.hdf5", 0.3, 0.0);
+  {
+    const hid_t file = H5Fopen(no_mu.c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
+    ASSERT_GE(H5Ldelete(file, "/fclib_local/vectors/mu", H5P_DEFAULT), 0);
+    H5Fclose(file);
+  }
+  EXPECT_TRUE(is_fclib_file(no_mu));
+  const std::string e = message(no_mu);
+  EXPECT_NE(e.find(no_mu.string()), std::string::npos) << e;
+  EXPECT_NE(e.find("/fclib_local/vectors/mu: expected a dataset"), std::string::npos) << e;
+
+  const fs::path short_q = one_contact("short_q.hdf5", 0.3, 0.0);
+  {
+    const hid_t file = H5Fopen(short_q.c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
+    ASSERT_GE(H5Ldelete(file, "/fclib_local/vectors/q", H5P_DEFAULT), 0);
+    const hsize_t two = 2;
+    const double values[] = {1.0, 2.0};
+    const hid_t space = H5Screate_simple(1, &two, nullptr);
+    const hid_t d = H5Dcreate2(file, "/fclib_local/vectors/q", H5T_IEEE_F64LE, space, H5P_DEFAULT,
+                               H5P_DEFAULT, H5P_DEFAULT);
+    H5Dwrite(d, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, values);
+    H5Dclose(d);
+    H5Sclose(space);
+    H5Fclose(file);
+  }
+  EXPECT_NE(message(short_q).find("/fclib_local/vectors/q: expected 3 entries, it has 2"),
+            std::string::npos)
+      << message(short_q);
+}
+
+}  // namespace
+}  // namespace pegsim
