@@ -14,6 +14,8 @@ constexpr std::int64_t kBlock = 2048;  // frames read at once
 
 std::vector<FrameOverlap> run_overlap(const RunReader& reader) {
   const Model model = reader.model();
+  const bool planar = std::any_of(model.bodies.begin(), model.bodies.end(),
+                                  [](const Body& b) { return b.shape.planar(); });
   std::vector<FrameOverlap> out;
   out.reserve(static_cast<std::size_t>(reader.frame_count()));
   State state;
@@ -23,7 +25,7 @@ std::vector<FrameOverlap> run_overlap(const RunReader& reader) {
       state.time = f.time;
       state.step = f.step;
       state.bodies = std::move(f.bodies);
-      out.push_back({f.index, f.time, total_overlap(model, state)});
+      out.push_back({f.index, f.time, total_overlap(model, state), planar});
     }
   }
   return out;
@@ -40,6 +42,7 @@ void report_overlap(std::ostream& out, const std::string& run_file,
     unmeasured = std::max(unmeasured, f.totals.unmeasured_pairs);
     if (!worst || f.totals.volume > worst->totals.volume) worst = &f;
   }
+  const char* unit = !frames.empty() && frames.front().planar ? "m^2" : "m^3";
   char line[256];
   if (!csv.empty()) {
     if (!overwrite && std::filesystem::exists(csv))
@@ -54,7 +57,7 @@ void report_overlap(std::ostream& out, const std::string& run_file,
     file.close();
     if (!file) throw std::runtime_error(csv.string() + ": write failed");
   } else {
-    out << "frame        time   overlap (m^3)  pairs  unmeasured\n";
+    out << "frame        time   overlap (" << unit << ")  pairs  unmeasured\n";
     for (const FrameOverlap& f : frames) {
       std::snprintf(line, sizeof line, "%5lld  %10.4f  %14.6e  %5d  %10d\n",
                     static_cast<long long>(f.frame), f.time, f.totals.volume,
@@ -66,14 +69,15 @@ void report_overlap(std::ostream& out, const std::string& run_file,
   if (worst) {
     std::snprintf(
         line, sizeof line,
-        "  max overlap     %.6e m^3 at frame %lld (t = %g s)\n  mean overlap    %.6e m^3\n",
-        worst->totals.volume, static_cast<long long>(worst->frame), worst->time,
-        sum / static_cast<double>(frames.size()));
+        "  max overlap     %.6e %s at frame %lld (t = %g s)\n  mean overlap    %.6e %s\n",
+        worst->totals.volume, unit, static_cast<long long>(worst->frame), worst->time,
+        sum / static_cast<double>(frames.size()), unit);
     out << line;
   }
   if (unmeasured > 0)
     out << "  not measured    up to " << unmeasured
-        << " interpenetrating sphere-polytope pairs per frame (no exact volume; not in the sums)\n";
+        << " interpenetrating sphere-polytope or circle-polygon pairs per frame (no exact formula;"
+           " not in the sums)\n";
   if (!csv.empty()) out << "wrote " << csv.string() << '\n';
 }
 

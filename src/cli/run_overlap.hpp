@@ -16,6 +16,7 @@ struct FrameOverlap {
   std::int64_t frame = 0;
   double time = 0.0;
   OverlapTotals totals;
+  bool planar = false;  // a 2D run: the totals are areas, m^2
 };
 
 // Every frame's exact overlap (collision/overlap.hpp), in frame order.

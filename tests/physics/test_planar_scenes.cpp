@@ -1,6 +1,7 @@
 // The shipped 2D scenes under the standard model against invariants: the stack of boxes
 // (thesis §5.2.2) settles with no penetration and no sideways drift; the triangle drop
-// (§5.2.1) falls freely until its first contact, never gains energy and stays in the plane.
+// (§5.2.1) falls freely until its first contact, never gains energy and stays in the plane;
+// from its start the standard model traps it on the apex and PEG lets it fall off.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -82,6 +83,42 @@ TEST(PlanarScenes, TriangleDropFallsFreelyThenLosesEnergy) {
   EXPECT_GT(first_contact, 80);  // the thesis' steps 60 and 80 are free fall
   EXPECT_LE(highest, e0 + 1e-9 * std::abs(e0));
   EXPECT_LT(energy(), e0);
+}
+
+// Thesis §5.2.1, Fig. 5.5: the falling triangle's lowest vertex reaches the static apex within
+// epsilon of both top edges. The standard model enforces both edges' lines and traps it there
+// (SM traps reported, and at t = 1.5 s the triangle still stands on the apex: its centre one
+// circumradius, 2.45 / sqrt(3) m, above it); PEG (Alg. 10's I-constraint) lets it slide down
+// the right edge: it ends below the apex and right of it, having penetrated less than
+// 0.25 epsilon.
+TEST(PlanarScenes, TriangleDropIsTrappedOnTheApexUnderSmAndFallsOffUnderPeg) {
+  const Scene scene = shipped("triangle_drop");
+  const int falling = scene.model.body_index("falling");
+  const double apex = 4.9 / std::sqrt(3.0), circumradius = 2.45 / std::sqrt(3.0);
+  for (ContactModel model : {ContactModel::Standard, ContactModel::Peg}) {
+    Settings settings = scene.settings;
+    settings.contact_model = model;
+    Simulator sim(scene.model, scene.initial, settings);
+    int traps = 0;
+    double deepest = 0.0;
+    for (int k = 0; k < 150; ++k) {
+      const StepReport& r = sim.step();
+      ASSERT_FALSE(r.failed) << r.failure;
+      traps += static_cast<int>(r.sm_traps.size());
+      deepest = std::max(deepest, r.max_penetration);
+    }
+    const Vec3 p = sim.state().bodies[falling].position;
+    EXPECT_GT(traps, 0) << to_string(model);  // the contact set has the trap either way
+    if (model == ContactModel::Standard) {
+      EXPECT_NEAR(p.x(), 0.0, 0.05);
+      EXPECT_NEAR(p.y(), apex + circumradius, 0.01);
+      EXPECT_LE(deepest, 1e-9);
+    } else {
+      EXPECT_LT(p.y(), apex);
+      EXPECT_GT(p.x(), 0.5);
+      EXPECT_LT(deepest, 0.25 * settings.epsilon);
+    }
+  }
 }
 
 }  // namespace

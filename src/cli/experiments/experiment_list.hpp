@@ -5,6 +5,7 @@
 
 namespace pegsim::cli {
 
+Experiment triangle_drop_experiment();
 Experiment momentum_row_experiment();
 
 }  // namespace pegsim::cli

@@ -7,7 +7,8 @@
 namespace pegsim::cli {
 
 const std::vector<Experiment>& experiments() {
-  static const std::vector<Experiment> all = {momentum_row_experiment()};
+  static const std::vector<Experiment> all = {triangle_drop_experiment(),
+                                              momentum_row_experiment()};
   return all;
 }
 

@@ -6,6 +6,7 @@
 
 #include "engine/collision/aabb.hpp"
 #include "engine/collision/closest_points.hpp"
+#include "engine/collision/planar_overlap.hpp"
 #include "engine/collision/posed_polytope.hpp"
 #include "engine/geometry/polytope_overlap.hpp"
 #include "engine/geometry/sphere_overlap.hpp"
@@ -32,6 +33,7 @@ bool pair_overlap_volume(const Model& model, const State& state, int a, int b, d
   volume = 0.0;
   const Shape* sa = &model.bodies[a].shape;
   const Shape* sb = &model.bodies[b].shape;
+  if (sa->planar() && sb->planar()) return planar_pair_overlap_area(model, state, a, b, volume);
   // Order the pair so that sa has the lower kind (Sphere < Plane < Polytope).
   if (static_cast<int>(sa->kind) > static_cast<int>(sb->kind)) {
     std::swap(sa, sb);

@@ -8,6 +8,33 @@
 
 namespace pegsim {
 
+Contact vertex_edge_contact(const PosedPolygon& V, int v_body, int v, const PosedPolygon& E,
+                            int e_body, int e, const Settings& settings) {
+  const Vec2 x = V.vertex(v);
+  const auto [tail, head] = E.shape.edge_vertices(e);
+  const Vec2 b1 = E.vertex(tail), b2 = E.vertex(head);
+  const Vec2 eta = E.normal(e);
+  const double psi = (x - b1).dot(eta);  // psi_n of Alg. 5, (3.7)
+  // Alg. 3 on the edge: t unclamped tells whether x lies in the edge's Voronoi strip.
+  const Vec2 d = b2 - b1;
+  const double t = (x - b1).dot(d) / d.squaredNorm();
+  const bool inside = t >= 0.0 && t <= 1.0;
+  const double lateral = inside ? 0.0 : (t < 0.0 ? -t : t - 1.0) * d.norm();
+
+  Contact c;
+  c.body_a = e_body;
+  c.body_b = v_body;
+  c.feature_a = {FeatureKind::Edge, e};
+  c.feature_b = {FeatureKind::Vertex, v};
+  c.point_a = to_world3(x - psi * eta);  // (3.8)
+  c.normal = to_world3(eta);
+  c.gap = psi;
+  c.applicability = vertex_edge_applicability(V, v, eta);  // (3.3)
+  c.applicable = c.applicability >= settings.eps_theta;
+  c.feasible = vertex_edge_feasible(psi, inside, lateral, settings);  // §3.3
+  return c;
+}
+
 void vertex_edge_contacts(const PosedPolygon& V, int v_body, const PosedPolygon& E, int e_body,
                           const Settings& settings, std::vector<Contact>& out) {
   const double eps = settings.epsilon;
@@ -18,29 +45,11 @@ void vertex_edge_contacts(const PosedPolygon& V, int v_body, const PosedPolygon&
     for (int e = 0; e < E.shape.size(); ++e) {
       const auto [tail, head] = E.shape.edge_vertices(e);
       const Vec2 b1 = E.vertex(tail), b2 = E.vertex(head);
-      const Vec2 eta = E.normal(e);
-      const double psi = (x - b1).dot(eta);  // psi_n of Alg. 5, (3.7)
-      if (std::abs(psi) > eps) continue;     // |x - p_b| >= |psi|
-      // Alg. 3 on the edge: t unclamped tells whether x lies in the edge's Voronoi strip.
+      if (std::abs((x - b1).dot(E.normal(e))) > eps) continue;  // |x - p_b| >= |psi|
       const Vec2 d = b2 - b1;
-      const double t = (x - b1).dot(d) / d.squaredNorm();
-      const Vec2 nearest = b1 + clamp01(t) * d;
+      const Vec2 nearest = b1 + clamp01((x - b1).dot(d) / d.squaredNorm()) * d;  // Alg. 3
       if ((x - nearest).norm() > eps) continue;
-      const bool inside = t >= 0.0 && t <= 1.0;
-      const double lateral = inside ? 0.0 : (t < 0.0 ? -t : t - 1.0) * d.norm();
-
-      Contact c;
-      c.body_a = e_body;
-      c.body_b = v_body;
-      c.feature_a = {FeatureKind::Edge, e};
-      c.feature_b = {FeatureKind::Vertex, v};
-      c.point_a = to_world3(x - psi * eta);  // (3.8)
-      c.normal = to_world3(eta);
-      c.gap = psi;
-      c.applicability = vertex_edge_applicability(V, v, eta);  // (3.3)
-      c.applicable = c.applicability >= settings.eps_theta;
-      c.feasible = vertex_edge_feasible(psi, inside, lateral, settings);  // §3.3
-      out.push_back(c);
+      out.push_back(vertex_edge_contact(V, v_body, v, E, e_body, e, settings));
     }
   }
 }

@@ -20,6 +20,11 @@ namespace pegsim {
 void vertex_edge_contacts(const PosedPolygon& V, int v_body, const PosedPolygon& E, int e_body,
                           const Settings& settings, std::vector<Contact>& out);
 
+// One contact of Alg. 5, C(v, e): vertex v of V against edge e of E, whatever their distance
+// (PEG-2D builds the contacts of a vertex-vertex configuration with it, Alg. 10).
+Contact vertex_edge_contact(const PosedPolygon& V, int v_body, int v, const PosedPolygon& E,
+                            int e_body, int e, const Settings& settings);
+
 // Every vertex of the polygon within epsilon of the half-plane's line (always feasible).
 void polygon_half_plane_contacts(const PosedPolygon& poly, int poly_body,
                                  const BodyState& half_plane, int half_plane_body,

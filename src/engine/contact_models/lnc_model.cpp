@@ -5,9 +5,13 @@
 namespace pegsim {
 namespace {
 
+// A vertex against a face or plane (3D), or against an edge or half-plane (2D, where (4.2)-
+// (4.4) were first derived: a vertex near the two edges of a corner).
 bool vertex_on_facet(const Contact& c) {
+  const FeatureKind f = c.feature_a.kind;
   return c.feature_b.kind == FeatureKind::Vertex &&
-         (c.feature_a.kind == FeatureKind::Face || c.feature_a.kind == FeatureKind::Plane);
+         (f == FeatureKind::Face || f == FeatureKind::Plane || f == FeatureKind::Edge ||
+          f == FeatureKind::HalfPlane);
 }
 
 bool same_vertex_and_body(const Contact& c1, const Contact& c2) {

@@ -7,6 +7,7 @@
 #include "engine/collision/polytope_contacts.hpp"
 #include "engine/collision/posed_polytope.hpp"
 #include "engine/contact_models/constraint_groups.hpp"
+#include "engine/contact_models/peg_model_2d.hpp"
 
 namespace pegsim {
 namespace {
@@ -205,6 +206,14 @@ class PegPair {
 bool is_polytope(const Model& model, int body) {
   return model.bodies[body].shape.kind == ShapeKind::Polytope;
 }
+bool is_polygon(const Model& model, int body) {
+  return model.bodies[body].shape.kind == ShapeKind::Polygon;
+}
+// A pair PEG models feature by feature: two polytopes (3D) or two polygons (2D).
+bool peg_pair(const Model& model, const Contact& c) {
+  return (is_polytope(model, c.body_a) && is_polytope(model, c.body_b)) ||
+         (is_polygon(model, c.body_a) && is_polygon(model, c.body_b));
+}
 
 }  // namespace
 
@@ -212,23 +221,31 @@ void peg_model(const Model& model, const State& state, const Settings& settings,
                std::vector<Contact>& contacts, ConstraintSet& set) {
   set.clear();
   const int narrow_count = static_cast<int>(contacts.size());
-  std::vector<std::pair<int, int>> pairs;  // polytope pairs, in order of first contact
+  std::vector<std::pair<int, int>> pairs;  // polytope or polygon pairs, by first contact
   for (int i = 0; i < narrow_count; ++i) {
     const Contact& c = contacts[i];
-    if (!is_polytope(model, c.body_a) || !is_polytope(model, c.body_b)) {
-      if (c.primary()) set.add(ConstraintKind::Unilateral, {i});  // sphere, plane: (4.7)
+    if (!peg_pair(model, c)) {
+      // sphere, plane, circle, half-plane: (4.7)
+      if (c.primary()) set.add(ConstraintKind::Unilateral, {i});
       continue;
     }
     const std::pair<int, int> pair{std::min(c.body_a, c.body_b), std::max(c.body_a, c.body_b)};
     if (std::find(pairs.begin(), pairs.end(), pair) == pairs.end()) pairs.push_back(pair);
   }
   std::vector<int> narrow;
+  std::vector<char> vertex_done;
   for (const auto& [a, b] : pairs) {
     narrow.clear();
     for (int i = 0; i < narrow_count; ++i)
       if (std::min(contacts[i].body_a, contacts[i].body_b) == a &&
           std::max(contacts[i].body_a, contacts[i].body_b) == b)
         narrow.push_back(i);
+    if (is_polygon(model, a)) {  // Alg. 11
+      peg_2d({PosedPolygon(*model.bodies[a].shape.polygon, state.bodies[a]), a},
+             {PosedPolygon(*model.bodies[b].shape.polygon, state.bodies[b]), b}, settings, narrow,
+             contacts, set, vertex_done);
+      continue;
+    }
     Side A(*model.bodies[a].shape.polytope, state.bodies[a], a);
     Side B(*model.bodies[b].shape.polytope, state.bodies[b], b);
     PegPair(settings, contacts, set, A, B).run(narrow);

@@ -1,6 +1,8 @@
-// Stage 4, polytope exact geometry in 3D (thesis §4.4, Alg. 12-17): for every pair of
+// Stage 4, polytope exact geometry. In 3D (thesis §4.4, Alg. 12-17), for every pair of
 // polytopes, vertex-vertex, vertex-edge, vertex-face and edge-edge configurations become
-// U-, I- and X-constraints; contacts with spheres and planes stay U-constraints.
+// U-, I- and X-constraints; for every pair of polygons, PEG-2D (§4.3, Alg. 8-11,
+// peg_model_2d.hpp); contacts with spheres, planes, circles and half-planes stay
+// U-constraints.
 #pragma once
 
 #include <vector>

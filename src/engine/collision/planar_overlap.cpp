@@ -1,0 +1,92 @@
+#include "engine/collision/planar_overlap.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <utility>
+#include <vector>
+
+#include "engine/collision/polygon_contacts.hpp"
+#include "engine/collision/posed_polygon.hpp"
+#include "engine/geometry/polygon_overlap.hpp"
+
+namespace pegsim {
+namespace {
+
+std::vector<Vec2> world_outline(const Polygon& p, const BodyState& s) {
+  const PosedPolygon posed(p, s);
+  std::vector<Vec2> out;
+  out.reserve(p.vertices.size());
+  for (int v = 0; v < p.size(); ++v) out.push_back(posed.vertex(v));
+  return out;
+}
+
+// Area of a disc of radius r beyond a line at signed distance d from its centre (d > 0: the
+// centre outside): the circular segment r^2 acos(d/r) - d sqrt(r^2 - d^2).
+double disc_segment_area(double r, double d) {
+  if (d >= r) return 0.0;
+  if (d <= -r) return M_PI * r * r;
+  return r * r * std::acos(d / r) - d * std::sqrt(r * r - d * d);
+}
+
+// Lens of two discs at distance d: the two circular segments cut by their radical line.
+double disc_disc_area(double r1, double r2, double d) {
+  if (d >= r1 + r2) return 0.0;
+  if (d <= std::abs(r1 - r2)) return M_PI * std::min(r1, r2) * std::min(r1, r2);
+  const double x = (d * d + r1 * r1 - r2 * r2) / (2.0 * d);  // radical line from centre 1
+  return disc_segment_area(r1, x) + disc_segment_area(r2, d - x);
+}
+
+// Whether a disc (centre c, radius r) and a posed polygon interpenetrate.
+bool disc_meets_polygon(const PosedPolygon& p, const Vec2& c, double r) {
+  bool inside = true;
+  double distance = INFINITY;
+  for (int e = 0; e < p.shape.size(); ++e) {
+    const auto [tail, head] = p.shape.edge_vertices(e);
+    const Vec2 b1 = p.vertex(tail), d = p.vertex(head) - b1;
+    if ((c - b1).dot(p.normal(e)) <= 0.0) continue;
+    inside = false;
+    const double t = std::clamp((c - b1).dot(d) / d.squaredNorm(), 0.0, 1.0);
+    distance = std::min(distance, (c - b1 - t * d).norm());
+  }
+  return inside || distance < r;
+}
+
+}  // namespace
+
+bool planar_pair_overlap_area(const Model& model, const State& state, int a, int b,
+                              double& area) {
+  area = 0.0;
+  const Shape* sa = &model.bodies[a].shape;
+  const Shape* sb = &model.bodies[b].shape;
+  if (!sa->planar() || !sb->planar()) return false;
+  // Order the pair so that sa has the lower kind (Polygon < Circle < HalfPlane).
+  if (static_cast<int>(sa->kind) > static_cast<int>(sb->kind)) {
+    std::swap(sa, sb);
+    std::swap(a, b);
+  }
+  const BodyState& pa = state.bodies[a];
+  const BodyState& pb = state.bodies[b];
+  using K = ShapeKind;
+  const K ka = sa->kind, kb = sb->kind;
+  if (ka == K::Polygon && kb == K::Polygon) {
+    area = polygon_overlap_area(world_outline(*sa->polygon, pa), world_outline(*sb->polygon, pb));
+  } else if (ka == K::Polygon && kb == K::HalfPlane) {
+    // The half-plane's inside, n . (x - o) <= 0, is on the left of the line o -> o + along.
+    const Vec2 n = half_plane_normal(pb), o = in_plane(pb.position);
+    const Vec2 along(-n.y(), n.x());
+    std::vector<Vec2> clipped;
+    clip_polygon_left(world_outline(*sa->polygon, pa), o, o + along, clipped);
+    area = std::abs(polygon_area(clipped));
+  } else if (ka == K::Polygon && kb == K::Circle) {
+    const PosedPolygon p(*sa->polygon, pa);
+    return !disc_meets_polygon(p, in_plane(pb.position), sb->radius);
+  } else if (ka == K::Circle && kb == K::Circle) {
+    area = disc_disc_area(sa->radius, sb->radius, in_plane(pb.position - pa.position).norm());
+  } else if (ka == K::Circle && kb == K::HalfPlane) {
+    const Vec2 n = half_plane_normal(pb);
+    area = disc_segment_area(sa->radius, n.dot(in_plane(pa.position - pb.position)));
+  }
+  return true;  // half-plane - half-plane: two static half-planes, never any area
+}
+
+}  // namespace pegsim
