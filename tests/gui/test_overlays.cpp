@@ -37,13 +37,13 @@ struct Fixture {
   OverlayContext ctx() const { return {scene.model, frame, 4.0, 2.0}; }
 };
 
-TEST(Overlays, TheRegistryHasTheSixOverlaysWithDistinctKeysAndShortcuts) {
+TEST(Overlays, TheRegistryHasTheEightOverlaysWithDistinctKeysAndShortcuts) {
   auto all = standard_overlays();
-  ASSERT_EQ(all.size(), 6u);
+  ASSERT_EQ(all.size(), 8u);
   std::set<std::string> keys, shortcuts;
   for (auto& o : all) { keys.insert(o->key()); shortcuts.insert(o->shortcut()); }
-  EXPECT_EQ(keys, (std::set<std::string>{"contacts", "normals", "impulses", "aabbs", "frames", "joints"}));
-  EXPECT_EQ(shortcuts.size(), 6u);
+  EXPECT_EQ(keys, (std::set<std::string>{"contacts", "normals", "impulses", "aabbs", "frames", "joints", "traps", "groups"}));
+  EXPECT_EQ(shortcuts.size(), 8u);
 }
 
 TEST(Overlays, ContactPointsUsePrimaryAndSecondaryColours) {

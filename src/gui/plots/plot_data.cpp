@@ -22,6 +22,7 @@ double system_potential_energy(const Model& model, const Vec3& gravity, const st
 
 void StepFigures::include(const StepFigures& o) {
   contacts = std::max(contacts, o.contacts);
+  sm_traps = std::max(sm_traps, o.sm_traps);
   iterations = std::max(iterations, o.iterations);
   residual = std::max(residual, o.residual);
   solve_ms = std::max(solve_ms, o.solve_ms);
@@ -30,6 +31,7 @@ void StepFigures::include(const StepFigures& o) {
 StepFigures step_figures(const FrameSnapshot& f) {
   StepFigures s;
   s.contacts = double(f.contacts.size());
+  s.sm_traps = double(f.sm_traps.size());
   s.iterations = f.solve.iterations;
   s.residual = f.solve.problem_size > 0 ? f.solve.residual : 0.0;
   s.solve_ms = 1e3 * f.solve.seconds;

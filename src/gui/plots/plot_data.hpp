@@ -20,6 +20,7 @@ double system_potential_energy(const Model& model, const Vec3& gravity, const st
 // The step figures of one frame (or the largest over a bucket).
 struct StepFigures {
   double contacts = 0.0;
+  double sm_traps = 0.0;   // SM traps among the contacts (thesis Fig. 5.13)
   double iterations = 0.0;
   double residual = 0.0;   // 0: nothing solved
   double solve_ms = 0.0;

@@ -43,7 +43,8 @@ PlotsPanel::PlotsPanel(QWidget* parent) : QWidget(parent), status_(new QLabel) {
   tab("Selected body", {addPlot("position", "Position (m)", kXyz), addPlot("velocity", "Velocity (m/s)", kXyz),
                         addPlot("acceleration", "Acceleration (m/s²)", kXyz)});
   tab("Energy", {addPlot("energy", "Energy (J)", {"kinetic", "potential", "total"})});
-  tab("Steps", {addPlot("contacts", "Contacts", {"contacts"}), addPlot("iterations", "Solver iterations", {"iterations"}),
+  // Contacts and SM traps per step: thesis Fig. 5.13.
+  tab("Steps", {addPlot("contacts", "Contacts and SM traps", {"contacts", "sm traps"}), addPlot("iterations", "Solver iterations", {"iterations"}),
                 addPlot("residual", "Residual", {"residual"}, /*log=*/true),
                 addPlot("solve time", "Solve time (ms)", {"solve time"})});
   tab("Joints", {addPlot("joint position error", "Joint position error (m)", {"joint position error"}),
@@ -92,7 +93,7 @@ QWidget* PlotsPanel::addPlot(const QString& key, const QString& title, const QSt
   for (const QString& name : lines) {
     auto* s = new QLineSeries;
     s->setName(name);
-    s->setObjectName(lines.size() > 1 && key != "energy" ? key + " " + name : name);
+    s->setObjectName(lines.size() > 1 && key != "energy" && key != "contacts" ? key + " " + name : name);
     p.chart->addSeries(s);
     s->attachAxis(p.x);
     s->attachAxis(p.y);
@@ -177,7 +178,7 @@ void PlotsPanel::redraw() {
     for (std::size_t i = 0; i < n; ++i) v[i] = data_.steps[i].*field;
     return std::vector<std::vector<double>>{v};
   };
-  fill(plots_[kContacts], step(&StepFigures::contacts));
+  fill(plots_[kContacts], {step(&StepFigures::contacts)[0], step(&StepFigures::sm_traps)[0]});
   fill(plots_[kIterations], step(&StepFigures::iterations));
   fill(plots_[kResidual], step(&StepFigures::residual));
   fill(plots_[kSolveTime], step(&StepFigures::solve_ms));

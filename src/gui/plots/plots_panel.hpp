@@ -1,5 +1,6 @@
 // The Plots dock: the selected body's position, velocity and acceleration, the system's
-// kinetic and potential energy, and per step the contacts, solver iterations, residual (log
+// kinetic and potential energy, and per step the contacts and SM traps (thesis Fig. 5.13),
+// solver iterations, residual (log
 // scale) and solve time, and the selected joint's error and angle or displacement, against
 // simulated time; a dashed cursor marks the timeline's frame.
 // It draws PlotData; where the data comes from (live history, run file) is the window's job.
@@ -33,7 +34,7 @@ class PlotsPanel : public QWidget {
   void setStatus(const QString& text);  // e.g. how far a run file has been read
 
   // A drawn series by name: "position x|y|z", "velocity x|y|z", "acceleration x|y|z",
-  // "kinetic", "potential", "total", "contacts", "iterations", "residual", "solve time",
+  // "kinetic", "potential", "total", "contacts", "sm traps", "iterations", "residual", "solve time",
   // "joint position error", "joint rotation error", "joint angle", "joint displacement";
   // and "cursor <chart>" for the cursor line of a chart ("position", "energy", "residual", ...).
   QXYSeries* series(const QString& name) const;

@@ -8,10 +8,11 @@ RunPlotLoader::RunPlotLoader(const RunFileSource& source, const Vec3& gravity, i
                              int budget_ms, QObject* parent)
     : QObject(parent), source_(source), gravity_(gravity),
       buckets_(buckets(source.count(), max_buckets)), budget_ms_(budget_ms) {
-  // The step figures of every frame come from two small tables, read once.
+  // The step figures of every frame come from three small tables, read once.
   const RunReader& r = source.reader();
   const std::vector<RecordedSolve> solves = r.solver_reports();
   const std::vector<std::int64_t> offsets = r.contact_offsets();
+  const std::vector<std::int64_t> traps = r.sm_trap_offsets();  // all zeros in older files
   peaks_.reserve(buckets_.size());
   for (const Bucket& b : buckets_) {
     StepFigures peak;
@@ -19,6 +20,7 @@ RunPlotLoader::RunPlotLoader(const RunFileSource& source, const Vec3& gravity, i
       const RecordedSolve& s = solves[std::size_t(k)];
       StepFigures f;
       f.contacts = double(offsets[std::size_t(k) + 1] - offsets[std::size_t(k)]);
+      f.sm_traps = double(traps[std::size_t(k) + 1] - traps[std::size_t(k)]);
       f.iterations = s.iterations;
       f.residual = s.problem_size > 0 ? s.residual : 0.0;
       f.solve_ms = 1e3 * s.timings.solve;

@@ -12,20 +12,24 @@ constexpr double kMaxElevation = 0.4999 * std::numbers::pi;
 }
 
 Vec3 OrbitCamera::eye() const {
+  if (planar) return target + distance * Vec3::UnitZ();
   const Vec3 dir(std::cos(elevation) * std::cos(azimuth), std::cos(elevation) * std::sin(azimuth),
                  std::sin(elevation));
   return target + distance * dir;
 }
 
-Vec3 OrbitCamera::right() const { return forward().cross(Vec3::UnitZ()).normalized(); }
+Vec3 OrbitCamera::right() const {
+  return planar ? Vec3::UnitX() : Vec3(forward().cross(Vec3::UnitZ()).normalized());
+}
 
-Vec3 OrbitCamera::up() const { return right().cross(forward()); }
+Vec3 OrbitCamera::up() const { return planar ? Vec3::UnitY() : Vec3(right().cross(forward())); }
 
 double OrbitCamera::half_height() const {
   return distance * std::tan(0.5 * fov_degrees * std::numbers::pi / 180.0);
 }
 
 void OrbitCamera::orbit(double d_azimuth, double d_elevation) {
+  if (planar) return;
   azimuth += d_azimuth;
   elevation = std::clamp(elevation + d_elevation, -kMaxElevation, kMaxElevation);
 }
@@ -37,13 +41,21 @@ void OrbitCamera::pan(double dx_fraction, double dy_fraction) {
 
 void OrbitCamera::zoom(double factor) { distance = std::clamp(distance * factor, 1e-3, 1e6); }
 
-void OrbitCamera::fit(const Vec3& lo, const Vec3& hi) {
+void OrbitCamera::fit(const Vec3& lo, const Vec3& hi, double aspect) {
   target = 0.5 * (lo + hi);
+  if (planar) {
+    // The rectangle with a 10 % margin: half its height, or half its width over the aspect.
+    const Vec3 half = 0.5 * (hi - lo);
+    const double hh = std::max({1.1 * half.y(), 1.1 * half.x() / std::max(aspect, 1e-3), 1e-3});
+    distance = hh / std::tan(0.5 * fov_degrees * std::numbers::pi / 180.0);
+    return;
+  }
   const double radius = std::max(0.5 * (hi - lo).norm(), 1e-3);
   distance = 1.15 * radius / std::sin(0.5 * fov_degrees * std::numbers::pi / 180.0);
 }
 
 void OrbitCamera::preset(ViewPreset view) {
+  if (planar) return;
   switch (view) {
     case ViewPreset::Front: azimuth = -0.5 * std::numbers::pi; elevation = 0.0; break;
     case ViewPreset::Top: azimuth = -0.5 * std::numbers::pi; elevation = kMaxElevation; break;

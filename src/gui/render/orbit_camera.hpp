@@ -1,5 +1,7 @@
 // Camera placement as plain numbers: a target, a distance and two angles about the world z
 // axis (scenes are z-up). Orbit, pan, zoom, fit-all and the preset views act on these.
+// A planar camera (2D scenes) looks down the z axis at the x-y plane, x right and y up; it
+// only pans and zooms.
 #pragma once
 
 #include "engine/core/math.hpp"
@@ -14,6 +16,7 @@ struct OrbitCamera {
   double azimuth = -1.0;           // rad about +z, 0: eye on +x
   double elevation = 0.45;         // rad above the xy plane
   double fov_degrees = 45.0;       // vertical field of view (perspective)
+  bool planar = false;             // looks down -z, x right, y up; orbit and presets do nothing
 
   Vec3 eye() const;
   Vec3 forward() const { return (target - eye()).normalized(); }
@@ -26,8 +29,9 @@ struct OrbitCamera {
   // Moves the target by a screen offset given as fractions of the viewport height.
   void pan(double dx_fraction, double dy_fraction);
   void zoom(double factor);  // < 1 moves closer
-  // Frames the box [lo, hi] (a bounding sphere of it) in view.
-  void fit(const Vec3& lo, const Vec3& hi);
+  // Frames the box [lo, hi] (a bounding sphere of it) in view; a planar camera frames its
+  // x-y rectangle in a viewport of width / height `aspect`.
+  void fit(const Vec3& lo, const Vec3& hi, double aspect = 1.0);
   void preset(ViewPreset view);
 
   // The ray through a viewport point in normalized device coordinates ([-1, 1], y up).

@@ -45,8 +45,20 @@ std::optional<double> ray_hit(const Body& body, const BodyState& state, const Ve
     }
     case ShapeKind::Polygon:
     case ShapeKind::Circle:
-    case ShapeKind::HalfPlane:
-      return std::nullopt;  // planar (2D) shapes are not drawn yet, so not picked
+    case ShapeKind::HalfPlane: {
+      // Planar shapes are drawn flat in the body's x-y plane: where the ray crosses it.
+      if (d.z() == 0.0) return std::nullopt;
+      const double t = -o.z() / d.z();
+      if (t < 0.0) return std::nullopt;
+      const Vec3 x = o + t * d;
+      if (body.shape.kind == ShapeKind::Circle)
+        return x.head<2>().norm() <= body.shape.radius ? std::optional(t) : std::nullopt;
+      if (body.shape.kind == ShapeKind::HalfPlane) return x.y() <= 0.0 ? std::optional(t) : std::nullopt;
+      const Polygon& p = *body.shape.polygon;
+      for (int e = 0; e < p.size(); ++e)
+        if (p.normals[std::size_t(e)].dot(x.head<2>() - p.vertices[std::size_t(e)]) > 0.0) return std::nullopt;
+      return t;
+    }
   }
   return std::nullopt;
 }

@@ -7,6 +7,7 @@
 #include <Qt3DCore/QEntity>
 #include <Qt3DCore/QTransform>
 #include <Qt3DExtras/QForwardRenderer>
+#include <Qt3DExtras/QPhongAlphaMaterial>
 #include <Qt3DExtras/QPhongMaterial>
 #include <Qt3DExtras/QSphereMesh>
 #include <Qt3DExtras/Qt3DWindow>
@@ -19,6 +20,7 @@
 #include <QSurfaceFormat>
 
 #include "gui/render/picking.hpp"
+#include "gui/render/planar_mesh.hpp"
 #include "gui/render/qt3d_buffers.hpp"
 #include "gui/render/software_gl.hpp"
 
@@ -100,16 +102,25 @@ void SceneView::setModel(ModelPtr model, double impulse_scale) {
   model_ = std::move(model);
   impulse_scale_ = impulse_scale;
   frame_.reset();
+  ghost_.reset();
   selected_ = -1;
   selected_joint_ = -1;
-  delete bodies_root_;  // every body entity is its child
+  delete bodies_root_;  // every body entity, and the ghosts, is its child
   bodies_root_ = new Qt3DCore::QEntity(root_);
+  ghost_root_ = nullptr;
+  ghost_transforms_.clear();
   visuals_.assign(model_ ? model_->bodies.size() : 0, {});
+  camera_.planar = model_ && model_->planar();
+  applyCamera();
 }
 
 double SceneView::sceneSize() const { return scene_size_; }
 
 QWindow* SceneView::renderWindow() const { return window_; }
+
+double SceneView::aspect() const {
+  return window_->height() > 0 ? double(window_->width()) / double(window_->height()) : 1.0;
+}
 
 void SceneView::showFrame(FramePtr frame) {
   ++shown_frames_;
@@ -122,65 +133,122 @@ void SceneView::showFrame(FramePtr frame) {
     for (const Aabb& b : frame_->aabbs)
       if (b.lo.allFinite() && b.hi.allFinite()) { lo = lo.cwiseMin(b.lo); hi = hi.cwiseMax(b.hi); }
     scene_size_ = (hi.array() >= lo.array()).all() ? std::max((hi - lo).norm(), 0.1) : 1.0;
-    for (std::size_t i = 0; i < model_->bodies.size(); ++i) {
-      const Body& body = model_->bodies[i];
-      auto* e = new Qt3DCore::QEntity(bodies_root_);
-      BodyVisual& v = visuals_[i];
-      v.transform = new Qt3DCore::QTransform(e);
-      v.material = new Qt3DExtras::QPhongMaterial(e);
-      v.color = body_color(body);
-      v.material->setDiffuse(v.color);
-      v.material->setSpecular(QColor(40, 40, 40));
-      v.material->setShininess(20.0f);
-      e->addComponent(v.transform);
-      e->addComponent(v.material);
-      e->setEnabled(body.visible);
-      switch (body.shape.kind) {
-        case ShapeKind::Sphere: {
-          auto* mesh = new Qt3DExtras::QSphereMesh(e);
-          mesh->setRadius(float(body.shape.radius));
-          mesh->setRings(24);
-          mesh->setSlices(36);
-          e->addComponent(mesh);
-          break;
-        }
-        case ShapeKind::Polytope:
-          e->addComponent(make_flat_mesh_renderer(flat_mesh(*body.shape.polytope), e));
-          break;
-        case ShapeKind::Polygon:
-        case ShapeKind::Circle:
-        case ShapeKind::HalfPlane:
-          break;  // planar (2D) shapes: not drawn yet
-        case ShapeKind::Plane: {
-          // A large tile, unlit: a lit (Phong) quad covering half the view cost a software
-          // rasterizer (llvmpipe) about 26 ms a frame, twice the rest of the scene.
-          const double tile = std::max(10.0, 6.0 * scene_size_);
-          const double half = 0.5 * tile;
-          const Rgb floor{float(v.color.redF() * 0.85), float(v.color.greenF() * 0.85),
-                          float(v.color.blueF() * 0.85)};
-          ColoredVertices quad;
-          for (const auto& [x, y] : {std::pair{-1, -1}, {1, -1}, {1, 1}, {-1, -1}, {1, 1}, {-1, 1}})
-            quad.add(Vec3(x * half, y * half, 0.0), floor);
-          (new ColoredEntity(ColoredEntity::Kind::Triangles, e))->set(quad);
-          // The grid, a hair above the tile so it does not z-fight with it.
-          Sketch grid;
-          const double step = nice_step(tile / 40.0);
-          const double lift = 1e-3 * scene_size_;
-          const Rgb c{float(v.color.redF() * 0.7), float(v.color.greenF() * 0.7),
-                      float(v.color.blueF() * 0.7)};
-          for (double x = -std::floor(half / step) * step; x <= half; x += step) {
-            grid.segments.push_back({Vec3(x, -half, lift), Vec3(x, half, lift), c});
-            grid.segments.push_back({Vec3(-half, x, lift), Vec3(half, x, lift), c});
-          }
-          (new ColoredEntity(ColoredEntity::Kind::Lines, e))->set(sketch_lines(grid));
-          break;
-        }
-      }
-    }
+    buildBodies();
     fitAll();
   }
   updateBodies();
   updateOverlays();
+}
+
+void SceneView::buildBodies() {
+  // Planar shapes lie just below the plane z = 0 where the overlays are drawn, static ones
+  // lowest, so a moving body is drawn over the one it touches.
+  const double lift = 2e-3 * scene_size_;
+  for (std::size_t i = 0; i < model_->bodies.size(); ++i) {
+    const Body& body = model_->bodies[i];
+    auto* e = new Qt3DCore::QEntity(bodies_root_);
+    BodyVisual& v = visuals_[i];
+    v.transform = new Qt3DCore::QTransform(e);
+    v.material = new Qt3DExtras::QPhongMaterial(e);
+    v.color = body_color(body);
+    v.material->setDiffuse(v.color);
+    // A flat face seen from straight above shows a specular highlight as a white smear.
+    v.material->setSpecular(body.shape.planar() ? QColor(0, 0, 0) : QColor(40, 40, 40));
+    v.material->setShininess(20.0f);
+    e->addComponent(v.transform);
+    e->addComponent(v.material);
+    e->setEnabled(body.visible);
+    buildShape(e, body, v.color, body.is_static ? -2.0 * lift : -lift);
+  }
+}
+
+void SceneView::buildShape(Qt3DCore::QEntity* e, const Body& body, const QColor& color, double z) {
+  const double tile = std::max(10.0, 6.0 * scene_size_);  // the extent of unbounded shapes
+  switch (body.shape.kind) {
+    case ShapeKind::Sphere: {
+      auto* mesh = new Qt3DExtras::QSphereMesh(e);
+      mesh->setRadius(float(body.shape.radius));
+      mesh->setRings(24);
+      mesh->setSlices(36);
+      e->addComponent(mesh);
+      break;
+    }
+    case ShapeKind::Polytope:
+      e->addComponent(make_flat_mesh_renderer(flat_mesh(*body.shape.polytope), e));
+      break;
+    case ShapeKind::Polygon:
+    case ShapeKind::Circle:
+    case ShapeKind::HalfPlane: {
+      // A flat face (a half-plane: a strip below its boundary) with a darker outline on it.
+      const std::vector<Vec2> outline = planar_outline(body.shape, 0.5 * tile, 0.25 * scene_size_);
+      e->addComponent(make_flat_mesh_renderer(flat_face(outline, z), e));
+      const QColor edge = color.darker(170);
+      const Rgb rgb{float(edge.redF()), float(edge.greenF()), float(edge.blueF())};
+      (new ColoredEntity(ColoredEntity::Kind::Lines, e))
+          ->set(sketch_lines(planar_edges(body.shape, outline, z + 1e-3 * scene_size_, rgb)));
+      break;
+    }
+    case ShapeKind::Plane: {
+      // A large tile, unlit: a lit (Phong) quad covering half the view cost a software
+      // rasterizer (llvmpipe) about 26 ms a frame, twice the rest of the scene.
+      const double half = 0.5 * tile;
+      const Rgb floor{float(color.redF() * 0.85), float(color.greenF() * 0.85), float(color.blueF() * 0.85)};
+      ColoredVertices quad;
+      for (const auto& [x, y] : {std::pair{-1, -1}, {1, -1}, {1, 1}, {-1, -1}, {1, 1}, {-1, 1}})
+        quad.add(Vec3(x * half, y * half, 0.0), floor);
+      (new ColoredEntity(ColoredEntity::Kind::Triangles, e))->set(quad);
+      // The grid, a hair above the tile so it does not z-fight with it.
+      Sketch grid;
+      const double step = nice_step(tile / 40.0);
+      const double lift = 1e-3 * scene_size_;
+      const Rgb c{float(color.redF() * 0.7), float(color.greenF() * 0.7), float(color.blueF() * 0.7)};
+      for (double x = -std::floor(half / step) * step; x <= half; x += step) {
+        grid.segments.push_back({Vec3(x, -half, lift), Vec3(x, half, lift), c});
+        grid.segments.push_back({Vec3(-half, x, lift), Vec3(half, x, lift), c});
+      }
+      (new ColoredEntity(ColoredEntity::Kind::Lines, e))->set(sketch_lines(grid));
+      break;
+    }
+  }
+}
+
+void SceneView::buildGhosts() {
+  // After the bodies in the entity tree, so drawn after them (no sort policy): blended over
+  // what is behind. Static bodies are the same in both runs: not repeated.
+  ghost_root_ = new Qt3DCore::QEntity(bodies_root_);
+  ghost_transforms_.assign(model_->bodies.size(), nullptr);
+  for (std::size_t i = 0; i < model_->bodies.size(); ++i) {
+    const Body& body = model_->bodies[i];
+    if (body.is_static || !body.visible) continue;
+    auto* e = new Qt3DCore::QEntity(ghost_root_);
+    auto* transform = new Qt3DCore::QTransform(e);
+    auto* material = new Qt3DExtras::QPhongAlphaMaterial(e);
+    const QColor color = body_color(body).lighter(140);
+    material->setDiffuse(color);
+    material->setAmbient(color.darker(250));
+    material->setAlpha(float(kGhostAlpha));
+    if (body.shape.planar()) material->setSpecular(QColor(0, 0, 0));
+    e->addComponent(transform);
+    e->addComponent(material);
+    buildShape(e, body, color, 1e-3 * scene_size_);  // planar: over the first run's faces
+    ghost_transforms_[i] = transform;
+  }
+}
+
+void SceneView::showGhost(FramePtr frame) {
+  ghost_ = std::move(frame);
+  if (!model_ || !frame_) return;
+  if (!ghost_) {
+    if (ghost_root_) ghost_root_->setEnabled(false);
+    return;
+  }
+  if (!ghost_root_) buildGhosts();
+  ghost_root_->setEnabled(true);
+  for (std::size_t i = 0; i < ghost_transforms_.size() && i < ghost_->bodies.size(); ++i) {
+    if (!ghost_transforms_[i]) continue;
+    ghost_transforms_[i]->setTranslation(qvec(ghost_->bodies[i].position));
+    ghost_transforms_[i]->setRotation(qquat(ghost_->bodies[i].orientation));
+  }
 }
 
 void SceneView::updateBodies() {
@@ -240,7 +308,7 @@ void SceneView::fitAll() {
   for (const Aabb& b : frame_->aabbs)
     if (b.lo.allFinite() && b.hi.allFinite()) { lo = lo.cwiseMin(b.lo); hi = hi.cwiseMax(b.hi); }
   if ((hi.array() < lo.array()).any()) { lo = Vec3::Constant(-1); hi = Vec3::Constant(1); }
-  camera_.fit(lo, hi);
+  camera_.fit(lo, hi, aspect());
   applyCamera();
 }
 
@@ -256,15 +324,15 @@ void SceneView::setOrthographic(bool on) {
 
 void SceneView::applyCamera() {
   Qt3DRender::QCamera* cam = window_->camera();
-  const float aspect = window_->height() > 0 ? float(window_->width()) / float(window_->height()) : 1.0f;
+  const float aspect = float(this->aspect());
   const float near = float(camera_.distance * 0.01), far = float(camera_.distance * 100.0 + 100.0);
-  if (ortho_) {
+  if (orthographic()) {
     const float hh = float(camera_.half_height());
     cam->lens()->setOrthographicProjection(-hh * aspect, hh * aspect, -hh, hh, near, far);
   } else {
     cam->lens()->setPerspectiveProjection(float(camera_.fov_degrees), aspect, near, far);
   }
-  cam->setUpVector(QVector3D(0, 0, 1));
+  cam->setUpVector(qvec(camera_.up()));
   cam->setPosition(qvec(camera_.eye()));
   cam->setViewCenter(qvec(camera_.target));
 }
@@ -273,14 +341,14 @@ int SceneView::bodyAt(const QPoint& pos) const {
   if (!model_ || !frame_ || window_->width() <= 0 || window_->height() <= 0) return -1;
   const double w = window_->width(), h = window_->height();
   const auto ray = camera_.ray(2.0 * (pos.x() + 0.5) / w - 1.0, 1.0 - 2.0 * (pos.y() + 0.5) / h,
-                               w / h, ortho_);
+                               w / h, orthographic());
   return pick_body(*model_, *frame_, ray.origin, ray.dir);
 }
 
 bool SceneView::project(const Vec3& point, QPointF& pos) const {
   const double w = window_->width(), h = window_->height();
   double x = 0.0, y = 0.0;
-  if (w <= 0 || h <= 0 || !camera_.project(point, w / h, ortho_, x, y)) return false;
+  if (w <= 0 || h <= 0 || !camera_.project(point, w / h, orthographic(), x, y)) return false;
   pos = QPointF(0.5 * (x + 1.0) * w - 0.5, 0.5 * (1.0 - y) * h - 0.5);  // bodyAt's pixel centres
   return true;
 }
@@ -327,8 +395,8 @@ bool SceneView::eventFilter(QObject* watched, QEvent* event) {
       if (drag_button_ == Qt::NoButton) return false;
       if ((p - press_pos_).manhattanLength() > 3) dragged_ = true;
       const double h = std::max(1, window_->height());
-      // Left drag orbits (shift: pans), right or middle drag pans.
-      if (drag_button_ == Qt::LeftButton && !(e->modifiers() & Qt::ShiftModifier))
+      // Left drag orbits (shift: pans), right or middle drag pans; a 2D view only pans.
+      if (drag_button_ == Qt::LeftButton && !(e->modifiers() & Qt::ShiftModifier) && !camera_.planar)
         camera_.orbit(-d.x() * 0.01, d.y() * 0.01);
       else
         camera_.pan(d.x() / h, d.y() / h);

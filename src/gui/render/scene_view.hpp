@@ -24,16 +24,24 @@ namespace pegsim::gui {
 
 class ColoredEntity;
 
+// Opacity of the comparison run drawn over the first.
+inline constexpr double kGhostAlpha = 0.45;
+
 class SceneView : public QWidget {
   Q_OBJECT
  public:
   explicit SceneView(QWidget* parent = nullptr);
   ~SceneView() override;
 
-  // A new model replaces every body; impulse_scale: metres of arrow per N s.
+  // A new model replaces every body; impulse_scale: metres of arrow per N s. A planar (2D)
+  // model is seen down the z axis through an orthographic lens that only pans and zooms.
   void setModel(ModelPtr model, double impulse_scale);
   void showFrame(FramePtr frame);
   const FramePtr& frame() const { return frame_; }
+  // A second run of the same model drawn translucent over the first (its moving bodies;
+  // nullptr hides it): the side-by-side comparison of two contact models.
+  void showGhost(FramePtr frame);
+  const FramePtr& ghost() const { return ghost_; }
 
   const std::vector<std::unique_ptr<Overlay>>& overlays() const { return overlays_; }
   void setOverlayEnabled(const std::string& key, bool on);
@@ -49,7 +57,7 @@ class SceneView : public QWidget {
   void fitAll();
   void setViewPreset(ViewPreset view);
   void setOrthographic(bool on);
-  bool orthographic() const { return ortho_; }
+  bool orthographic() const { return ortho_ || camera_.planar; }
   const OrbitCamera& camera() const { return camera_; }
 
   // Body under a point of this widget (-1: none), by a ray through the current camera.
@@ -80,7 +88,10 @@ class SceneView : public QWidget {
   void applyCamera();
   void updateBodies();
   void updateOverlays();
-  void buildGround(const Body& body, int index);
+  void buildBodies();
+  void buildShape(Qt3DCore::QEntity* entity, const Body& body, const QColor& color, double z);
+  void buildGhosts();
+  double aspect() const;
   double sceneSize() const;
 
   Qt3DExtras::Qt3DWindow* window_;
@@ -93,6 +104,9 @@ class SceneView : public QWidget {
     QColor color;
   };
   std::vector<BodyVisual> visuals_;
+  Qt3DCore::QEntity* ghost_root_ = nullptr;              // after the bodies: drawn over them
+  std::vector<Qt3DCore::QTransform*> ghost_transforms_;  // per body; null for static ones
+  FramePtr ghost_;
   std::vector<std::unique_ptr<Overlay>> overlays_;
   std::map<std::string, bool> enabled_;
   std::map<std::string, std::pair<ColoredEntity*, ColoredEntity*>> overlay_entities_;  // lines, solids

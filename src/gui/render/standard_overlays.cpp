@@ -142,6 +142,8 @@ std::vector<std::unique_ptr<Overlay>> standard_overlays() {
   out.push_back(std::make_unique<BoundingBoxes>());
   out.push_back(std::make_unique<BodyFrames>());
   out.push_back(std::make_unique<Joints>());
+  out.push_back(sm_traps_overlay());
+  out.push_back(constraint_groups_overlay());
   return out;
 }
 

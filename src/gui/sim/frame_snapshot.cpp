@@ -14,6 +14,19 @@ bool FrameSnapshot::has_enforced_contact(int body) const {
   return false;
 }
 
+std::vector<int> FrameSnapshot::groups_of(int contact) const {
+  std::vector<int> out;
+  for (std::size_t g = 0; g < constraints.groups.size(); ++g) {
+    const ConstraintGroup& group = constraints.groups[g];
+    for (int k = group.first; k < group.first + group.count && k < int(constraints.members.size()); ++k)
+      if (constraints.members[std::size_t(k)] == contact) {
+        out.push_back(int(g));
+        break;
+      }
+  }
+  return out;
+}
+
 namespace {
 
 std::vector<Aabb> aabbs_of(const Model& model, const std::vector<BodyState>& bodies) {
@@ -50,6 +63,8 @@ FramePtr make_snapshot(const Model& model, const State& state, const StepReport*
     ContactSnapshot s;
     s.body_a = c.body_a;
     s.body_b = c.body_b;
+    s.feature_a = c.feature_a;
+    s.feature_b = c.feature_b;
     s.point_a = c.point_a;
     s.normal = c.normal;
     s.gap = c.gap;
@@ -59,6 +74,9 @@ FramePtr make_snapshot(const Model& model, const State& state, const StepReport*
     if (i < r.friction_impulse.size()) s.friction_impulse = r.friction_impulse[i];
     f->contacts.push_back(s);
   }
+  f->constraints = r.constraints;
+  f->sm_traps = r.sm_traps;
+  f->sm_trap_contacts = r.sm_trap_contacts;
   f->solve.problem_size = r.problem_size;
   f->solve.solver = r.problem_size > 0 ? r.solve.solver : std::string();
   f->solve.iterations = r.solve.iterations;
@@ -70,6 +88,7 @@ FramePtr make_snapshot(const Model& model, const State& state, const StepReport*
   if (settings) {
     f->h = settings->h;
     f->configured_solver = settings->solver;
+    f->contact_model = to_string(settings->contact_model);
   }
   return f;
 }
@@ -86,6 +105,8 @@ FramePtr make_snapshot(const Model& model, const RunFrame& frame, const Settings
     ContactSnapshot s;
     s.body_a = rc.contact.body_a;
     s.body_b = rc.contact.body_b;
+    s.feature_a = rc.contact.feature_a;
+    s.feature_b = rc.contact.feature_b;
     s.point_a = rc.contact.point_a;
     s.normal = rc.contact.normal;
     s.gap = rc.contact.gap;
@@ -95,6 +116,9 @@ FramePtr make_snapshot(const Model& model, const RunFrame& frame, const Settings
     s.friction_impulse = rc.friction_impulse;
     f->contacts.push_back(s);
   }
+  f->constraints = frame.constraints;
+  f->sm_traps = frame.sm_traps;
+  f->sm_trap_contacts = frame.sm_trap_contacts;
   f->solve.problem_size = frame.solve.problem_size;
   f->solve.solver = frame.solve.solver;
   f->solve.iterations = frame.solve.iterations;
@@ -105,6 +129,7 @@ FramePtr make_snapshot(const Model& model, const RunFrame& frame, const Settings
   if (settings && frame.step > 0) {
     f->h = settings->h;
     f->configured_solver = settings->solver;
+    f->contact_model = to_string(settings->contact_model);
   }
   return f;
 }

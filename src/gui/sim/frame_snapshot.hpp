@@ -18,6 +18,7 @@ namespace pegsim::gui {
 
 struct ContactSnapshot {
   int body_a = -1, body_b = -1;
+  Feature feature_a, feature_b;           // that made the contact
   Vec3 point_a = Vec3::Zero();
   Vec3 normal = Vec3::UnitZ();
   double gap = 0.0;
@@ -56,15 +57,23 @@ struct FrameSnapshot {
   std::vector<ContactSnapshot> contacts;
   std::vector<Aabb> aabbs;                // per body, world frame, no margin
   std::vector<JointSnapshot> joints;      // per joint of the model
+  // The contact model's U-, I- and X-constraints over `contacts` (thesis §4.2), and the SM
+  // traps among them (trap t's contacts: sm_trap_contacts[t.first, t.first + t.count)).
+  ConstraintSet constraints;
+  std::vector<SmTrap> sm_traps;
+  std::vector<int> sm_trap_contacts;
   SolveSummary solve;
   // The settings the step ran with (0 and "" for an initial frame): what a change in the
   // Settings dock shows up as. A run file's frames carry the settings recorded for them.
   double h = 0.0;
   std::string configured_solver;
+  std::string contact_model;  // "sm", "lnc", "peg" (to_string(ContactModel))
 
   // Number of contacts touching `body` (as A or B).
   int contact_count(int body) const;
   bool has_enforced_contact(int body) const;
+  // Indices into constraints.groups of the groups `contact` belongs to.
+  std::vector<int> groups_of(int contact) const;
 };
 
 using FramePtr = std::shared_ptr<const FrameSnapshot>;

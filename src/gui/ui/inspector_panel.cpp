@@ -23,13 +23,26 @@ QString vec(const Vec3& v, int precision = 4) {
 }
 }  // namespace
 
+QString group_text(const FrameSnapshot& frame, int contact) {
+  QStringList out;
+  for (int g : frame.groups_of(contact)) {
+    const ConstraintGroup& group = frame.constraints.groups[std::size_t(g)];
+    const char* kind = group.kind == ConstraintKind::Unilateral     ? "U"
+                       : group.kind == ConstraintKind::InterContact ? "I"
+                                                                    : "X";
+    const bool primary = frame.constraints.primary(group) == contact;
+    out << QString("%1 #%2%3").arg(kind).arg(g).arg(primary && group.count > 1 ? " primary" : "");
+  }
+  return out.isEmpty() ? QString("—") : out.join(", ");
+}
+
 InspectorPanel::InspectorPanel(QWidget* parent) : QWidget(parent) {
   auto* layout = new QVBoxLayout(this);
   summary_ = new QLabel("Click a body to inspect it.");
   summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
   summary_->setAlignment(Qt::AlignTop | Qt::AlignLeft);
-  contacts_ = new QTableWidget(0, 6);
-  contacts_->setHorizontalHeaderLabels({"with", "kind", "gap (m)", "p_n (N s)", "|p_f| (N s)", "enforced"});
+  contacts_ = new QTableWidget(0, 7);
+  contacts_->setHorizontalHeaderLabels({"with", "kind", "gap (m)", "p_n (N s)", "|p_f| (N s)", "enforced", "group"});
   contacts_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
   contacts_->verticalHeader()->hide();
   contacts_->setEditTriggers(QAbstractItemView::NoEditTriggers);
@@ -135,7 +148,8 @@ void InspectorPanel::show(const ModelPtr& model, const FramePtr& frame, int body
           .arg(vec(s.velocity)).arg(vec(s.angular_velocity))
           .arg(kinetic_energy(b, s), 0, 'g', 6)
           .arg(frame->contact_count(body)));
-  for (const ContactSnapshot& c : frame->contacts) {
+  for (std::size_t i = 0; i < frame->contacts.size(); ++i) {
+    const ContactSnapshot& c = frame->contacts[i];
     if (c.body_a != body && c.body_b != body) continue;
     const int other = c.body_a == body ? c.body_b : c.body_a;
     const int row = contacts_->rowCount();
@@ -147,7 +161,8 @@ void InspectorPanel::show(const ModelPtr& model, const FramePtr& frame, int body
         QString::number(c.gap, 'g', 4),
         QString::number(c.normal_impulse, 'g', 4),
         QString::number(c.friction_impulse.norm(), 'g', 4),
-        c.enforced ? "yes" : "no"};
+        c.enforced ? "yes" : "no",
+        group_text(*frame, int(i))};
     for (int col = 0; col < cells.size(); ++col)
       contacts_->setItem(row, col, new QTableWidgetItem(cells[col]));
   }

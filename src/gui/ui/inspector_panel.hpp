@@ -1,5 +1,5 @@
 // The inspector dock: the selected body's name, mass, pose, twist, kinetic energy and its
-// contacts (gap, impulses) in the frame on screen; below, the model's joints and the chosen
+// contacts (gap, impulses, constraint group) in the frame on screen; below, the model's joints and the chosen
 // joint's type, bodies, anchor, axis, angle or displacement and error in that frame.
 #pragma once
 
@@ -13,6 +13,10 @@ class QTableWidget;
 
 namespace pegsim::gui {
 
+// The constraint groups (thesis §4.2) a contact of the frame belongs to, as the contact
+// table shows them: "I #3 primary, X #5"; "U #0" for a unilateral constraint; "—" for none.
+QString group_text(const FrameSnapshot& frame, int contact);
+
 // Kinetic energy 1/2 m v.v + 1/2 w.(R I R^T) w, J (0 for a static body).
 double kinetic_energy(const Body& body, const BodyState& state);
 
@@ -23,6 +27,7 @@ class InspectorPanel : public QWidget {
   // body -1: nothing selected.
   void show(const ModelPtr& model, const FramePtr& frame, int body);
   QString summaryText() const;  // the text of the property block (tests read it)
+  QTableWidget* contactTable() const { return contacts_; }
 
   // The joint list of a new model (hidden when it has none).
   void setJoints(const ModelPtr& model);

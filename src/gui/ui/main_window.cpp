@@ -8,6 +8,7 @@
 #include <QElapsedTimer>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QInputDialog>
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -182,6 +183,7 @@ void MainWindow::buildActions() {
   QAction* reset = action(sim, "Reset", QKeySequence("Ctrl+R"), [this] {
     if (run_) return;
     live_.clear();
+    compare_live_.clear();  // the comparison resets with it
     live_plots_stale_ = true;
     emit sim_.reset();
   });
@@ -198,6 +200,18 @@ void MainWindow::buildActions() {
     // The dialog has asked before replacing an existing file.
     if (!f.isEmpty()) emit sim_.startRecording(f, QFileInfo::exists(f));
   });
+  action(sim, "&Compare with Model…", QKeySequence("Ctrl+M"), [this] {
+    if (run_ || !model_) return;
+    QStringList models{"none (stop comparing)"};
+    const std::string current = to_string(settings_->settings().contact_model);
+    for (const std::string& m : contact_model_names())
+      if (m != current) models << QString::fromStdString(m);
+    bool ok = false;
+    const QString m = QInputDialog::getItem(this, "Compare with model",
+                                            "Run the scene again under this contact model, drawn translucent over it:",
+                                            models, compare_model_.isEmpty() ? 1 : 0, false, &ok);
+    if (ok) compareWith(m == models.front() ? QString() : m);
+  })->setToolTip("Run the same scene under a second contact model at once, drawn translucent over this one");
   record_action_->setCheckable(true);
   record_action_->setIcon(style()->standardIcon(QStyle::SP_DialogSaveButton));
   record_action_->setToolTip("Record the live run from the current frame to a run file (.h5)");
@@ -300,6 +314,7 @@ void MainWindow::openRun(const QString& file) {
     return;
   }
   emit sim_.pause();
+  stopComparing();
   run_plots_.reset();  // reads the old file
   run_ = std::move(source);
   model_ = run_->model();
@@ -315,7 +330,7 @@ void MainWindow::openRun(const QString& file) {
   plots_->setData({});
   refreshPlots();
   view_->setModel(model_, impulseScale(*model_, s));
-  setWindowTitle(QString("pegsim — %1 (run file)").arg(QFileInfo(file).fileName()));
+  showTitle(QString("%1 (run file)").arg(QFileInfo(file).fileName()));
   recent_->add(file);
   syncTimeline();
   showFrameIndex(0);
@@ -333,6 +348,7 @@ double MainWindow::impulseScale(const Model& model, const Settings& settings) co
 
 void MainWindow::onSceneLoaded(ModelPtr model, pegsim::Settings settings, QString name,
                                QString file, FramePtr initial) {
+  stopComparing();
   run_plots_.reset();
   run_.reset();
   gravity_ = settings.gravity;
@@ -349,7 +365,7 @@ void MainWindow::onSceneLoaded(ModelPtr model, pegsim::Settings settings, QStrin
   view_->setModel(model_, impulseScale(*model_, settings));
   live_.clear();
   live_.append(initial);
-  setWindowTitle(QString("pegsim — %1").arg(name));
+  showTitle(name);
   recent_->add(file);
   syncTimeline();
   timeline_->toEnd();
@@ -418,6 +434,7 @@ void MainWindow::showRecordedSettings(qint64 k) {
 
 void MainWindow::display(const FramePtr& frame) {
   view_->showFrame(frame);
+  if (compare_) view_->showGhost(comparisonFrame(frame->step));
   status_->showFrame(*frame);
   inspector_->show(model_, frame, selected_);
   if (selected_joint_ >= 0) inspector_->showJoint(model_, frame, selected_joint_);
@@ -490,6 +507,71 @@ void MainWindow::refreshPlots() {
   connect(run_plots_.get(), &RunPlotLoader::failed, this, [this](const QString& why) {
     plots_->setStatus("cannot read the run file: " + why);
   });
+}
+
+void MainWindow::showTitle(const QString& name) {
+  title_ = name;
+  setWindowTitle(compare_model_.isEmpty() ? QString("pegsim — %1").arg(name)
+                                          : QString("pegsim — %1 — compared with %2 (translucent)").arg(name, compare_model_));
+}
+
+void MainWindow::compareWith(const QString& contact_model) {
+  stopComparing();
+  ContactModel model{};
+  if (run_ || !model_ || !parse_contact_model(contact_model.toStdString(), model)) return;
+  compare_model_ = contact_model;
+  compare_ = std::make_unique<SimThread>();
+  SimThread* c = compare_.get();
+  SimWorker* w = c->worker();
+  connect(w, &SimWorker::sceneLoaded, this, [this](ModelPtr, pegsim::Settings, QString, QString, FramePtr initial) {
+    compare_live_.append(initial);
+  });
+  connect(w, &SimWorker::framesReady, this, [this](const QList<FramePtr>& frames) {
+    if (!compare_) return;  // a batch sent before the comparison stopped
+    for (const FramePtr& f : frames) compare_live_.append(f);
+    if (view_->frame()) view_->showGhost(comparisonFrame(view_->frame()->step));
+  });
+  connect(w, &SimWorker::loadFailed, this, [this](QString file, QString why) { reportError(file, why); });
+  connect(w, &SimWorker::settingsRejected, settings_, [this](QString why) {
+    settings_->showProblem("comparison (" + compare_model_ + "): " + why);
+  });
+  // Every command to the live run goes to the comparison too (connections end with it).
+  connect(&sim_, &SimThread::play, c, &SimThread::play);
+  connect(&sim_, &SimThread::pause, c, &SimThread::pause);
+  connect(&sim_, &SimThread::stepOnce, c, &SimThread::stepOnce);
+  connect(&sim_, &SimThread::runSteps, c, &SimThread::runSteps);
+  connect(&sim_, &SimThread::reset, c, &SimThread::reset);
+  connect(&sim_, &SimThread::setSpeed, c, &SimThread::setSpeed);
+  connect(settings_, &SettingsPanel::settingsEdited, c, [c, model](pegsim::Settings s) {
+    s.contact_model = model;
+    emit c->setSettings(s);
+  });
+  // Both from the initial state: the live run restarts, the comparison loads the scene.
+  emit sim_.pause();
+  live_.clear();
+  live_plots_stale_ = true;
+  emit sim_.reset();
+  Settings s = settings_->settings();
+  s.contact_model = model;
+  emit c->loadScene(file_);
+  emit c->setSettings(s);
+  emit c->setSpeed(speed_->currentData().toDouble());
+  showTitle(title_);
+}
+
+FramePtr MainWindow::comparisonFrame(std::int64_t step) const {
+  if (compare_live_.count() == 0) return nullptr;
+  const std::int64_t k = std::clamp<std::int64_t>(step - compare_live_.frame(0)->step, 0, compare_live_.count() - 1);
+  return compare_live_.frame(k);
+}
+
+void MainWindow::stopComparing() {
+  if (!compare_) return;
+  compare_.reset();  // stops and joins its thread
+  compare_live_.clear();
+  compare_model_.clear();
+  view_->showGhost(nullptr);
+  showTitle(title_);
 }
 
 void MainWindow::togglePlay() {

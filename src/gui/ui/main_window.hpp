@@ -50,6 +50,15 @@ class MainWindow : public QMainWindow {
   void selectJoint(int joint);  // -1: none; the view, inspector and joint plots follow
   bool selectJointNamed(const QString& name);  // false: no such joint
   int selectedJoint() const { return selected_joint_; }
+  // Side by side: the same scene run at once under another contact model ("sm", "lnc",
+  // "peg"; "" stops) on its own worker, drawn translucent over this run. Both restart from
+  // the scene's initial state; the comparison follows every command (play, pause, step,
+  // reset, speed, settings except the model). A new file ends it. Live scenes only.
+  void compareWith(const QString& contact_model);
+  QString comparedModel() const { return compare_model_; }
+  const FrameSource* comparisonSource() const { return &compare_live_; }
+  // The comparison's frame of a step (the latest it has if it is behind); null when none.
+  FramePtr comparisonFrame(std::int64_t step) const;
   // PNG of the whole window, the 3D view included (grabbed from the renderer), then done(ok).
   void saveWindowImage(const QString& file, std::function<void(bool)> done);
 
@@ -94,6 +103,8 @@ class MainWindow : public QMainWindow {
   void stepForward();  // the next timeline frame; at the live end, one new step
   double impulseScale(const Model& model, const pegsim::Settings& settings) const;
   void refreshPlots();  // when the Plots dock is visible: the live history or the run file
+  void stopComparing();
+  void showTitle(const QString& name);
 
 
   SimThread sim_;
@@ -112,6 +123,10 @@ class MainWindow : public QMainWindow {
   QComboBox* speed_ = nullptr;
   QAction* play_action_ = nullptr;
   QAction* record_action_ = nullptr;
+  std::unique_ptr<SimThread> compare_;  // the comparison run's worker
+  LiveHistory compare_live_{20000};
+  QString compare_model_;
+  QString title_;                       // the scene's or run file's name
   std::map<std::string, QAction*> overlay_actions_;
 
   bool interactive_;

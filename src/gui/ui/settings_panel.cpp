@@ -32,6 +32,11 @@ SettingsPanel::SettingsPanel(QWidget* parent) : QWidget(parent) {
   formulation_ = new QComboBox;
   // From the engine's registries: a solver or formulation added there shows up here.
   for (const std::string& name : formulation_names()) formulation_->addItem(QString::fromStdString(name));
+  contact_model_ = new QComboBox;
+  contact_model_->setObjectName("contact_model");
+  contact_model_->setToolTip("Which constraints the contacts become (thesis Ch. 4): sm the standard model, "
+                             "lnc Nguyen's locally non-convex model, peg polytope exact geometry");
+  for (const std::string& name : contact_model_names()) contact_model_->addItem(QString::fromStdString(name));
   directions_ = new QSpinBox;
   directions_->setRange(1, 64);
   epsilon_ = new QDoubleSpinBox;
@@ -62,6 +67,7 @@ SettingsPanel::SettingsPanel(QWidget* parent) : QWidget(parent) {
   form->addRow("Solver", solver_);
   form->addRow("Fallbacks", fallbacks_);
   form->addRow("Formulation", formulation_);
+  form->addRow("Contact model", contact_model_);
   form->addRow("Friction directions", directions_);
   form->addRow("ε (contact distance)", epsilon_);
   form->addRow("ε_θ (applicability)", eps_theta_);
@@ -73,6 +79,7 @@ SettingsPanel::SettingsPanel(QWidget* parent) : QWidget(parent) {
   connect(solver_, &QComboBox::currentIndexChanged, this, &SettingsPanel::edited);
   connect(fallbacks_, &QLineEdit::editingFinished, this, &SettingsPanel::edited);
   connect(formulation_, &QComboBox::currentIndexChanged, this, &SettingsPanel::edited);
+  connect(contact_model_, &QComboBox::currentIndexChanged, this, &SettingsPanel::edited);
   connect(directions_, &QSpinBox::valueChanged, this, &SettingsPanel::edited);
   connect(epsilon_, &QDoubleSpinBox::valueChanged, this, &SettingsPanel::edited);
   connect(eps_theta_, &QDoubleSpinBox::valueChanged, this, &SettingsPanel::edited);
@@ -91,6 +98,7 @@ void SettingsPanel::setSettings(const pegsim::Settings& s) {
   for (const std::string& f : s.fallbacks) fallbacks << QString::fromStdString(f);
   fallbacks_->setText(fallbacks.join(", "));
   formulation_->setCurrentText(to_string(s.formulation));
+  contact_model_->setCurrentText(to_string(s.contact_model));
   directions_->setValue(s.friction_directions);
   epsilon_->setValue(s.epsilon);
   eps_theta_->setValue(s.eps_theta);
@@ -113,6 +121,7 @@ pegsim::Settings SettingsPanel::settings() const {
   for (const QString& f : fallbacks_->text().split(',', Qt::SkipEmptyParts))
     if (const QString name = f.trimmed(); !name.isEmpty() && name != "none") s.fallbacks.push_back(name.toStdString());
   parse_formulation(formulation_->currentText().toStdString(), s.formulation);  // listed names parse
+  parse_contact_model(contact_model_->currentText().toStdString(), s.contact_model);
   s.friction_directions = directions_->value();
   s.epsilon = epsilon_->value();
   s.eps_theta = eps_theta_->value();
