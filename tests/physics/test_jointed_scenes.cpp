@@ -146,6 +146,28 @@ TEST(JointedScenes, PrismaticStopCarriesThePdForce) {
   EXPECT_NEAR(sim.last_report().joints[0].displacement, -m * 9.81 / kp, 1e-3);
 }
 
+// prismatic_limits under PEG and LNC: the carriage keeps its stops exactly as under the SM
+// (the scene has no contacts, so the three LCPs are the same and so are the runs).
+TEST(JointedScenes, PrismaticStopIsKeptUnderEveryContactModel) {
+  const Scene sc = shipped("prismatic_limits");
+  Settings peg = sc.settings, lnc = sc.settings;
+  peg.contact_model = ContactModel::Peg;
+  lnc.contact_model = ContactModel::Lnc;
+  Simulator sm_sim(sc.model, sc.initial, sc.settings), peg_sim(sc.model, sc.initial, peg),
+      lnc_sim(sc.model, sc.initial, lnc);
+  while (sm_sim.state().time < 6.0 - 1e-9) {
+    const JointStepReport sm = sm_sim.step().joints[0];
+    for (Simulator* sim : {&peg_sim, &lnc_sim}) {
+      const StepReport& r = sim->step();
+      ASSERT_FALSE(r.failed) << r.failure;
+      EXPECT_LE(r.joints[0].displacement, 0.6 + 1e-9);
+      EXPECT_GE(r.joints[0].displacement, -0.1 - 1e-9);
+      EXPECT_EQ(r.joints[0].displacement, sm.displacement);
+      EXPECT_EQ(r.joints[0].displacement_limit_impulse, sm.displacement_limit_impulse);
+    }
+  }
+}
+
 // The nut (cylindrical joint, damping c_a about and c_l along the shaft) under a torque tau for
 // its first second and gravity: backward Euler of I w' = tau - c_a w and m v' = -m g - c_l v,
 //   w_{n+1} = (w_n + h tau / I) / (1 + c_a h / I),  v_{n+1} = (v_n - h g) / (1 + c_l h / m),

@@ -12,18 +12,14 @@
 namespace pegsim {
 namespace {
 
-// One body of the pair with the collision marks of Alg. 17.
+// One body of the pair with the vertex marks of Alg. 17.
 struct Side {
   PosedPolytope poly;
   int body;
-  std::vector<char> edge_hit;     // e.collision of Alg. 17
   std::vector<char> vertex_done;  // the vertex took part in a vertex-vertex or vertex-edge case
 
   Side(const Polytope& p, const BodyState& s, int b)
-      : poly(p, s), body(b), edge_hit(p.edges.size(), 0), vertex_done(p.vertices.size(), 0) {}
-  void mark_edges_at(int v) {
-    for (int e : poly.shape.vertex_edges[v]) edge_hit[e] = 1;
-  }
+      : poly(p, s), body(b), vertex_done(p.vertices.size(), 0) {}
   int other_end(int e, int v) const {
     const Polytope::Edge& E = poly.shape.edges[e];
     return E.tail == v ? E.head : E.tail;
@@ -74,16 +70,15 @@ class PegPair {
     for (int i : narrow) {
       const Contact& c = contacts_[i];
       if (!is_vertex_face(c)) continue;
-      Side& V = side(c.body_b);
-      if (V.vertex_done[c.feature_b.index]) continue;
+      if (side(c.body_b).vertex_done[c.feature_b.index]) continue;
       add_inter_contact(contacts_, ConstraintKind::Unilateral, {i}, set_);
-      V.mark_edges_at(c.feature_b.index);
     }
-    // Edge-edge (Alg. 13) unless both edges already take part in a constraint.
+    // Edge-edge (Alg. 13) unless Alg. 14 already wrote the pair's X-constraints.
     for (int i : narrow) {
       const Contact& c = contacts_[i];
       if (!is_edge_edge(c)) continue;
-      if (side(c.body_a).edge_hit[c.feature_a.index] && side(c.body_b).edge_hit[c.feature_b.index])
+      if (crossed(c.body_a == a_.body ? c.feature_a.index : c.feature_b.index,
+                  c.body_a == a_.body ? c.feature_b.index : c.feature_a.index))
         continue;
       if (c.applicability >= settings_.eps_theta)
         set_.add(ConstraintKind::Unilateral, {i});
@@ -92,6 +87,21 @@ class PegPair {
 
  private:
   Side& side(int body) { return body == a_.body ? a_ : b_; }
+
+  // The e.collision marks of Alg. 17, kept per pair of edges (e_a of A, e_b of B): the pairs
+  // Alg. 14 wrote X-constraints for, whose U-constraint (4.19) would undo them (it would not
+  // let e_a pass e_b's line on the side the X-constraint allows: a trap like the SM's). The
+  // thesis marks each edge on its own, which is the same within one vertex-edge or
+  // vertex-vertex configuration, but across two it also drops pairs neither configuration
+  // constrains: a tetrahedron face landing across a cube's rim, its vertex v0 near the rim
+  // (marking the rim) and v2 on the top face (marking the edge v2-v1 that crosses the rim),
+  // lost the only contact between v2-v1 and the rim and fell through it.
+  void mark_crossed(const Side& V, int ev, int ee) {
+    crossed_.push_back(&V == &a_ ? std::pair{ev, ee} : std::pair{ee, ev});
+  }
+  bool crossed(int ea, int eb) const {
+    return std::find(crossed_.begin(), crossed_.end(), std::pair{ea, eb}) != crossed_.end();
+  }
 
   // C(v, f), from the narrow phase's list or built and appended.
   int vertex_face(const Side& V, int v, const Side& F, int f) {
@@ -145,8 +155,6 @@ class PegPair {
       if (!is_flat_edge(b_.poly, eb)) x_constraints(a_, va, b_, eb);
     for (int ea : a_.poly.shape.vertex_edges[va])
       if (!is_flat_edge(a_.poly, ea)) x_constraints(b_, vb, a_, ea);
-    a_.mark_edges_at(va);
-    b_.mark_edges_at(vb);
     a_.vertex_done[va] = b_.vertex_done[vb] = 1;
   }
 
@@ -157,9 +165,7 @@ class PegPair {
                       {vertex_face(V, v, E, edge.face_left), vertex_face(V, v, E, edge.face_right)},
                       set_);
     x_constraints(V, v, E, e);
-    V.mark_edges_at(v);
     V.vertex_done[v] = 1;
-    E.edge_hit[e] = 1;
   }
 
   // Alg. 14: each edge e_a of v (applicable with e_b) may not cross e_b while v is past the
@@ -175,6 +181,7 @@ class PegPair {
     const double limit = std::abs(settings_.eps_theta);
     for (int ea : V.poly.shape.vertex_edges[v]) {
       if (is_flat_edge(V.poly, ea)) continue;
+      mark_crossed(V, ea, eb);
       const int c3 = edge_edge(V, ea, E, eb);
       if (c3 < 0 || contacts_[c3].applicability < settings_.eps_theta) continue;
       const Vec3 dir = (V.poly.vertex(V.other_end(ea, v)) - V.poly.vertex(v)).normalized();
@@ -200,7 +207,8 @@ class PegPair {
   ConstraintSet& set_;
   Side& a_;
   Side& b_;
-  std::vector<std::pair<int, int>> flips_;  // C3 -> C4
+  std::vector<std::pair<int, int>> flips_;    // C3 -> C4
+  std::vector<std::pair<int, int>> crossed_;  // (e_a, e_b) pairs Alg. 14 took
 };
 
 bool is_polytope(const Model& model, int body) {

@@ -63,7 +63,7 @@ void assemble_constraint_problem(const Model& model, const State& state, const S
   const int cols_per_contact = 1 + p.directions;
   const int ncols = p.contacts() * cols_per_contact;
   const bool gap_term = settings.formulation != Formulation::AnitescuPotra;
-  MatX joint_AinvY;
+  MatX joint_AinvY;  // over every column, the contacts' then the limits'
   if (m > 0 && ncols > 0) joint_AinvY = p.joint_A.solve(p.joint_Y);
 
   int row = n0;
@@ -97,6 +97,17 @@ void assemble_constraint_problem(const Model& model, const State& state, const S
           }
         }
       }
+      // D^T W G over the joint-limit columns: a stop's impulse moves the group's gaps too.
+      for (int k = 0; k < static_cast<int>(p.limit_rows.size()); ++k) {
+        const LimitRow& limit = p.limit_rows[k];
+        const int col = p.limit_column_start() + k;
+        double v = 0.0;
+        for (int d = 0; d < D.count; ++d) {
+          if (limit.body_a == D.body[d]) v += D.g[d].dot(p.WG_a[col]);
+          if (limit.body_b == D.body[d]) v += D.g[d].dot(p.WG_b[col]);
+        }
+        lcp.M(row, p.limit_row_start() + k) += v;
+      }
       // Joints: the effective inverse mass W - W G_b A^-1 G_b^T W (stewart_trinkle.hpp), and
       // y = G_b^T W D for the mixed form.
       VecX yd = VecX::Zero(m);
@@ -112,6 +123,8 @@ void assemble_constraint_problem(const Model& model, const State& state, const S
         const VecX correction = joint_AinvY.transpose() * yd;
         for (int col = 0; col < ncols; ++col)
           lcp.M(row, (col / cols_per_contact) * block + col % cols_per_contact) -= correction(col);
+        for (int col = ncols; col < correction.size(); ++col)  // the limit columns
+          lcp.M(row, p.limit_row_start() + (col - ncols)) -= correction(col);
       }
       // (4.44): E_I1, lower triangular ones over the group's slacks.
       for (int k = first_slack; k <= row; ++k) lcp.M(row, k) = 1.0;

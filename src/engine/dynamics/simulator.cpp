@@ -60,13 +60,6 @@ std::string check_settings(const Settings& s, const Model& model) {
   if (std::string why = check_settings(s); !why.empty()) return why;
   if (model.planar() && s.friction_directions != 2)
     return "friction_directions must be 2 in a planar (2D) model (+-t is the exact cone)";
-  // The I/X slack rows of (4.44)-(4.46) are not yet coupled to the joint-limit columns
-  // (constraint_problem.cpp), so a limit's impulse would not reach a group's gap rate.
-  if (s.contact_model != ContactModel::Standard)
-    for (const Joint& j : model.joints)
-      if (j.angle_limit.any() || j.displacement_limit.any())
-        return std::string("contact_model ") + to_string(s.contact_model) +
-               " does not support joint limits yet (joint '" + j.name + "'); use sm";
   return {};
 }
 

@@ -131,6 +131,28 @@ TEST(ConstraintProblem, InsideTheCornerOnlyTheLeastPenetrationIsRestored) {
   EXPECT_NEAR(peg.impulse[0], 0.1 - kFree, 1e-9);
 }
 
+// Fig. 4.1 again, the box now on a vertical rail (prismatic joint, world to box) whose stop
+// lets it fall 0.5 mm at most. The stop's impulse must reach the slack row (4.44) through
+// (G_1 - G_2)^T W G_limit like any force column: the limit row gives v_z = -0.0005/h =
+// -0.05 m/s (impulse m (v_z - v_free) = 1.0481 N s), the rail keeps v_x = 0, so with C1
+// primary c = max(psi_2 - psi_1 + h (v_x - v_z), 0) / h = 0.05 m/s, not the 1.0981 m/s of a
+// free fall; the top face carries nothing (its row c + psi_1/h + v_z = 0.1 > 0).
+TEST(ConstraintProblem, SlackRowsFeelTheJointLimitImpulses) {
+  Corner corner(0.001, 0.001);
+  Joint rail = make_joint(corner.w.state, JointType::Prismatic, -1, corner.box, Vec3::Zero(),
+                          Vec3::UnitZ());
+  rail.displacement_limit.lower = -0.0005;
+  corner.w.model.joints.push_back(rail);
+  const auto peg = corner.solve(inter_contact_set(0));
+  const int limit_row = peg.problem.limit_row_start();
+  ASSERT_EQ(peg.problem.lcp.size(), limit_row + 2);  // the limit row, then one slack row
+  EXPECT_NEAR(peg.velocity.z(), -0.05, 1e-9);
+  EXPECT_NEAR(peg.velocity.x(), 0.0, 1e-9);
+  EXPECT_NEAR(peg.z(limit_row), -0.05 - kFree, 1e-9);
+  EXPECT_NEAR(peg.z(limit_row + 1), 0.05, 1e-9);  // c
+  EXPECT_NEAR(peg.impulse[0], 0.0, 1e-12);
+}
+
 // With U-constraints only the problem is the SM's (6.1) entry for entry, (4.52) = (4.53)
 // with n_s = 0.
 TEST(ConstraintProblem, OnlyUnilateralConstraintsGiveTheStewartTrinkleLcp) {
