@@ -18,7 +18,8 @@ struct OverlapTotals {
 };
 
 // Exact overlap volume of bodies a and b: polytope-polytope (half-space intersection),
-// polytope-plane (clipping), sphere-plane (cap), sphere-sphere (lens). Returns false, with
+// polytope-plane (clipping), sphere-plane (cap), sphere-sphere (lens), a compound against a
+// plane, a polytope or a compound (the union of its parts' intersections). Returns false, with
 // volume 0, for a sphere against a polytope that it meets and for shapes it does not know.
 bool pair_overlap_volume(const Model& model, const State& state, int a, int b, double& volume);
 

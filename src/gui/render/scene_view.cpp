@@ -147,6 +147,29 @@ void SceneView::showFrame(FramePtr frame) {
         case ShapeKind::Polytope:
           e->addComponent(make_flat_mesh_renderer(flat_mesh(*body.shape.polytope), e));
           break;
+        case ShapeKind::Compound:  // each convex part, placed by its pose in the body frame
+          for (const CompoundPart& part : body.shape.compound->parts) {
+            auto* child = new Qt3DCore::QEntity(e);
+            auto* placed = new Qt3DCore::QTransform(child);
+            placed->setTranslation(
+                QVector3D(float(part.position.x()), float(part.position.y()),
+                          float(part.position.z())));
+            const Quat& q = part.orientation;
+            placed->setRotation(QQuaternion(float(q.w()), float(q.x()), float(q.y()), float(q.z())));
+            child->addComponent(placed);
+            child->addComponent(v.material);
+            if (part.shape.kind == ShapeKind::Sphere) {
+              auto* mesh = new Qt3DExtras::QSphereMesh(child);
+              mesh->setRadius(float(part.shape.radius));
+              mesh->setRings(24);
+              mesh->setSlices(36);
+              child->addComponent(mesh);
+            } else {
+              child->addComponent(
+                  make_flat_mesh_renderer(flat_mesh(*part.shape.polytope), child));
+            }
+          }
+          break;
         case ShapeKind::Polygon:
         case ShapeKind::Circle:
         case ShapeKind::HalfPlane:
