@@ -20,6 +20,17 @@
 
 namespace pegsim {
 
+// One convex part of a compound body: its pose in the body frame, and its geometry in its own
+// frame (a sphere's radius, or a polytope's vertices and faces as in RunBody).
+struct RunPart {
+  ShapeKind kind = ShapeKind::Polytope;
+  double radius = 0.0;
+  Vec3 position = Vec3::Zero();
+  Quat orientation = Quat::Identity();
+  std::vector<Vec3> vertices;
+  std::vector<std::vector<int>> faces;
+};
+
 // The resolved geometry and mass properties of one body (body frame, CoM at the origin).
 struct RunBody {
   std::string name;
@@ -29,6 +40,7 @@ struct RunBody {
   // Polytope faces: vertex indices, CCW from outside; a polygon has one face, its vertices
   // 0..n-1 in order (CCW seen from +z), edge e joining vertices e and e + 1.
   std::vector<std::vector<int>> faces;
+  std::vector<RunPart> parts;              // a compound's parts (empty for other shapes)
   std::array<float, 4> color{0.7f, 0.7f, 0.7f, 1.0f};
   bool visible = true;
   bool is_static = false;

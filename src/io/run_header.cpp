@@ -3,6 +3,7 @@
 #include <chrono>
 #include <ctime>
 
+#include "engine/geometry/compound.hpp"
 #include "engine/geometry/polygon.hpp"
 #include "engine/geometry/polytope.hpp"
 #include "engine/solvers/solver.hpp"
@@ -49,6 +50,20 @@ RunHeader make_run_header(const Scene& scene, const Model& model, const Settings
         rb.vertices.emplace_back(v.x(), v.y(), 0.0);
       }
     }
+    if (b.shape.kind == ShapeKind::Compound && b.shape.compound) {
+      for (const CompoundPart& p : b.shape.compound->parts) {
+        RunPart rp;
+        rp.kind = p.shape.kind;
+        rp.radius = p.shape.radius;
+        rp.position = p.position;
+        rp.orientation = p.orientation;
+        if (p.shape.polytope) {
+          rp.vertices = p.shape.polytope->vertices;
+          for (const Polytope::Face& f : p.shape.polytope->faces) rp.faces.push_back(f.vertices);
+        }
+        rb.parts.push_back(std::move(rp));
+      }
+    }
     rb.color = b.color;
     rb.visible = b.visible;
     rb.is_static = b.is_static;
@@ -93,6 +108,25 @@ Model build_model(const RunHeader& header, const std::string& origin) {
       }
       case ShapeKind::Circle: b.shape = Shape::circle(rb.radius); break;
       case ShapeKind::HalfPlane: b.shape = Shape::half_plane(); break;
+      case ShapeKind::Compound:
+        try {
+          std::vector<CompoundPart> parts;
+          for (const RunPart& rp : rb.parts) {
+            CompoundPart p{Shape::sphere(rp.radius), rp.position, rp.orientation};
+            if (rp.kind == ShapeKind::Polytope)
+              p.shape = Shape::convex(
+                  std::make_shared<const Polytope>(make_polytope(rp.vertices, rp.faces)));
+            else if (rp.kind != ShapeKind::Sphere)
+              throw GeometryError(std::string("a part of kind ") + to_string(rp.kind));
+            parts.push_back(std::move(p));
+          }
+          // Stored already centred: rebuilt as it was, not re-centred.
+          b.shape = Shape::compound_of(std::make_shared<const Compound>(make_compound(parts, false)));
+        } catch (const GeometryError& e) {
+          throw RunFileError(origin + ": /bodies: body " + std::to_string(i) + " (" + rb.name +
+                             "): stored compound is invalid: " + e.what());
+        }
+        break;
     }
     b.color = rb.color;
     b.visible = rb.visible;

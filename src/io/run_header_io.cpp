@@ -110,6 +110,54 @@ Settings read_settings(hid_t file) {
   return s;
 }
 
+// Compound parts (only in files with a compound body): body i owns parts [part_offset[i],
+// part_offset[i + 1]); part k its polytope's vertices [part_vertex_offset[k], ...+1) of
+// part_vertices and its faces [part_face_offset[k], ...+1) of part_face_vertex_offset, whose
+// vertex indices count within the part.
+void write_parts(hid_t id, const std::vector<RunBody>& bodies) {
+  bool any = false;
+  for (const RunBody& b : bodies) any |= !b.parts.empty();
+  if (!any) return;
+  std::vector<std::int64_t> part_offset{0}, vertex_offset{0}, face_offset{0}, fv_offset{0};
+  std::vector<std::int8_t> kind;
+  std::vector<double> radius, pose, vertices;
+  std::vector<std::int32_t> face_vertices;
+  for (const RunBody& b : bodies) {
+    for (const RunPart& p : b.parts) {
+      kind.push_back(static_cast<std::int8_t>(p.kind));
+      radius.push_back(p.radius);
+      const Quat& q = p.orientation;
+      pose.insert(pose.end(),
+                  {p.position.x(), p.position.y(), p.position.z(), q.w(), q.x(), q.y(), q.z()});
+      for (const Vec3& v : p.vertices) vertices.insert(vertices.end(), {v.x(), v.y(), v.z()});
+      vertex_offset.push_back(vertex_offset.back() + static_cast<std::int64_t>(p.vertices.size()));
+      for (const std::vector<int>& f : p.faces) {
+        face_vertices.insert(face_vertices.end(), f.begin(), f.end());
+        fv_offset.push_back(static_cast<std::int64_t>(face_vertices.size()));
+      }
+      face_offset.push_back(face_offset.back() + static_cast<std::int64_t>(p.faces.size()));
+    }
+    part_offset.push_back(part_offset.back() + static_cast<std::int64_t>(b.parts.size()));
+  }
+  const hsize_t n = bodies.size(), np = kind.size();
+  const h5::Handle shape = run_layout::shape_kind_type();
+  h5::write_dataset(id, "part_offset", H5T_NATIVE_INT64, H5T_STD_I64LE, {n + 1},
+                    part_offset.data());
+  h5::write_dataset(id, "part_shape", shape.get(), shape.get(), {np}, kind.data());
+  h5::write_dataset(id, "part_radius", H5T_NATIVE_DOUBLE, H5T_IEEE_F64LE, {np}, radius.data());
+  h5::write_dataset(id, "part_pose", H5T_NATIVE_DOUBLE, H5T_IEEE_F64LE, {np, 7}, pose.data());
+  h5::write_dataset(id, "part_vertex_offset", H5T_NATIVE_INT64, H5T_STD_I64LE, {np + 1},
+                    vertex_offset.data());
+  h5::write_dataset(id, "part_vertices", H5T_NATIVE_DOUBLE, H5T_IEEE_F64LE,
+                    {vertices.size() / 3, 3}, vertices.data());
+  h5::write_dataset(id, "part_face_offset", H5T_NATIVE_INT64, H5T_STD_I64LE, {np + 1},
+                    face_offset.data());
+  h5::write_dataset(id, "part_face_vertex_offset", H5T_NATIVE_INT64, H5T_STD_I64LE,
+                    {fv_offset.size()}, fv_offset.data());
+  h5::write_dataset(id, "part_face_vertices", H5T_NATIVE_INT32, H5T_STD_I32LE,
+                    {face_vertices.size()}, face_vertices.data());
+}
+
 void write_bodies(hid_t file, const std::vector<RunBody>& bodies) {
   h5::Handle g = make_group(file, "/bodies");
   const hid_t id = g.get();
@@ -164,6 +212,7 @@ void write_bodies(hid_t file, const std::vector<RunBody>& bodies) {
                     face_vertices.data());
   h5::write_dataset(id, "no_collide", H5T_NATIVE_INT32, H5T_STD_I32LE,
                     {no_collide.size() / 2, 2}, no_collide.data());
+  write_parts(id, bodies);
 }
 
 // Offsets must start at 0, never decrease and end at `total`.
@@ -175,6 +224,60 @@ void check_offsets(const std::vector<std::int64_t>& offset, std::size_t entries,
   if (!ok)
     throw Failure(std::string("/bodies/") + name + ": expected " + std::to_string(entries) +
                   " non-decreasing offsets from 0 to " + std::to_string(total));
+}
+
+// The datasets of write_parts, when the file has them.
+void read_parts(hid_t id, std::vector<RunBody>& bodies) {
+  if (H5Lexists(id, "part_offset", H5P_DEFAULT) <= 0) return;
+  const std::size_t n = bodies.size();
+  std::vector<hsize_t> shape;
+  const auto part_offset = h5::read_all<std::int64_t>(id, "part_offset", H5T_NATIVE_INT64, 1);
+  const auto kind = h5::read_all<std::int8_t>(id, "part_shape", H5T_NATIVE_INT8, 1);
+  const std::size_t np = kind.size();
+  check_offsets(part_offset, n + 1, static_cast<std::int64_t>(np), "part_offset");
+  const auto radius = h5::read_all<double>(id, "part_radius", H5T_NATIVE_DOUBLE, 1);
+  const auto pose = h5::read_all<double>(id, "part_pose", H5T_NATIVE_DOUBLE, 2, &shape);
+  if (radius.size() != np || pose.size() != 7 * np)
+    throw Failure("/bodies/part_radius, part_pose: expected one row per part");
+  const auto vertices = h5::read_all<double>(id, "part_vertices", H5T_NATIVE_DOUBLE, 2, &shape);
+  if (shape[1] != 3) throw Failure("/bodies/part_vertices: expected 3 columns");
+  const auto vertex_offset =
+      h5::read_all<std::int64_t>(id, "part_vertex_offset", H5T_NATIVE_INT64, 1);
+  check_offsets(vertex_offset, np + 1, static_cast<std::int64_t>(vertices.size() / 3),
+                "part_vertex_offset");
+  const auto face_vertices =
+      h5::read_all<std::int32_t>(id, "part_face_vertices", H5T_NATIVE_INT32, 1);
+  const auto fv_offset =
+      h5::read_all<std::int64_t>(id, "part_face_vertex_offset", H5T_NATIVE_INT64, 1);
+  if (fv_offset.empty()) throw Failure("/bodies/part_face_vertex_offset: expected F + 1 offsets");
+  check_offsets(fv_offset, fv_offset.size(), static_cast<std::int64_t>(face_vertices.size()),
+                "part_face_vertex_offset");
+  const auto face_offset = h5::read_all<std::int64_t>(id, "part_face_offset", H5T_NATIVE_INT64, 1);
+  check_offsets(face_offset, np + 1, static_cast<std::int64_t>(fv_offset.size() - 1),
+                "part_face_offset");
+  for (std::size_t i = 0; i < n; ++i)
+    for (std::int64_t k = part_offset[i]; k < part_offset[i + 1]; ++k) {
+      RunPart p;
+      if (kind[k] < 0 || kind[k] > static_cast<int>(ShapeKind::Compound))
+        throw Failure("/bodies/part_shape: unknown shape kind " + std::to_string(kind[k]));
+      p.kind = static_cast<ShapeKind>(kind[k]);
+      p.radius = radius[k];
+      const double* x = &pose[7 * k];
+      p.position = Vec3(x[0], x[1], x[2]);
+      p.orientation = Quat(x[3], x[4], x[5], x[6]);
+      for (std::int64_t v = vertex_offset[k]; v < vertex_offset[k + 1]; ++v)
+        p.vertices.emplace_back(vertices[3 * v], vertices[3 * v + 1], vertices[3 * v + 2]);
+      for (std::int64_t f = face_offset[k]; f < face_offset[k + 1]; ++f) {
+        std::vector<int> face(face_vertices.begin() + fv_offset[f],
+                              face_vertices.begin() + fv_offset[f + 1]);
+        for (int v : face)
+          if (v < 0 || v >= static_cast<int>(p.vertices.size()))
+            throw Failure("/bodies/part_face_vertices: vertex index " + std::to_string(v) +
+                          " out of range for part " + std::to_string(k));
+        p.faces.push_back(std::move(face));
+      }
+      bodies[i].parts.push_back(std::move(p));
+    }
 }
 
 std::vector<RunBody> read_bodies(hid_t file) {
@@ -222,7 +325,7 @@ std::vector<RunBody> read_bodies(hid_t file) {
   for (std::size_t i = 0; i < n; ++i) {
     RunBody& b = bodies[i];
     b.name = names[i];
-    if (kind[i] < 0 || kind[i] > static_cast<int>(ShapeKind::HalfPlane))
+    if (kind[i] < 0 || kind[i] > static_cast<int>(ShapeKind::Compound))
       throw Failure("/bodies/shape: unknown shape kind " + std::to_string(kind[i]));
     b.kind = static_cast<ShapeKind>(kind[i]);
     b.radius = radius[i];
@@ -251,6 +354,7 @@ std::vector<RunBody> read_bodies(hid_t file) {
       throw Failure("/bodies/no_collide: body index out of range");
     bodies[a].no_collide.push_back(c);
   }
+  read_parts(id, bodies);
   return bodies;
 }
 

@@ -73,6 +73,7 @@ struct ContactRow {
   double applicability;
   double normal_impulse;          // N s
   double friction_impulse[3];     // N s, world frame
+  std::int32_t part_a, part_b;    // part of a compound body, -1 for other shapes
 };
 
 // One constraint group of one frame: members [first, first + count) of the frame, the
@@ -119,8 +120,9 @@ struct SmTrapRow {
 };
 
 // The types of the structs above (native layout, used in memory and in the file).
-// Without duplicate_of: the contact rows of files written before that field existed.
-h5::Handle contact_type(bool with_duplicate_of = true);
+// Without duplicate_of (or part_a/part_b): the contact rows of files written before that
+// field existed.
+h5::Handle contact_type(bool with_duplicate_of = true, bool with_parts = true);
 h5::Handle solver_type();
 h5::Handle attempt_type();
 h5::Handle entry_type();

@@ -75,6 +75,7 @@ struct RunReader::Impl {
   h5::Handle attempt_type = L::attempt_type();
   h5::Handle entry_type = L::entry_type();
   bool has_duplicate_of = true;   // contact rows written before it existed lack the field
+  bool has_parts = true;          // so do rows written before compound parts
   bool has_wrenches = false;      // /frames/force and /frames/torque (absent in older files)
   bool has_groups = false;        // the constraint groups (absent in older files)
   h5::Handle group_type = L::group_type();
@@ -192,7 +193,9 @@ void RunReader::Impl::open() {
     open_column(contact_offset, L::kContactOffset, {});
     open_column(contacts, L::kContacts, {});
     has_duplicate_of = has_member(contacts.dataset.get(), "duplicate_of");
-    if (!has_duplicate_of) contact_type = L::contact_type(false);
+    has_parts = has_member(contacts.dataset.get(), "part_a");
+    if (!has_duplicate_of || !has_parts)
+      contact_type = L::contact_type(has_duplicate_of, has_parts);
     check_fields(contacts.dataset.get(), contact_type.get(), L::kContacts);
     open_column(attempt_offset, L::kAttemptOffset, {});
     open_column(attempts, L::kAttempts, {});
@@ -522,6 +525,8 @@ std::vector<RunFrame> RunReader::Impl::read(std::int64_t first, std::int64_t cou
         c.contact.feasible = r.feasible != 0;
         c.enforced = r.enforced != 0;
         c.duplicate_of = has_duplicate_of ? r.duplicate_of : -1;
+        c.contact.part_a = has_parts ? r.part_a : -1;
+        c.contact.part_b = has_parts ? r.part_b : -1;
         c.normal_impulse = r.normal_impulse;
         c.friction_impulse =
             Vec3(r.friction_impulse[0], r.friction_impulse[1], r.friction_impulse[2]);

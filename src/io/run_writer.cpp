@@ -311,6 +311,8 @@ void RunWriter::Impl::add(const State& state, const StepReport* r) {
       cr.index_a = c.feature_a.index;
       cr.kind_b = static_cast<std::int8_t>(c.feature_b.kind);
       cr.index_b = c.feature_b.index;
+      cr.part_a = c.part_a;
+      cr.part_b = c.part_b;
       cr.duplicate_of = i < r->duplicate_of.size() ? r->duplicate_of[i] : -1;
       for (int k = 0; k < 3; ++k) cr.point[k] = c.point_a[k], cr.normal[k] = c.normal[k];
       cr.gap = c.gap;

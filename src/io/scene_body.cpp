@@ -8,7 +8,9 @@
 namespace pegsim {
 namespace {
 
-Quat orientation(const JsonNode& node) {
+}  // namespace
+
+Quat parse_orientation(const JsonNode& node) {
   const char* what = "a unit quaternion [w, x, y, z] or {\"axis\": [x, y, z], \"angle\": rad}";
   if (node.value().is_array() && node.size() == 4) {
     Eigen::Vector4d q;
@@ -26,6 +28,8 @@ Quat orientation(const JsonNode& node) {
   const double angle = node.at("angle", "an angle in rad").number("an angle in rad");
   return Quat(Eigen::AngleAxisd(angle, axis.normalized()));
 }
+
+namespace {
 
 // [Ixx, Iyy, Izz] (principal axes = body axes) or a full symmetric positive definite 3x3.
 Mat3 inertia(const JsonNode& node) {
@@ -155,7 +159,7 @@ SceneBody parse_body(const JsonNode& b, const std::filesystem::path& base_dir, i
     if (auto n = b.find("position")) state.position = n->vec3("a position [x, y, z] in m");
     if (auto n = b.find("orientation")) {
       if (shape.plane_normal) n->fail("no orientation when the plane's shape has a \"normal\"");
-      state.orientation = orientation(*n);
+      state.orientation = parse_orientation(*n);
     }
     if (shape.plane_normal) state.orientation = *shape.plane_normal;
     if (auto n = b.find("velocity")) state.velocity = n->vec3("a velocity [x, y, z] in m/s");

@@ -21,6 +21,9 @@ struct SceneBody {
 
 // In a scene of `dimension` 2 the body is planar: position [x, y], orientation and
 // angular_velocity about z as numbers, velocity [x, y], inertia I_zz as a number.
+// A 3D orientation: a unit quaternion [w, x, y, z] (normalized) or {"axis", "angle"}.
+Quat parse_orientation(const JsonNode& node);
+
 SceneBody parse_body(const JsonNode& node, const std::filesystem::path& base_dir,
                      int dimension = 3);
 

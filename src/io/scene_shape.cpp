@@ -6,15 +6,20 @@
 #include <vector>
 
 #include "engine/geometry/builders.hpp"
+#include "engine/geometry/compound.hpp"
 #include "engine/geometry/polytope.hpp"
 #include "io/poly_file.hpp"
 #include "io/scene.hpp"
+#include "io/scene_body.hpp"
 
 namespace pegsim {
 namespace {
 
 constexpr const char* kTypes =
     "a shape type: sphere, plane, box, cube, cylinder, tetrahedron, octahedron, hexahedron, "
+    "dodecahedron, icosahedron, hull, mesh or compound";
+constexpr const char* kPartTypes =
+    "a convex part type: sphere, box, cube, cylinder, tetrahedron, octahedron, hexahedron, "
     "dodecahedron, icosahedron, hull or mesh";
 
 double radius(const JsonNode& s) {
@@ -25,6 +30,7 @@ SceneShape convex(Polytope p, bool recentre) {
   SceneShape out;
   out.unit = polytope_mass_properties(p);
   if (recentre) {
+    out.shift = out.unit.centroid;
     translate(p, out.unit.centroid);
     out.unit.centroid = Vec3::Zero();
   }
@@ -118,6 +124,42 @@ SceneShape polytope(const JsonNode& s, const std::string& type,
   s.at("type", kTypes).fail(kTypes);
 }
 
+// thesis §4.5: a non-convex body as a union of overlapping convex parts, each placed in the
+// compound's frame by "position" and "orientation"; the union is re-centred on its centroid.
+SceneShape compound(const JsonNode& s, const std::filesystem::path& base_dir) {
+  s.allow_only({"type", "parts"});
+  const char* what = "a non-empty array of parts {\"shape\", \"position\", \"orientation\"}";
+  const JsonNode list = s.at("parts", what);
+  list.require_array(what);
+  if (list.size() == 0) list.fail(what);
+  std::vector<CompoundPart> parts;
+  for (std::size_t k = 0; k < list.size(); ++k) {
+    const JsonNode item = list[k];
+    item.require_object("a part object {\"shape\", \"position\", \"orientation\"}");
+    item.allow_only({"shape", "position", "orientation"});
+    const JsonNode shape_node = item.at("shape", "a convex shape object");
+    shape_node.require_object("a convex shape object with a \"type\"");
+    const std::string type = shape_node.at("type", kPartTypes).string(kPartTypes);
+    if (type == "plane" || type == "compound") shape_node.at("type", "").fail(kPartTypes);
+    const SceneShape part = parse_shape(shape_node, base_dir);
+    CompoundPart p{part.shape, Vec3::Zero(), Quat::Identity()};
+    if (auto n = item.find("position")) p.position = n->vec3("a position [x, y, z] in m");
+    if (auto n = item.find("orientation")) p.orientation = parse_orientation(*n);
+    p.position += p.orientation * part.shift;  // a re-centred hull stays where it was given
+    parts.push_back(std::move(p));
+  }
+  SceneShape out;
+  try {
+    auto c = std::make_shared<const Compound>(make_compound(std::move(parts)));
+    out.unit = compound_mass_properties(*c);
+    out.unit.centroid = Vec3::Zero();  // make_compound moved it there (to rounding)
+    out.shape = Shape::compound_of(std::move(c));
+  } catch (const GeometryError& e) {
+    list.fail(std::string("convex parts whose spheres overlap no other part (") + e.what() + ")");
+  }
+  return out;
+}
+
 }  // namespace
 
 SceneShape parse_shape(const JsonNode& s, const std::filesystem::path& base_dir, int dimension) {
@@ -130,6 +172,7 @@ SceneShape parse_shape(const JsonNode& s, const std::filesystem::path& base_dir,
     return SceneShape{Shape::sphere(r), sphere_mass_properties(r), std::nullopt};
   }
   if (type == "plane") return plane(s);
+  if (type == "compound") return compound(s, base_dir);
   try {
     return polytope(s, type, base_dir);
   } catch (const GeometryError& e) {

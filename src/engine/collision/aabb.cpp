@@ -64,6 +64,27 @@ Aabb compute_aabb(const Body& body, const BodyState& state, double margin) {
       box.hi.array() += margin;
       return box;
     }
+    case ShapeKind::Compound: {  // the box of every part's box
+      const Mat3 R = state.orientation.toRotationMatrix();
+      Aabb box{Vec3::Constant(kInf), Vec3::Constant(-kInf)};
+      for (const CompoundPart& part : body.shape.compound->parts) {
+        const Vec3 origin = state.position + R * part.position;
+        if (part.shape.kind == ShapeKind::Sphere) {
+          box.lo = box.lo.cwiseMin(origin - Vec3::Constant(part.shape.radius));
+          box.hi = box.hi.cwiseMax(origin + Vec3::Constant(part.shape.radius));
+          continue;
+        }
+        const Mat3 Rp = R * part.orientation.toRotationMatrix();
+        for (const Vec3& v : part.shape.polytope->vertices) {
+          const Vec3 w = origin + Rp * v;
+          box.lo = box.lo.cwiseMin(w);
+          box.hi = box.hi.cwiseMax(w);
+        }
+      }
+      box.lo.array() -= margin;
+      box.hi.array() += margin;
+      return box;
+    }
   }
   return Aabb{};
 }

@@ -8,6 +8,7 @@
 #include "engine/collision/closest_points.hpp"
 #include "engine/collision/planar_overlap.hpp"
 #include "engine/collision/posed_polytope.hpp"
+#include "engine/geometry/compound.hpp"
 #include "engine/geometry/polytope_overlap.hpp"
 #include "engine/geometry/sphere_overlap.hpp"
 
@@ -27,10 +28,61 @@ bool sphere_meets_polytope(const PosedPolytope& p, const Vec3& c, double r) {
   return inside || distance < r;
 }
 
+// The world solids of a polytope body or of a compound's parts; false when a part is a sphere.
+bool world_solids(const Body& body, const BodyState& pose, std::vector<ConvexSolid>& out) {
+  out.clear();
+  if (body.shape.kind == ShapeKind::Polytope) {
+    out.push_back(posed_solid(*body.shape.polytope, pose));
+    return true;
+  }
+  for (const CompoundPart& part : body.shape.compound->parts) {
+    if (part.shape.kind != ShapeKind::Polytope) return false;
+    BodyState s;
+    s.position = pose.position + pose.orientation * part.position;
+    s.orientation = pose.orientation * part.orientation;
+    out.push_back(posed_solid(*part.shape.polytope, s));
+  }
+  return true;
+}
+
+// A compound against a plane, a polytope or a compound: the volume of the union of the
+// pairwise intersections of their convex parts (inclusion-exclusion, exact). Spheres (as a
+// body or a part) are not measured.
+bool compound_overlap_volume(const Model& model, const State& state, int a, int b,
+                             double& volume) {
+  const Body& ba = model.bodies[a];
+  const Body& bb = model.bodies[b];
+  if (ba.shape.kind == ShapeKind::Plane || bb.shape.kind == ShapeKind::Plane) {
+    const bool plane_a = ba.shape.kind == ShapeKind::Plane;
+    const BodyState& plane = state.bodies[plane_a ? a : b];
+    std::vector<ConvexSolid> parts, cut;
+    if (!world_solids(plane_a ? bb : ba, state.bodies[plane_a ? b : a], parts)) return false;
+    const Vec3 n = plane.orientation * Vec3::UnitZ();
+    for (const ConvexSolid& p : parts) {
+      ConvexSolid c;
+      clip_solid(p, n, n.dot(plane.position), 0.0, c);
+      cut.push_back(std::move(c));
+    }
+    volume = union_volume(cut);
+    return true;
+  }
+  std::vector<ConvexSolid> sa, sb, common;
+  if (ba.shape.kind == ShapeKind::Sphere || bb.shape.kind == ShapeKind::Sphere) return false;
+  if (!world_solids(ba, state.bodies[a], sa) || !world_solids(bb, state.bodies[b], sb))
+    return false;
+  for (const ConvexSolid& x : sa)
+    for (const ConvexSolid& y : sb) common.push_back(intersect_solids(x, y));
+  volume = union_volume(common);
+  return true;
+}
+
 }  // namespace
 
 bool pair_overlap_volume(const Model& model, const State& state, int a, int b, double& volume) {
   volume = 0.0;
+  if (model.bodies[a].shape.kind == ShapeKind::Compound ||
+      model.bodies[b].shape.kind == ShapeKind::Compound)
+    return compound_overlap_volume(model, state, a, b, volume);
   const Shape* sa = &model.bodies[a].shape;
   const Shape* sb = &model.bodies[b].shape;
   if (sa->planar() && sb->planar()) return planar_pair_overlap_area(model, state, a, b, volume);

@@ -18,10 +18,11 @@ struct OverlapTotals {
 };
 
 // Exact overlap volume of bodies a and b: polytope-polytope (half-space intersection),
-// polytope-plane (clipping), sphere-plane (cap), sphere-sphere (lens); for two planar bodies
-// the overlap *area* in m^2 (planar_overlap.hpp). Returns false, with volume 0, for a sphere
-// against a polytope or a circle against a polygon that it meets, and for shapes it does not
-// know.
+// polytope-plane (clipping), sphere-plane (cap), sphere-sphere (lens), a compound against a
+// plane, a polytope or a compound (the union of its parts' intersections); for two planar
+// bodies the overlap *area* in m^2 (planar_overlap.hpp). Returns false, with volume 0, for a
+// sphere against a polytope or a circle against a polygon that it meets, and for shapes it does
+// not know.
 bool pair_overlap_volume(const Model& model, const State& state, int a, int b, double& volume);
 
 // Every pair that Model::may_collide allows and whose bounding boxes meet.

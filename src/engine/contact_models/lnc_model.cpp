@@ -15,8 +15,9 @@ bool vertex_on_facet(const Contact& c) {
 }
 
 bool same_vertex_and_body(const Contact& c1, const Contact& c2) {
-  return c1.body_a == c2.body_a && c1.body_b == c2.body_b &&
-         c1.feature_b.index == c2.feature_b.index;
+  // Per convex part of a compound (§4.5): the facets of different parts are not alternatives.
+  return c1.body_a == c2.body_a && c1.body_b == c2.body_b && c1.part_a == c2.part_a &&
+         c1.part_b == c2.part_b && c1.feature_b.index == c2.feature_b.index;
 }
 
 }  // namespace

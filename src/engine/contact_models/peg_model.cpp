@@ -2,24 +2,28 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 
 #include "engine/collision/closest_points.hpp"
 #include "engine/collision/polytope_contacts.hpp"
 #include "engine/collision/posed_polytope.hpp"
 #include "engine/contact_models/constraint_groups.hpp"
 #include "engine/contact_models/peg_model_2d.hpp"
+#include "engine/geometry/compound.hpp"
 
 namespace pegsim {
 namespace {
 
-// One body of the pair with the vertex marks of Alg. 17.
+// One body of the pair (or one convex part of a compound body, §4.5) with the collision
+// vertex marks of Alg. 17.
 struct Side {
   PosedPolytope poly;
   int body;
+  int part;                       // the compound's part, -1 for a polytope body
   std::vector<char> vertex_done;  // the vertex took part in a vertex-vertex or vertex-edge case
 
-  Side(const Polytope& p, const BodyState& s, int b)
-      : poly(p, s), body(b), vertex_done(p.vertices.size(), 0) {}
+  Side(const Polytope& p, const BodyState& s, int b, int k)
+      : poly(p, s), body(b), part(k), vertex_done(p.vertices.size(), 0) {}
   int other_end(int e, int v) const {
     const Polytope::Edge& E = poly.shape.edges[e];
     return E.tail == v ? E.head : E.tail;
@@ -32,8 +36,9 @@ bool is_vertex_face(const Contact& c) {
 bool is_edge_edge(const Contact& c) {
   return c.feature_a.kind == FeatureKind::Edge && c.feature_b.kind == FeatureKind::Edge;
 }
-bool same_features(const Contact& c, int body_a, Feature fa, int body_b, Feature fb) {
-  return c.body_a == body_a && c.body_b == body_b && c.feature_a.kind == fa.kind &&
+bool same_features(const Contact& c, const Side& A, Feature fa, const Side& B, Feature fb) {
+  return c.body_a == A.body && c.body_b == B.body && c.part_a == A.part && c.part_b == B.part &&
+         c.feature_a.kind == fa.kind &&
          c.feature_a.index == fa.index && c.feature_b.kind == fb.kind &&
          c.feature_b.index == fb.index;
 }
@@ -41,26 +46,31 @@ bool same_features(const Contact& c, int body_a, Feature fa, int body_b, Feature
 // Alg. 17 for one pair of polytopes.
 class PegPair {
  public:
+  // `buried` tells whether a world point lies inside another part of a compound side, deeper
+  // than the feasibility depth: the vertex or edge point there is not on the body's surface.
   PegPair(const Settings& settings, std::vector<Contact>& contacts, ConstraintSet& set, Side& a,
-          Side& b)
-      : settings_(settings), contacts_(contacts), set_(set), a_(a), b_(b) {}
+          Side& b, const std::function<bool(const Side&, const Vec3&)>& buried)
+      : settings_(settings), contacts_(contacts), set_(set), a_(a), b_(b), buried_(buried) {}
 
   void run(const std::vector<int>& narrow) {
     const double eps = settings_.epsilon;
     // Vertex-vertex.
     for (int va = 0; va < static_cast<int>(a_.poly.shape.vertices.size()); ++va)
       for (int vb = 0; vb < static_cast<int>(b_.poly.shape.vertices.size()); ++vb)
-        if ((a_.poly.vertex(va) - b_.poly.vertex(vb)).norm() <= eps) vertex_vertex(va, vb);
+        if ((a_.poly.vertex(va) - b_.poly.vertex(vb)).norm() <= eps &&
+            !buried_(a_, a_.poly.vertex(va)) && !buried_(b_, b_.poly.vertex(vb)))
+          vertex_vertex(va, vb);
     // Vertex-edge, both ways: a vertex takes its first edge within epsilon.
     for (auto [V, E] : {std::pair<Side*, Side*>{&a_, &b_}, {&b_, &a_}}) {
       for (int v = 0; v < static_cast<int>(V->poly.shape.vertices.size()); ++v) {
         if (V->vertex_done[v]) continue;
         const Vec3 x = V->poly.vertex(v);
+        if (buried_(*V, x)) continue;
         for (int e = 0; e < static_cast<int>(E->poly.shape.edges.size()); ++e) {
           if (is_flat_edge(E->poly, e)) continue;
           const Polytope::Edge& edge = E->poly.shape.edges[e];
           const Vec3 p = point_segment(E->poly.vertex(edge.tail), E->poly.vertex(edge.head), x).point;
-          if ((x - p).norm() > eps) continue;
+          if ((x - p).norm() > eps || buried_(*E, p)) continue;
           vertex_edge(*V, v, *E, e);
           break;
         }
@@ -70,15 +80,16 @@ class PegPair {
     for (int i : narrow) {
       const Contact& c = contacts_[i];
       if (!is_vertex_face(c)) continue;
-      if (side(c.body_b).vertex_done[c.feature_b.index]) continue;
+      if (side(c.body_b, c.part_b).vertex_done[c.feature_b.index]) continue;
       add_inter_contact(contacts_, ConstraintKind::Unilateral, {i}, set_);
     }
-    // Edge-edge (Alg. 13) unless Alg. 14 already wrote the pair's X-constraints.
+    // Edge-edge (Alg. 13) unless both edges already take part in a constraint.
     for (int i : narrow) {
       const Contact& c = contacts_[i];
       if (!is_edge_edge(c)) continue;
-      if (crossed(c.body_a == a_.body ? c.feature_a.index : c.feature_b.index,
-                  c.body_a == a_.body ? c.feature_b.index : c.feature_a.index))
+      const bool a_first = c.body_a == a_.body && c.part_a == a_.part;
+      if (crossed(a_first ? c.feature_a.index : c.feature_b.index,
+                  a_first ? c.feature_b.index : c.feature_a.index))
         continue;
       if (c.applicability >= settings_.eps_theta)
         set_.add(ConstraintKind::Unilateral, {i});
@@ -86,7 +97,7 @@ class PegPair {
   }
 
  private:
-  Side& side(int body) { return body == a_.body ? a_ : b_; }
+  Side& side(int body, int part) { return body == a_.body && part == a_.part ? a_ : b_; }
 
   // The e.collision marks of Alg. 17, kept per pair of edges (e_a of A, e_b of B): the pairs
   // Alg. 14 wrote X-constraints for, whose U-constraint (4.19) would undo them (it would not
@@ -106,22 +117,24 @@ class PegPair {
   // C(v, f), from the narrow phase's list or built and appended.
   int vertex_face(const Side& V, int v, const Side& F, int f) {
     for (int i = 0; i < static_cast<int>(contacts_.size()); ++i)
-      if (same_features(contacts_[i], F.body, {FeatureKind::Face, f}, V.body,
-                        {FeatureKind::Vertex, v}))
+      if (same_features(contacts_[i], F, {FeatureKind::Face, f}, V, {FeatureKind::Vertex, v}))
         return i;
     contacts_.push_back(vertex_face_contact(V.poly, V.body, v, F.poly, F.body, f, settings_));
+    contacts_.back().part_a = F.part;
+    contacts_.back().part_b = V.part;
     return static_cast<int>(contacts_.size()) - 1;
   }
 
   // C(e_a, e_b) with A the owner of e_a, or -1 for parallel edges.
   int edge_edge(const Side& A, int ea, const Side& B, int eb) {
     for (int i = 0; i < static_cast<int>(contacts_.size()); ++i)
-      if (same_features(contacts_[i], A.body, {FeatureKind::Edge, ea}, B.body,
-                        {FeatureKind::Edge, eb}) &&
+      if (same_features(contacts_[i], A, {FeatureKind::Edge, ea}, B, {FeatureKind::Edge, eb}) &&
           !is_flipped(i))
         return i;
     Contact c;
     if (!edge_edge_contact(A.poly, A.body, ea, B.poly, B.body, eb, settings_, c)) return -1;
+    c.part_a = A.part;
+    c.part_b = B.part;
     contacts_.push_back(c);
     return static_cast<int>(contacts_.size()) - 1;
   }
@@ -207,20 +220,45 @@ class PegPair {
   ConstraintSet& set_;
   Side& a_;
   Side& b_;
+  const std::function<bool(const Side&, const Vec3&)>& buried_;
   std::vector<std::pair<int, int>> flips_;    // C3 -> C4
   std::vector<std::pair<int, int>> crossed_;  // (e_a, e_b) pairs Alg. 14 took
 };
 
-bool is_polytope(const Model& model, int body) {
-  return model.bodies[body].shape.kind == ShapeKind::Polytope;
+// The polytope of a contact's side: the body's, or its compound part's; null otherwise.
+const Polytope* polytope_of(const Model& model, int body, int part) {
+  const Shape& s = model.bodies[body].shape;
+  if (s.kind == ShapeKind::Compound && part >= 0) {
+    const Shape& p = s.compound->parts[part].shape;
+    return p.kind == ShapeKind::Polytope ? p.polytope.get() : nullptr;
+  }
+  return s.kind == ShapeKind::Polytope ? s.polytope.get() : nullptr;
 }
+
+// World pose of a body, or of its compound part.
+BodyState pose_of(const Model& model, const State& state, int body, int part) {
+  const BodyState& b = state.bodies[body];
+  if (part < 0) return b;
+  const CompoundPart& p = model.bodies[body].shape.compound->parts[part];
+  BodyState s;
+  s.position = b.position + b.orientation * p.position;
+  s.orientation = b.orientation * p.orientation;
+  return s;
+}
+
 bool is_polygon(const Model& model, int body) {
   return model.bodies[body].shape.kind == ShapeKind::Polygon;
 }
-// A pair PEG models feature by feature: two polytopes (3D) or two polygons (2D).
-bool peg_pair(const Model& model, const Contact& c) {
-  return (is_polytope(model, c.body_a) && is_polytope(model, c.body_b)) ||
-         (is_polygon(model, c.body_a) && is_polygon(model, c.body_b));
+
+// A pair of convex polytopes: (body, part) of each side, the lower body first.
+struct PartPair {
+  int body_a, part_a, body_b, part_b;
+  bool operator==(const PartPair&) const = default;
+};
+
+PartPair part_pair(const Contact& c) {
+  if (c.body_a < c.body_b) return {c.body_a, c.part_a, c.body_b, c.part_b};
+  return {c.body_b, c.part_b, c.body_a, c.part_a};
 }
 
 }  // namespace
@@ -229,34 +267,47 @@ void peg_model(const Model& model, const State& state, const Settings& settings,
                std::vector<Contact>& contacts, ConstraintSet& set) {
   set.clear();
   const int narrow_count = static_cast<int>(contacts.size());
-  std::vector<std::pair<int, int>> pairs;  // polytope or polygon pairs, by first contact
+  std::vector<PartPair> pairs;  // polytope (or compound part) and polygon pairs, by first contact
   for (int i = 0; i < narrow_count; ++i) {
     const Contact& c = contacts[i];
-    if (!peg_pair(model, c)) {
+    const bool polytopes =
+        polytope_of(model, c.body_a, c.part_a) && polytope_of(model, c.body_b, c.part_b);
+    const bool polygons = is_polygon(model, c.body_a) && is_polygon(model, c.body_b);
+    if (!polytopes && !polygons) {
       // sphere, plane, circle, half-plane: (4.7)
       if (c.primary()) set.add(ConstraintKind::Unilateral, {i});
       continue;
     }
-    const std::pair<int, int> pair{std::min(c.body_a, c.body_b), std::max(c.body_a, c.body_b)};
+    const PartPair pair = part_pair(c);
     if (std::find(pairs.begin(), pairs.end(), pair) == pairs.end()) pairs.push_back(pair);
   }
+  // §4.5: PEG runs on each pair of convex parts independently; points of a part buried in
+  // another part of its compound lie inside the body and make no vertex or edge case.
+  const std::function<bool(const Side&, const Vec3&)> buried = [&](const Side& s,
+                                                                    const Vec3& x) {
+    if (s.part < 0) return false;
+    const BodyState& b = state.bodies[s.body];
+    return buried_in_other_part(*model.bodies[s.body].shape.compound, s.part,
+                                b.orientation.conjugate() * (x - b.position),
+                                settings.feasibility_depth);
+  };
   std::vector<int> narrow;
   std::vector<char> vertex_done;
-  for (const auto& [a, b] : pairs) {
+  for (const PartPair& p : pairs) {
     narrow.clear();
     for (int i = 0; i < narrow_count; ++i)
-      if (std::min(contacts[i].body_a, contacts[i].body_b) == a &&
-          std::max(contacts[i].body_a, contacts[i].body_b) == b)
-        narrow.push_back(i);
-    if (is_polygon(model, a)) {  // Alg. 11
-      peg_2d({PosedPolygon(*model.bodies[a].shape.polygon, state.bodies[a]), a},
-             {PosedPolygon(*model.bodies[b].shape.polygon, state.bodies[b]), b}, settings, narrow,
-             contacts, set, vertex_done);
+      if (part_pair(contacts[i]) == p) narrow.push_back(i);
+    if (is_polygon(model, p.body_a)) {  // Alg. 11
+      peg_2d({PosedPolygon(*model.bodies[p.body_a].shape.polygon, state.bodies[p.body_a]), p.body_a},
+             {PosedPolygon(*model.bodies[p.body_b].shape.polygon, state.bodies[p.body_b]), p.body_b},
+             settings, narrow, contacts, set, vertex_done);
       continue;
     }
-    Side A(*model.bodies[a].shape.polytope, state.bodies[a], a);
-    Side B(*model.bodies[b].shape.polytope, state.bodies[b], b);
-    PegPair(settings, contacts, set, A, B).run(narrow);
+    Side A(*polytope_of(model, p.body_a, p.part_a), pose_of(model, state, p.body_a, p.part_a),
+           p.body_a, p.part_a);
+    Side B(*polytope_of(model, p.body_b, p.part_b), pose_of(model, state, p.body_b, p.part_b),
+           p.body_b, p.part_b);
+    PegPair(settings, contacts, set, A, B, buried).run(narrow);
   }
 }
 

@@ -16,12 +16,13 @@ bool facet(FeatureKind k) {
 }
 
 bool before(const SmTrapWorkspace::Entry& x, const SmTrapWorkspace::Entry& y) {
-  return std::tie(x.body, x.kind, x.index, x.other_body, x.contact) <
-         std::tie(y.body, y.kind, y.index, y.other_body, y.contact);
+  return std::tie(x.body, x.part, x.kind, x.index, x.other_body, x.other_part, x.contact) <
+         std::tie(y.body, y.part, y.kind, y.index, y.other_body, y.other_part, y.contact);
 }
 
 bool same_feature(const SmTrapWorkspace::Entry& x, const SmTrapWorkspace::Entry& y) {
-  return x.body == y.body && x.kind == y.kind && x.index == y.index && x.other_body == y.other_body;
+  return x.body == y.body && x.part == y.part && x.kind == y.kind && x.index == y.index &&
+         x.other_body == y.other_body && x.other_part == y.other_part;
 }
 
 }  // namespace
@@ -43,10 +44,12 @@ void find_sm_traps(const std::vector<Contact>& contacts, SmTrapWorkspace& worksp
     // Edge-edge contacts constrain both edges; vertex-face ones only the vertex.
     if (trappable(c.feature_b.kind) && facet(c.feature_a.kind))
       entries.push_back(
-          {c.body_b, static_cast<int>(c.feature_b.kind), c.feature_b.index, c.body_a, ci});
+          {c.body_b, static_cast<int>(c.feature_b.kind), c.feature_b.index, c.body_a, ci,
+           c.part_b, c.part_a});
     if (trappable(c.feature_a.kind) && facet(c.feature_b.kind))
       entries.push_back(
-          {c.body_a, static_cast<int>(c.feature_a.kind), c.feature_a.index, c.body_b, ci});
+          {c.body_a, static_cast<int>(c.feature_a.kind), c.feature_a.index, c.body_b, ci,
+           c.part_a, c.part_b});
   }
   std::sort(entries.begin(), entries.end(), before);
 

@@ -42,6 +42,7 @@ constexpr double kSameTrapPlane = 1e-9;
 struct SmTrapWorkspace {
   struct Entry {
     int body, kind, index, other_body, contact;
+    int part, other_part;  // compound parts (-1 otherwise): traps are per convex part, §4.5
   };
   std::vector<Entry> entries;
 };

@@ -19,6 +19,9 @@ struct Feature {
 struct Contact {
   int body_a = -1, body_b = -1;
   Feature feature_a, feature_b;
+  // The convex part of a compound body whose feature this is (thesis §4.5); -1 otherwise.
+  // Feature indices count within that part's polytope.
+  int part_a = -1, part_b = -1;
   Vec3 point_a = Vec3::Zero();    // world point on A
   Vec3 normal = Vec3::UnitZ();    // unit, from A onto B
   double gap = 0.0;               // psi: positive when separated; p_b = p_a + gap * normal

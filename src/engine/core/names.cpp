@@ -18,6 +18,7 @@ const char* to_string(ShapeKind kind) {
     case ShapeKind::Polygon: return "polygon";
     case ShapeKind::Circle: return "circle";
     case ShapeKind::HalfPlane: return "half_plane";
+    case ShapeKind::Compound: return "compound";
   }
   return "?";
 }

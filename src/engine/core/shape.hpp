@@ -53,8 +53,11 @@ struct Polygon {
 };
 
 // Kinds below Polygon are 3D shapes; Polygon, Circle and HalfPlane are planar (2D) shapes,
-// in the body's x-y plane, whose bodies move in the world x-y plane (3 DOF).
-enum class ShapeKind { Sphere, Plane, Polytope, Polygon, Circle, HalfPlane };
+// in the body's x-y plane, whose bodies move in the world x-y plane (3 DOF). Compound is a 3D
+// non-convex body made of convex parts (last, so that stored kind numbers never change).
+enum class ShapeKind { Sphere, Plane, Polytope, Polygon, Circle, HalfPlane, Compound };
+
+struct Compound;
 
 // Plane: the half-space {x : normal . x <= 0} in the body frame, normal = +z of the body.
 // HalfPlane: the 2D half-plane {x : normal . x <= 0}, normal = +y of the body.
@@ -64,21 +67,42 @@ struct Shape {
   double radius = 0.0;                         // Sphere, Circle
   std::shared_ptr<const Polytope> polytope;    // Polytope (shared: immutable)
   std::shared_ptr<const Polygon> polygon;      // Polygon (shared: immutable)
+  std::shared_ptr<const Compound> compound;    // Compound (shared: immutable)
 
-  static Shape sphere(double r) { return Shape{ShapeKind::Sphere, r, nullptr, nullptr}; }
-  static Shape plane() { return Shape{ShapeKind::Plane, 0.0, nullptr, nullptr}; }
+  static Shape sphere(double r) { return Shape{ShapeKind::Sphere, r, nullptr, nullptr, nullptr}; }
+  static Shape plane() { return Shape{ShapeKind::Plane, 0.0, nullptr, nullptr, nullptr}; }
   static Shape convex(std::shared_ptr<const Polytope> p) {
-    return Shape{ShapeKind::Polytope, 0.0, std::move(p), nullptr};
+    return Shape{ShapeKind::Polytope, 0.0, std::move(p), nullptr, nullptr};
   }
   static Shape convex_polygon(std::shared_ptr<const Polygon> p) {
-    return Shape{ShapeKind::Polygon, 0.0, nullptr, std::move(p)};
+    return Shape{ShapeKind::Polygon, 0.0, nullptr, std::move(p), nullptr};
   }
-  static Shape circle(double r) { return Shape{ShapeKind::Circle, r, nullptr, nullptr}; }
-  static Shape half_plane() { return Shape{ShapeKind::HalfPlane, 0.0, nullptr, nullptr}; }
+  static Shape circle(double r) { return Shape{ShapeKind::Circle, r, nullptr, nullptr, nullptr}; }
+  static Shape half_plane() {
+    return Shape{ShapeKind::HalfPlane, 0.0, nullptr, nullptr, nullptr};
+  }
+  static Shape compound_of(std::shared_ptr<const Compound> c) {
+    return Shape{ShapeKind::Compound, 0.0, nullptr, nullptr, std::move(c)};
+  }
 
   bool planar() const {
     return kind == ShapeKind::Polygon || kind == ShapeKind::Circle || kind == ShapeKind::HalfPlane;
   }
+};
+
+// A non-convex body as a union of overlapping convex parts (thesis §4.5, Fig. 4.11): every
+// part is a Sphere or a Polytope placed by its pose in the body frame. Contact is found and
+// modelled per part (PEG on each convex part independently); a contact whose point on this
+// body lies inside another part is not on the union's surface and is dropped.
+struct CompoundPart {
+  Shape shape;                          // Sphere or Polytope, in the part's frame
+  Vec3 position = Vec3::Zero();         // part frame origin in the body frame
+  Quat orientation = Quat::Identity();  // part frame -> body frame
+};
+
+struct Compound {
+  std::vector<CompoundPart> parts;
+  double bounding_radius = 0.0;  // max distance of the union from the body origin
 };
 
 const char* to_string(ShapeKind kind);

@@ -265,8 +265,8 @@ void Simulator::solve(ContactProblem& problem) {
     for (int i = 0; i < problem.contacts(); ++i) {
       const Contact& c = r.contacts[problem.contact[i]];
       for (const WarmEntry& e : warm_keys_) {
-        if (e.body_a == c.body_a && e.body_b == c.body_b &&
-            same_key(c, e.kind_a, e.index_a, e.kind_b, e.index_b) &&
+        if (e.body_a == c.body_a && e.body_b == c.body_b && e.part_a == c.part_a &&
+            e.part_b == c.part_b && same_key(c, e.kind_a, e.index_a, e.kind_b, e.index_b) &&
             e.offset + block <= warm_values_.size()) {
           warm.segment(i * block, block) = warm_values_.segment(e.offset, block);
           if (!warm_basis_.empty())
@@ -345,7 +345,8 @@ void Simulator::solve(ContactProblem& problem) {
   for (int i = 0; i < problem.contacts(); ++i) {
     const Contact& c = r.contacts[problem.contact[i]];
     warm_keys_.push_back({c.body_a, c.body_b, static_cast<int>(c.feature_a.kind), c.feature_a.index,
-                          static_cast<int>(c.feature_b.kind), c.feature_b.index, i * block});
+                          static_cast<int>(c.feature_b.kind), c.feature_b.index, i * block,
+                          c.part_a, c.part_b});
   }
   warm_values_ = z_.tail(n);
   // The basis of the solver that answered, if it has one (of the Schur form: n rows).

@@ -83,6 +83,7 @@ class Simulator {
   struct WarmEntry {
     int body_a, body_b, kind_a, index_a, kind_b, index_b;
     int offset;
+    int part_a, part_b;  // compound parts (-1 otherwise)
   };
   std::vector<WarmEntry> warm_keys_;
   VecX warm_values_;

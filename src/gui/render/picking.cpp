@@ -43,6 +43,19 @@ std::optional<double> ray_hit(const Body& body, const BodyState& state, const Ve
       }
       return enter;
     }
+    case ShapeKind::Compound: {  // the nearest hit of its parts
+      std::optional<double> best;
+      for (const CompoundPart& part : body.shape.compound->parts) {
+        Body piece;
+        piece.shape = part.shape;
+        BodyState pose;
+        pose.position = state.position + state.orientation * part.position;
+        pose.orientation = state.orientation * part.orientation;
+        const auto t = ray_hit(piece, pose, origin, dir);
+        if (t && (!best || *t < *best)) best = t;
+      }
+      return best;
+    }
     case ShapeKind::Polygon:
     case ShapeKind::Circle:
     case ShapeKind::HalfPlane: {

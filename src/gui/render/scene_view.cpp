@@ -15,6 +15,7 @@
 #include <Qt3DRender/QCamera>
 #include <Qt3DRender/QCameraLens>
 #include <Qt3DRender/QDirectionalLight>
+#include <Qt3DRender/QMaterial>
 #include <Qt3DRender/QRenderCapture>
 #include <cmath>
 #include <QSurfaceFormat>
@@ -176,6 +177,30 @@ void SceneView::buildShape(Qt3DCore::QEntity* e, const Body& body, const QColor&
     case ShapeKind::Polytope:
       e->addComponent(make_flat_mesh_renderer(flat_mesh(*body.shape.polytope), e));
       break;
+    case ShapeKind::Compound: {
+      // Each convex part, placed by its pose in the body frame, with the body's material.
+      const auto materials = e->componentsOfType<Qt3DRender::QMaterial>();
+      for (const CompoundPart& part : body.shape.compound->parts) {
+        auto* child = new Qt3DCore::QEntity(e);
+        auto* placed = new Qt3DCore::QTransform(child);
+        placed->setTranslation(QVector3D(float(part.position.x()), float(part.position.y()),
+                                         float(part.position.z())));
+        const Quat& q = part.orientation;
+        placed->setRotation(QQuaternion(float(q.w()), float(q.x()), float(q.y()), float(q.z())));
+        child->addComponent(placed);
+        if (!materials.isEmpty()) child->addComponent(materials.first());
+        if (part.shape.kind == ShapeKind::Sphere) {
+          auto* mesh = new Qt3DExtras::QSphereMesh(child);
+          mesh->setRadius(float(part.shape.radius));
+          mesh->setRings(24);
+          mesh->setSlices(36);
+          child->addComponent(mesh);
+        } else {
+          child->addComponent(make_flat_mesh_renderer(flat_mesh(*part.shape.polytope), child));
+        }
+      }
+      break;
+    }
     case ShapeKind::Polygon:
     case ShapeKind::Circle:
     case ShapeKind::HalfPlane: {

