@@ -21,15 +21,8 @@
 namespace pegsim::gui {
 namespace {
 
+using test::capture;
 using test::wait_until;
-
-QImage capture(SceneView* view) {
-  QImage image;
-  wait_until([] { return false; }, 300);  // the renderer picks up the change
-  view->captureImage([&](const QImage& i) { image = i; });
-  EXPECT_TRUE(wait_until([&] { return !image.isNull(); }));
-  return image;
-}
 
 // Pixels that differ clearly between two captures, within `radius` of `at` (whole image: -1).
 int changed(const QImage& a, const QImage& b, QPoint at = {}, int radius = -1) {

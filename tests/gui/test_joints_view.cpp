@@ -26,15 +26,8 @@
 namespace pegsim::gui {
 namespace {
 
+using test::capture;
 using test::wait_until;
-
-QImage capture(SceneView* view) {
-  QImage image;
-  wait_until([] { return false; }, 300);  // the renderer picks up the change
-  view->captureImage([&](const QImage& i) { image = i; });
-  EXPECT_TRUE(wait_until([&] { return !image.isNull(); }));
-  return image;
-}
 
 // The engine's numbers for the joint in the frame on screen.
 struct EngineJoint {

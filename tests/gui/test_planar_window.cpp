@@ -11,15 +11,8 @@
 namespace pegsim::gui {
 namespace {
 
+using test::capture;
 using test::wait_until;
-
-QImage capture(SceneView* view) {
-  QImage image;
-  wait_until([] { return false; }, 300);  // the renderer picks up the change
-  view->captureImage([&](const QImage& i) { image = i; });
-  EXPECT_TRUE(wait_until([&] { return !image.isNull(); }));
-  return image;
-}
 
 bool reddish(const QColor& c) { return c.red() > c.green() + 50 && c.red() > c.blue() + 50; }
 bool bluish(const QColor& c) { return c.blue() > c.red() + 30 && c.blue() > c.green() + 10; }

@@ -3,12 +3,23 @@
 
 #include <gtest/gtest.h>
 
+#include <QImage>
 #include <QTest>
 
+#include "gui/render/scene_view.hpp"
 #include "gui/ui/main_window.hpp"
 #include "qt_app.hpp"
 
 namespace pegsim::gui::test {
+
+// What the view shows once the renderer has picked up the latest change.
+inline QImage capture(SceneView* view) {
+  QImage image;
+  wait_until([] { return false; }, 300);
+  view->captureImage([&](const QImage& i) { image = i; });
+  EXPECT_TRUE(wait_until([&] { return !image.isNull(); }));
+  return image;
+}
 
 // The QApplication must exist before the window's widgets: a base is constructed first.
 struct AppFirst {
