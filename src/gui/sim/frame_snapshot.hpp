@@ -54,7 +54,8 @@ struct FrameSnapshot {
   double time = 0.0;
   std::vector<BodyState> bodies;          // pose and twist; force/torque unused
   std::vector<ContactSnapshot> contacts;
-  std::vector<Aabb> aabbs;                // per body, world frame, no margin
+  std::vector<Aabb> aabbs;                // per body, world frame, no margin (empty: absent)
+  std::vector<char> absent;               // per body: not yet appeared (Body::appear_time)
   std::vector<JointSnapshot> joints;      // per joint of the model
   SolveSummary solve;
   // The settings the step ran with (0 and "" for an initial frame): what a change in the
@@ -65,6 +66,8 @@ struct FrameSnapshot {
   // Number of contacts touching `body` (as A or B).
   int contact_count(int body) const;
   bool has_enforced_contact(int body) const;
+  // Whether `body` has appeared by this frame (absent bodies are not drawn nor picked).
+  bool present(int body) const { return body < 0 || std::size_t(body) >= absent.size() || !absent[body]; }
 };
 
 using FramePtr = std::shared_ptr<const FrameSnapshot>;
