@@ -6,5 +6,8 @@
 namespace pegsim::cli {
 
 Experiment momentum_row_experiment();
+Experiment polygon_pour_experiment();
+Experiment polyhedra_pour_experiment();
+Experiment rotation_error_experiment();
 
 }  // namespace pegsim::cli
