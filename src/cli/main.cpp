@@ -3,6 +3,7 @@
 
 #include <chrono>
 #include <filesystem>
+#include <fstream>
 #include <cstdio>
 #include <iostream>
 #include <optional>
@@ -74,6 +75,8 @@ commands:
       --models A,B                 contact models to compare (default: every model)
       --scenes DIR                 the shipped scenes (default: found beside the program)
       --force                      allow replacing the files of an earlier run
+      --write-scene FILE           write one trial's generated scene instead (polygon_pour,
+                                   polyhedra_pour): --seed N (default 0), --h H (default 0.01)
   help                 this text
 
 exit status: 0 success, 1 the run stopped on a failed step, 2 bad input or usage
@@ -268,8 +271,29 @@ std::filesystem::path default_scenes_directory() {
   return PEGSIM_SOURCE_SCENES;
 }
 
+// `experiment NAME --write-scene FILE`: the generated scene of one trial, to open or run.
+int write_scene(const Experiment& e, const Args& a, const std::string& file) {
+  if (!e.scene)
+    throw UsageError("experiment " + e.name + ": --write-scene: this experiment runs shipped "
+                     "scenes, it generates none");
+  std::uint64_t seed = 0;
+  if (auto v = a.value("seed")) {
+    if (v->empty() || v->find_first_not_of("0123456789") != std::string::npos || v->size() > 9)
+      throw UsageError("--seed: expected an integer from 0 to 999999999, got '" + *v + "'");
+    seed = std::stoull(*v);
+  }
+  const double h = a.positive_number("h").value_or(0.01);
+  if (std::filesystem::exists(file) && !a.flag("force"))
+    throw UsageError(file + ": exists (pass --force to replace it)");
+  std::ofstream out(file, std::ios::binary | std::ios::trunc);
+  out << e.scene(seed, h).dump(2) << '\n';
+  if (!out.flush()) throw UsageError(file + ": cannot be written");
+  std::cout << "wrote " << file << '\n';
+  return 0;
+}
+
 int experiment(const std::vector<std::string>& argv) {
-  Args a(argv, {"reduced", "force"}, {"out", "models", "scenes"});
+  Args a(argv, {"reduced", "force"}, {"out", "models", "scenes", "write-scene", "seed", "h"});
   if (a.positional().size() != 1)
     throw UsageError("experiment: expected 'list' or one experiment name");
   const std::string name = a.positional()[0];
@@ -280,6 +304,7 @@ int experiment(const std::vector<std::string>& argv) {
   }
   const Experiment* e = find_experiment(name);
   if (!e) throw UsageError("experiment: unknown experiment '" + name + "' (try 'experiment list')");
+  if (auto file = a.value("write-scene")) return write_scene(*e, a, *file);
   ExperimentOptions o;
   o.out_dir = a.value("out").value_or("experiments/" + name);
   o.scenes_dir = a.value("scenes").value_or(default_scenes_directory().string());

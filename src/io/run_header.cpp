@@ -71,6 +71,7 @@ RunHeader make_run_header(const Scene& scene, const Model& model, const Settings
     rb.inertia = b.inertia;
     rb.mu = b.mu;
     rb.no_collide = b.no_collide;
+    rb.appear_time = b.appear_time;
     h.bodies.push_back(std::move(rb));
   }
   h.joints = model.joints;
@@ -135,6 +136,7 @@ Model build_model(const RunHeader& header, const std::string& origin) {
     b.inertia = rb.inertia;
     b.mu = rb.mu;
     b.no_collide = rb.no_collide;
+    b.appear_time = rb.appear_time;
     m.bodies.push_back(std::move(b));
   }
   for (const Joint& j : header.joints)

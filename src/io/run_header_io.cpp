@@ -164,7 +164,7 @@ void write_bodies(hid_t file, const std::vector<RunBody>& bodies) {
   const hsize_t n = bodies.size();
   std::vector<std::string> names;
   std::vector<std::int8_t> kind;
-  std::vector<double> radius, mass, mu, inertia, vertices;
+  std::vector<double> radius, mass, mu, inertia, vertices, appear_time;
   std::vector<float> color;
   std::vector<std::uint8_t> is_static, visible;
   std::vector<std::int64_t> vertex_offset{0}, face_offset{0}, face_vertex_offset{0};
@@ -181,6 +181,7 @@ void write_bodies(hid_t file, const std::vector<RunBody>& bodies) {
     color.insert(color.end(), b.color.begin(), b.color.end());
     is_static.push_back(b.is_static);
     visible.push_back(b.visible);
+    appear_time.push_back(b.appear_time);
     for (const Vec3& v : b.vertices) vertices.insert(vertices.end(), {v.x(), v.y(), v.z()});
     vertex_offset.push_back(vertex_offset.back() + static_cast<std::int64_t>(b.vertices.size()));
     for (const std::vector<int>& f : b.faces) {
@@ -213,6 +214,8 @@ void write_bodies(hid_t file, const std::vector<RunBody>& bodies) {
   h5::write_dataset(id, "no_collide", H5T_NATIVE_INT32, H5T_STD_I32LE,
                     {no_collide.size() / 2, 2}, no_collide.data());
   write_parts(id, bodies);
+  h5::write_dataset(id, "appear_time", H5T_NATIVE_DOUBLE, H5T_IEEE_F64LE, {n},
+                    appear_time.data());
 }
 
 // Offsets must start at 0, never decrease and end at `total`.
@@ -320,6 +323,11 @@ std::vector<RunBody> read_bodies(hid_t file) {
                 "face_offset");
   const auto no_collide = h5::read_all<std::int32_t>(id, "no_collide", H5T_NATIVE_INT32, 2, &shape);
   if (shape[1] != 2) throw Failure("/bodies/no_collide: expected 2 columns");
+  // Added within version 1: files written before it have every body present from t = 0.
+  const auto appear_time =
+      H5Lexists(id, "appear_time", H5P_DEFAULT) > 0
+          ? sized(h5::read_all<double>(id, "appear_time", H5T_NATIVE_DOUBLE, 1), n, "appear_time")
+          : std::vector<double>(n, 0.0);
 
   std::vector<RunBody> bodies(n);
   for (std::size_t i = 0; i < n; ++i) {
@@ -335,6 +343,10 @@ std::vector<RunBody> read_bodies(hid_t file) {
     b.is_static = is_static[i] != 0;
     b.visible = visible[i] != 0;
     b.mu = mu[i];
+    b.appear_time = appear_time[i];
+    if (!(b.appear_time >= 0.0))
+      throw Failure("/bodies/appear_time: expected times >= 0 in s, found " +
+                    std::to_string(b.appear_time) + " for body " + std::to_string(i));
     for (int c = 0; c < 4; ++c) b.color[c] = color[4 * i + c];
     for (std::int64_t v = vertex_offset[i]; v < vertex_offset[i + 1]; ++v)
       b.vertices.emplace_back(vertices[3 * v], vertices[3 * v + 1], vertices[3 * v + 2]);

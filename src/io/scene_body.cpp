@@ -129,7 +129,8 @@ void planar_state(const JsonNode& b, const SceneShape& shape, BodyState& state) 
 SceneBody parse_body(const JsonNode& b, const std::filesystem::path& base_dir, int dimension) {
   b.require_object("a body object");
   b.allow_only({"name", "shape", "position", "orientation", "velocity", "angular_velocity",
-                "mass", "density", "inertia", "mu", "color", "static", "visible", "no_collide"});
+                "mass", "density", "inertia", "mu", "color", "static", "visible", "no_collide",
+                "appear_time"});
   SceneBody out;
   Body& body = out.body;
   BodyState& state = out.state;
@@ -176,6 +177,7 @@ SceneBody parse_body(const JsonNode& b, const std::filesystem::path& base_dir, i
   if (auto n = b.find("color")) body.color = color(*n);
   if (auto n = b.find("visible")) body.visible = n->boolean();
   if (auto n = b.find("no_collide")) out.no_collide = no_collide(*n);
+  if (auto n = b.find("appear_time")) body.appear_time = n->non_negative("a time >= 0 in s");
   return out;
 }
 

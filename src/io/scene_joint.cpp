@@ -117,6 +117,12 @@ void read_joints(const JsonNode& list, Scene& scene) {
     const int b = body_named(b_node, model);
     if (b < 0) b_node.fail("the name of a body (body_a may be the world, body_b may not)");
     if (a == b) b_node.fail("a body other than body_a");
+    // A joint holds from t = 0; a body that appears later (appear_time) cannot be jointed.
+    for (int body : {a, b})
+      if (body >= 0 && model.bodies[body].appear_time > 0.0)
+        (body == b ? b_node : node.at("body_a", ""))
+            .fail("a body present from t = 0 (\"" + model.bodies[body].name +
+                  "\" has an appear_time)");
     Vec3 anchor, axis = Vec3::UnitZ();
     if (scene.dimension == 2) {
       planar_anchor_axis(node, type, type_node, anchor, axis);

@@ -17,10 +17,10 @@ namespace {
 
 constexpr const char* kTypes =
     "a shape type: sphere, plane, box, cube, cylinder, tetrahedron, octahedron, hexahedron, "
-    "dodecahedron, icosahedron, hull, mesh or compound";
+    "dodecahedron, icosahedron, hull, random_polyhedron, mesh or compound";
 constexpr const char* kPartTypes =
     "a convex part type: sphere, box, cube, cylinder, tetrahedron, octahedron, hexahedron, "
-    "dodecahedron, icosahedron, hull or mesh";
+    "dodecahedron, icosahedron, hull, random_polyhedron or mesh";
 
 double radius(const JsonNode& s) {
   return s.at("radius", "a positive radius in m").positive("a positive radius in m");
@@ -113,6 +113,15 @@ SceneShape polytope(const JsonNode& s, const std::string& type,
     } catch (const GeometryError& e) {
       s.at("points", "").fail(std::string("points spanning a volume (") + e.what() + ")");
     }
+  }
+  if (type == "random_polyhedron") {
+    s.allow_only({"type", "seed", "points", "extent"});
+    const int seed = s.at("seed", "an integer seed >= 0").integer("an integer seed >= 0", 0);
+    const auto count = s.find("points");
+    const int n = count ? count->integer("an integer number of points >= 4", 4) : 10;
+    const auto extent = s.find("extent");
+    const double e = extent ? extent->positive("a positive extent in m") : 0.25;
+    return convex(make_random_polyhedron(static_cast<std::uint64_t>(seed), n, e), true);
   }
   if (type == "mesh") {
     s.allow_only({"type", "file"});

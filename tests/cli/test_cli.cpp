@@ -295,3 +295,31 @@ TEST(Cli, RunSummaryGivesEachJointsMaximumAndFinalError) {
 }
 
 }  // namespace
+
+namespace {
+
+// `experiment polygon_pour --write-scene FILE`: one trial's generated scene (thesis §5.2.3),
+// a scene `validate` accepts and that runs; never replacing a file without --force.
+TEST(Cli, ExperimentWritesAGeneratedSceneThatValidatesAndRuns) {
+  const fs::path file = temp_dir() / "pour.json";
+  fs::remove(file);
+  Result r = cli("experiment polygon_pour --write-scene " + file.string() + " --seed 2 --h 0.02");
+  ASSERT_EQ(r.status, 0) << r.out;
+  r = cli("validate " + file.string());
+  EXPECT_EQ(r.status, 0) << r.out;
+  r = cli("run " + file.string() + " --duration 0.6 --json");  // three polygons by then
+  ASSERT_EQ(r.status, 0) << r.out;
+  const auto size = fs::file_size(file);
+  r = cli("experiment polygon_pour --write-scene " + file.string());
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.out.find("--force"), std::string::npos) << r.out;
+  EXPECT_EQ(fs::file_size(file), size);
+  r = cli("experiment momentum_row --write-scene " + file.string() + " --force");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.out.find("generates none"), std::string::npos) << r.out;
+  r = cli("experiment polygon_pour --write-scene " + file.string() + " --force --seed -1");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.out.find("--seed"), std::string::npos) << r.out;
+}
+
+}  // namespace

@@ -94,3 +94,82 @@ TEST(Experiments, AnUnknownContactModelIsRefusedByName) {
 
 }  // namespace
 }  // namespace pegsim::cli
+
+namespace pegsim::cli {
+namespace {
+
+double overlap_at(const nlohmann::json& s, const std::string& model, std::size_t i) {
+  return s["models"][model]["by_h"][i]["overlap_median"].get<double>();
+}
+
+// Thesis §5.2.3 (Fig. 5.10b; journal Fig. 21): "the error with the standard model grows with
+// the step size". Reduced form: seed 0, h = 0.004, 0.008, 0.016 s, 12 polygons over 3 s.
+// Measured mean overlap per step: 3.3e-7, 1.5e-5, 2.3e-5 m^2; every polygon is ~0.14 m^2, so
+// the error also stays below 1e-4 m^2 (no polygon sinks through another).
+TEST(Experiments, PolygonPourOverlapGrowsWithTheStepSizeUnderTheStandardModel) {
+  TempDir dir;
+  ExperimentOptions o = options(dir);
+  const nlohmann::json s = run_experiment(*find_experiment("polygon_pour"), o);
+  ASSERT_EQ(s["step_sizes"].size(), 3u);
+  EXPECT_LT(overlap_at(s, "sm", 0), overlap_at(s, "sm", 1));
+  EXPECT_LT(overlap_at(s, "sm", 1), overlap_at(s, "sm", 2));
+  for (std::size_t i = 0; i < 3; ++i) {
+    EXPECT_LT(overlap_at(s, "sm", i), 1e-4) << i;
+    // SM traps occur in a pour (Fig. 5.13): some steps have one.
+    EXPECT_GT(s["models"]["sm"]["by_h"][i]["steps_with_sm_traps_fraction_median"].get<double>(), 0.0);
+  }
+  for (const char* f : {"polygon_pour.csv", "polygon_pour_steps.csv", "polygon_pour.svg",
+                        "polygon_pour_traps.svg", "polygon_pour_solve.svg", "polygon_pour.json"})
+    EXPECT_TRUE(fs::exists(dir.path / f)) << f;
+}
+
+// Thesis §5.2.4 (journal Fig. 24): "As the step size increases, the penetrations between
+// polyhedra grow steadily larger with the standard contact model". Reduced form: seed 0,
+// h = 0.005, 0.01, 0.02 s, 4 polyhedra over 2 s; measured 3.4e-10, 3.3e-8, 6.8e-6 m^3.
+TEST(Experiments, PolyhedraPourOverlapGrowsWithTheStepSizeUnderTheStandardModel) {
+  TempDir dir;
+  ExperimentOptions o = options(dir);
+  o.models = {"sm"};
+  const nlohmann::json s = run_experiment(*find_experiment("polyhedra_pour"), o);
+  EXPECT_LT(overlap_at(s, "sm", 0), overlap_at(s, "sm", 1));
+  EXPECT_LT(overlap_at(s, "sm", 1), overlap_at(s, "sm", 2));
+  EXPECT_EQ(s["models"]["sm"]["finished"].get<int>(), 3);
+}
+
+// Thesis §5.3, Fig. 5.25: one step of two blocks turning at 1 rad/s leaves 0.5 (1 - cos h)
+// m^2 of overlap (tests/physics/test_rotation_error.cpp, here in 2D), the table's figures to
+// the digits printed.
+TEST(Experiments, RotationErrorMatchesTheThesisTable) {
+  TempDir dir;
+  const nlohmann::json s = run_experiment(*find_experiment("rotation_error"), options(dir));
+  EXPECT_LT(s["max_error_vs_0.5(1-cos h)"].get<double>(), 1e-12);
+  ASSERT_EQ(s["table"].size(), 6u);
+  for (const auto& row : s["table"]) {
+    const double thesis = row["thesis"].get<double>();
+    // 1-3 significant digits printed: within half a unit of the last one (0.01 for h = 0.2).
+    const double half_unit = thesis == 0.01 ? 5e-3 : thesis < 1e-4 ? 5e-7 : 5e-5;
+    EXPECT_NEAR(row["measured"].get<double>(), thesis, half_unit) << row.dump();
+    EXPECT_EQ(row["enforced_contacts"].get<int>(), 2);
+  }
+}
+
+// The scene generator (§5.2.3: the hull of 10 random points in ±0.25 m per polygon): the same
+// seed gives the same scene, another seed other bodies; every body but the container appears
+// 0.25 s after the previous one.
+TEST(Experiments, PourScenesAreSeededAndPourOneBodyPerInterval) {
+  const Experiment& e = *find_experiment("polygon_pour");
+  ASSERT_TRUE(e.scene);
+  const nlohmann::json a = e.scene(3, 0.01), b = e.scene(3, 0.01), c = e.scene(4, 0.01);
+  EXPECT_EQ(a.dump(), b.dump());
+  EXPECT_NE(a.dump(), c.dump());
+  ASSERT_EQ(a["bodies"].size(), 23u);  // floor, two walls, 20 polygons
+  for (int i = 0; i < 20; ++i)
+    EXPECT_DOUBLE_EQ(a["bodies"][3 + i]["appear_time"].get<double>(), 0.25 * i);
+  const nlohmann::json p = find_experiment("polyhedra_pour")->scene(0, 0.01);
+  ASSERT_EQ(p["bodies"].size(), 15u);  // five blocks, 10 polyhedra
+  EXPECT_DOUBLE_EQ(p["bodies"][14]["appear_time"].get<double>(), 4.5);
+  EXPECT_FALSE(find_experiment("momentum_row")->scene);
+}
+
+}  // namespace
+}  // namespace pegsim::cli

@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <numbers>
 
+#include "engine/geometry/mass_properties.hpp"
 #include "io/scene.hpp"
 
 namespace pegsim {
@@ -163,6 +164,23 @@ TEST(Scene, BodyFieldsAreRead) {
   EXPECT_EQ(b.shape.polytope->vertices.size(), 16u);
   EXPECT_FLOAT_EQ(b.color[3], 0.25f);
   EXPECT_DOUBLE_EQ(b.mu, 0.5);  // default
+}
+
+// §5.2.4's random polyhedron: the hull of `points` (default 10) random points in +-extent
+// (default 0.25 m), re-centred, the same for the same seed.
+TEST(Scene, RandomPolyhedraAreSeededHullsRecentred) {
+  const Scene s = parse(R"({"bodies": [
+    {"name": "a", "shape": {"type": "random_polyhedron", "seed": 5}},
+    {"name": "b", "shape": {"type": "random_polyhedron", "seed": 5}},
+    {"name": "c", "shape": {"type": "random_polyhedron", "seed": 6, "points": 30, "extent": 1}}]})");
+  const Polytope& a = *s.model.bodies[0].shape.polytope;
+  EXPECT_EQ(a.vertices, s.model.bodies[1].shape.polytope->vertices);
+  EXPECT_LE(a.vertices.size(), 10u);
+  EXPECT_LT(polytope_mass_properties(a).centroid.norm(), 1e-12);  // re-centred
+  const Polytope& c = *s.model.bodies[2].shape.polytope;
+  double reach = 0.0;
+  for (const Vec3& v : c.vertices) reach = std::max(reach, v.cwiseAbs().maxCoeff());
+  EXPECT_GT(reach, 0.5);  // extent 1: wider than the default box
 }
 
 TEST(Scene, HullsAndMeshesAreRecentredOnTheirCentroid) {

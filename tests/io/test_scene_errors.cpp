@@ -84,6 +84,10 @@ TEST(SceneErrors, EachNamesThePointerAndWhatWasExpected) {
        "/bodies/1/orientation"},
       {with_body(R"({"name": "b", "shape": {"type": "mesh", "file": "open_cube.obj"}})"),
        "/bodies/1/shape/file"},
+      {with_body(R"({"name": "b", )" + kCube + R"(, "appear_time": -0.5})"), "/bodies/1/appear_time"},
+      {R"({"bodies": [{"name": "b", "shape": {"type": "cube", "edge": 1}, "appear_time": 1}],
+          "joints": [{"type": "revolute", "body_b": "b", "anchor": [0, 0, 0]}]})",
+       "/joints/0/body_b"},
   };
   for (const auto& [text, pointer] : cases) {
     const std::string e = error_of(text);

@@ -2,6 +2,7 @@
 // (CSV rows, a JSON summary beside the thesis' numbers, SVG plots) into one folder.
 #pragma once
 
+#include <cstdint>
 #include <filesystem>
 #include <functional>
 #include <stdexcept>
@@ -31,6 +32,9 @@ struct Experiment {
   std::string description;  // one line
   // Runs the experiment, writes its files and returns the JSON summary (also written).
   std::function<nlohmann::json(const ExperimentOptions&)> run;
+  // Experiments on generated scenes: the scene (docs/scene-format.md) of the trial with this
+  // seed and step size, for `--write-scene`; empty for experiments on shipped scenes.
+  std::function<nlohmann::json(std::uint64_t seed, double h)> scene = {};
 };
 
 // Every experiment, in the thesis' order.

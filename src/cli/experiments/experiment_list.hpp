@@ -7,5 +7,8 @@ namespace pegsim::cli {
 
 Experiment triangle_drop_experiment();
 Experiment momentum_row_experiment();
+Experiment polygon_pour_experiment();
+Experiment polyhedra_pour_experiment();
+Experiment rotation_error_experiment();
 
 }  // namespace pegsim::cli

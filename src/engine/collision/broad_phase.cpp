@@ -11,13 +11,14 @@ namespace {
 
 // The axis along which the finite box centres are most spread out (lowest axis on ties).
 // Infinite boxes (planes) have no centre along an unbounded axis and are left out.
-int sweep_axis(const std::vector<Aabb>& boxes) {
+int sweep_axis(const std::vector<Aabb>& boxes, const std::vector<int>& present) {
   int best = 0;
   double best_spread = -1.0;
   for (int k = 0; k < 3; ++k) {
     double lo = std::numeric_limits<double>::infinity();
     double hi = -lo;
-    for (const Aabb& b : boxes) {
+    for (int i : present) {
+      const Aabb& b = boxes[i];
       if (!std::isfinite(b.lo[k]) || !std::isfinite(b.hi[k])) continue;
       const double c = 0.5 * (b.lo[k] + b.hi[k]);
       lo = std::min(lo, c);
@@ -37,21 +38,23 @@ int sweep_axis(const std::vector<Aabb>& boxes) {
 void BroadPhase::update(const Model& model, const State& state, double epsilon) {
   const int n = static_cast<int>(model.bodies.size());
   boxes.resize(n);
-  order.resize(n);
+  order.clear();
   pairs.clear();
   for (int i = 0; i < n; ++i) {
     boxes[i] = compute_aabb(model.bodies[i], state.bodies[i], 0.5 * epsilon);
-    order[i] = i;
+    // A body that has not appeared yet (Body::appear_time) is left out of the sweep.
+    if (model.bodies[i].present_at(state.time)) order.push_back(i);
   }
 
-  const int k = sweep_axis(boxes);
+  const int k = sweep_axis(boxes, order);
   std::sort(order.begin(), order.end(), [&](int i, int j) {
     return boxes[i].lo[k] < boxes[j].lo[k] || (boxes[i].lo[k] == boxes[j].lo[k] && i < j);
   });
 
-  for (int s = 0; s < n; ++s) {
+  const int m = static_cast<int>(order.size());
+  for (int s = 0; s < m; ++s) {
     const int i = order[s];
-    for (int t = s + 1; t < n && boxes[order[t]].lo[k] <= boxes[i].hi[k]; ++t) {
+    for (int t = s + 1; t < m && boxes[order[t]].lo[k] <= boxes[i].hi[k]; ++t) {
       const int j = order[t];
       if (!boxes[i].overlaps(boxes[j])) continue;
       const int a = std::min(i, j), b = std::max(i, j);

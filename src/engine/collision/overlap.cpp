@@ -124,6 +124,8 @@ OverlapTotals total_overlap(const Model& model, const State& state) {
   for (int a = 0; a < n; ++a)
     for (int b = a + 1; b < n; ++b) {
       if (!model.may_collide(a, b) || !boxes[a].overlaps(boxes[b])) continue;
+      if (!model.bodies[a].present_at(state.time) || !model.bodies[b].present_at(state.time))
+        continue;
       double v = 0.0;
       if (!pair_overlap_volume(model, state, a, b, v)) {
         ++t.unmeasured_pairs;

@@ -25,7 +25,8 @@ struct OverlapTotals {
 // not know.
 bool pair_overlap_volume(const Model& model, const State& state, int a, int b, double& volume);
 
-// Every pair that Model::may_collide allows and whose bounding boxes meet.
+// Every pair that Model::may_collide allows, whose bodies are present at state.time
+// (Body::appear_time) and whose bounding boxes meet.
 OverlapTotals total_overlap(const Model& model, const State& state);
 
 }  // namespace pegsim

@@ -20,6 +20,14 @@ struct Body {
   std::array<float, 4> color{0.7f, 0.7f, 0.7f, 1.0f};  // RGBA in [0, 1]
   bool visible = true;
   std::vector<int> no_collide;               // indices of bodies this one never collides with
+  // Time at which the body enters the run (thesis §5.2.3-5.2.4: one body poured every 0.25 s).
+  // Before it the body is absent: it keeps its initial pose and twist without moving and takes
+  // part in no broad phase, contact or overlap.
+  double appear_time = 0.0;                  // s
+
+  // Present in the step (or frame) starting at `time`. The 1 ns slack lets the rounded sum of
+  // the steps before appear_time count as reaching it.
+  bool present_at(double time) const { return time >= appear_time - 1e-9; }
 
   double inv_mass() const { return is_static ? 0.0 : 1.0 / mass; }
 };

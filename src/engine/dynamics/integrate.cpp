@@ -7,7 +7,8 @@ namespace pegsim {
 
 void integrate_positions(const Model& model, const VecX& velocity, double h, State& state) {
   for (std::size_t i = 0; i < model.bodies.size(); ++i) {
-    if (model.bodies[i].is_static) continue;
+    // Static bodies and bodies not yet present (Body::appear_time) stay where they are.
+    if (model.bodies[i].is_static || !model.bodies[i].present_at(state.time)) continue;
     BodyState& s = state.bodies[i];
     s.velocity = velocity.segment<3>(6 * i);
     s.angular_velocity = velocity.segment<3>(6 * i + 3);

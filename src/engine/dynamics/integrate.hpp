@@ -7,7 +7,8 @@
 namespace pegsim {
 
 // Sets every dynamic body's twist from `velocity` (6 per body, [v; w] world) and advances
-// u += h v, q <- exp(h w / 2) (x) q, renormalised. Static bodies do not move.
+// u += h v, q <- exp(h w / 2) (x) q, renormalised. Static bodies, and bodies not present at
+// state.time (the start of the step), do not move and keep their twist.
 void integrate_positions(const Model& model, const VecX& velocity, double h, State& state);
 
 }  // namespace pegsim

@@ -78,6 +78,11 @@ Simulator::Simulator(Model model, State initial, Settings settings)
     if (c.body < 0 || c.body >= nb)
       throw std::invalid_argument("a wrench names body " + std::to_string(c.body) + " of " +
                                   std::to_string(nb));
+  for (const Joint& j : model_.joints)
+    for (int b : {j.body_a, j.body_b})
+      if (b >= 0 && model_.bodies[b].appear_time > 0.0)
+        throw std::invalid_argument("joint '" + j.name + "' holds body '" + model_.bodies[b].name +
+                                    "', which appears only at t > 0");
   controllers_ = make_controllers(model_.controllers);
   state_ = initial_;
   set_settings(settings);

@@ -1,6 +1,7 @@
 // Builders for the shipped primitive polytopes, all centred on their centroid.
 #pragma once
 
+#include <cstdint>
 #include <vector>
 
 #include "engine/core/shape.hpp"
@@ -21,5 +22,8 @@ Polytope make_icosahedron(double radius);
 // Convex hull of a point set (qhull), with coplanar facets merged into polygons.
 // Throws GeometryError for fewer than 4 points or a degenerate (flat) set.
 Polytope make_convex_hull(const std::vector<Vec3>& points);
+// The thesis' random polyhedron (§5.2.4, the 3D form of §5.2.3's polygons): the hull of
+// `count` points uniform in [-extent, extent]^3 (random_points_3d); not re-centred.
+Polytope make_random_polyhedron(std::uint64_t seed, int count = 10, double extent = 0.25);
 
 }  // namespace pegsim

@@ -8,6 +8,7 @@
 
 #include "engine/geometry/builders.hpp"
 #include "engine/geometry/polytope.hpp"
+#include "engine/geometry/random_points.hpp"
 
 extern "C" {
 #include <libqhull_r/qhull_ra.h>
@@ -107,6 +108,11 @@ Polytope make_convex_hull(const std::vector<Vec3>& points) {
     faces.push_back(ccw_order(vertices, std::move(face), normal));
   }
   return make_polytope(std::move(vertices), std::move(faces));
+}
+
+Polytope make_random_polyhedron(std::uint64_t seed, int count, double extent) {
+  if (count < 4) throw GeometryError("a random polyhedron needs at least 4 points");
+  return make_convex_hull(random_points_3d(seed, count, extent));
 }
 
 }  // namespace pegsim

@@ -2,10 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
-#include <random>
 #include <string>
 
 #include "engine/geometry/polygon.hpp"
+#include "engine/geometry/random_points.hpp"
 
 namespace pegsim {
 namespace {
@@ -66,15 +66,7 @@ Polygon make_convex_hull_2d(const std::vector<Vec2>& points) {
 
 Polygon make_random_polygon(std::uint64_t seed, int count, double extent) {
   if (count < 3) throw GeometryError("a random polygon needs at least 3 points");
-  std::mt19937_64 engine(seed);
-  // 53 random bits -> [0, 1): the same numbers on every platform (std distributions differ).
-  auto uniform = [&] { return static_cast<double>(engine() >> 11) * 0x1.0p-53; };
-  std::vector<Vec2> points(count);
-  for (Vec2& x : points) {
-    const double u = uniform();
-    x = extent * Vec2(2.0 * u - 1.0, 2.0 * uniform() - 1.0);
-  }
-  return make_convex_hull_2d(points);
+  return make_convex_hull_2d(random_points_2d(seed, count, extent));
 }
 
 }  // namespace pegsim

@@ -81,7 +81,7 @@ int pick_body(const Model& model, const FrameSnapshot& frame, const Vec3& origin
   int best = -1;
   double best_t = std::numeric_limits<double>::infinity();
   for (std::size_t i = 0; i < model.bodies.size() && i < frame.bodies.size(); ++i) {
-    if (!model.bodies[i].visible) continue;
+    if (!model.bodies[i].visible || !frame.present(int(i))) continue;
     if (auto t = ray_hit(model.bodies[i], frame.bodies[i], origin, dir); t && *t < best_t) {
       best_t = *t;
       best = int(i);

@@ -282,6 +282,9 @@ void SceneView::updateBodies() {
     if (!v.transform) continue;
     v.transform->setTranslation(qvec(frame_->bodies[i].position));
     v.transform->setRotation(qquat(frame_->bodies[i].orientation));
+    // A body that has not appeared yet (appear_time) is not drawn.
+    for (Qt3DCore::QEntity* e : v.transform->entities())
+      e->setEnabled(model_->bodies[i].visible && frame_->present(int(i)));
     // The selection glows yellow through the ambient term; others get a soft ambient.
     v.material->setAmbient(int(i) == selected_ ? QColor(200, 170, 20) : v.color.darker(300));
   }

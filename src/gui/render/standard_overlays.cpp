@@ -81,7 +81,8 @@ class BodyFrames : public Overlay {
     for (std::size_t i = 0; i < c.frame.bodies.size() && i < c.model.bodies.size(); ++i) {
       const Body& body = c.model.bodies[i];
       const ShapeKind kind = body.shape.kind;
-      if (kind == ShapeKind::Plane || kind == ShapeKind::HalfPlane) continue;
+      if (kind == ShapeKind::Plane || kind == ShapeKind::HalfPlane || !c.frame.present(int(i)))
+        continue;
       double radius = kind == ShapeKind::Polytope  ? body.shape.polytope->bounding_radius
                       : kind == ShapeKind::Polygon ? body.shape.polygon->bounding_radius
                       : kind == ShapeKind::Compound ? body.shape.compound->bounding_radius

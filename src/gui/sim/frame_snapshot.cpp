@@ -1,5 +1,7 @@
 #include "gui/sim/frame_snapshot.hpp"
 
+#include <cmath>
+
 namespace pegsim::gui {
 
 int FrameSnapshot::contact_count(int body) const {
@@ -29,12 +31,16 @@ std::vector<int> FrameSnapshot::groups_of(int contact) const {
 
 namespace {
 
-std::vector<Aabb> aabbs_of(const Model& model, const std::vector<BodyState>& bodies) {
-  std::vector<Aabb> out;
-  out.reserve(bodies.size());
-  for (std::size_t i = 0; i < bodies.size() && i < model.bodies.size(); ++i)
-    out.push_back(compute_aabb(model.bodies[i], bodies[i], 0.0));
-  return out;
+// Boxes of the bodies present at `time`; an absent body's box is empty (lo > hi, not drawn).
+void fill_bodies(const Model& model, double time, FrameSnapshot& f) {
+  f.aabbs.clear();
+  f.absent.clear();
+  for (std::size_t i = 0; i < f.bodies.size() && i < model.bodies.size(); ++i) {
+    const bool present = model.bodies[i].present_at(time);
+    f.absent.push_back(!present);
+    f.aabbs.push_back(present ? compute_aabb(model.bodies[i], f.bodies[i], 0.0)
+                              : Aabb{Vec3::Constant(INFINITY), Vec3::Constant(-INFINITY)});
+  }
 }
 
 std::vector<JointSnapshot> joints_of(const Model& model, const State& state) {
@@ -53,7 +59,7 @@ FramePtr make_snapshot(const Model& model, const State& state, const StepReport*
   f->step = state.step;
   f->time = state.time;
   f->bodies = state.bodies;
-  f->aabbs = aabbs_of(model, state.bodies);
+  fill_bodies(model, state.time, *f);
   f->joints = joints_of(model, state);
   if (!report) return f;
   const StepReport& r = *report;
@@ -98,7 +104,7 @@ FramePtr make_snapshot(const Model& model, const RunFrame& frame, const Settings
   f->step = frame.step;
   f->time = frame.time;
   f->bodies = frame.bodies;
-  f->aabbs = aabbs_of(model, frame.bodies);
+  fill_bodies(model, frame.time, *f);
   if (!model.joints.empty()) f->joints = joints_of(model, State{frame.time, frame.step, frame.bodies});
   f->contacts.reserve(frame.contacts.size());
   for (const RecordedContact& rc : frame.contacts) {

@@ -55,7 +55,8 @@ struct FrameSnapshot {
   double time = 0.0;
   std::vector<BodyState> bodies;          // pose and twist; force/torque unused
   std::vector<ContactSnapshot> contacts;
-  std::vector<Aabb> aabbs;                // per body, world frame, no margin
+  std::vector<Aabb> aabbs;                // per body, world frame, no margin (empty: absent)
+  std::vector<char> absent;               // per body: not yet appeared (Body::appear_time)
   std::vector<JointSnapshot> joints;      // per joint of the model
   // The contact model's U-, I- and X-constraints over `contacts` (thesis §4.2), and the SM
   // traps among them (trap t's contacts: sm_trap_contacts[t.first, t.first + t.count)).
@@ -74,6 +75,8 @@ struct FrameSnapshot {
   bool has_enforced_contact(int body) const;
   // Indices into constraints.groups of the groups `contact` belongs to.
   std::vector<int> groups_of(int contact) const;
+  // Whether `body` has appeared by this frame (absent bodies are not drawn nor picked).
+  bool present(int body) const { return body < 0 || std::size_t(body) >= absent.size() || !absent[body]; }
 };
 
 using FramePtr = std::shared_ptr<const FrameSnapshot>;

@@ -2,11 +2,15 @@
 // by a -pi/2 turn of the edge), the 2D builders and the lamina mass properties.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <random>
 
+#include "engine/geometry/builders.hpp"
 #include "engine/geometry/mass_properties.hpp"
 #include "engine/geometry/polygon.hpp"
 #include "engine/geometry/polygon_builders.hpp"
+#include "engine/geometry/random_points.hpp"
 
 namespace pegsim {
 namespace {
@@ -80,6 +84,35 @@ TEST(PolygonBuilders, RandomPolygonIsDeterministicAndInsideItsBox) {
   EXPECT_GE(a.size(), 3);
   EXPECT_LE(a.size(), 10);
   for (const Vec2& v : a.vertices) EXPECT_LE(v.cwiseAbs().maxCoeff(), 0.25);
+}
+
+// random_polygon's points come from random_points_2d: the first point of seed 7 is the
+// first two 53-bit draws of mt19937_64(7) mapped to [-0.25, 0.25], on every platform.
+TEST(PolygonBuilders, RandomPointsAreTheGeneratorsDrawsMappedToTheBox) {
+  std::mt19937_64 engine(7);
+  const double u = static_cast<double>(engine() >> 11) * 0x1.0p-53;
+  const double v = static_cast<double>(engine() >> 11) * 0x1.0p-53;
+  const std::vector<Vec2> p = random_points_2d(7, 10, 0.25);
+  ASSERT_EQ(p.size(), 10u);
+  EXPECT_EQ(p[0], Vec2(0.25 * (2 * u - 1), 0.25 * (2 * v - 1)));
+  const std::vector<Vec3> q = random_points_3d(7, 10, 0.25);
+  EXPECT_EQ(q[0].head<2>(), p[0]);  // the same draws, three per point
+  for (const Vec3& x : q) EXPECT_LE(x.cwiseAbs().maxCoeff(), 0.25);
+}
+
+// §5.2.4: the 3D form, a convex hull of 10 random points in +-0.25 m, deterministic.
+TEST(PolygonBuilders, RandomPolyhedronIsDeterministicAndInsideItsBox) {
+  const Polytope a = make_random_polyhedron(7), b = make_random_polyhedron(7);
+  const Polytope c = make_random_polyhedron(8);
+  ASSERT_EQ(a.vertices, b.vertices);
+  EXPECT_NE(a.vertices, c.vertices);
+  EXPECT_GE(a.vertices.size(), 4u);
+  EXPECT_LE(a.vertices.size(), 10u);
+  for (const Vec3& v : a.vertices) EXPECT_LE(v.cwiseAbs().maxCoeff(), 0.25);
+  // Every hull vertex is one of the random points.
+  const std::vector<Vec3> points = random_points_3d(7, 10, 0.25);
+  for (const Vec3& v : a.vertices)
+    EXPECT_NE(std::find(points.begin(), points.end(), v), points.end());
 }
 
 // Lamina of unit areal density: rectangle I_zz = A (a^2 + b^2) / 12, I_xx = A b^2 / 12.

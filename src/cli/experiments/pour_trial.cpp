@@ -1,0 +1,83 @@
+#include "cli/experiments/pour_trial.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "cli/experiments/experiment.hpp"
+#include "cli/experiments/planar_overlap.hpp"
+#include "engine/collision/overlap.hpp"
+#include "engine/dynamics/simulator.hpp"
+#include "io/scene.hpp"
+
+namespace pegsim::cli {
+namespace {
+
+// The fastest present body faster than kExplodedSpeed, or -1.
+int exploded_body(const Model& model, const State& state) {
+  for (std::size_t i = 0; i < model.bodies.size(); ++i)
+    if (model.bodies[i].present_at(state.time) &&
+        !(state.bodies[i].velocity.norm() <= kExplodedSpeed))
+      return static_cast<int>(i);
+  return -1;
+}
+
+}  // namespace
+
+PourTrial run_pour_trial(const PourSetup& setup, bool keep_series) {
+  Scene scene;
+  try {
+    scene = parse_scene(pour_scene(setup).dump(), "generated pour scene", ".");
+  } catch (const SceneError& e) {
+    throw ExperimentError(e.what());
+  }
+  Simulator sim(scene.model, scene.initial, scene.settings);
+  PourTrial t;
+  t.setup = setup;
+  const int steps = static_cast<int>(std::lround(setup.duration / setup.h));
+  const bool planar = setup.dimension == 2;
+  double overlap_sum = 0.0, traps_sum = 0.0, contacts_sum = 0.0, size_sum = 0.0, solve_sum = 0.0;
+  for (int k = 0; k < steps; ++k) {
+    const StepReport& r = sim.step();
+    if (r.failed) {
+      t.failure = "step " + std::to_string(k + 1) + " failed: " + r.failure;
+      break;
+    }
+    const State& s = sim.state();
+    PourStep step;
+    step.time = s.time;
+    step.contacts = static_cast<int>(r.contacts.size());
+    step.sm_traps = static_cast<int>(r.sm_traps.size());
+    step.problem_size = r.problem_size;
+    step.overlap = planar ? planar_overlap_area(sim.model(), s) : total_overlap(sim.model(), s).volume;
+    step.solve_seconds = r.timings.solve;
+    ++t.steps;
+    overlap_sum += step.overlap;
+    traps_sum += step.sm_traps;
+    contacts_sum += step.contacts;
+    size_sum += step.problem_size;
+    solve_sum += step.solve_seconds;
+    t.max_overlap = std::max(t.max_overlap, step.overlap);
+    t.max_sm_traps = std::max(t.max_sm_traps, step.sm_traps);
+    t.steps_with_sm_traps += step.sm_traps > 0;
+    t.max_solve_seconds = std::max(t.max_solve_seconds, step.solve_seconds);
+    if (keep_series) t.series.push_back(step);
+    if (const int b = exploded_body(sim.model(), s); b >= 0) {
+      t.failure = "exploded at step " + std::to_string(k + 1) + ": " + sim.model().bodies[b].name +
+                  " moves at " + std::to_string(s.bodies[b].velocity.norm()) + " m/s";
+      break;
+    }
+  }
+  t.end_time = sim.state().time;
+  t.finished = t.failure.empty() && t.steps == steps;
+  if (t.steps > 0) {
+    const double n = t.steps;
+    t.mean_overlap = overlap_sum / n;
+    t.mean_sm_traps = traps_sum / n;
+    t.mean_contacts = contacts_sum / n;
+    t.mean_problem_size = size_sum / n;
+    t.mean_solve_seconds = solve_sum / n;
+  }
+  return t;
+}
+
+}  // namespace pegsim::cli

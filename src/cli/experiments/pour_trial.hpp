@@ -1,0 +1,42 @@
+// One trial of a pouring experiment (thesis §5.2.3-5.2.4): the generated scene stepped for its
+// duration under one contact model, with the overlap error measured at the end of every step
+// (journal paper: "At the end of each time step, the area of overlap among all polygons was
+// computed"), the SM traps and contacts counted (Fig. 5.13, 5.15) and the solve timed (Fig. 5.16).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "cli/experiments/pour_scene.hpp"
+
+namespace pegsim::cli {
+
+struct PourStep {
+  double time = 0.0;
+  int contacts = 0, sm_traps = 0, problem_size = 0;
+  double overlap = 0.0;      // m^2 (2D) or m^3 (3D), at the end of the step
+  double solve_seconds = 0.0;
+};
+
+struct PourTrial {
+  PourSetup setup;
+  int steps = 0;             // steps taken
+  double end_time = 0.0;     // s
+  bool finished = false;     // reached setup.duration
+  std::string failure;       // why it stopped early: the step's failure or an explosion
+  double mean_overlap = 0.0, max_overlap = 0.0;
+  double mean_sm_traps = 0.0;
+  int max_sm_traps = 0, steps_with_sm_traps = 0;
+  double mean_contacts = 0.0, mean_problem_size = 0.0;
+  double mean_solve_seconds = 0.0, max_solve_seconds = 0.0;
+  std::vector<PourStep> series;  // every step, when asked for
+};
+
+// A body faster than this has "exploded" (thesis §5.2.3): a body poured from 2.2 m, or one
+// that fell past the container for the whole 5 s, stays below 60 m/s.
+constexpr double kExplodedSpeed = 100.0;  // m/s
+
+// Runs one trial. Throws ExperimentError if the generated scene is refused (a bug).
+PourTrial run_pour_trial(const PourSetup& setup, bool keep_series);
+
+}  // namespace pegsim::cli
