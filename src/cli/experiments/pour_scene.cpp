@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <string>
 
+#include "cli/experiments/step_size_rules.hpp"
 #include "engine/geometry/random_points.hpp"
 
 namespace pegsim::cli {
@@ -86,14 +87,11 @@ nlohmann::json pour_scene(const PourSetup& s) {
                                 : "Thesis §5.2.4: random polyhedra poured into a box";
   scene["dimension"] = s.dimension;
   scene["duration"] = s.duration;
-  // Frictionless, as every simulation of thesis §5.2; epsilon = 10 h as in §5.2.1. The
-  // feasibility allowance (§3.3) must cover the penetration one step's rotation leaves
-  // (§5.3), which grows with h: with the default 2.5 mm, contacts of tumbling polygons turn
-  // infeasible, are dropped, and the bodies sink through each other (seed 0, h = 0.01: mean
-  // overlap 0.077 m^2, against 1.1e-5 m^2 with 1 cm).
+  // Frictionless, as every simulation of thesis §5.2; epsilon and the feasibility allowance
+  // scale with h (step_size_rules.hpp).
   scene["settings"] = {{"h", s.h},
-                       {"epsilon", 10 * s.h},
-                       {"feasibility_depth", std::max(0.0025, 2 * s.h)},
+                       {"epsilon", contact_distance(s.h)},
+                       {"feasibility_depth", feasibility_allowance(s.h)},
                        {"contact_model", s.contact_model},
                        {"solver", "lemke"},
                        {"fallbacks", {"pgs"}}};

@@ -4,7 +4,6 @@
 #include <cmath>
 
 #include "cli/experiments/experiment.hpp"
-#include "cli/experiments/planar_overlap.hpp"
 #include "engine/collision/overlap.hpp"
 #include "engine/dynamics/simulator.hpp"
 #include "io/scene.hpp"
@@ -34,7 +33,6 @@ PourTrial run_pour_trial(const PourSetup& setup, bool keep_series) {
   PourTrial t;
   t.setup = setup;
   const int steps = static_cast<int>(std::lround(setup.duration / setup.h));
-  const bool planar = setup.dimension == 2;
   double overlap_sum = 0.0, traps_sum = 0.0, contacts_sum = 0.0, size_sum = 0.0, solve_sum = 0.0;
   for (int k = 0; k < steps; ++k) {
     const StepReport& r = sim.step();
@@ -48,7 +46,7 @@ PourTrial run_pour_trial(const PourSetup& setup, bool keep_series) {
     step.contacts = static_cast<int>(r.contacts.size());
     step.sm_traps = static_cast<int>(r.sm_traps.size());
     step.problem_size = r.problem_size;
-    step.overlap = planar ? planar_overlap_area(sim.model(), s) : total_overlap(sim.model(), s).volume;
+    step.overlap = total_overlap(sim.model(), s).volume;  // m^2 in 2D, m^3 in 3D
     step.solve_seconds = r.timings.solve;
     ++t.steps;
     overlap_sum += step.overlap;

@@ -9,8 +9,8 @@
 
 #include "cli/experiments/experiment_files.hpp"
 #include "cli/experiments/experiment_list.hpp"
-#include "cli/experiments/planar_overlap.hpp"
 #include "cli/svg_chart.hpp"
+#include "engine/collision/overlap.hpp"
 #include "engine/dynamics/simulator.hpp"
 #include "io/scene.hpp"
 
@@ -45,7 +45,7 @@ OneStep one_step(double h) {
   }
   Simulator sim(s.model, s.initial, s.settings);
   OneStep out;
-  out.area_before = planar_overlap_area(sim.model(), sim.state());
+  out.area_before = total_overlap(sim.model(), sim.state()).volume;
   const StepReport& r = sim.step();
   out.failed = r.failed;
   for (std::size_t i = 0; i < r.contacts.size(); ++i)
@@ -53,7 +53,7 @@ OneStep one_step(double h) {
       ++out.enforced;
       out.max_normal_impulse = std::max(out.max_normal_impulse, std::fabs(r.normal_impulse[i]));
     }
-  out.area = planar_overlap_area(sim.model(), sim.state());
+  out.area = total_overlap(sim.model(), sim.state()).volume;
   return out;
 }
 
