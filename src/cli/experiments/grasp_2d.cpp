@@ -10,6 +10,7 @@
 // were, and listed with the reason.
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 
 #include "cli/experiments/contact_model_choice.hpp"
 #include "cli/experiments/experiment_files.hpp"
@@ -61,6 +62,12 @@ TrialError error_against(const GraspTrial& run, const GraspTrial& truth,
 }
 
 double rise(const GraspTrial& t) { return t.positions.back().y() - t.positions.front().y(); }
+
+std::string label(const std::string& model, double h) {
+  char text[64];
+  std::snprintf(text, sizeof text, "%s, h = %g", model.c_str(), h);
+  return text;
+}
 
 json run_part(const Part& part, const GraspPlan& plan, const ExperimentOptions& options,
               CsvTable& trials, CsvTable& steps, std::vector<std::string>& files) {
@@ -128,7 +135,7 @@ json run_part(const Part& part, const GraspPlan& plan, const ExperimentOptions& 
                     CsvTable::number(run.max_penetration), "\"" + run.failure + "\""});
         if (first) {
           ChartSeries line;
-          line.label = model + ", h = " + CsvTable::number(h);
+          line.label = label(model, h);
           line.dashed = h != shown.front();
           for (std::size_t k = 0; k < per_step.size(); ++k) {
             const double t = static_cast<double>(k + 1) * h;
