@@ -2,10 +2,10 @@
 // gripper's grasp and lift under PEG, and the reduced experiment against the thesis' claims.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
-#include <unistd.h>
 
 #include "cli/experiments/experiment.hpp"
 #include "cli/experiments/grasp_trial.hpp"
@@ -25,7 +25,8 @@ TEST(Grasp2D, ThePolygonRestsOnAStableEdgeInsideTheOpenGripper) {
     double x_min = 1e9, x_max = -1e9, y_min = 1e9;
     std::vector<double> on_floor;
     for (const Vec2& v : o.vertices) {
-      x_min = std::min(x_min, v.x()), x_max = std::max(x_max, v.x()), y_min = std::min(y_min, v.y());
+      x_min = std::min(x_min, v.x()), x_max = std::max(x_max, v.x()),
+      y_min = std::min(y_min, v.y());
       if (std::abs(v.y()) < 1e-12) on_floor.push_back(v.x());
     }
     EXPECT_NEAR(y_min, 0.0, 1e-12) << seed;
@@ -33,8 +34,8 @@ TEST(Grasp2D, ThePolygonRestsOnAStableEdgeInsideTheOpenGripper) {
     EXPECT_LT(std::min(on_floor[0], on_floor[1]), o.position.x()) << seed;
     EXPECT_GT(std::max(on_floor[0], on_floor[1]), o.position.x()) << seed;
     EXPECT_NEAR(x_min + x_max, 0.0, 1e-12) << seed;  // centred between the fingers
-    EXPECT_LT(x_max, 0.43) << seed;                   // inside the knuckles' links
-    EXPECT_LT(o.height, 0.8) << seed;                 // below the palm
+    EXPECT_LT(x_max, 0.43) << seed;                  // inside the knuckles' links
+    EXPECT_LT(o.height, 0.8) << seed;                // below the palm
   }
 }
 
@@ -72,9 +73,9 @@ TEST(Grasp2D, ThePdGripperClosesAndLiftsThePolygonUnderPeg) {
 }
 
 struct TempDir {
-  fs::path path = fs::temp_directory_path() /
-                  ("pegsim-grasp-" + std::to_string(::getpid()) + "-" +
-                   ::testing::UnitTest::GetInstance()->current_test_info()->name());
+  fs::path path =
+      fs::temp_directory_path() / ("pegsim-grasp-" + std::to_string(::getpid()) + "-" +
+                                   ::testing::UnitTest::GetInstance()->current_test_info()->name());
   ~TempDir() { fs::remove_all(path); }
 };
 
@@ -105,7 +106,9 @@ TEST(Grasp2D, ReducedExperimentPegTracksItsTruthAndTheSmTrapsFingertips) {
   EXPECT_LT(peg, 1e-3);
   EXPECT_GT(sm, 10 * peg);
   for (int i = 0; i < 3; ++i)
-    EXPECT_GT(at_h(s, "frictionless", "sm", i)["fingertip_trap_steps_fraction_median"].get<double>(), 0.0) << i;
+    EXPECT_GT(
+        at_h(s, "frictionless", "sm", i)["fingertip_trap_steps_fraction_median"].get<double>(), 0.0)
+        << i;
   for (const char* f : {"grasp_2d.csv", "grasp_2d_steps.csv", "grasp_2d.svg", "grasp_2d_seed0.svg",
                         "grasp_2d_friction.svg", "grasp_2d_friction_seed0.svg", "grasp_2d.json"})
     EXPECT_TRUE(fs::exists(dir.path / f)) << f;

@@ -51,7 +51,8 @@ TrialError error_against(const GraspTrial& run, const GraspTrial& truth,
   const double ratio = run.setup.h / kTruthStep;
   for (std::size_t k = 1; k < run.positions.size(); ++k) {
     const auto i = static_cast<std::size_t>(std::lround(static_cast<double>(k) * ratio));
-    const double d = (run.positions[k] - truth.positions[std::min(i, truth.positions.size() - 1)]).norm();
+    const double d =
+        (run.positions[k] - truth.positions[std::min(i, truth.positions.size() - 1)]).norm();
     e.mean += d;
     e.max = std::max(e.max, d);
     e.final = d;
@@ -61,7 +62,9 @@ TrialError error_against(const GraspTrial& run, const GraspTrial& truth,
   return e;
 }
 
-double rise(const GraspTrial& t) { return t.positions.back().y() - t.positions.front().y(); }
+double rise(const GraspTrial& t) {
+  return t.positions.back().y() - t.positions.front().y();
+}
 
 std::string label(const std::string& model, double h) {
   char text[64];
@@ -77,16 +80,15 @@ json run_part(const Part& part, const GraspPlan& plan, const ExperimentOptions& 
   chart.x.label = "h (s)";
   chart.y.label = "mean |(x, y) - truth| per trial (m), median, Q1-Q3";
   chart.y.log_base = 10;
-  example.title = std::string("2D grasp") + (part.mu > 0 ? " with friction" : "") +
-                  ", polygon " + std::to_string(plan.seeds.front()) +
+  example.title = std::string("2D grasp") + (part.mu > 0 ? " with friction" : "") + ", polygon " +
+                  std::to_string(plan.seeds.front()) +
                   ": position error against h = 1e-4 (thesis Fig. " +
                   (part.mu > 0 ? "5.21)" : "5.18)");
   example.x.label = "time (s)";
   example.y.label = "|(x, y) - truth| (m)";
   example.y.log_base = 10;
-  const std::vector<double> shown = {plan.step_sizes.front(),
-                                     plan.step_sizes[plan.step_sizes.size() / 2],
-                                     plan.step_sizes.back()};
+  const std::vector<double> shown = {
+      plan.step_sizes.front(), plan.step_sizes[plan.step_sizes.size() / 2], plan.step_sizes.back()};
   json models;
   for (const std::string& model : chosen_models(options.models)) {
     std::vector<GraspTrial> truths;
@@ -121,16 +123,17 @@ json run_part(const Part& part, const GraspPlan& plan, const ExperimentOptions& 
           final.push_back(e.final);
           trap_fraction.push_back(double(run.steps_with_fingertip_traps) / run.steps);
         } else {
-          failures.push_back({{"seed", seed},
-                              {"h", h},
-                              {"time", run.steps * h},
-                              {"why", run.finished ? "the ground truth stopped: " + truths[s].failure
-                                                   : run.failure}});
+          failures.push_back(
+              {{"seed", seed},
+               {"h", h},
+               {"time", run.steps * h},
+               {"why",
+                run.finished ? "the ground truth stopped: " + truths[s].failure : run.failure}});
         }
         trials.add({part.name, model, std::to_string(seed), CsvTable::number(h),
-                    run.finished ? "1" : "0", std::to_string(run.steps),
-                    CsvTable::number(e.mean), CsvTable::number(e.max), CsvTable::number(e.final),
-                    CsvTable::number(rise(run)), std::to_string(run.steps_with_sm_traps),
+                    run.finished ? "1" : "0", std::to_string(run.steps), CsvTable::number(e.mean),
+                    CsvTable::number(e.max), CsvTable::number(e.final), CsvTable::number(rise(run)),
+                    std::to_string(run.steps_with_sm_traps),
                     std::to_string(run.steps_with_fingertip_traps),
                     CsvTable::number(run.max_penetration), "\"" + run.failure + "\""});
         if (first) {
@@ -169,8 +172,10 @@ json run_part(const Part& part, const GraspPlan& plan, const ExperimentOptions& 
   }
   const std::string stem = std::string("grasp_2d") + (part.mu > 0 ? "_friction" : "");
   files.push_back(write_experiment_file(options, stem + ".svg", chart_svg(chart)).string());
-  files.push_back(write_experiment_file(options, stem + "_seed" + std::to_string(plan.seeds.front()) +
-                                                     ".svg", chart_svg(example)).string());
+  files.push_back(
+      write_experiment_file(options, stem + "_seed" + std::to_string(plan.seeds.front()) + ".svg",
+                            chart_svg(example))
+          .string());
   return {{"mu", part.mu}, {"models", models}};
 }
 
@@ -189,16 +194,20 @@ json run_grasp_2d(const ExperimentOptions& options) {
   json summary;
   summary["thesis"] = {
       {"frictionless",
-       {{"sm", "large errors from the time the fingers touch the object: fingertip vertices in "
-               "SM traps against its vertices (Fig. 5.19); no solution for h > 0.005 s"},
+       {{"sm",
+         "large errors from the time the fingers touch the object: fingertip vertices in "
+         "SM traps against its vertices (Fig. 5.19); no solution for h > 0.005 s"},
         {"corrective", "persistent bounce, mostly unstable for h > 0.003 s"},
-        {"peg", "best of the three; temporary deviations when the dynamics change, all trials "
-                "converge to the ground truth"},
-        {"all", "error grows with h: the PD gains are constant and the controller loses "
-                "stability as h grows"}}},
+        {"peg",
+         "best of the three; temporary deviations when the dynamics change, all trials "
+         "converge to the ground truth"},
+        {"all",
+         "error grows with h: the PD gains are constant and the controller loses "
+         "stability as h grows"}}},
       {"friction",
-       {{"peg", "converges to the ground truth at the smallest h, to a slightly different "
-                "position at larger h (sticking or slipping as the fingers close)"},
+       {{"peg",
+         "converges to the ground truth at the smallest h, to a slightly different "
+         "position at larger h (sticking or slipping as the fingers close)"},
         {"sm", "completed trials up to h = 0.008 s"},
         {"corrective", "could not complete h = 0.01 s"}}}};
   summary["metric"] =
@@ -209,7 +218,9 @@ json run_grasp_2d(const ExperimentOptions& options) {
   summary["step_sizes"] = plan.step_sizes;
   summary["duration"] = plan.duration;
   summary["truth_h"] = kTruthStep;
-  summary["lift"] = {{"start", kLiftStart}, {"end", kLiftEnd}, {"height", kLift},
+  summary["lift"] = {{"start", kLiftStart},
+                     {"end", kLiftEnd},
+                     {"height", kLift},
                      {"lifted_when_rise_above", kLiftedFraction * kLift}};
   for (const Part& part : {Part{"frictionless", 0.0, "5.20"}, Part{"friction", 0.25, "5.22"}})
     summary["parts"][part.name] = run_part(part, plan, options, trials, steps, files);
@@ -225,8 +236,9 @@ Experiment grasp_2d_experiment() {
   return {"grasp_2d", "thesis §5.2.5-5.2.6, Fig. 5.17-5.22",
           "PD-controlled five-link gripper grasps and lifts a random polygon: position error vs "
           "h against h = 1e-4, frictionless and with mu = 0.25",
-          run_grasp_2d,
-          [](std::uint64_t seed, double h) { return grasp_scene({seed, h}); }};
+          run_grasp_2d, [](std::uint64_t seed, double h) {
+            return grasp_scene({seed, h});
+          }};
 }
 
 }  // namespace pegsim::cli

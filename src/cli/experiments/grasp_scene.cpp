@@ -17,10 +17,10 @@ using nlohmann::json;
 // The gripper. The thesis gives no sizes or gains. The generator's polygons fit in a box of
 // 0.71 m (the diagonal of its ±0.25 m square) centred on x = 0, so the palm's underside is at
 // 0.8 m and the knuckles at x = ±0.45 m: the open gripper clears every polygon.
-constexpr double kFingerWidth = 0.04;               // m
-constexpr double kProximal = 0.74, kDistal = 0.3;   // link lengths, m
+constexpr double kFingerWidth = 0.04;                  // m
+constexpr double kProximal = 0.74, kDistal = 0.3;      // link lengths, m
 constexpr double kKnuckleX = 0.45, kPalmBottom = 0.8;  // m
-constexpr double kPalmSize[2] = {1.0, 0.08};        // m
+constexpr double kPalmSize[2] = {1.0, 0.08};           // m
 constexpr double kPalmMass = 1.0, kProximalMass = 0.3, kDistalMass = 0.5, kObjectMass = 0.5;  // kg
 constexpr double kSqueeze = 0.04;    // m: the closed fingertips' targets lie this far inside
 constexpr double kClearance = 0.03;  // m: open fingertips this far outside the polygon
@@ -34,11 +34,13 @@ struct Gains {
 constexpr Gains kKnuckleGains{150.0, 12.0, 20.0};  // N m/rad, N m s/rad, N m
 constexpr Gains kMiddleGains{40.0, 1.2, 8.0};
 constexpr Gains kLiftGains{5000.0, 150.0, 300.0};  // N/m, N s/m, N
-constexpr int kPathPoints = 12;  // waypoints of each motion
+constexpr int kPathPoints = 12;                    // waypoints of each motion
 
 // The fraction of a motion done at fraction f of its time: a half cosine, which starts and
 // stops with zero speed, so that the palm does not toss the object when the lift ends.
-double smooth(double f) { return 0.5 * (1.0 - std::cos(M_PI * f)); }
+double smooth(double f) {
+  return 0.5 * (1.0 - std::cos(M_PI * f));
+}
 
 Vec2 turn(const Vec2& v, double angle) {
   const double c = std::cos(angle), s = std::sin(angle);
@@ -72,7 +74,9 @@ struct FingerPose {
   double proximal, distal;
 };
 
-double link_angle(const Vec2& direction) { return std::atan2(direction.x(), -direction.y()); }
+double link_angle(const Vec2& direction) {
+  return std::atan2(direction.x(), -direction.y());
+}
 
 // The left finger with its tip at `tip` (inverse kinematics of two links from the knuckle),
 // the middle joint bent outward, away from the object.
@@ -135,8 +139,8 @@ GraspObject grasp_object(std::uint64_t seed) {
       if (w.x() > rightmost.x()) rightmost = w;
     }
     const double overhang_height = std::min(leftmost.y(), rightmost.y()) - low.y();
-    const double score = std::min({left - leftmost.x(), rightmost.x() - right,
-                                   overhang_height, -left, right});
+    const double score =
+        std::min({left - leftmost.x(), rightmost.x() - right, overhang_height, -left, right});
     if (score > best_score) {
       best_score = score;
       best_angle = angle;
@@ -177,8 +181,8 @@ nlohmann::json grasp_scene(const GraspSetup& s) {
                     {"mass", kObjectMass},
                     {"mu", s.mu},
                     {"color", "#d9822b"}});
-  bodies.push_back(rectangle("palm", kPalmSize[0], kPalmSize[1], palm, 0.0, kPalmMass, s.mu,
-                             "#4f6fb0"));
+  bodies.push_back(
+      rectangle("palm", kPalmSize[0], kPalmSize[1], palm, 0.0, kPalmMass, s.mu, "#4f6fb0"));
   joints.push_back({{"name", "lift"},
                     {"type", "prismatic"},
                     {"body_a", "world"},

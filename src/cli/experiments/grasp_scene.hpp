@@ -27,9 +27,9 @@ struct GraspSetup {
 // The random polygon at rest on the floor, turned so that a stable edge is at the bottom and
 // its bounding box centred on x = 0.
 struct GraspObject {
-  double orientation = 0.0;  // rad, about the centroid
-  Vec2 position;             // centroid, m, with the bottom edge on the floor y = 0
-  std::vector<Vec2> vertices;  // in the world at rest, counter-clockwise
+  double orientation = 0.0;          // rad, about the centroid
+  Vec2 position;                     // centroid, m, with the bottom edge on the floor y = 0
+  std::vector<Vec2> vertices;        // in the world at rest, counter-clockwise
   double width = 0.0, height = 0.0;  // of the bounding box, m
   double grasp_height = 0.0;         // m: where the fingertips close on its sides
 };

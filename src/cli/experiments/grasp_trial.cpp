@@ -1,6 +1,7 @@
 #include "cli/experiments/grasp_trial.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 
 #include "cli/experiments/experiment.hpp"
@@ -9,6 +10,17 @@
 #include "io/scene.hpp"
 
 namespace pegsim::cli {
+namespace {
+
+// A trap between a fingertip (a distal link) and the object, either one's feature trapped.
+bool fingertip_against_object(const SmTrap& trap, const std::array<int, 2>& fingertips,
+                              int object) {
+  const auto tip = [&](int body) { return body == fingertips[0] || body == fingertips[1]; };
+  return (tip(trap.body) && trap.other_body == object) ||
+         (trap.body == object && tip(trap.other_body));
+}
+
+}  // namespace
 
 GraspTrial run_grasp_trial(const GraspSetup& setup) {
   Scene scene;
@@ -19,7 +31,8 @@ GraspTrial run_grasp_trial(const GraspSetup& setup) {
   }
   const Model& model = scene.model;
   const int object = model.body_index("object");
-  std::vector<int> fingertips = {model.body_index("left_distal"), model.body_index("right_distal")};
+  const std::array<int, 2> fingertips = {model.body_index("left_distal"),
+                                         model.body_index("right_distal")};
   Simulator sim(model, scene.initial, scene.settings);
   GraspTrial t;
   t.setup = setup;
@@ -37,11 +50,9 @@ GraspTrial run_grasp_trial(const GraspSetup& setup) {
     record();
     t.max_penetration = std::max(t.max_penetration, r.max_penetration);
     t.steps_with_sm_traps += !r.sm_traps.empty();
-    t.steps_with_fingertip_traps += std::any_of(r.sm_traps.begin(), r.sm_traps.end(), [&](const SmTrap& trap) {
-      const bool tip = std::count(fingertips.begin(), fingertips.end(), trap.body) +
-                       std::count(fingertips.begin(), fingertips.end(), trap.other_body);
-      return tip && (trap.body == object || trap.other_body == object);
-    });
+    t.steps_with_fingertip_traps += std::any_of(
+        r.sm_traps.begin(), r.sm_traps.end(),
+        [&](const SmTrap& trap) { return fingertip_against_object(trap, fingertips, object); });
     for (std::size_t b = 0; b < model.bodies.size(); ++b)
       if (!(sim.state().bodies[b].velocity.norm() <= kExplodedSpeed)) {
         t.failure = "exploded at step " + std::to_string(k + 1) + ": " + model.bodies[b].name +
