@@ -76,7 +76,8 @@ commands:
       --scenes DIR                 the shipped scenes (default: found beside the program)
       --force                      allow replacing the files of an earlier run
       --write-scene FILE           write one trial's generated scene instead (polygon_pour,
-                                   polyhedra_pour): --seed N (default 0), --h H (default 0.01)
+                                   polyhedra_pour, grasp_2d): --seed N (default 0), --h H
+                                   (default 0.01)
   help                 this text
 
 exit status: 0 success, 1 the run stopped on a failed step, 2 bad input or usage

@@ -9,6 +9,7 @@ Experiment triangle_drop_experiment();
 Experiment momentum_row_experiment();
 Experiment polygon_pour_experiment();
 Experiment polyhedra_pour_experiment();
+Experiment grasp_2d_experiment();
 Experiment rotation_error_experiment();
 
 }  // namespace pegsim::cli

@@ -3,14 +3,13 @@
 // seeds for each of 16 step sizes, per contact model. Per trial the overlap error is the mean
 // over the steps of the total overlap (area in 2D, volume in 3D) at the end of each step; per
 // model and step size the figure gives its median and quartiles over the seeds, as Fig. 5.10b.
-#include <algorithm>
-#include <cmath>
 #include <map>
 
 #include "cli/experiments/contact_model_choice.hpp"
 #include "cli/experiments/experiment_files.hpp"
 #include "cli/experiments/experiment_list.hpp"
 #include "cli/experiments/pour_trial.hpp"
+#include "cli/experiments/quartiles.hpp"
 #include "cli/svg_chart.hpp"
 
 namespace pegsim::cli {
@@ -28,23 +27,6 @@ struct PourPlan {
   int bodies;        // 0: the thesis' count
   double duration;   // 0: the thesis' 5 s
 };
-
-// The q-quantile of sorted values, linearly interpolated between order statistics.
-double quantile(const std::vector<double>& sorted, double q) {
-  if (sorted.empty()) return NAN;
-  const double at = q * static_cast<double>(sorted.size() - 1);
-  const std::size_t i = static_cast<std::size_t>(at);
-  if (i + 1 >= sorted.size()) return sorted.back();
-  return sorted[i] + (at - static_cast<double>(i)) * (sorted[i + 1] - sorted[i]);
-}
-
-struct Quartiles {
-  double q1, median, q3;
-};
-Quartiles quartiles(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return {quantile(v, 0.25), quantile(v, 0.5), quantile(v, 0.75)};
-}
 
 json run_pour(const PourPlan& plan, const ExperimentOptions& options, const json& thesis) {
   const bool planar = plan.dimension == 2;
