@@ -1,0 +1,288 @@
+// The dense Gauss–Jordan tableau of Lemke's method as LemkeSolver had it before its pivots
+// went sparse: B^-1 updated as a whole n x n rank-one step per pivot, the entering column the
+// product of all of B^-1 with M's column (Cottle, Pang & Stone, Algorithm 4.4.5; ratio tests as
+// in engine/solvers/lemke_tableau.hpp). The reference the sparse tableau is compared with
+// (test_lemke_sparse.cpp); test code only.
+#pragma once
+
+#include <Eigen/LU>
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <vector>
+
+#include "engine/solvers/solver.hpp"
+
+namespace pegsim::test {
+
+template <typename T>
+class DenseLemkeTableau {
+ public:
+  using Mat = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic>;
+  using Vec = Eigen::Matrix<T, Eigen::Dynamic, 1>;
+  enum class End { Solution, Ray, IterationLimit, Singular };
+  // Ratio test: Harris' (fast and stable on degenerate problems, but it may in principle cycle)
+  // or the lexicographic one (cannot cycle, so its ray proves Lemke cannot solve the problem).
+  enum class Rule { Harris, Lexicographic };
+
+  // Binds the problem; `tolerance` is the natural residual accepted as a solution.
+  void bind(const Lcp& lcp, double tolerance) {
+    lcp_ = &lcp;
+    n_ = lcp.size();
+    q_ = lcp.q.cast<T>();
+    const T q_norm = n_ ? q_.cwiseAbs().maxCoeff() : T(0);
+    const T m_norm = n_ ? T(lcp.M.cwiseAbs().maxCoeff()) : T(0);
+    x_floor_ = kTie * q_norm;
+    lex_zero_ = m_norm * std::numeric_limits<T>::epsilon();
+    tolerance_ = tolerance;
+  }
+
+  void start_cold() {
+    Binv_.setIdentity(n_, n_);
+    x_ = q_;
+    d_.setOnes(n_);
+    basic_.resize(n_);
+    row_of_.assign(2 * n_ + 1, -1);
+    for (int i = 0; i < n_; ++i) basic_[i] = row_of_[i] = i;
+  }
+
+  // The complementary basis {z_i : i in Z} ∪ {w_i : i not in Z} with d = B e. In the ordering
+  // (Z, N), B = [-M_ZZ 0; -M_NZ I], so B^-1 = [-M_ZZ^-1 0; -M_NZ M_ZZ^-1 I].
+  bool start_from_basis(const std::vector<int>& Z) {
+    const int n = n_;
+    std::vector<char> in_Z(n, 0);
+    for (int i : Z) in_Z[i] = 1;
+    std::vector<int> N;
+    for (int i = 0; i < n; ++i)
+      if (!in_Z[i]) N.push_back(i);
+    const Mat inv_ZZ = Eigen::PartialPivLU<Mat>(gather(Z, Z)).inverse();
+    if (!inv_ZZ.allFinite()) return false;
+    const Mat NZ = gather(N, Z) * inv_ZZ;
+    Binv_.setIdentity(n, n);
+    for (std::size_t j = 0; j < Z.size(); ++j) {
+      for (std::size_t i = 0; i < Z.size(); ++i) Binv_(Z[i], Z[j]) = -inv_ZZ(i, j);
+      for (std::size_t i = 0; i < N.size(); ++i) Binv_(N[i], Z[j]) = -NZ(i, j);
+    }
+    basic_.resize(n);
+    row_of_.assign(2 * n + 1, -1);
+    d_.setZero(n);
+    for (int i = 0; i < n; ++i) {
+      basic_[i] = in_Z[i] ? n + i : i;
+      row_of_[basic_[i]] = i;
+      d_(i) = in_Z[i] ? T(0) : T(1);
+    }
+    for (int j : Z) d_ -= lcp_->M.col(j).template cast<T>();
+    x_.noalias() = Binv_ * q_;
+    return x_.allFinite();
+  }
+
+  // Pivots until z0 leaves (or reaches zero), a ray, or `max_pivots` complementary pivots in
+  // all (report.iterations, which every pivot increments, is cumulative over runs).
+  End run(Rule rule, int max_pivots, SolveReport& report) {
+    const int n = n_;
+    const int z0 = 2 * n;
+    rule_ = rule;
+    if (x_.minCoeff() >= T(0)) return End::Solution;  // the starting basis is already feasible
+    if (max_pivots < 1) return End::IterationLimit;
+
+    // z0 enters with column B^-1 (-d) = -e; it replaces the lexicographically smallest row of
+    // [x, B^-1], i.e. the most negative x_r, and makes every x_i >= 0.
+    a_.setOnes(n);
+    int row = lexicographic_row(a_, T(0));
+    a_ = -a_;
+    int leaving = basic_[row];
+    pivot(row, z0, a_);  // not counted: iterations are the complementary pivots, as in Murty's
+    record_residual(report);  // 2^n - 1 (Murty, "Linear complementarity...", 1988, §6.1)
+
+    // Complementary pivoting: the complement of the variable that just left enters. A
+    // degenerate path can bring z0 to zero without it leaving; the point then solves the LCP
+    // (its residual is at most |d| z0), so the method stops there too.
+    while (leaving != z0 && x_(row_of_[z0]) * d_.cwiseAbs().maxCoeff() > T(tolerance_)) {
+      if (report.iterations >= max_pivots) return End::IterationLimit;
+      const int entering = leaving < n ? leaving + n : leaving - n;
+      entering_column(entering, a_);
+      row = leaving_row(a_);
+      if (row < 0) return End::Ray;
+      leaving = basic_[row];
+      pivot(row, entering, a_);
+      ++report.iterations;
+      if (!x_.allFinite()) return End::Singular;
+      record_residual(report);
+    }
+    return End::Solution;
+  }
+
+  // z from the final basis: the basic values refined, then (if z0 has left) recomputed from
+  // M_ZZ z_Z = -q_Z when that is more accurate.
+  void extract(VecX& z) {
+    const int n = n_;
+    refine();
+    z.setZero(n);
+    std::vector<int> Z;
+    for (int i = 0; i < n; ++i) {
+      const int r = row_of_[n + i];
+      if (r < 0) continue;
+      z(i) = std::max(0.0, static_cast<double>(x_(r)));
+      Z.push_back(i);
+    }
+    if (row_of_[2 * n] >= 0 || Z.empty()) return;  // z0 still basic (at zero level, or a ray)
+    const Mat MZZ = gather(Z, Z);
+    const Eigen::PartialPivLU<Mat> lu(MZZ);
+    Vec qZ(Z.size());
+    for (std::size_t i = 0; i < Z.size(); ++i) qZ(i) = q_(Z[i]);
+    Vec zZ = -lu.solve(qZ);
+    if (!zZ.allFinite()) return;
+    VecX refined = VecX::Zero(n);
+    for (std::size_t i = 0; i < Z.size(); ++i)
+      refined(Z[i]) = std::max(0.0, static_cast<double>(zZ(i)));
+    if (natural_residual(*lcp_, refined) < natural_residual(*lcp_, z)) z = refined;
+  }
+
+ private:
+  // A pivot entry smaller than this fraction of the column's largest entry (or of 1) is
+  // treated as zero: pivoting on it would make B nearly singular.
+  static constexpr T kPivot = T(1e-9);
+  // Harris' test lets basic values go this far (relative to |q|) below zero, and treats pivots
+  // within this relative distance as equal.
+  static constexpr T kTie = T(1e-12);
+
+  Mat gather(const std::vector<int>& rows, const std::vector<int>& cols) const {
+    Mat S(rows.size(), cols.size());
+    for (std::size_t j = 0; j < cols.size(); ++j)
+      for (std::size_t i = 0; i < rows.size(); ++i) S(i, j) = T(lcp_->M(rows[i], cols[j]));
+    return S;
+  }
+
+  // Column of `variable` in the current tableau: B^-1 times its column of [I, -M, -d].
+  void entering_column(int variable, Vec& a) const {
+    if (variable < n_) {
+      a = Binv_.col(variable);
+    } else {
+      // Summed column by column in row order, every column of B^-1 (zeros of M included),
+      // so that it rounds as the sparse sum does: a library product may group the terms
+      // otherwise, and on degenerate problems a last-bit difference can change a pivot.
+      a.setZero(n_);
+      for (int i = 0; i < n_; ++i) a.noalias() -= Binv_.col(i) * T(lcp_->M(i, variable - n_));
+    }
+  }
+
+  // Harris' two-pass ratio test ("Pivot selection methods of the Devex LP code", 1973): the
+  // step theta* is the smallest ratio with every x_r allowed to go x_floor_-negative; of the
+  // rows that block within theta*, z0 leaves if it can (ending the method), else the one with
+  // the largest pivot a_r, so that degenerate problems, where many rows tie at ratio 0, never
+  // pivot on a tiny entry. Equal pivots are ordered lexicographically on B^-1_r / a_r (§4.9).
+  // Returns -1 when no row blocks (a ray).
+  int leaving_row(const Vec& a) const {
+    const T threshold = kPivot * std::max(T(1), a.cwiseAbs().maxCoeff());
+    if (rule_ == Rule::Lexicographic) return lexicographic_row(a, threshold);
+    T theta = std::numeric_limits<T>::infinity();
+    for (int r = 0; r < n_; ++r)
+      if (a(r) > threshold) theta = std::min(theta, (std::max(x_(r), T(0)) + x_floor_) / a(r));
+    if (std::isinf(theta)) return -1;
+    const int z0_row = row_of_[2 * n_];
+    int best = -1;
+    for (int r = 0; r < n_; ++r) {
+      if (a(r) <= threshold || std::max(x_(r), T(0)) / a(r) > theta) continue;
+      if (r == z0_row) return r;
+      if (best < 0 || a(r) > a(best) * (1 + kTie) ||
+          (!(a(best) > a(r) * (1 + kTie)) && lex_less(r, best, a)))
+        best = r;
+    }
+    return best;
+  }
+
+  // The lexicographic rule (§4.9): the minimum ratio x_r / a_r, exact ties broken by the first
+  // differing entry of B^-1_r / a_r. Entries below |M| eps count as zero and differences are
+  // compared cross-multiplied, so rounding noise never decides (the order must be exact for
+  // the rule to rule out cycling).
+  int lexicographic_row(const Vec& a, T threshold) const {
+    int best = -1;
+    T ratio = std::numeric_limits<T>::infinity();
+    for (int r = 0; r < n_; ++r) {
+      if (a(r) <= threshold) continue;
+      const T t = x_(r) / a(r);
+      if (t < ratio) {
+        ratio = t;
+        best = r;
+      } else if (t == ratio && lex_less(r, best, a)) {
+        best = r;
+      }
+    }
+    return best;
+  }
+
+  // Is row r1 of [x, B^-1] / a lexicographically smaller than row r2, past a ratio tie?
+  bool lex_less(int r1, int r2, const Vec& a) const {
+    for (int k = 0; k < n_; ++k) {
+      const T b1 = std::abs(Binv_(r1, k)) < lex_zero_ ? T(0) : Binv_(r1, k);
+      const T b2 = std::abs(Binv_(r2, k)) < lex_zero_ ? T(0) : Binv_(r2, k);
+      const T delta = b1 * a(r2) - b2 * a(r1);  // sign of b1 / a1 - b2 / a2, as a > 0
+      if (delta < -lex_zero_) return true;
+      if (delta > lex_zero_) return false;
+    }
+    return false;
+  }
+
+  // Gauss–Jordan step on row `row` with the entering column `a_in`.
+  void pivot(int row, int variable, const Vec& a_in) {
+    const T p = a_in(row);
+    row_ = Binv_.row(row) / p;
+    const T x_row = x_(row) / p;
+    col_ = a_in;
+    col_(row) = T(0);
+    Binv_.noalias() -= col_ * row_;
+    Binv_.row(row) = row_;
+    x_ -= x_row * col_;
+    x_(row) = x_row;
+    row_of_[basic_[row]] = -1;
+    basic_[row] = variable;
+    row_of_[variable] = row;
+  }
+
+  // Natural residual of the current almost-complementary point in O(n): there
+  // w = M z + q + d z0, so M z + q = w - d z0 with w, z, z0 read off the basic values.
+  void record_residual(SolveReport& report) const {
+    const int n = n_;
+    auto value = [&](int v) { return row_of_[v] >= 0 ? x_(row_of_[v]) : T(0); };
+    const T z0 = value(2 * n);
+    T r = 0;
+    for (int i = 0; i < n; ++i) r = std::max(r, std::abs(std::min(value(n + i), value(i) - d_(i) * z0)));
+    report.residual_history.push_back(static_cast<double>(r));
+  }
+
+  // Iterative refinement of the basic values with the tableau's own B^-1: the residual
+  // q - B x of the basis equations, with B's columns taken afresh from [I, -M, -d], mapped back
+  // through B^-1. A long degenerate path leaves x with an error that grows with the pivots;
+  // two rounds recover it while B^-1 is still a fair inverse.
+  void refine() {
+    const int n = n_;
+    for (int round = 0; round < 2; ++round) {
+      res_ = q_;
+      for (int r = 0; r < n; ++r) {
+        const int v = basic_[r];
+        if (v < n) res_(v) -= x_(r);
+        else if (v < 2 * n) res_ += x_(r) * lcp_->M.col(v - n).template cast<T>();
+        else res_ += x_(r) * d_;
+      }
+      x_.noalias() += Binv_ * res_;
+    }
+  }
+
+  // Variables: w_i = i, z_i = n + i, the artificial z0 = 2n.
+  const Lcp* lcp_ = nullptr;
+  int n_ = 0;
+  Vec q_;
+  Mat Binv_;                  // inverse of the basis matrix, columns of [I, -M, -d]
+  Vec x_;                     // values of the basic variables, row by row
+  Vec d_;                     // covering vector
+  T x_floor_ = 0;             // how far below zero Harris' test lets a basic value go
+  T lex_zero_ = 0;            // |M| eps: smaller tableau entries count as zero
+  double tolerance_ = 0.0;    // natural residual accepted as a solution
+  Rule rule_ = Rule::Harris;
+  std::vector<int> basic_;    // variable basic in each row
+  std::vector<int> row_of_;   // row of each variable, -1 when nonbasic
+  Vec a_, col_, res_;         // entering column, pivot column and residual workspaces
+  Eigen::Matrix<T, 1, Eigen::Dynamic> row_;  // pivot row workspace
+};
+
+}  // namespace pegsim::test

@@ -1,0 +1,147 @@
+// The sparse pivots of Lemke's tableau (lemke_tableau.hpp) against the dense tableau they
+// replaced (dense_lemke_reference.hpp), on the contact LCPs of pour20's first steps: the
+// Stewart–Trinkle problems (thesis (6.1)) of cubes landing in a box and on each other, with
+// coplanar face contacts and seven friction directions, as degenerate as the pile gets later.
+// The same pivot rule on the same problem must take the same path to the same answer: the
+// sparse products skip exact zeros only, and the reference sums its products in the same
+// order, so the two round alike.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <filesystem>
+#include <vector>
+
+#include "dense_lemke_reference.hpp"
+#include "engine/dynamics/simulator.hpp"
+#include "engine/solvers/lemke.hpp"
+#include "engine/solvers/lemke_tableau.hpp"
+#include "io/scene.hpp"
+#include "lcp_testing.hpp"
+
+namespace pegsim {
+namespace {
+
+// The LCPs of pour20's steps 0..steps-1 with at least `min_rows` rows, as the simulator
+// posed them (warm-started Lemke answering, as in a run).
+std::vector<Lcp> pour20_problems(int steps, int min_rows) {
+  const Scene scene =
+      load_scene(std::filesystem::path(PEGSIM_SOURCE_DIR) / "scenes" / "pour20.json");
+  Simulator sim(scene.model, scene.initial, scene.settings);
+  std::vector<Lcp> problems;
+  for (int k = 0; k < steps; ++k) {
+    const StepReport& r = sim.step();
+    if (r.lcp && r.problem_size >= min_rows) problems.push_back(*r.lcp);
+  }
+  return problems;
+}
+
+const std::vector<Lcp>& problems() {
+  static const std::vector<Lcp> p = pour20_problems(50, 100);
+  return p;
+}
+
+double tolerance(const Lcp& lcp) { return 1e-10 * (1.0 + lcp.q.cwiseAbs().maxCoeff()); }
+
+// One run of both tableaus from the same start; the ends, pivot counts and answers must agree.
+struct Compared {
+  bool started = false;
+  int pivots = 0;
+  double z_difference = 0.0;
+};
+
+template <typename T, typename Start>
+Compared compare_runs(const Lcp& lcp, typename LemkeTableau<T>::Rule rule, const Start& start,
+                      const std::string& what) {
+  using Sparse = LemkeTableau<T>;
+  using Dense = test::DenseLemkeTableau<T>;
+  Sparse sparse;
+  Dense dense;
+  sparse.bind(lcp, tolerance(lcp));
+  dense.bind(lcp, tolerance(lcp));
+  Compared c;
+  const bool started = start(sparse);
+  EXPECT_EQ(started, start(dense)) << what;
+  if (!started) return c;
+  SolveReport rs, rd;
+  const auto end_sparse = sparse.run(rule, 20000, rs);
+  const auto end_dense = dense.run(static_cast<typename Dense::Rule>(static_cast<int>(rule)), 20000, rd);
+  EXPECT_EQ(static_cast<int>(end_sparse), static_cast<int>(end_dense)) << what;
+  EXPECT_EQ(rs.iterations, rd.iterations) << what;
+  VecX zs, zd;
+  sparse.extract(zs);
+  dense.extract(zd);
+  c.started = true;
+  c.pivots = rs.iterations;
+  c.z_difference = (zs - zd).cwiseAbs().maxCoeff() / (1.0 + zd.cwiseAbs().maxCoeff());
+  EXPECT_LE(c.z_difference, 1e-9) << what;
+  if (end_dense == Dense::End::Solution) {
+    EXPECT_TRUE(test::is_solution(lcp, zs)) << what;
+  }
+  return c;
+}
+
+// Cold starts (d = e) with Harris' and the lexicographic ratio test (Cottle–Pang–Stone §4.4,
+// §4.9), in double: the runs LemkeSolver makes when a warm start fails.
+TEST(LemkeSparse, ColdRunsMatchTheDenseTableauOnPour20) {
+  ASSERT_GE(problems().size(), 15u);
+  using Rule = LemkeTableau<double>::Rule;
+  int pivots = 0, largest = 0;
+  double worst = 0.0;
+  for (std::size_t k = 0; k < problems().size(); ++k) {
+    const Lcp& lcp = problems()[k];
+    largest = std::max(largest, lcp.size());
+    for (Rule rule : {Rule::Harris, Rule::Lexicographic}) {
+      const Compared c = compare_runs<double>(
+          lcp, rule, [](auto& t) { t.start_cold(); return true; },
+          "problem " + std::to_string(k) + " (n = " + std::to_string(lcp.size()) + ")");
+      pivots += c.pivots;
+      worst = std::max(worst, c.z_difference);
+    }
+  }
+  std::cout << problems().size() << " problems up to n = " << largest << ", " << pivots
+            << " pivots, largest relative difference in z " << worst << "\n";
+}
+
+// Lemke from a complementary basis (the warm start, d = B e): the basis of each problem's
+// answer, for the problem with q moved (as the next step moves it), so that the run pivots
+// from a B^-1 with dense columns.
+TEST(LemkeSparse, WarmRunsMatchTheDenseTableauOnPour20) {
+  using Rule = LemkeTableau<double>::Rule;
+  double worst = 0.0;
+  int pivots = 0, runs = 0;
+  for (std::size_t k = 0; k < problems().size(); ++k) {
+    Lcp lcp = problems()[k];
+    LemkeSolver solver;
+    VecX z;
+    ASSERT_TRUE(solver.solve(lcp, z, SolverOptions{}).solved()) << k;
+    std::vector<int> Z;
+    for (int i = 0; i < lcp.size(); ++i)
+      if ((*solver.final_basis())[i]) Z.push_back(i);
+    const double scale = 0.1 * (1.0 + lcp.q.cwiseAbs().maxCoeff());
+    for (int i = 0; i < lcp.size(); ++i) lcp.q(i) += scale * std::sin(1.0 + i);
+    const Compared c = compare_runs<double>(
+        lcp, Rule::Harris, [&](auto& t) { return t.start_from_basis(Z); },
+        "problem " + std::to_string(k));
+    runs += c.started;
+    pivots += c.pivots;
+    worst = std::max(worst, c.z_difference);
+  }
+  // A basis whose z0 ended basic at zero level is not complementary; the others start.
+  EXPECT_GE(2 * runs, static_cast<int>(problems().size()));
+  EXPECT_GT(pivots, 0);
+  std::cout << runs << " runs, " << pivots << " pivots from the answers' bases, largest relative difference in z "
+            << worst << "\n";
+}
+
+// The last word of LemkeSolver, the lexicographic run in long double, on the largest problem.
+TEST(LemkeSparse, LongDoubleRunMatchesTheDenseTableau) {
+  using Rule = LemkeTableau<long double>::Rule;
+  const std::size_t count = problems().size();
+  for (std::size_t k = count - 1; k < count; ++k)
+    compare_runs<long double>(problems()[k], Rule::Lexicographic,
+                              [](auto& t) { t.start_cold(); return true; },
+                              "problem " + std::to_string(k));
+}
+
+}  // namespace
+}  // namespace pegsim
