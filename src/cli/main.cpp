@@ -38,6 +38,8 @@ commands:
       --fallbacks A,B | none       solvers tried when the first fails
       --formulation NAME           stewart-trinkle | anitescu-potra | mixed-lcp
       --contact-model NAME         sm | lnc | peg (thesis Ch. 4)
+      --sm-enforce primary|all     contacts the standard model enforces: primary ones, or
+                                   every one within epsilon (the thesis' experiments)
       --epsilon E                  contact distance in m
       --eps-theta X                applicability relaxation (-sin theta)
       --friction-directions N      directions of the linearized cone
@@ -105,6 +107,10 @@ void apply_overrides(const Args& a, Settings& s) {
     if (!parse_contact_model(*v, s.contact_model))
       throw UsageError("--contact-model: expected sm, lnc or peg, got '" + *v + "'");
   }
+  if (auto v = a.value("sm-enforce")) {
+    if (!parse_sm_enforce(*v, s.sm_enforce))
+      throw UsageError("--sm-enforce: expected primary or all, got '" + *v + "'");
+  }
   if (auto e = a.non_negative_number("epsilon")) s.epsilon = *e;
   if (auto v = a.value("eps-theta")) {
     char* end = nullptr;
@@ -133,7 +139,7 @@ void draw_progress(long long done, long long total, double wall) {
 
 int run(const std::vector<std::string>& argv) {
   Args a(argv, {"json", "quiet", "force", "record-problems"},
-         {"duration", "steps", "h", "solver", "fallbacks", "formulation", "contact-model", "epsilon", "eps-theta",
+         {"duration", "steps", "h", "solver", "fallbacks", "formulation", "contact-model", "sm-enforce", "epsilon", "eps-theta",
           "friction-directions", "tolerance", "max-iterations", "on-failure", "csv", "record"});
   if (a.positional().size() != 1) throw UsageError("run: expected one scene file");
   if (a.flag("record-problems") && !a.value("record"))

@@ -54,6 +54,7 @@ void write_settings(hid_t file, const Settings& s) {
   h5::write_attribute(id, "friction_directions", std::int64_t{s.friction_directions});
   h5::write_attribute(id, "formulation", std::string(to_string(s.formulation)));
   h5::write_attribute(id, "contact_model", std::string(to_string(s.contact_model)));
+  h5::write_attribute(id, "sm_enforce", std::string(to_string(s.sm_enforce)));
   h5::write_attribute(id, "solver", s.solver);
   h5::write_attribute(id, "fallbacks", join(s.fallbacks));
   h5::write_attribute(id, "tolerance", std::vector<double>{s.tolerance});
@@ -92,6 +93,12 @@ Settings read_settings(hid_t file) {
     const std::string model = h5::read_string_attribute(id, "contact_model");
     if (!parse_contact_model(model, s.contact_model))
       throw Failure("/settings contact_model: expected sm, lnc or peg, got '" + model + "'");
+  }
+  // Files written before the option enforced primary contacts only.
+  if (h5::has_attribute(id, "sm_enforce")) {
+    const std::string which = h5::read_string_attribute(id, "sm_enforce");
+    if (!parse_sm_enforce(which, s.sm_enforce))
+      throw Failure("/settings sm_enforce: expected primary or all, got '" + which + "'");
   }
   s.solver = h5::read_string_attribute(id, "solver");
   s.fallbacks = split(h5::read_string_attribute(id, "fallbacks"));

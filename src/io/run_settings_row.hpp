@@ -25,10 +25,12 @@ struct SettingsRow {
   char solver[32];
   char fallbacks[128];           // comma-separated
   char contact_model[8];         // empty in files written before contact models: "sm"
+  char sm_enforce[8];            // empty in files written before the option: "primary"
 };
 
-// The row's compound type; without the joint-correction fields for files written before them.
-h5::Handle settings_type(bool with_joint_correction = true);
+// The row's compound type; without the joint-correction fields or sm_enforce for files
+// written before them.
+h5::Handle settings_type(bool with_joint_correction = true, bool with_sm_enforce = true);
 
 // Throws h5::Failure naming the field if a name does not fit its column.
 SettingsRow to_row(const Settings& s);

@@ -37,6 +37,13 @@ ContactModel contact_model(const JsonNode& node) {
   return m;
 }
 
+SmEnforce sm_enforce(const JsonNode& node) {
+  const char* what = "which contacts the standard model enforces: \"primary\" or \"all\"";
+  SmEnforce e{};
+  if (!parse_sm_enforce(node.string(what), e)) node.fail(what);
+  return e;
+}
+
 FailurePolicy failure_policy(const JsonNode& node) {
   const char* what = "a failure policy: \"stop\" or \"continue\"";
   FailurePolicy p;
@@ -67,7 +74,7 @@ Settings parse_settings(const JsonNode& s, int dimension) {
   s.allow_only({"h", "gravity", "epsilon", "eps_theta", "feasibility_depth", "feasibility_angle",
                 "friction_directions", "formulation", "contact_model", "solver", "fallbacks",
                 "tolerance", "max_iterations", "on_failure", "warm_start", "joint_correction",
-                "joint_position_tolerance", "joint_velocity_tolerance"});
+                "joint_position_tolerance", "joint_velocity_tolerance", "sm_enforce"});
   Settings out = default_settings(dimension);
   const bool planar = dimension == 2;
   if (auto n = s.find("h")) out.h = n->positive("a positive time step in s");
@@ -97,6 +104,7 @@ Settings parse_settings(const JsonNode& s, int dimension) {
   }
   if (auto n = s.find("formulation")) out.formulation = formulation(*n);
   if (auto n = s.find("contact_model")) out.contact_model = contact_model(*n);
+  if (auto n = s.find("sm_enforce")) out.sm_enforce = sm_enforce(*n);
   if (auto n = s.find("solver")) out.solver = solver_name(*n);
   if (auto n = s.find("fallbacks")) out.fallbacks = fallbacks(*n);
   if (auto n = s.find("tolerance")) out.tolerance = n->positive("a positive residual tolerance");

@@ -2,12 +2,14 @@
 // thesis §5.4 against its invariant (total momentum 3.0 kg m/s, final speed 3.0 / 3.67 m/s).
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <unistd.h>
 
 #include "cli/experiments/experiment.hpp"
+#include "io/scene.hpp"
 
 namespace pegsim::cli {
 namespace {
@@ -174,6 +176,59 @@ TEST(Experiments, RotationErrorMatchesTheThesisTable) {
     EXPECT_NEAR(row["measured"].get<double>(), thesis, half_unit) << row.dump();
     EXPECT_EQ(row["enforced_contacts"].get<int>(), 2);
   }
+}
+
+// Thesis §5.2.2 (Fig. 5.8, 5.9), reduced form: 400 steps of scenes/box_stack_2d.json.
+// PEG (Fig. 5.9): every box comes to rest on the one below at the step its free fall of
+// 0.25 m per box below ends, g h^2 k (k + 1) / 2 >= 0.25 i by semi-implicit Euler (6.2), and
+// from then on every gap carrying force is zero to machine precision, nothing overlaps and no
+// box moves sideways (measured: all resting from step 135, gaps <= 2.7e-15 m, drift 3.7e-15 m).
+// The thesis' standard model (every contact within epsilon, sm_enforce "all"): when box1's
+// bottom-left corner comes within epsilon of box0's top-left corner, their four contacts form a
+// quadruple SM trap (each vertex against both edges of the other's corner), whose side
+// contacts (psi = -+0.0246 m) push box1 sideways onto box0's corner in one step, the false
+// horizontal force of Fig. 5.8. Our standard model (primary contacts) has no trap and no drift.
+TEST(Experiments, BoxStackStandsUnderPegAndTheThesisStandardModelTrapsItsCorners) {
+  TempDir dir;
+  ExperimentOptions o = options(dir);
+  o.models = {"sm", "peg"};
+  const Scene scene = load_scene(o.scenes_dir / "box_stack_2d.json");
+  const double h = scene.settings.h, g = -scene.settings.gravity.y(), eps = scene.settings.epsilon;
+  const nlohmann::json s = run_experiment(*find_experiment("box_stack_2d"), o);
+
+  // The step after which the top box (9 boxes up, 9 x 0.25 m of fall) first touches.
+  int top_lands = 1;
+  while (g * h * h * top_lands * (top_lands + 1) / 2 < 9 * 0.25) ++top_lands;
+  const nlohmann::json& peg = s["models"]["peg"];
+  EXPECT_EQ(peg["failure"], "");
+  EXPECT_EQ(peg["steps"].get<int>(), 400);
+  EXPECT_LE(peg["all_resting_from_step"].get<int>(), top_lands + 1);
+  EXPECT_GE(peg["all_resting_from_step"].get<int>(), top_lands);
+  EXPECT_LE(peg["max_active_gap_after_all_resting"].get<double>(), 1e-12);
+  EXPECT_LE(peg["max_penetration_after_all_resting"].get<double>(), 1e-12);
+  EXPECT_LE(peg["max_overlap"].get<double>(), 1e-12);
+  EXPECT_LE(peg["final_max_x_drift"].get<double>(), 1e-9);
+  EXPECT_LE(peg["final_max_height_error"].get<double>(), 1e-9);
+
+  // The first step that starts with box1's corner within epsilon of box0's corner.
+  const double offset = scene.initial.bodies[scene.model.body_index("box1")].position.x() -
+                        scene.initial.bodies[scene.model.body_index("box0")].position.x();
+  const double trap_gap = std::sqrt(eps * eps - offset * offset);
+  int first_trap = 1;
+  while (0.25 - g * h * h * (first_trap - 1) * first_trap / 2 > trap_gap) ++first_trap;
+  const nlohmann::json& sm = s["models"]["sm-all"];
+  EXPECT_EQ(sm["sm_enforce"], "all");
+  EXPECT_EQ(sm["first_sm_trap_step"].get<int>(), first_trap);
+  EXPECT_GE(sm["max_quadruple_trap_pairs"].get<int>(), 1);
+  EXPECT_GE(sm["max_boxes_in_traps"].get<int>(), 2);
+  EXPECT_NEAR(sm["lowest_box_largest_drift"].get<double>(), -offset, 1e-3);
+
+  const nlohmann::json& ours = s["models"]["sm-primary"];
+  EXPECT_EQ(ours["failure"], "");
+  EXPECT_EQ(ours["sm_traps_total"].get<int>(), 0);
+  EXPECT_LE(ours["final_max_x_drift"].get<double>(), 1e-9);
+  for (const char* f : {"box_stack_2d.csv", "box_stack_2d.svg", "box_stack_2d_traps.svg"})
+    EXPECT_TRUE(fs::exists(dir.path / f)) << f;
 }
 
 // The scene generator (§5.2.3: the hull of 10 random points in ±0.25 m per polygon): the same

@@ -34,6 +34,7 @@ TEST(RunConstraints, PegGroupsRoundTrip) {
   fs::remove(file);
   Scene scene = load_scene(fs::path(PEGSIM_SOURCE_DIR) / "scenes" / "cascading_polyhedra.json");
   scene.settings.contact_model = ContactModel::Peg;
+  scene.settings.sm_enforce = SmEnforce::All;  // recorded beside the model
   Simulator sim(scene.model, scene.initial, scene.settings);
   Tape tape;
   {
@@ -46,6 +47,7 @@ TEST(RunConstraints, PegGroupsRoundTrip) {
   }
   const RunReader reader(file);
   EXPECT_EQ(reader.header().settings.contact_model, ContactModel::Peg);
+  EXPECT_EQ(reader.header().settings.sm_enforce, SmEnforce::All);
   ASSERT_EQ(reader.frame_count(), 201);
   EXPECT_TRUE(reader.frame(0).constraints.groups.empty());
   int kinds[3] = {0, 0, 0};

@@ -121,6 +121,8 @@ TEST(Scene2D, BadInputNamesThePointerAndWhatWasExpected) {
        "/settings/friction_directions"},
       {with_body(R"({"name": "b", )" + box + "}", R"("settings": {"gravity": [0, -9.81, 0]}, )"),
        "/settings/gravity"},
+      {with_body(R"({"name": "b", )" + box + "}", R"("settings": {"sm_enforce": "every"}, )"),
+       "/settings/sm_enforce"},
       {with_body(R"({"name": "b", )" + box + "}",
                  R"("joints": [{"type": "spherical", "body_b": "b", "anchor": [0, 0]}], )"),
        "/joints/0/type"},
@@ -142,6 +144,14 @@ TEST(Scene2D, BadInputNamesThePointerAndWhatWasExpected) {
   EXPECT_NE(error_of(cases[1].first).find("counter-clockwise"), std::string::npos);
   EXPECT_NE(error_of(cases[3].first).find("not convex at vertex 2"), std::string::npos);
   EXPECT_NE(error_of(cases.back().first).find("needs \"dimension\": 2"), std::string::npos);
+}
+
+// The standard model's contact set (thesis §5.2): primary by default, "all" when asked.
+TEST(Scene2D, SmEnforceReadsPrimaryOrAll) {
+  const std::string box = R"({"name": "b", "shape": {"type": "rectangle", "size": [1, 1]}})";
+  EXPECT_EQ(parse(with_body(box)).settings.sm_enforce, SmEnforce::Primary);
+  EXPECT_EQ(parse(with_body(box, R"("settings": {"sm_enforce": "all"}, )")).settings.sm_enforce,
+            SmEnforce::All);
 }
 
 TEST(Scene2D, ShippedPlanarScenesLoad) {

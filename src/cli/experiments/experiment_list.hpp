@@ -6,6 +6,7 @@
 namespace pegsim::cli {
 
 Experiment triangle_drop_experiment();
+Experiment box_stack_2d_experiment();
 Experiment momentum_row_experiment();
 Experiment polygon_pour_experiment();
 Experiment polyhedra_pour_experiment();

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <limits>
 
+#include "cli/experiments/step_size_rules.hpp"
 #include "engine/geometry/mass_properties.hpp"
 #include "engine/geometry/polygon.hpp"
 #include "engine/geometry/polygon_builders.hpp"
@@ -251,13 +252,10 @@ nlohmann::json grasp_scene(const GraspSetup& s) {
       number(kLiftStart) + " s to " + number(kLiftEnd) + " s; friction " + number(s.mu) + ".";
   scene["dimension"] = 2;
   scene["duration"] = s.duration;
-  // epsilon = 10 h as in §5.2.1. The feasibility allowance (§3.3) must cover the penetration
-  // one step's rotation leaves (§5.3), which grows with h: with the default 2.5 mm the
-  // contacts of turning bodies turn infeasible and are dropped, and bodies sink through each
-  // other (the pours' rule, pour_scene.cpp).
+  // epsilon and the feasibility allowance scale with h (step_size_rules.hpp).
   scene["settings"] = {{"h", s.h},
-                       {"epsilon", 10 * s.h},
-                       {"feasibility_depth", std::max(0.0025, 2 * s.h)},
+                       {"epsilon", contact_distance(s.h)},
+                       {"feasibility_depth", feasibility_allowance(s.h)},
                        {"contact_model", s.contact_model},
                        {"solver", "lemke"},
                        {"fallbacks", {"pgs"}}};

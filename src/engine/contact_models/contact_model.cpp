@@ -11,7 +11,7 @@ void apply_contact_model(const Model& model, const State& state, const Settings&
                          std::vector<int>& duplicate_of, std::vector<int>& scratch) {
   switch (settings.contact_model) {
     case ContactModel::Standard:
-      standard_model(contacts, scratch, duplicate_of);
+      standard_model(contacts, scratch, duplicate_of, settings.sm_enforce);
       set.clear();
       for (int i : scratch) set.add(ConstraintKind::Unilateral, {i});  // (4.7)
       return;

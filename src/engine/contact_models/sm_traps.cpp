@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <tuple>
 
+#include "engine/contact_models/standard_model.hpp"
+
 namespace pegsim {
 namespace {
 
@@ -32,14 +34,15 @@ Vec3 trap_plane_normal(const Contact& contact, int body) {
 }
 
 void find_sm_traps(const std::vector<Contact>& contacts, SmTrapWorkspace& workspace,
-                   std::vector<SmTrap>& traps, std::vector<int>& trap_contacts) {
+                   std::vector<SmTrap>& traps, std::vector<int>& trap_contacts,
+                   SmEnforce which) {
   traps.clear();
   trap_contacts.clear();
   std::vector<SmTrapWorkspace::Entry>& entries = workspace.entries;
   entries.clear();
   for (std::size_t i = 0; i < contacts.size(); ++i) {
     const Contact& c = contacts[i];
-    if (!c.primary()) continue;
+    if (!sm_enforces(c, which)) continue;
     const int ci = static_cast<int>(i);
     // Edge-edge contacts constrain both edges; vertex-face ones only the vertex.
     if (trappable(c.feature_b.kind) && facet(c.feature_a.kind))

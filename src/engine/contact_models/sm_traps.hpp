@@ -20,11 +20,15 @@
 // never a corner. Contacts that repeat an enforced one from the other body (duplicate_of)
 // still count: the repeated constraint holds for both features (Fig. 5.2: the dual trap).
 // This is a property of the contact set, so it is computed whichever model runs the step.
+// With SmEnforce::All (the thesis' SM, which enforces every contact within epsilon, §5.2)
+// secondary contacts are facets of traps too: Fig. 5.1's approach from behind and the
+// quadruple traps of the box stack (Fig. 5.8) come from contacts that are not applicable.
 #pragma once
 
 #include <vector>
 
 #include "engine/core/contact.hpp"
+#include "engine/core/settings.hpp"
 
 namespace pegsim {
 
@@ -47,11 +51,12 @@ struct SmTrapWorkspace {
   std::vector<Entry> entries;
 };
 
-// Clears `traps` and `trap_contacts` and fills them with every SM trap among the primary
-// contacts, ordered by (body, feature kind, feature index, other body); each trap's contacts
+// Clears `traps` and `trap_contacts` and fills them with every SM trap among the contacts the
+// standard model enforces under `which` (sm_enforces: the primary ones by default), ordered by (body, feature kind, feature index, other body); each trap's contacts
 // are indices into `contacts`, ascending.
 void find_sm_traps(const std::vector<Contact>& contacts, SmTrapWorkspace& workspace,
-                   std::vector<SmTrap>& traps, std::vector<int>& trap_contacts);
+                   std::vector<SmTrap>& traps, std::vector<int>& trap_contacts,
+                   SmEnforce which = SmEnforce::Primary);
 
 // The contact's plane normal as seen by the feature of `body` (which must be body_a or body_b):
 // pointing from the other body's facet onto `body`.

@@ -18,11 +18,11 @@ bool same_physical_contact(const Contact& c1, const Contact& c2) {
 }
 
 void standard_model(const std::vector<Contact>& contacts, std::vector<int>& enforced,
-                    std::vector<int>& duplicate_of) {
+                    std::vector<int>& duplicate_of, SmEnforce which) {
   enforced.clear();
   duplicate_of.assign(contacts.size(), -1);
   for (std::size_t i = 0; i < contacts.size(); ++i) {
-    if (!contacts[i].primary()) continue;
+    if (!sm_enforces(contacts[i], which)) continue;
     for (int j : enforced) {
       if (same_physical_contact(contacts[j], contacts[i])) {
         duplicate_of[i] = j;

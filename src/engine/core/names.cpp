@@ -73,6 +73,24 @@ bool parse_contact_model(const std::string& name, ContactModel& out) {
   return false;
 }
 
+const char* to_string(SmEnforce e) {
+  switch (e) {
+    case SmEnforce::Primary: return "primary";
+    case SmEnforce::All: return "all";
+  }
+  return "?";
+}
+
+bool parse_sm_enforce(const std::string& name, SmEnforce& out) {
+  for (SmEnforce e : {SmEnforce::Primary, SmEnforce::All}) {
+    if (name == to_string(e)) {
+      out = e;
+      return true;
+    }
+  }
+  return false;
+}
+
 const char* to_string(ConstraintKind k) {
   switch (k) {
     case ConstraintKind::Unilateral: return "unilateral";

@@ -23,6 +23,15 @@ enum class ContactModel {
   Peg,       // polytope exact geometry, Alg. 12-17: U-, I- and X-constraints
 };
 
+// Which contacts the standard model enforces. The narrow phase keeps every contact within
+// epsilon and marks it primary (applicable (3.3)-(3.5) and feasible, §3.3) or secondary
+// (Alg. 5). The thesis' SM of its experiments enforces them all (§5.2: "simply includes all
+// contacts within the epsilon"), which is what traps its vertices (Fig. 4.1, 5.1, 5.8).
+enum class SmEnforce {
+  Primary,  // only primary contacts (secondary ones cannot carry force)
+  All,      // every contact within epsilon, as in the thesis' experiments
+};
+
 // What the simulator does when every solver of the chain fails on a step.
 enum class FailurePolicy {
   Stop,      // keep the state of the last good step and report the failure
@@ -39,6 +48,7 @@ struct Settings {
   int friction_directions = 7;               // n_d of the linearized cone (2.21)
   Formulation formulation = Formulation::StewartTrinkle;
   ContactModel contact_model = ContactModel::Standard;
+  SmEnforce sm_enforce = SmEnforce::Primary;  // the standard model's contacts (and SM traps)
   std::string solver = "lemke";
   std::vector<std::string> fallbacks{"pgs"};
   double tolerance = 1e-10;                  // natural-map residual accepted as solved
@@ -65,6 +75,9 @@ bool parse_contact_model(const std::string& name, ContactModel& out);
 std::vector<std::string> formulation_names();
 // Every name parse_contact_model accepts, in a stable order.
 std::vector<std::string> contact_model_names();
+const char* to_string(SmEnforce e);
+// Parse "primary" or "all"; returns false if unknown.
+bool parse_sm_enforce(const std::string& name, SmEnforce& out);
 // Parse a failure policy ("stop", "continue"); returns false if unknown.
 bool parse_failure_policy(const std::string& name, FailurePolicy& out);
 

@@ -164,8 +164,10 @@ const StepReport& Simulator::step() {
   auto t0 = Clock::now();
   detect_contacts(model_, state_, settings_, broad_, r.contacts);
   r.timings.detect = seconds_since(t0);
-  // SM traps among the narrow phase's contacts, before a contact model appends its own.
-  find_sm_traps(r.contacts, trap_workspace_, r.sm_traps, r.sm_trap_contacts);
+  // SM traps among the narrow phase's contacts, before a contact model appends its own: those
+  // of the contacts the standard model enforces under settings_.sm_enforce.
+  find_sm_traps(r.contacts, trap_workspace_, r.sm_traps, r.sm_trap_contacts,
+                settings_.sm_enforce);
 
   // Stage 4: the contact model's U-, I- and X-constraints.
   apply_contact_model(model_, state_, settings_, r.contacts, r.constraints, r.duplicate_of,
