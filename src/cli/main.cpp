@@ -37,7 +37,7 @@ commands:
                                    interior-point, minmap-newton, fischer-newton, path
       --fallbacks A,B | none       solvers tried when the first fails
       --formulation NAME           stewart-trinkle | anitescu-potra | mixed-lcp
-      --contact-model NAME         sm | lnc | peg (thesis Ch. 4)
+      --contact-model NAME         sm | lnc | peg | corrective (thesis Ch. 4, §5.2)
       --epsilon E                  contact distance in m
       --eps-theta X                applicability relaxation (-sin theta)
       --friction-directions N      directions of the linearized cone
@@ -102,7 +102,7 @@ void apply_overrides(const Args& a, Settings& s) {
   }
   if (auto v = a.value("contact-model")) {
     if (!parse_contact_model(*v, s.contact_model))
-      throw UsageError("--contact-model: expected sm, lnc or peg, got '" + *v + "'");
+      throw UsageError("--contact-model: expected sm, lnc, peg or corrective, got '" + *v + "'");
   }
   if (auto e = a.non_negative_number("epsilon")) s.epsilon = *e;
   if (auto v = a.value("eps-theta")) {

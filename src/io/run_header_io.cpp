@@ -91,7 +91,7 @@ Settings read_settings(hid_t file) {
   if (h5::has_attribute(id, "contact_model")) {
     const std::string model = h5::read_string_attribute(id, "contact_model");
     if (!parse_contact_model(model, s.contact_model))
-      throw Failure("/settings contact_model: expected sm, lnc or peg, got '" + model + "'");
+      throw Failure("/settings contact_model: expected sm, lnc, peg or corrective, got '" + model + "'");
   }
   s.solver = h5::read_string_attribute(id, "solver");
   s.fallbacks = split(h5::read_string_attribute(id, "fallbacks"));

@@ -117,7 +117,7 @@ Settings from_row(const SettingsRow& r) {
     throw h5::Failure("/settings_log on_failure: expected stop or continue, got '" + policy + "'");
   const std::string model = get(r.contact_model);
   if (!model.empty() && !parse_contact_model(model, s.contact_model))
-    throw h5::Failure("/settings_log contact_model: expected sm, lnc or peg, got '" + model + "'");
+    throw h5::Failure("/settings_log contact_model: expected sm, lnc, peg or corrective, got '" + model + "'");
   s.solver = get(r.solver);
   s.fallbacks.clear();
   std::stringstream list(get(r.fallbacks));
