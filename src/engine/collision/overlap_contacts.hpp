@@ -14,10 +14,11 @@
 //     along it, and the contact lies at the centroid of the overlap region (the area of the
 //     clipped polygon, the volume of the clipped polytope): p_A and p_B = p_A + gap n sit
 //     depth / 2 either side of it;
-//   - spheres, circles, planes, half-planes and compound bodies: the narrow phase's own
-//     contacts with epsilon = 0, those with a negative gap (sphere-plane, sphere-sphere and
-//     circle pairs have one, a polytope against a plane one per vertex below it, a compound
-//     one per feature of each overlapping part).
+//   - a compound body (§4.5) pair by pair of its convex parts, as the bodies above: one
+//     contact per overlapping pair of polytope parts, labelled with the parts;
+//   - spheres, circles, planes and half-planes: the narrow phase's own contacts with
+//     epsilon = 0, those with a negative gap (sphere-plane, sphere-sphere, sphere-polytope and
+//     the circle pairs have one, a polytope against a plane one per vertex below it).
 // Every contact is returned applicable and feasible: the corrective method enforces what
 // overlaps, whatever the feasibility test of §3.3 would say.
 #pragma once
@@ -37,7 +38,7 @@ struct OverlapContactWorkspace {
 };
 
 // Clears `contacts` and fills it with the corrective contacts of every overlapping pair, in
-// pair order (body_a < body_b for the pairs of the first kind above).
+// pair order (body_a < body_b for the polygon and polytope pairs).
 void overlap_contacts(const Model& model, const State& state, const Settings& settings,
                       BroadPhase& broad, OverlapContactWorkspace& work,
                       std::vector<Contact>& contacts);

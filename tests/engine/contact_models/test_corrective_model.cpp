@@ -11,6 +11,7 @@
 #include "engine/collision/planar_overlap.hpp"
 #include "engine/collision/posed_polytope.hpp"
 #include "engine/dynamics/simulator.hpp"
+#include "engine/geometry/compound.hpp"
 #include "planar_bodies.hpp"
 
 namespace pegsim {
@@ -186,6 +187,46 @@ TEST(CorrectiveModel, OverlappingSpheresSeparateInOneStep) {
   EXPECT_NEAR((sim.state().bodies[b].position - sim.state().bodies[a].position).norm(), 1.0,
               1e-12);
   EXPECT_LE(overlap_volume(sim, a, b), 1e-9);
+}
+
+CompoundPart box_part(const Vec3& lo, const Vec3& hi) {
+  const Vec3 size = hi - lo;
+  return {Shape::convex(std::make_shared<const Polytope>(make_box(size.x(), size.y(), size.z()))),
+          0.5 * (lo + hi), Quat::Identity()};
+}
+
+// A compound (§4.5) part by part: a static L of a floor part (top z = 0) and a wall part
+// (inner face x = -0.8); a 0.4 m cube sunk 0.02 into the floor and 0.03 into the wall gets
+// one contact per overlapping part, +z 0.02 deep on the floor and +x 0.03 deep on the wall,
+// and one step leaves it touching both, with no overlap volume.
+TEST(CorrectiveModel, ACubeSunkIntoACompoundCornerGetsOneContactPerPart) {
+  test::World w;
+  Body l;
+  l.name = "L";
+  l.shape = Shape::compound_of(std::make_shared<const Compound>(make_compound(
+      {box_part({-1, -1, -0.2}, {1, 1, 0}), box_part({-1, -1, -0.05}, {-0.8, 1, 1})}, false)));
+  l.is_static = true;
+  l.mu = 0.0;
+  const int corner = w.add(l, Vec3::Zero());
+  const int cube =
+      w.add_box("cube", Vec3::Constant(0.4), 1.0, Vec3(-0.63, 0, 0.18), Quat::Identity(), 0.0);
+  Simulator sim(w.model, w.state, corrective_settings());
+  const StepReport& r = sim.step();
+  ASSERT_FALSE(r.failed) << r.failure;
+  ASSERT_EQ(r.contacts.size(), 2u);
+  for (const Contact& c : r.contacts) {
+    ASSERT_EQ(c.body_a, corner);
+    if (c.part_a == 0) {
+      EXPECT_NEAR((c.normal - Vec3::UnitZ()).norm(), 0.0, 1e-15);
+      EXPECT_NEAR(c.gap, -0.02, 1e-15);
+    } else {
+      EXPECT_EQ(c.part_a, 1);
+      EXPECT_NEAR((c.normal - Vec3::UnitX()).norm(), 0.0, 1e-15);
+      EXPECT_NEAR(c.gap, -0.03, 1e-15);
+    }
+  }
+  EXPECT_NEAR((sim.state().bodies[cube].position - Vec3(-0.6, 0, 0.2)).norm(), 0.0, 1e-12);
+  EXPECT_LE(overlap_volume(sim, corner, cube), 1e-9);
 }
 
 // Frictionless overlapping pairs turned against each other, moving and spinning: the
