@@ -37,7 +37,7 @@ commands:
                                    interior-point, minmap-newton, fischer-newton, path
       --fallbacks A,B | none       solvers tried when the first fails
       --formulation NAME           stewart-trinkle | anitescu-potra | mixed-lcp
-      --contact-model NAME         sm | lnc | peg (thesis Ch. 4)
+      --contact-model NAME         sm | lnc | peg | corrective (thesis Ch. 4, §5.2)
       --sm-enforce primary|all     contacts the standard model enforces: primary ones, or
                                    every one within epsilon (the thesis' experiments)
       --epsilon E                  contact distance in m
@@ -105,7 +105,7 @@ void apply_overrides(const Args& a, Settings& s) {
   }
   if (auto v = a.value("contact-model")) {
     if (!parse_contact_model(*v, s.contact_model))
-      throw UsageError("--contact-model: expected sm, lnc or peg, got '" + *v + "'");
+      throw UsageError("--contact-model: expected sm, lnc, peg or corrective, got '" + *v + "'");
   }
   if (auto v = a.value("sm-enforce")) {
     if (!parse_sm_enforce(*v, s.sm_enforce))

@@ -24,7 +24,9 @@ struct SettingsRow {
   char on_failure[16];
   char solver[32];
   char fallbacks[128];           // comma-separated
-  char contact_model[8];         // empty in files written before contact models: "sm"
+  // Empty in files written before contact models: "sm". 8 characters in files written before
+  // "corrective" (HDF5 converts the narrower column on reading).
+  char contact_model[16];
   char sm_enforce[8];            // empty in files written before the option: "primary"
 };
 

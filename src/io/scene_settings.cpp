@@ -31,7 +31,7 @@ Formulation formulation(const JsonNode& node) {
 }
 
 ContactModel contact_model(const JsonNode& node) {
-  const char* what = "a contact model: \"sm\", \"lnc\" or \"peg\"";
+  const char* what = "a contact model: \"sm\", \"lnc\", \"peg\" or \"corrective\"";
   ContactModel m{};
   if (!parse_contact_model(node.string(what), m)) node.fail(what);
   return m;

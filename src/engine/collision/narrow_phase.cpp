@@ -213,6 +213,12 @@ void collide_compound(const Parts& a, const Parts& b, const Settings& settings,
 
 }  // namespace
 
+void collide_shapes(const Shape& shape_a, const BodyState& pose_a, int a, const Shape& shape_b,
+                    const BodyState& pose_b, int b, const Settings& settings,
+                    std::vector<Contact>& out) {
+  collide_convex({shape_a, pose_a, a}, {shape_b, pose_b, b}, settings, out);
+}
+
 void collide(const Model& model, const State& state, const Settings& settings, int a, int b,
              std::vector<Contact>& out) {
   const Body& ba = model.bodies[a];

@@ -19,4 +19,11 @@ namespace pegsim {
 void collide(const Model& model, const State& state, const Settings& settings, int a, int b,
              std::vector<Contact>& out);
 
+// The same for two convex 3D shapes (sphere, plane, polytope) placed at world poses, as parts
+// of bodies a and b (a compound's part, or a body's own shape); part labels are left to the
+// caller.
+void collide_shapes(const Shape& shape_a, const BodyState& pose_a, int a, const Shape& shape_b,
+                    const BodyState& pose_b, int b, const Settings& settings,
+                    std::vector<Contact>& out);
+
 }  // namespace pegsim

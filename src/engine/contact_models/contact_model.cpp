@@ -1,5 +1,6 @@
 #include "engine/contact_models/contact_model.hpp"
 
+#include "engine/contact_models/corrective_model.hpp"
 #include "engine/contact_models/lnc_model.hpp"
 #include "engine/contact_models/peg_model.hpp"
 #include "engine/contact_models/standard_model.hpp"
@@ -20,6 +21,9 @@ void apply_contact_model(const Model& model, const State& state, const Settings&
       break;
     case ContactModel::Peg:
       peg_model(model, state, settings, contacts, set);
+      break;
+    case ContactModel::Corrective:
+      corrective_model(contacts, set);
       break;
   }
   duplicate_of.assign(contacts.size(), -1);

@@ -1,5 +1,6 @@
 // Stage 4 of the step: the contact model chosen by Settings::contact_model turns the narrow
-// phase's contacts into a ConstraintSet (thesis Ch. 4).
+// phase's contacts into a ConstraintSet (thesis Ch. 4). The corrective method's contacts come
+// from its own detection (Simulator::step, collision/overlap_contacts.hpp).
 #pragma once
 
 #include <vector>
@@ -13,7 +14,7 @@
 namespace pegsim {
 
 // Fills `set`; PEG may append contacts to `contacts` (see peg_model). duplicate_of[i] names
-// the enforced contact a standard-model contact repeats (-1 otherwise, and for LNC and PEG),
+// the enforced contact a standard-model contact repeats (-1 otherwise, and for the others),
 // one entry per contact. `scratch` is a workspace.
 void apply_contact_model(const Model& model, const State& state, const Settings& settings,
                          std::vector<Contact>& contacts, ConstraintSet& set,

@@ -50,12 +50,13 @@ const char* to_string(ContactModel m) {
     case ContactModel::Standard: return "sm";
     case ContactModel::Lnc: return "lnc";
     case ContactModel::Peg: return "peg";
+    case ContactModel::Corrective: return "corrective";
   }
   return "?";
 }
 
 constexpr ContactModel kContactModels[] = {ContactModel::Standard, ContactModel::Lnc,
-                                           ContactModel::Peg};
+                                           ContactModel::Peg, ContactModel::Corrective};
 
 std::vector<std::string> contact_model_names() {
   std::vector<std::string> out;

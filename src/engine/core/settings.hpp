@@ -21,6 +21,7 @@ enum class ContactModel {
   Standard,  // SM: every primary contact a unilateral constraint (4.7)
   Lnc,       // Nguyen's locally non-convex model (4.2)-(4.4): I-constraints per vertex
   Peg,       // polytope exact geometry, Alg. 12-17: U-, I- and X-constraints
+  Corrective,  // §5.2: one U-constraint per overlapping pair, no look-ahead (corrective_model)
 };
 
 // Which contacts the standard model enforces. The narrow phase keeps every contact within
@@ -69,7 +70,7 @@ std::vector<std::string> formulation_names();
 // Parse a name ("stewart-trinkle", "anitescu-potra", "mixed-lcp"); returns false if unknown.
 bool parse_formulation(const std::string& name, Formulation& out);
 const char* to_string(ContactModel m);
-// Parse a contact model ("sm", "lnc", "peg"); returns false if unknown.
+// Parse a contact model ("sm", "lnc", "peg", "corrective"); returns false if unknown.
 bool parse_contact_model(const std::string& name, ContactModel& out);
 // Every name parse_formulation accepts, in a stable order (what the GUI lists).
 std::vector<std::string> formulation_names();

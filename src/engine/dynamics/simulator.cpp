@@ -9,6 +9,7 @@
 #include <stdexcept>
 
 #include "engine/collision/detect_contacts.hpp"
+#include "engine/collision/overlap_contacts.hpp"
 #include "engine/contact_models/contact_model.hpp"
 #include "engine/contact_models/sm_traps.hpp"
 #include "engine/controllers/make_controllers.hpp"
@@ -46,6 +47,11 @@ std::string check_settings(const Settings& s) {
   if (!(s.feasibility_angle >= 0.0 && s.feasibility_angle <= M_PI / 2))
     return "feasibility_angle must lie in [0, pi/2]";
   if (s.friction_directions < 1) return "friction_directions must be >= 1";
+  // The corrective impulse comes from the gap term psi / h alone (§5.2.3), which
+  // anitescu-potra drops.
+  if (s.contact_model == ContactModel::Corrective && s.formulation == Formulation::AnitescuPotra)
+    return "contact_model corrective needs the gap term psi/h: use formulation "
+           "stewart-trinkle or mixed-lcp, not anitescu-potra";
   if (!(s.tolerance > 0.0)) return "tolerance must be > 0";
   if (s.max_iterations < 1) return "max_iterations must be >= 1";
   if (!(s.joint_position_tolerance > 0.0)) return "joint_position_tolerance must be > 0";
@@ -160,9 +166,13 @@ const StepReport& Simulator::step() {
     r.applied_torque[b] = state_.bodies[b].torque;
   }
 
-  // Stages 2-3: contacts within epsilon at the start of the step.
+  // Stages 2-3: contacts within epsilon at the start of the step; for the corrective method
+  // only the overlaps, one contact per overlapping pair (§5.2.3).
   auto t0 = Clock::now();
-  detect_contacts(model_, state_, settings_, broad_, r.contacts);
+  if (settings_.contact_model == ContactModel::Corrective)
+    overlap_contacts(model_, state_, settings_, broad_, overlap_work_, r.contacts);
+  else
+    detect_contacts(model_, state_, settings_, broad_, r.contacts);
   r.timings.detect = seconds_since(t0);
   // SM traps among the narrow phase's contacts, before a contact model appends its own: those
   // of the contacts the standard model enforces under settings_.sm_enforce.

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "engine/collision/broad_phase.hpp"
+#include "engine/collision/overlap_contacts.hpp"
 #include "engine/controllers/controller.hpp"
 #include "engine/core/model.hpp"
 #include "engine/core/settings.hpp"
@@ -70,6 +71,7 @@ class Simulator {
 
   // Workspaces reused from step to step.
   BroadPhase broad_;
+  OverlapContactWorkspace overlap_work_;
   ContactProblem problem_;
   std::vector<int> scratch_, primaries_;
   SmTrapWorkspace trap_workspace_;

@@ -39,14 +39,34 @@ void clip_polygon_left(const std::vector<Vec2>& polygon, const Vec2& a, const Ve
   }
 }
 
-double polygon_overlap_area(const std::vector<Vec2>& p, const std::vector<Vec2>& q) {
-  std::vector<Vec2> current = p, next;
+void polygon_intersection(const std::vector<Vec2>& p, const std::vector<Vec2>& q,
+                          std::vector<Vec2>& out, std::vector<Vec2>& scratch) {
+  out.assign(p.begin(), p.end());
   const std::size_t m = q.size();
-  for (std::size_t j = 0; j < m && current.size() >= 3; ++j) {
-    clip_polygon_left(current, q[j], q[(j + 1) % m], next);
-    current.swap(next);
+  for (std::size_t j = 0; j < m && out.size() >= 3; ++j) {
+    clip_polygon_left(out, q[j], q[(j + 1) % m], scratch);
+    out.swap(scratch);
   }
-  return std::max(0.0, polygon_area(current));
+}
+
+double polygon_overlap_area(const std::vector<Vec2>& p, const std::vector<Vec2>& q) {
+  std::vector<Vec2> common, scratch;
+  polygon_intersection(p, q, common, scratch);
+  return std::max(0.0, polygon_area(common));
+}
+
+Vec2 polygon_centroid(const std::vector<Vec2>& polygon) {
+  // Relative to the first vertex, as polygon_area.
+  const Vec2& o = polygon.front();
+  double twice = 0.0;
+  Vec2 moment = Vec2::Zero();
+  for (std::size_t i = 1; i + 1 < polygon.size(); ++i) {
+    const Vec2 u = polygon[i] - o, v = polygon[i + 1] - o;
+    const double t = u.x() * v.y() - u.y() * v.x();
+    twice += t;
+    moment += t * (u + v) / 3.0;
+  }
+  return o + moment / twice;
 }
 
 }  // namespace pegsim

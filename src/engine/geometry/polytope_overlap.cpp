@@ -110,8 +110,22 @@ double solid_volume(const ConvexSolid& solid) {
   return six / 6.0;
 }
 
-double polytope_overlap_volume(const Polytope& p, const BodyState& p_pose, const Polytope& q,
-                               const BodyState& q_pose) {
+Vec3 solid_centroid(const ConvexSolid& solid) {
+  const Vec3 o = solid.faces.front().front();
+  double six = 0.0;
+  Vec3 moment = Vec3::Zero();
+  for (const auto& f : solid.faces)
+    for (std::size_t i = 1; i + 1 < f.size(); ++i) {
+      const Vec3 a = f[0] - o, b = f[i] - o, c = f[i + 1] - o;
+      const double t = a.dot(b.cross(c));
+      six += t;
+      moment += t * (a + b + c) / 4.0;  // the tetrahedron (o, a, b, c)'s centroid
+    }
+  return o + moment / six;
+}
+
+ConvexSolid polytope_intersection(const Polytope& p, const BodyState& p_pose, const Polytope& q,
+                                  const BodyState& q_pose) {
   ConvexSolid current = posed_solid(p, p_pose), next;
   const double tolerance = kRelativeTolerance * scale_of(current);
   const ConvexSolid other = posed_solid(q, q_pose);
@@ -121,7 +135,12 @@ double polytope_overlap_volume(const Polytope& p, const BodyState& p_pose, const
     current.faces.swap(next.faces);
     current.normals.swap(next.normals);
   }
-  return std::max(0.0, solid_volume(current));
+  return current;
+}
+
+double polytope_overlap_volume(const Polytope& p, const BodyState& p_pose, const Polytope& q,
+                               const BodyState& q_pose) {
+  return std::max(0.0, solid_volume(polytope_intersection(p, p_pose, q, q_pose)));
 }
 
 double polytope_halfspace_overlap_volume(const Polytope& p, const BodyState& p_pose,

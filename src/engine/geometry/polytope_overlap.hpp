@@ -30,6 +30,14 @@ void clip_solid(const ConvexSolid& solid, const Vec3& normal, double offset, dou
 // summed as the tetrahedra of each face's fan with a vertex of the solid.
 double solid_volume(const ConvexSolid& solid);
 
+// Volume centroid of a closed convex solid of non-zero volume (the same tetrahedral fans).
+Vec3 solid_centroid(const ConvexSolid& solid);
+
+// The intersection of two posed convex polytopes, p clipped by every face plane of q (no
+// faces when they are disjoint).
+ConvexSolid polytope_intersection(const Polytope& p, const BodyState& p_pose, const Polytope& q,
+                                  const BodyState& q_pose);
+
 // Volume of the intersection of two posed convex polytopes (0 when disjoint or touching).
 double polytope_overlap_volume(const Polytope& p, const BodyState& p_pose, const Polytope& q,
                                const BodyState& q_pose);

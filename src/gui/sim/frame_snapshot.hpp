@@ -68,7 +68,7 @@ struct FrameSnapshot {
   // Settings dock shows up as. A run file's frames carry the settings recorded for them.
   double h = 0.0;
   std::string configured_solver;
-  std::string contact_model;  // "sm", "lnc", "peg" (to_string(ContactModel))
+  std::string contact_model;  // "sm", "lnc", "peg", "corrective" (to_string(ContactModel))
 
   // Number of contacts touching `body` (as A or B).
   int contact_count(int body) const;

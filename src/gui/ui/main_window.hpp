@@ -51,7 +51,7 @@ class MainWindow : public QMainWindow {
   bool selectJointNamed(const QString& name);  // false: no such joint
   int selectedJoint() const { return selected_joint_; }
   // Side by side: the same scene run at once under another contact model ("sm", "lnc",
-  // "peg"; "" stops) on its own worker, drawn translucent over this run. Both restart from
+  // "peg", "corrective"; "" stops) on its own worker, drawn translucent over this run. Both restart from
   // the scene's initial state; the comparison follows every command (play, pause, step,
   // reset, speed, settings except the model). A new file ends it. Live scenes only.
   void compareWith(const QString& contact_model);

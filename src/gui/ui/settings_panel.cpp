@@ -35,7 +35,8 @@ SettingsPanel::SettingsPanel(QWidget* parent) : QWidget(parent) {
   contact_model_ = new QComboBox;
   contact_model_->setObjectName("contact_model");
   contact_model_->setToolTip("Which constraints the contacts become (thesis Ch. 4): sm the standard model, "
-                             "lnc Nguyen's locally non-convex model, peg polytope exact geometry");
+                             "lnc Nguyen's locally non-convex model, peg polytope exact geometry, "
+                             "corrective one constraint per overlapping pair (thesis §5.2)");
   for (const std::string& name : contact_model_names()) contact_model_->addItem(QString::fromStdString(name));
   directions_ = new QSpinBox;
   directions_->setRange(1, 64);

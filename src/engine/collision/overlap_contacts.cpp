@@ -1,0 +1,151 @@
+#include "engine/collision/overlap_contacts.hpp"
+
+#include <cmath>
+
+#include "engine/collision/narrow_phase.hpp"
+#include "engine/collision/posed_polygon.hpp"
+#include "engine/geometry/minimum_translation.hpp"
+#include "engine/geometry/polygon_overlap.hpp"
+#include "engine/geometry/polytope_overlap.hpp"
+
+namespace pegsim {
+namespace {
+
+void world_outline(const Polygon& p, const BodyState& s, std::vector<Vec2>& out) {
+  const PosedPolygon posed(p, s);
+  out.clear();
+  for (int v = 0; v < p.size(); ++v) out.push_back(posed.vertex(v));
+}
+
+// The one contact of an overlapping pair: gap -depth along the minimum translation, p_A and
+// p_B depth / 2 either side of the overlap's centroid.
+Contact overlap_contact(int a, int b, const MinimumTranslation& t, const Vec3& centroid) {
+  Contact c;
+  c.body_a = a;
+  c.body_b = b;
+  c.feature_a = t.feature_a;
+  c.feature_b = t.feature_b;
+  c.normal = t.normal;
+  c.gap = -t.depth;
+  c.point_a = centroid + 0.5 * t.depth * t.normal;
+  return c;  // APPL 1, applicable and feasible
+}
+
+void polygon_pair(const Model& model, const State& state, int a, int b,
+                  OverlapContactWorkspace& w, std::vector<Contact>& out) {
+  world_outline(*model.bodies[a].shape.polygon, state.bodies[a], w.outline_a);
+  world_outline(*model.bodies[b].shape.polygon, state.bodies[b], w.outline_b);
+  MinimumTranslation t;
+  if (!polygon_minimum_translation(w.outline_a, w.outline_b, t)) return;
+  polygon_intersection(w.outline_a, w.outline_b, w.common, w.scratch);
+  // An overlap too thin for its clipped area to be positive in double: between the two
+  // deepest vertices instead.
+  const Vec2 centroid = w.common.size() >= 3 && polygon_area(w.common) > 0.0
+                            ? polygon_centroid(w.common)
+                            : 0.5 * (w.outline_a[t.deepest_a] + w.outline_b[t.deepest_b]);
+  out.push_back(overlap_contact(a, b, t, to_world3(centroid)));
+}
+
+void polytope_pair(const Polytope& pa, const BodyState& sa, int a, const Polytope& pb,
+                   const BodyState& sb, int b, std::vector<Contact>& out) {
+  MinimumTranslation t;
+  if (!polytope_minimum_translation(pa, sa, pb, sb, t)) return;
+  const ConvexSolid common = polytope_intersection(pa, sa, pb, sb);
+  const Vec3 centroid =
+      !common.faces.empty() && solid_volume(common) > 0.0
+          ? solid_centroid(common)
+          : 0.5 * (sa.position + sa.orientation * pa.vertices[t.deepest_a] + sb.position +
+                   sb.orientation * pb.vertices[t.deepest_b]);
+  out.push_back(overlap_contact(a, b, t, centroid));
+}
+
+// A convex part of a 3D body in the world: a compound's part k, or the body's own shape.
+struct Part {
+  const Shape& shape;
+  BodyState pose;
+  int index;  // -1 for a body's own shape
+
+  // A sphere around the part (infinite for a plane), to skip part pairs far apart.
+  double radius() const {
+    if (shape.kind == ShapeKind::Plane) return INFINITY;
+    return shape.kind == ShapeKind::Polytope ? shape.polytope->bounding_radius : shape.radius;
+  }
+};
+
+Part part_of(const Body& body, const BodyState& pose, int k) {
+  if (body.shape.kind != ShapeKind::Compound) return {body.shape, pose, -1};
+  const CompoundPart& p = body.shape.compound->parts[k];
+  BodyState s;
+  s.position = pose.position + pose.orientation * p.position;
+  s.orientation = pose.orientation * p.orientation;
+  return {p.shape, s, k};
+}
+
+int part_count(const Body& body) {
+  return body.shape.kind == ShapeKind::Compound
+             ? static_cast<int>(body.shape.compound->parts.size())
+             : 1;
+}
+
+// 3D pairs part by part (thesis §4.5: contact with a compound is contact with its convex
+// parts): one contact per overlapping pair of polytope parts, the narrow phase's negative
+// gaps otherwise.
+void solid_pair(const Model& model, const State& state, const Settings& touching, int a, int b,
+                OverlapContactWorkspace& w, std::vector<Contact>& out) {
+  const Body& ba = model.bodies[a];
+  const Body& bb = model.bodies[b];
+  for (int i = 0; i < part_count(ba); ++i) {
+    const Part pa = part_of(ba, state.bodies[a], i);
+    for (int j = 0; j < part_count(bb); ++j) {
+      const Part pb = part_of(bb, state.bodies[b], j);
+      if ((pa.pose.position - pb.pose.position).norm() > pa.radius() + pb.radius()) continue;
+      const std::size_t first = out.size();
+      if (pa.shape.kind == ShapeKind::Polytope && pb.shape.kind == ShapeKind::Polytope) {
+        polytope_pair(*pa.shape.polytope, pa.pose, a, *pb.shape.polytope, pb.pose, b, out);
+      } else {
+        w.narrow.clear();
+        collide_shapes(pa.shape, pa.pose, a, pb.shape, pb.pose, b, touching, w.narrow);
+        for (Contact c : w.narrow) {
+          if (!(c.gap < 0.0)) continue;
+          c.applicable = c.feasible = true;
+          out.push_back(c);
+        }
+      }
+      for (std::size_t k = first; k < out.size(); ++k) {
+        const bool a_first = out[k].body_a == a;
+        out[k].part_a = a_first ? pa.index : pb.index;
+        out[k].part_b = a_first ? pb.index : pa.index;
+      }
+    }
+  }
+}
+
+}  // namespace
+
+void overlap_contacts(const Model& model, const State& state, const Settings& settings,
+                      BroadPhase& broad, OverlapContactWorkspace& work,
+                      std::vector<Contact>& contacts) {
+  contacts.clear();
+  broad.update(model, state, 0.0);  // no look-ahead
+  Settings touching = settings;
+  touching.epsilon = 0.0;
+  for (const BodyPair& p : broad.pairs) {
+    const Shape& sa = model.bodies[p.a].shape;
+    const Shape& sb = model.bodies[p.b].shape;
+    if (sa.kind == ShapeKind::Polygon && sb.kind == ShapeKind::Polygon) {
+      polygon_pair(model, state, p.a, p.b, work, contacts);
+    } else if (!sa.planar() && !sb.planar()) {
+      solid_pair(model, state, touching, p.a, p.b, work, contacts);
+    } else {  // circles and half-planes
+      work.narrow.clear();
+      collide(model, state, touching, p.a, p.b, work.narrow);
+      for (Contact c : work.narrow) {
+        if (!(c.gap < 0.0)) continue;
+        c.applicable = c.feasible = true;
+        contacts.push_back(c);
+      }
+    }
+  }
+}
+
+}  // namespace pegsim
