@@ -36,7 +36,9 @@ commands:
       --solver NAME                lemke, pgs, psor, projected-jacobi, fixed-point,
                                    interior-point, minmap-newton, fischer-newton, path
       --fallbacks A,B | none       solvers tried when the first fails
-      --formulation NAME           stewart-trinkle | anitescu-potra | mixed-lcp
+      --formulation NAME           stewart-trinkle | anitescu-potra | mixed-lcp | ncp
+                                   (ncp: the quadratic cone; solver fischer-newton,
+                                   minmap-newton or fixed-point)
       --contact-model NAME         sm | lnc | peg | corrective (thesis Ch. 4, §5.2)
       --sm-enforce primary|all     contacts the standard model enforces: primary ones, or
                                    every one within epsilon (the thesis' experiments)
@@ -101,7 +103,8 @@ void apply_overrides(const Args& a, Settings& s) {
   if (auto v = a.value("formulation")) {
     if (!parse_formulation(*v, s.formulation))
       throw UsageError(
-          "--formulation: expected stewart-trinkle, anitescu-potra or mixed-lcp, got '" + *v + "'");
+          "--formulation: expected stewart-trinkle, anitescu-potra, mixed-lcp or ncp, got '" +
+          *v + "'");
   }
   if (auto v = a.value("contact-model")) {
     if (!parse_contact_model(*v, s.contact_model))

@@ -24,7 +24,8 @@ std::string solver_name(const JsonNode& node) {
 }
 
 Formulation formulation(const JsonNode& node) {
-  const char* what = "a formulation: \"stewart-trinkle\", \"anitescu-potra\" or \"mixed-lcp\"";
+  const char* what =
+      "a formulation: \"stewart-trinkle\", \"anitescu-potra\", \"mixed-lcp\" or \"ncp\"";
   Formulation f{};
   if (!parse_formulation(node.string(what), f)) node.fail(what);
   return f;

@@ -41,6 +41,7 @@ const char* to_string(Formulation f) {
     case Formulation::StewartTrinkle: return "stewart-trinkle";
     case Formulation::AnitescuPotra: return "anitescu-potra";
     case Formulation::MixedLcp: return "mixed-lcp";
+    case Formulation::Ncp: return "ncp";
   }
   return "?";
 }
@@ -122,7 +123,7 @@ const char* to_string(FailurePolicy p) {
 
 namespace {
 constexpr Formulation kFormulations[] = {Formulation::StewartTrinkle, Formulation::AnitescuPotra,
-                                         Formulation::MixedLcp};
+                                         Formulation::MixedLcp, Formulation::Ncp};
 }
 
 bool parse_formulation(const std::string& name, Formulation& out) {

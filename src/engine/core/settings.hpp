@@ -14,6 +14,9 @@ enum class Formulation {
   AnitescuPotra,   // the same LCP with psi_n/h + dpsi/dt replaced by 0
   MixedLcp,        // Stewart–Trinkle with the joints kept as free rows, (2.34)/(2.35): an MCP
                    // for solvers that take bounds (path), the Schur form (2.37) for the others
+  Ncp,             // the quadratic (exact) Coulomb cone (2.18)-(2.20), PEG's (4.37)-(4.40): an
+                   // NCP for the solvers that take one (Solver::supports_ncp); joints as in
+                   // Stewart–Trinkle, friction_directions unused
 };
 
 // Contact models (stage 4): which constraints the step's contacts become (thesis Ch. 4).
@@ -67,7 +70,7 @@ const char* to_string(Formulation f);
 const char* to_string(FailurePolicy p);
 // Every formulation's name, in a stable order (for the CLI's and the GUI's lists).
 std::vector<std::string> formulation_names();
-// Parse a name ("stewart-trinkle", "anitescu-potra", "mixed-lcp"); returns false if unknown.
+// Parse a name ("stewart-trinkle", "anitescu-potra", "mixed-lcp", "ncp"); false if unknown.
 bool parse_formulation(const std::string& name, Formulation& out);
 const char* to_string(ContactModel m);
 // Parse a contact model ("sm", "lnc", "peg", "corrective"); returns false if unknown.

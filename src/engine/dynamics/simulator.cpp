@@ -14,6 +14,7 @@
 #include "engine/contact_models/sm_traps.hpp"
 #include "engine/controllers/make_controllers.hpp"
 #include "engine/dynamics/constraint_problem.hpp"
+#include "engine/dynamics/coulomb_ncp.hpp"
 #include "engine/dynamics/integrate.hpp"
 
 namespace pegsim {
@@ -59,12 +60,16 @@ std::string check_settings(const Settings& s) {
   if (!make_solver(s.solver)) return "unknown solver '" + s.solver + "'";
   for (const std::string& f : s.fallbacks)
     if (!make_solver(f)) return "unknown fallback solver '" + f + "'";
+  // The fallbacks that take only LCPs are skipped on the NCP; the first solver must take it.
+  if (s.formulation == Formulation::Ncp && !make_solver(s.solver)->supports_ncp())
+    return "solver '" + s.solver + "' solves only LCPs; formulation ncp (the quadratic cone) "
+           "needs one of: " + ncp_solver_list();
   return {};
 }
 
 std::string check_settings(const Settings& s, const Model& model) {
   if (std::string why = check_settings(s); !why.empty()) return why;
-  if (model.planar() && s.friction_directions != 2)
+  if (model.planar() && s.formulation != Formulation::Ncp && s.friction_directions != 2)
     return "friction_directions must be 2 in a planar (2D) model (+-t is the exact cone)";
   return {};
 }
@@ -151,6 +156,7 @@ const StepReport& Simulator::step() {
   r.solve = SolveReport{};
   r.max_penetration = 0.0;
   r.lcp = nullptr;
+  r.ncp = nullptr;
   r.solution = nullptr;
   r.settings = &settings_;
   r.correction_position_iterations = 0;
@@ -220,8 +226,9 @@ const StepReport& Simulator::step() {
       t0 = Clock::now();
       solve(problem_);
       r.timings.solve = seconds_since(t0);
-      r.lcp = used_mixed_ ? &problem_.mixed : &problem_.lcp;
-      r.problem_size = r.lcp->size();
+      if (settings_.formulation == Formulation::Ncp) r.ncp = &problem_.ncp;
+      else r.lcp = used_mixed_ ? &problem_.mixed : &problem_.lcp;
+      r.problem_size = r.lcp ? r.lcp->size() : r.ncp->size();
       r.solution = &z_;
       if (!r.failed && used_mixed_) mixed_velocities(problem_, z_, velocity_);
       else if (!r.failed) contact_velocities(problem_, z_, velocity_);
@@ -273,12 +280,15 @@ void Simulator::solve(ContactProblem& problem) {
   const bool have_mixed =
       settings_.formulation == Formulation::MixedLcp && !problem.joint_rows.empty();
   bool mixed_built = false;
+  const bool ncp = settings_.formulation == Formulation::Ncp;
+  if (ncp) assemble_ncp(problem);
 
   // Warm start from the impulses of the previous step's matching contacts.
   VecX warm = VecX::Zero(n);
   warm_basis_in_.assign(n, 0);
   bool have_warm = false;
-  if (settings_.warm_start) {
+  // The previous step's blocks must be this step's (the formulation or n_d may have changed).
+  if (settings_.warm_start && warm_block_ == block) {
     for (int i = 0; i < problem.contacts(); ++i) {
       const Contact& c = r.contacts[problem.contact[i]];
       for (const WarmEntry& e : warm_keys_) {
@@ -302,6 +312,7 @@ void Simulator::solve(ContactProblem& problem) {
   bool best_mixed = false, last_mixed = false;
   used_mixed_ = false;
   for (std::size_t k = 0; k < chain_.size(); ++k) {
+    if (ncp && !chain_[k]->supports_ncp()) continue;  // an LCP solver: skipped on the NCP
     const bool mixed = have_mixed && chain_[k]->supports_bounds();
     if (mixed && !mixed_built) {
       assemble_mixed_lcp(problem);
@@ -317,7 +328,8 @@ void Simulator::solve(ContactProblem& problem) {
     options.warm_start = have_warm || mixed;
     // The previous basis covers the contact blocks only, not the mixed form's free rows.
     options.warm_basis = mixed || warm_basis_.empty() ? nullptr : &warm_basis_in_;
-    SolveReport attempt = chain_[k]->solve(lcp, z_, options);
+    SolveReport attempt =
+        ncp ? chain_[k]->solve_ncp(problem.ncp, z_, options) : chain_[k]->solve(lcp, z_, options);
     last_mixed = mixed;
     const bool ok = attempt.solved() && z_.allFinite();
     r.attempts.push_back(attempt);
@@ -340,7 +352,8 @@ void Simulator::solve(ContactProblem& problem) {
     if (settings_.on_failure == FailurePolicy::Continue && std::isfinite(best_residual)) {
       z_ = best_z_;
       used_mixed_ = best_mixed;
-      z_.tail(n) = z_.tail(n).cwiseMax(0.0);  // the joints' free rows keep their sign
+      if (ncp) clamp_to_bounds(problem.ncp, z_);  // p_t, p_o keep their sign
+      else z_.tail(n) = z_.tail(n).cwiseMax(0.0);  // the joints' free rows keep their sign
     } else {
       used_mixed_ = last_mixed;  // the report's problem is the one z_ answers
       r.failed = true;
@@ -366,6 +379,7 @@ void Simulator::solve(ContactProblem& problem) {
                           c.part_a, c.part_b});
   }
   warm_values_ = z_.tail(n);
+  warm_block_ = block;
   // The basis of the solver that answered, if it has one (of the Schur form: n rows).
   const std::vector<char>* basis = nullptr;
   for (const auto& solver : chain_)

@@ -89,6 +89,7 @@ class Simulator {
   };
   std::vector<WarmEntry> warm_keys_;
   VecX warm_values_;
+  int warm_block_ = 0;  // the block size warm_values_ was stored with
   // The answering solver's final basis (per variable of the previous step), if it had one,
   // and its mapping onto this step's variables.
   std::vector<char> warm_basis_, warm_basis_in_;

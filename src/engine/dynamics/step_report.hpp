@@ -57,8 +57,8 @@ struct StepReport {
   std::vector<double> normal_impulse;   // per contact: p_n summed over the groups it is
                                         // primary of, N s (0 if it carries no force)
   std::vector<Vec3> friction_impulse;   // per contact: world-frame sum of p_f,j d_j, N s
-  std::vector<char> sliding;            // per contact: 1 if the slip speed s > 0
-  int problem_size = 0;                 // LCP dimension (0: no enforced contact, no solve)
+  std::vector<char> sliding;            // per contact: 1 if the slip speed s (NCP: sigma) > 0
+  int problem_size = 0;                 // LCP (or NCP) dimension (0: no enforced contact, no solve)
   SolveReport solve;                    // the answer that was used
   std::vector<SolveReport> attempts;    // every solver tried, in fallback order
   bool fell_back = false;               // the first solver did not answer
@@ -83,6 +83,9 @@ struct StepReport {
   // nothing for them: valid until the next step, observers copy what they keep.
   const Lcp* lcp = nullptr;
   const VecX* solution = nullptr;
+  // Formulation ncp: the step's NCP (lcp stays null: no LCP was solved, and run files record
+  // no problem for the step).
+  const Ncp* ncp = nullptr;
 };
 
 }  // namespace pegsim

@@ -127,6 +127,11 @@ void eliminate_joints(const Model& model, const State& state, double h,
 
 }  // namespace
 
+int tangent_directions(const Model& model, const Settings& settings) {
+  if (settings.formulation == Formulation::Ncp) return model.planar() ? 1 : 2;
+  return settings.friction_directions;
+}
+
 void free_velocities(const Model& model, const State& state, const Settings& settings,
                      VecX& free_velocity) {
   const int n = static_cast<int>(model.bodies.size());
@@ -158,7 +163,8 @@ void free_velocities(const Model& model, const State& state, const Settings& set
 void assemble_stewart_trinkle(const Model& model, const State& state, const Settings& settings,
                               const std::vector<Contact>& contacts,
                               const std::vector<int>& enforced, ContactProblem& p) {
-  const int nd = settings.friction_directions;
+  const bool ncp = settings.formulation == Formulation::Ncp;
+  const int nd = tangent_directions(model, settings);
   const int nc = static_cast<int>(enforced.size());
   const int cols_per_contact = 1 + nd;
   const int block = nd + 2;
@@ -202,13 +208,16 @@ void assemble_stewart_trinkle(const Model& model, const State& state, const Sett
     const Vec3 r_b = c.point_b() - state.bodies[c.body_b].position;
 
     const bool planar = A.shape.planar() && B.shape.planar();
-    if (planar && nd != 2)
+    if (planar && !ncp && nd != 2)
       throw std::invalid_argument("a planar contact needs friction_directions = 2 (+-t)");
     const Vec3 t0 = planar ? planar_tangent(c.normal) : any_perpendicular(c.normal);
     for (int k = 0; k < cols_per_contact; ++k) {
       Vec3 dir;
       if (k == 0) {
         dir = c.normal;
+      } else if (ncp) {  // the orthonormal t, o of (2.16): t = t0, o = n x t0
+        dir = k == 1 ? t0 : Vec3(c.normal.cross(t0));
+        p.tangents[static_cast<std::size_t>(i) * nd + (k - 1)] = dir;
       } else if (planar) {
         dir = k == 1 ? t0 : Vec3(-t0);
         p.tangents[static_cast<std::size_t>(i) * nd + (k - 1)] = dir;
@@ -298,7 +307,9 @@ void assemble_stewart_trinkle(const Model& model, const State& state, const Sett
     // Normal row: psi/h makes the gap at the end of the step non-negative (2.27);
     // Anitescu–Potra drops it.
     if (gap_term) lcp.q(base) += c.gap / settings.h;
-    // Friction rows + E s, slip row U p_n - E^T p_f (2.21).
+    // Friction rows + E s, slip row U p_n - E^T p_f (2.21); the NCP's friction rows are
+    // nonlinear, (2.18)-(2.20): its M keeps the tangential velocities only (coulomb_ncp.hpp).
+    if (ncp) continue;
     const int s = base + nd + 1;
     for (int k = 1; k <= nd; ++k) {
       lcp.M(base + k, s) = 1.0;

@@ -11,13 +11,16 @@
 #include "engine/dynamics/joint_limits.hpp"
 #include "engine/dynamics/joint_rows.hpp"
 #include "engine/solvers/lcp.hpp"
+#include "engine/solvers/ncp.hpp"
 
 namespace pegsim {
 
 // The frictional contact problem of one step, for the contacts that are enforced.
 // Unknowns per contact i, stored contiguously (one LCP block per contact):
 //   [p_n,i ; p_f,i1 .. p_f,i n_d ; s_i]
-// so the LCP is (6.1) with its rows permuted contact by contact.
+// so the LCP is (6.1) with its rows permuted contact by contact. For the NCP (Formulation::Ncp)
+// the block is [p_n ; p_t ; p_o ; sigma] (2D: [p_n ; p_t ; sigma]) and the LCP holds only its
+// linear part (coulomb_ncp.hpp).
 struct ContactProblem {
   int directions = 0;                   // n_d
   std::vector<int> contact;             // index into the step's contact list, per block
@@ -61,6 +64,9 @@ struct ContactProblem {
   Lcp mixed;
   MatX row_joint_coupling;  // n x m, set whenever there are joints
 
+  // Formulation ncp: the NCP with the quadratic cone over the same rows (coulomb_ncp.hpp).
+  Ncp ncp;
+
   int block_size() const { return directions + 2; }
   int contacts() const { return static_cast<int>(contact.size()); }
   // First LCP row (and first column of G) of the joint limits.
@@ -73,6 +79,11 @@ struct ContactProblem {
     return (col / (directions + 1)) * block_size() + col % (directions + 1);
   }
 };
+
+// The friction columns per contact: settings.friction_directions for the linearized cone; for
+// the NCP (Formulation::Ncp) the orthonormal tangents t, o of (2.18)-(2.20), 2 in 3D, 1 (t) in
+// a planar model.
+int tangent_directions(const Model& model, const Settings& settings);
 
 // Per-body velocity update that does not depend on contacts: p_ext = h (f + m g; tau - w x J w).
 // Writes nu + M^-1 p_ext for every body into `free_velocity` (zero for static bodies).

@@ -5,9 +5,13 @@
 // Each iteration solves J dz = -H with a generalized Jacobian J and backtracks on the merit
 // psi = |H|^2 / 2 (Armijo); when J is singular or dz is no descent direction, the step falls
 // back to the gradient -J^T H. Fast (locally quadratic) where the solution is nondegenerate.
+//
+// The same maps on the NCP with the quadratic cone (ncp.hpp, newton_ncp.cpp), row by row
+// H_i = min(z_i, F_i) or phi(z_i, F_i) on [0, inf) rows and H_i = F_i on free rows.
 #pragma once
 
 #include <Eigen/LU>
+#include <Eigen/QR>
 
 #include "engine/solvers/solver.hpp"
 
@@ -22,15 +26,22 @@ class NewtonSolver final : public Solver {
   }
   // Iterations are Newton steps; the residual history is the natural residual per step.
   SolveReport solve(const Lcp& lcp, VecX& z, const SolverOptions& options) override;
+  bool supports_ncp() const override { return true; }
+  SolveReport solve_ncp(const Ncp& ncp, VecX& z, const SolverOptions& options) override;
 
  private:
   void evaluate(const Lcp& lcp, const VecX& z, VecX& w, VecX& H) const;
   void jacobian(const Lcp& lcp, const VecX& z, const VecX& w);
+  // H(z) of the NCP (w = M z + q and F(z) on the way).
+  void evaluate(const Ncp& ncp, const VecX& z, VecX& w, VecX& F, VecX& H) const;
+  // J_ = dH/dz at z, from dF/dz.
+  void jacobian(const Ncp& ncp, const VecX& z, const VecX& w, const VecX& F);
 
   Map map_;
   MatX J_;
   Eigen::PartialPivLU<MatX> lu_;
-  VecX w_, H_, dz_, grad_, trial_, w_trial_, H_trial_;
+  Eigen::CompleteOrthogonalDecomposition<MatX> cod_;  // the NCP's singular Jacobians
+  VecX w_, H_, dz_, grad_, trial_, w_trial_, H_trial_, F_, F_trial_;
 };
 
 }  // namespace pegsim

@@ -37,6 +37,24 @@ std::vector<std::string> solver_names() {
           "path"};
 }
 
+std::string ncp_solver_list() {
+  std::string out;
+  for (const std::string& name : solver_names())
+    if (make_solver(name)->supports_ncp()) out += (out.empty() ? "" : ", ") + name;
+  return out;
+}
+
+SolveReport Solver::solve_ncp(const Ncp& ncp, VecX& z, const SolverOptions& /*options*/) {
+  const auto start = std::chrono::steady_clock::now();
+  SolveReport report;
+  report.solver = std::string(name());
+  z.setZero(ncp.size());
+  return finish_report(std::move(report), SolveStatus::NumericalFailure,
+                       std::string(name()) + " solves only LCPs; the NCP with the quadratic "
+                       "cone needs one of: " + ncp_solver_list(),
+                       ncp, z, start);
+}
+
 const char* to_string(SolveStatus s) {
   switch (s) {
     case SolveStatus::Solved: return "solved";
@@ -47,17 +65,33 @@ const char* to_string(SolveStatus s) {
   return "?";
 }
 
-SolveReport finish_report(SolveReport report, SolveStatus status, std::string message,
-                          const Lcp& lcp, const VecX& z,
-                          std::chrono::steady_clock::time_point start) {
+namespace {
+SolveReport close_report(SolveReport report, SolveStatus status, std::string message,
+                         double residual, std::chrono::steady_clock::time_point start) {
   report.status = status;
   report.message = std::move(message);
-  report.residual = natural_residual(lcp, z);
+  report.residual = residual;
   if (report.residual_history.empty() || report.residual_history.back() != report.residual)
     report.residual_history.push_back(report.residual);
   report.seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return report;
 }
+}  // namespace
+
+SolveReport finish_report(SolveReport report, SolveStatus status, std::string message,
+                          const Lcp& lcp, const VecX& z,
+                          std::chrono::steady_clock::time_point start) {
+  return close_report(std::move(report), status, std::move(message), natural_residual(lcp, z),
+                      start);
+}
+
+SolveReport finish_report(SolveReport report, SolveStatus status, std::string message,
+                          const Ncp& ncp, const VecX& z,
+                          std::chrono::steady_clock::time_point start) {
+  return close_report(std::move(report), status, std::move(message), natural_residual(ncp, z),
+                      start);
+}
+
 
 }  // namespace pegsim

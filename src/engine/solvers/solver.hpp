@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "engine/solvers/lcp.hpp"
+#include "engine/solvers/ncp.hpp"
 
 namespace pegsim {
 
@@ -51,6 +52,11 @@ class Solver {
   // Solves `lcp`; `z` holds the warm start on entry (if options.warm_start) and the answer on
   // exit (always of size lcp.size()). Never throws on a hard problem: the status says it.
   virtual SolveReport solve(const Lcp& lcp, VecX& z, const SolverOptions& options) = 0;
+  // True if the solver takes the NCP with the quadratic cone (ncp.hpp): the Newton methods and
+  // the fixed point. The others refuse it (solve_ncp's default) and a fallback chain skips them.
+  virtual bool supports_ncp() const { return false; }
+  // Solves `ncp` as solve() does an LCP (z: warm start in, answer out, of size ncp.size()).
+  virtual SolveReport solve_ncp(const Ncp& ncp, VecX& z, const SolverOptions& options);
   // After a solved call of a pivoting method: per variable, 1 if z_i was basic at the end, for
   // the next step's SolverOptions::warm_basis. Null for methods without a basis.
   virtual const std::vector<char>* final_basis() const { return nullptr; }
@@ -68,5 +74,12 @@ const char* to_string(SolveStatus s);
 SolveReport finish_report(SolveReport report, SolveStatus status, std::string message,
                           const Lcp& lcp, const VecX& z,
                           std::chrono::steady_clock::time_point start);
+// The same for an NCP (its natural residual).
+SolveReport finish_report(SolveReport report, SolveStatus status, std::string message,
+                          const Ncp& ncp, const VecX& z,
+                          std::chrono::steady_clock::time_point start);
+
+// The solvers that take the NCP, by name, for messages ("fischer-newton, minmap-newton, ...").
+std::string ncp_solver_list();
 
 }  // namespace pegsim

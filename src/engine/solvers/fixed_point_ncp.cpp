@@ -1,0 +1,60 @@
+// The projected fixed point on the NCP with the quadratic cone (fixed_point.hpp).
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <string>
+
+#include "engine/solvers/fixed_point.hpp"
+
+namespace pegsim {
+
+SolveReport FixedPointSolver::solve_ncp(const Ncp& ncp, VecX& z, const SolverOptions& options) {
+  const auto t0 = std::chrono::steady_clock::now();
+  SolveReport report;
+  report.solver = "fixed-point";
+  const int n = ncp.size();
+  auto finish = [&](SolveStatus status, std::string message) {
+    return finish_report(std::move(report), status, std::move(message), ncp, z, t0);
+  };
+  if (!(options.warm_start && z.size() == n && z.allFinite())) z.setZero(n);
+  if (const char* defect = ncp_defect(ncp)) {
+    z.setZero(n);
+    return finish(SolveStatus::NumericalFailure, defect);
+  }
+  if (n == 0) return finish(SolveStatus::Solved, "");
+  const double bound = ncp.linear.M.cwiseAbs().rowwise().sum().maxCoeff();
+  if (!(bound > 0.0)) return finish(SolveStatus::NumericalFailure, "M is zero");
+  const double alpha = 1.0 / bound;
+  const double tolerance = options.tolerance * (1.0 + ncp.linear.q.cwiseAbs().maxCoeff());
+
+  clamp_to_bounds(ncp, z);
+  for (int k = 0;; ++k) {
+    w_.noalias() = ncp.linear.M * z;
+    w_ += ncp.linear.q;
+    set_slip_speeds(ncp, w_, z);
+    ncp.evaluate(z, w_, F_);
+    const double residual = natural_residual_at(ncp, z, F_);  // of the current z
+    if (k > 0) report.residual_history.push_back(residual);
+    if (!z.allFinite()) {
+      z.setZero(n);
+      return finish(SolveStatus::NumericalFailure, "the iterates became non-finite (diverged)");
+    }
+    if (residual <= tolerance) return finish(SolveStatus::Solved, "");
+    if (k == options.max_iterations) break;
+    report.iterations = k + 1;
+    // The gradient step on every row, projected on [0, inf) where bounded (free rows: a
+    // cone's tangents, projected below) ...
+    z -= alpha * w_;
+    clamp_to_bounds(ncp, z);
+    // ... and p_t onto the disk of radius mu p_n, (2.20).
+    for (const FrictionCone& c : ncp.cones) {
+      auto pt = z.segment(c.normal + 1, c.tangents);
+      const double radius = c.mu * z(c.normal), length = pt.norm();
+      if (length > radius) pt *= radius / length;
+    }
+  }
+  return finish(SolveStatus::MaxIterations,
+                "iteration limit " + std::to_string(options.max_iterations) + " reached");
+}
+
+}  // namespace pegsim

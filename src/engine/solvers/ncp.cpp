@@ -1,0 +1,95 @@
+// F(z), its Jacobian and the natural residual of the contact NCP with the quadratic cone.
+#include "engine/solvers/ncp.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace pegsim {
+
+void Ncp::evaluate(const VecX& z, VecX& w, VecX& F) const {
+  w.noalias() = linear.M * z;
+  w += linear.q;
+  F = w;
+  for (const FrictionCone& c : cones) {
+    const double pn = z(c.normal), sigma = z(c.slip());
+    for (int k = 1; k <= c.tangents; ++k) {
+      const int t = c.normal + k;
+      F(t) = c.mu * pn * w(t) + z(t) * sigma;  // (2.18), (2.19): w(t) is u_t
+    }
+    F(c.slip()) = c.mu * pn - z.segment(c.normal + 1, c.tangents).norm();  // (2.20), ncp.hpp
+  }
+}
+
+void Ncp::jacobian(const VecX& z, const VecX& w, MatX& J) const {
+  J = linear.M;
+  for (const FrictionCone& c : cones) {
+    const double pn = z(c.normal), sigma = z(c.slip());
+    const int s = c.slip();
+    J.row(s).setZero();
+    J(s, c.normal) = c.mu;
+    // d|p_t| = p_t^T / |p_t|; at p_t = 0, 0 is an element of the generalized gradient.
+    const double length = z.segment(c.normal + 1, c.tangents).norm();
+    for (int k = 1; k <= c.tangents; ++k) {
+      const int t = c.normal + k;
+      // d(mu p_n u_t + p_t sigma): mu p_n M_t + mu u_t e_n + sigma e_t + p_t e_sigma.
+      J.row(t) *= c.mu * pn;
+      J(t, c.normal) += c.mu * w(t);
+      J(t, t) += sigma;
+      J(t, s) += z(t);
+      J(s, t) = length > 0.0 ? -z(t) / length : 0.0;
+    }
+  }
+}
+
+const char* ncp_defect(const Ncp& ncp) {
+  const Lcp& lin = ncp.linear;
+  if (const char* why = lcp_defect(lin, true)) return why;
+  const int n = lin.size();
+  if (n > 0 && !lin.has_bounds()) return "the NCP's bounds l, u are missing";
+  for (int i = 0; i < n; ++i)
+    if (!(lin.lower(i) == 0.0 || lin.lower(i) == -INFINITY) || lin.upper(i) != INFINITY)
+      return "an NCP row is bounded other than free or [0, inf)";
+  for (const FrictionCone& c : ncp.cones) {
+    if (c.normal < 0 || c.tangents < 1 || c.slip() >= n) return "a friction cone lies outside the rows";
+    if (!(c.mu >= 0.0) || !std::isfinite(c.mu)) return "a friction coefficient is not finite and >= 0";
+    if (lin.lower(c.normal) != 0.0 || lin.lower(c.slip()) != 0.0)
+      return "a cone's normal or slip row is not on [0, inf)";
+    for (int k = 1; k <= c.tangents; ++k)
+      if (lin.lower(c.normal + k) != -INFINITY) return "a cone's tangent row is not free";
+  }
+  return nullptr;
+}
+
+double natural_residual_at(const Ncp& ncp, const VecX& z, const VecX& F) {
+  const int n = ncp.size();
+  if (z.size() != n || F.size() != n || ncp.linear.lower.size() != n) return INFINITY;
+  double r = 0.0;
+  for (int i = 0; i < n; ++i) {
+    // z - mid(l, inf, z - F): F itself on a free row.
+    const double l = ncp.linear.lower(i);
+    r = std::max(r, std::abs(z(i) - F(i) <= l ? z(i) - l : F(i)));
+  }
+  return std::isnan(r) ? INFINITY : r;
+}
+
+double natural_residual(const Ncp& ncp, const VecX& z) {
+  const int n = ncp.size();
+  if (z.size() != n || ncp.linear.M.rows() != n || ncp.linear.M.cols() != n ||
+      ncp.linear.lower.size() != n)
+    return INFINITY;
+  VecX w, F;
+  ncp.evaluate(z, w, F);
+  return natural_residual_at(ncp, z, F);
+}
+
+void set_slip_speeds(const Ncp& ncp, const VecX& w, VecX& z) {
+  for (const FrictionCone& c : ncp.cones)
+    z(c.slip()) = w.segment(c.normal + 1, c.tangents).norm();
+}
+
+void clamp_to_bounds(const Ncp& ncp, VecX& z) {
+  for (int i = 0; i < ncp.size() && i < z.size(); ++i)
+    z(i) = std::max(z(i), ncp.linear.lower(i));
+}
+
+}  // namespace pegsim

@@ -1,0 +1,173 @@
+// The NCP with the quadratic Coulomb cone (ncp.hpp, thesis (2.18)-(2.20)): F and its Jacobian,
+// the solvers that take it against hand-solved contacts and against Lemke on LCPs, and the
+// solvers that refuse it.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+#include <string>
+
+#include "lcp_testing.hpp"
+
+namespace pegsim {
+namespace {
+
+const std::vector<std::string> kNcpSolvers{"fischer-newton", "minmap-newton", "fixed-point"};
+
+// An NCP with every row on [0, inf) and no cone: the LCP (M, q).
+Ncp as_ncp(const Lcp& lcp) {
+  Ncp ncp;
+  ncp.linear = lcp;
+  ncp.linear.lower.setZero(lcp.size());
+  ncp.linear.upper.setConstant(lcp.size(), INFINITY);
+  return ncp;
+}
+
+// Contacts of a point mass m on a plane, one 3D block [p_n, p_t, p_o, sigma] each (M = I / m on
+// the force rows: the contacts of independent particles), then one linear row (a joint limit's).
+Ncp particles(double m, double mu, const std::vector<Vec3>& free_velocity, double limit_q) {
+  const int nc = static_cast<int>(free_velocity.size());
+  const int n = 4 * nc + 1;
+  Lcp lcp;
+  lcp.M.setZero(n, n);
+  lcp.q.setZero(n);
+  Ncp ncp;
+  for (int i = 0; i < nc; ++i) {
+    for (int k = 0; k < 3; ++k) {
+      lcp.M(4 * i + k, 4 * i + k) = 1.0 / m;
+      lcp.q(4 * i + k) = free_velocity[i](k);  // (v_n, v_t, v_o) before contact
+    }
+    ncp.cones.push_back({4 * i, 2, mu});
+  }
+  lcp.M(n - 1, n - 1) = 2.0;
+  lcp.q(n - 1) = limit_q;
+  ncp.linear = lcp;
+  ncp.linear.lower.setZero(n);
+  ncp.linear.upper.setConstant(n, INFINITY);
+  for (int i = 0; i < nc; ++i) ncp.linear.lower.segment(4 * i + 1, 2).setConstant(-INFINITY);
+  return ncp;
+}
+
+VecX solve_with(const std::string& solver, const Ncp& ncp, SolveReport& report,
+                double tolerance = 1e-12) {
+  SolverOptions options;
+  options.tolerance = tolerance;
+  options.max_iterations = 100000;
+  VecX z;
+  report = make_solver(solver)->solve_ncp(ncp, z, options);
+  return z;
+}
+
+// dF/dz of Ncp::jacobian against central differences of Ncp::evaluate at random points with
+// p_n, sigma > 0, on a random symmetric positive definite linear part with a 3D and a 2D cone.
+TEST(Ncp, JacobianMatchesFiniteDifferences) {
+  std::mt19937 rng(7);
+  const Lcp base = test::random_spd(9, rng);
+  Ncp ncp = as_ncp(base);
+  ncp.cones = {{0, 2, 0.4}, {4, 1, 0.9}};  // rows 0-3 and 4-6; rows 7, 8 linear
+  ncp.linear.lower.segment(1, 2).setConstant(-INFINITY);
+  ncp.linear.lower(5) = -INFINITY;
+  ASSERT_EQ(ncp_defect(ncp), nullptr);
+  for (int trial = 0; trial < 5; ++trial) {
+    const VecX z = test::uniform(9, 1, rng, 0.1, 1.0);
+    VecX w, F, Fp, Fm;
+    ncp.evaluate(z, w, F);
+    MatX J;
+    ncp.jacobian(z, w, J);
+    const double eps = 1e-6;
+    for (int j = 0; j < 9; ++j) {
+      VecX zp = z, zm = z;
+      zp(j) += eps;
+      zm(j) -= eps;
+      ncp.evaluate(zp, w, Fp);
+      ncp.evaluate(zm, w, Fm);
+      const VecX column = (Fp - Fm) / (2 * eps);
+      EXPECT_LE((column - J.col(j)).cwiseAbs().maxCoeff(), 1e-8) << "column " << j;
+    }
+  }
+}
+
+// A point mass pressed on a plane by gravity (v_n = -g h) with a tangential free velocity v_f
+// in every direction: p_n = m g h; it sticks with p_t = -m v_f when m |v_f| <= mu p_n, else it
+// slides with p_t = -mu p_n v_f / |v_f| and sigma = |v_f| - mu p_n / m, (2.18)-(2.20). The
+// exact cone answers the same in every direction.
+TEST(Ncp, PointContactSticksOrSlidesInEveryDirection) {
+  const double m = 2.0, mu = 0.4, g = 9.81, h = 0.01;
+  const double pn = m * g * h, limit = mu * pn / m;  // the largest |v_f| that sticks
+  for (const std::string& solver : kNcpSolvers) {
+    double worst = 0.0;
+    for (int k = 0; k < 12; ++k) {
+      const double angle = 2.0 * M_PI * k / 12.0 + 0.1;
+      const Vec3 d(0.0, std::cos(angle), std::sin(angle));  // (n, t, o) components
+      const std::vector<Vec3> v{Vec3(-g * h, 0, 0) + 0.5 * limit * d,
+                                Vec3(-g * h, 0, 0) + 3.0 * limit * d};
+      const Ncp ncp = particles(m, mu, v, -0.3);
+      SolveReport report;
+      const VecX z = solve_with(solver, ncp, report);
+      ASSERT_TRUE(report.solved()) << solver << " angle " << angle << ": " << report.message;
+      VecX expected(9);
+      expected << pn, -m * 0.5 * limit * d.tail<2>(), 0.0,                 // sticks
+          pn, -mu * pn * d.tail<2>(), 3.0 * limit - limit,                 // slides
+          0.15;                                                            // 2 z - 0.3 = 0
+      worst = std::max(worst, (z - expected).cwiseAbs().maxCoeff());
+      EXPECT_LE(report.residual, 1e-12 * (1.0 + ncp.linear.q.cwiseAbs().maxCoeff()));
+    }
+    EXPECT_LE(worst, 1e-10) << solver;
+  }
+}
+
+// Without cones the NCP is the LCP: the NCP solvers find Lemke's (unique: M is positive definite)
+// solution of seeded random problems.
+TEST(Ncp, WithoutConesItIsTheLcp) {
+  std::mt19937 rng(11);
+  for (int n : {4, 9, 16}) {
+    const Lcp lcp = test::random_spd(n, rng);
+    const test::Run lemke = test::run("lemke", lcp);
+    ASSERT_TRUE(lemke.report.solved());
+    for (const std::string& solver : kNcpSolvers) {
+      SolveReport report;
+      const VecX z = solve_with(solver, as_ncp(lcp), report);
+      ASSERT_TRUE(report.solved()) << solver << " n = " << n << ": " << report.message;
+      EXPECT_LE((z - lemke.z).cwiseAbs().maxCoeff(), 1e-9) << solver << " n = " << n;
+      EXPECT_TRUE(test::is_solution(lcp, z)) << solver;
+    }
+  }
+}
+
+// The solvers that take only LCPs refuse the NCP with a status and a message naming those that
+// take it; the NCP solvers report a malformed NCP the same way.
+TEST(Ncp, LcpSolversRefuseItAndMalformedProblemsAreReported) {
+  EXPECT_EQ(ncp_solver_list(), "fixed-point, minmap-newton, fischer-newton");
+  const Ncp ncp = particles(1.0, 0.5, {Vec3(-0.1, 0.2, 0.0)}, 0.1);
+  for (const std::string& name : solver_names()) {
+    const auto solver = make_solver(name);
+    const bool takes = solver->supports_ncp();
+    EXPECT_EQ(takes, name == "fixed-point" || name == "minmap-newton" || name == "fischer-newton")
+        << name;
+    SolveReport report;
+    const VecX z = solve_with(name, ncp, report);
+    EXPECT_EQ(z.size(), ncp.size()) << name;
+    if (takes) {
+      EXPECT_TRUE(report.solved()) << name << ": " << report.message;
+      continue;
+    }
+    EXPECT_EQ(report.status, SolveStatus::NumericalFailure) << name;
+    EXPECT_NE(report.message.find("fischer-newton"), std::string::npos) << report.message;
+  }
+  Ncp tangent_bounded = ncp;
+  tangent_bounded.linear.lower(1) = 0.0;  // p_t must be free
+  Ncp nan_q = ncp;
+  nan_q.linear.q(0) = NAN;
+  for (const Ncp* bad : {&tangent_bounded, &nan_q})
+    for (const std::string& name : kNcpSolvers) {
+      SolveReport report;
+      const VecX z = solve_with(name, *bad, report);
+      EXPECT_EQ(report.status, SolveStatus::NumericalFailure) << name;
+      EXPECT_FALSE(report.message.empty());
+      EXPECT_EQ(z.size(), bad->size());
+      EXPECT_TRUE(z.allFinite());
+    }
+}
+
+}  // namespace
+}  // namespace pegsim
