@@ -252,13 +252,7 @@ nlohmann::json grasp_scene(const GraspSetup& s) {
       number(kLiftStart) + " s to " + number(kLiftEnd) + " s; friction " + number(s.mu) + ".";
   scene["dimension"] = 2;
   scene["duration"] = s.duration;
-  // epsilon and the feasibility allowance scale with h (step_size_rules.hpp).
-  scene["settings"] = {{"h", s.h},
-                       {"epsilon", contact_distance(s.h)},
-                       {"feasibility_depth", feasibility_allowance(s.h)},
-                       {"contact_model", s.contact_model},
-                       {"solver", "lemke"},
-                       {"fallbacks", {"pgs"}}};
+  scene["settings"] = scaled_settings(s.h, s.contact_model);
   scene["bodies"] = bodies;
   scene["joints"] = joints;
   scene["controllers"] = controllers;

@@ -87,14 +87,8 @@ nlohmann::json pour_scene(const PourSetup& s) {
                                 : "Thesis §5.2.4: random polyhedra poured into a box";
   scene["dimension"] = s.dimension;
   scene["duration"] = s.duration;
-  // Frictionless, as every simulation of thesis §5.2; epsilon and the feasibility allowance
-  // scale with h (step_size_rules.hpp).
-  scene["settings"] = {{"h", s.h},
-                       {"epsilon", contact_distance(s.h)},
-                       {"feasibility_depth", feasibility_allowance(s.h)},
-                       {"contact_model", s.contact_model},
-                       {"solver", "lemke"},
-                       {"fallbacks", {"pgs"}}};
+  // Frictionless, as every simulation of thesis §5.2.
+  scene["settings"] = scaled_settings(s.h, s.contact_model);
   if (!planar) scene["settings"]["friction_directions"] = 4;  // mu = 0: the rows carry nothing
   scene["bodies"] = planar ? polygon_bodies(s) : polyhedron_bodies(s);
   return scene;

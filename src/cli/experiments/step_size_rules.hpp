@@ -2,6 +2,9 @@
 #pragma once
 
 #include <algorithm>
+#include <string>
+
+#include <nlohmann/json.hpp>
 
 namespace pegsim::cli {
 
@@ -14,5 +17,16 @@ inline double contact_distance(double h) { return 10.0 * h; }
 // sinks through the body it rests on (triangle_drop under PEG at h = 0.008: through the static
 // triangle; polygon_pour, seed 0, h = 0.01: mean overlap 0.077 m^2 against 1.1e-5 m^2 with 1 cm).
 inline double feasibility_allowance(double h) { return std::max(0.0025, 2.0 * h); }
+
+// The "settings" of a generated experiment scene at step size h: the two rules above, Lemke
+// with PGS behind it.
+inline nlohmann::json scaled_settings(double h, const std::string& contact_model) {
+  return {{"h", h},
+          {"epsilon", contact_distance(h)},
+          {"feasibility_depth", feasibility_allowance(h)},
+          {"contact_model", contact_model},
+          {"solver", "lemke"},
+          {"fallbacks", {"pgs"}}};
+}
 
 }  // namespace pegsim::cli
