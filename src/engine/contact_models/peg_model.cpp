@@ -185,13 +185,14 @@ class PegPair {
   // face of e_b on e_a's side: X(C(v, f), C(e_a, e_b)), written as an I-constraint (§4.2.3).
   // Faces: f1 = face_left, f2 = face_right of e_b, and O_eb of (3.6) points over f1.
   //
-  // The side e_a leans to is e_a . O_eb taken in the cross-section normal to e_b, where O_eb
-  // and the faces live (Fig. 4.8): over |e_a x e_b|, not |e_a|. The thesis' e_a / |e_a| is the
-  // same for an e_a across e_b, but shrinks with the angle between them, so an e_a nearly
-  // along e_b fell in the undecided band although the normal (3.6) it decides is sure
-  // (n . (eta_1 + eta_2) = -|e_a . O_eb| / |e_a x e_b|): the flipped C4 then stated "e_a's line
-  // past e_b's line, into B", violated by the whole gap between two edges that do not touch,
-  // and its impulse pulled the bodies together (pour20's pile, issue 6).
+  // The side e_a leans to is e_a . O_eb in the cross-section normal to e_b, where O_eb and
+  // the faces live (Fig. 4.8): over |e_a x e_b| (unit vectors), not |e_a|. It equals
+  // -n . (eta_1 + eta_2) / |eta_1 + eta_2| for the normal n of (3.6), so the undecided band is
+  // where n's sign is undecided, as §3.4 means. The thesis' e_a / |e_a| is the same for an e_a
+  // across e_b but shrinks with the angle between them: an e_a nearly along e_b fell in the
+  // band although n surely points into B, and the flipped C4 then stated "e_a's line past
+  // e_b's line, into B", violated by the whole gap between two edges that do not touch; its
+  // impulse pulled the bodies together (pour20's pile, issue 6).
   void x_constraints(const Side& V, int v, const Side& E, int eb) {
     const Polytope::Edge& edge = E.poly.shape.edges[eb];
     const int c1 = vertex_face(V, v, E, edge.face_left);
