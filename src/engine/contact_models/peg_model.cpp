@@ -198,8 +198,8 @@ class PegPair {
     const int c1 = vertex_face(V, v, E, edge.face_left);
     const int c2 = vertex_face(V, v, E, edge.face_right);
     const Vec3 along = E.poly.edge_vector(eb).normalized();
-    const Vec3 o = along.cross(-(E.poly.normal(edge.face_left) + E.poly.normal(edge.face_right)))
-                       .normalized();
+    const Vec3 o =
+        along.cross(-(E.poly.normal(edge.face_left) + E.poly.normal(edge.face_right))).normalized();
     const double limit = std::abs(settings_.eps_theta);
     for (int ea : V.poly.shape.vertex_edges[v]) {
       if (is_flat_edge(V.poly, ea)) continue;

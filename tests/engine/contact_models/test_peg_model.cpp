@@ -272,9 +272,9 @@ TEST(PegModel, EdgeAcrossARimKeepsItsContactBesideOtherConfigurations) {
 // 0.098 < |eps_theta|, yet the edges' normal (3.6) is far from undecided: it is -z, from the
 // cube down onto the block, and C(e_a, e_b)'s gap is the 2.9 cm between the edges' lines. The
 // flipped C4 = -C3 of Alg. 14's undecided branch is then violated by 2.9 cm in a configuration
-// where nothing touches, and paired with the violated side face it made the step pull the
-// cube 3 cm in one step (about 3 m/s). Nothing is within reach of one step here (the cube
-// falls g h^2 = 1 mm): the cube must fall freely, with no impulse, whichever way e_a leans.
+// where nothing touches; paired with the violated side face (e_a leaning one way) it gave
+// the hovering cube 0.70 m/s and 5.9 rad/s in one step. Nothing is within reach of one step
+// here (the cube falls g h^2 = 1 mm): it must fall freely, with no impulse, either way.
 TEST(PegModel, CubeHoveringOverARimWithAnEdgeAlongItFallsFreely) {
   for (const double lean : {1.0, -1.0}) {
     SCOPED_TRACE(lean);
@@ -283,8 +283,8 @@ TEST(PegModel, CubeHoveringOverARimWithAnEdgeAlongItFallsFreely) {
     const double alpha = lean * 8.0 * M_PI / 180.0;
     const Quat q(Eigen::AngleAxisd(-alpha, Vec3::UnitZ()));
     const Vec3 corner(-0.028, 0.0, 0.029);  // v_a: local (-0.25, -0.25, -0.25)
-    const int cube = w.add_box("cube", Vec3(0.5, 0.5, 0.5), 1.0,
-                               corner + q * Vec3(0.25, 0.25, 0.25), q, 0.5);
+    const int cube =
+        w.add_box("cube", Vec3(0.5, 0.5, 0.5), 1.0, corner + q * Vec3(0.25, 0.25, 0.25), q, 0.5);
     Settings settings;
     settings.contact_model = ContactModel::Peg;
     Simulator sim(w.model, w.state, settings);
