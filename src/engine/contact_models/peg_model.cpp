@@ -184,13 +184,22 @@ class PegPair {
   // Alg. 14: each edge e_a of v (applicable with e_b) may not cross e_b while v is past the
   // face of e_b on e_a's side: X(C(v, f), C(e_a, e_b)), written as an I-constraint (§4.2.3).
   // Faces: f1 = face_left, f2 = face_right of e_b, and O_eb of (3.6) points over f1.
+  //
+  // The side e_a leans to is e_a . O_eb in the cross-section normal to e_b, where O_eb and
+  // the faces live (Fig. 4.8): over |e_a x e_b| (unit vectors), not |e_a|. It equals
+  // -n . (eta_1 + eta_2) / |eta_1 + eta_2| for the normal n of (3.6), so the undecided band is
+  // where n's sign is undecided, as §3.4 means. The thesis' e_a / |e_a| is the same for an e_a
+  // across e_b but shrinks with the angle between them: an e_a nearly along e_b fell in the
+  // band although n surely points into B, and the flipped C4 then stated "e_a's line past
+  // e_b's line, into B", violated by the whole gap between two edges that do not touch; its
+  // impulse pulled the bodies together (pour20's pile, issue 6).
   void x_constraints(const Side& V, int v, const Side& E, int eb) {
     const Polytope::Edge& edge = E.poly.shape.edges[eb];
     const int c1 = vertex_face(V, v, E, edge.face_left);
     const int c2 = vertex_face(V, v, E, edge.face_right);
-    const Vec3 o = E.poly.edge_vector(eb)
-                       .cross(-(E.poly.normal(edge.face_left) + E.poly.normal(edge.face_right)))
-                       .normalized();
+    const Vec3 along = E.poly.edge_vector(eb).normalized();
+    const Vec3 o =
+        along.cross(-(E.poly.normal(edge.face_left) + E.poly.normal(edge.face_right))).normalized();
     const double limit = std::abs(settings_.eps_theta);
     for (int ea : V.poly.shape.vertex_edges[v]) {
       if (is_flat_edge(V.poly, ea)) continue;
@@ -198,7 +207,7 @@ class PegPair {
       const int c3 = edge_edge(V, ea, E, eb);
       if (c3 < 0 || contacts_[c3].applicability < settings_.eps_theta) continue;
       const Vec3 dir = (V.poly.vertex(V.other_end(ea, v)) - V.poly.vertex(v)).normalized();
-      const double side = dir.dot(o);
+      const double side = dir.dot(o) / dir.cross(along).norm();  // c3 >= 0: not parallel
       const auto x = [&](int face_contact, int edge_contact) {
         add_inter_contact(contacts_, ConstraintKind::CrossContact, {face_contact, edge_contact},
                           set_);

@@ -265,6 +265,43 @@ TEST(PegModel, EdgeAcrossARimKeepsItsContactBesideOtherConfigurations) {
   EXPECT_GE(z_at_rim, -theta * theta / 2.0);
 }
 
+// Alg. 14 with nearly parallel edges, the configuration that threw cubes out of pour20's pile
+// (issue 6): a 0.5 m cube hovers 2.9 cm above the block's top face, its bottom corner v_a
+// 2.8 cm inside the side face's plane (over the top face), 4 cm from the rim e_b; the bottom
+// edge e_a at v_a runs along the rim, 8 degrees off it. |e_a . O_eb| = sin 8 deg / sqrt 2 =
+// 0.098 < |eps_theta|, yet the edges' normal (3.6) is far from undecided: it is -z, from the
+// cube down onto the block, and C(e_a, e_b)'s gap is the 2.9 cm between the edges' lines. The
+// flipped C4 = -C3 of Alg. 14's undecided branch is then violated by 2.9 cm in a configuration
+// where nothing touches; paired with the violated side face (e_a leaning one way) it gave
+// the hovering cube 0.70 m/s and 5.9 rad/s in one step. Nothing is within reach of one step
+// here (the cube falls g h^2 = 1 mm): it must fall freely, with no impulse, either way.
+TEST(PegModel, CubeHoveringOverARimWithAnEdgeAlongItFallsFreely) {
+  for (const double lean : {1.0, -1.0}) {
+    SCOPED_TRACE(lean);
+    test::World w;
+    test::add_corner_block(w);
+    const double alpha = lean * 8.0 * M_PI / 180.0;
+    const Quat q(Eigen::AngleAxisd(-alpha, Vec3::UnitZ()));
+    const Vec3 corner(-0.028, 0.0, 0.029);  // v_a: local (-0.25, -0.25, -0.25)
+    const int cube =
+        w.add_box("cube", Vec3(0.5, 0.5, 0.5), 1.0, corner + q * Vec3(0.25, 0.25, 0.25), q, 0.5);
+    Settings settings;
+    settings.contact_model = ContactModel::Peg;
+    Simulator sim(w.model, w.state, settings);
+    const StepReport& r = sim.step();
+    ASSERT_FALSE(r.failed);
+    int along_rim = 0;  // C(e_a, e_b) with e_a the edge along the rim: the case under test
+    for (const Contact& c : r.contacts)
+      along_rim += c.feature_a.kind == FeatureKind::Edge && c.feature_b.kind == FeatureKind::Edge &&
+                   std::abs(c.normal.z()) > 0.99 && std::abs(c.gap - 0.029) < 1e-3;
+    EXPECT_GE(along_rim, 1);
+    for (const ConstraintGroup& g : r.constraints.groups) EXPECT_EQ(g.impulse, 0.0);
+    const BodyState& s = sim.state().bodies[cube];
+    EXPECT_NEAR((s.velocity - settings.gravity * settings.h).norm(), 0.0, 1e-12);
+    EXPECT_NEAR(s.angular_velocity.norm(), 0.0, 1e-12);
+  }
+}
+
 // LNC (4.2)-(4.4): the apex's contacts with the block's faces form one I-constraint, and
 // there are no X-constraints.
 TEST(LncModel, ContactsOfOneVertexWithOneBodyFormOneInterContact) {
