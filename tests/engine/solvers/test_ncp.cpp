@@ -12,7 +12,8 @@
 namespace pegsim {
 namespace {
 
-const std::vector<std::string> kNcpSolvers{"fischer-newton", "minmap-newton", "fixed-point"};
+const std::vector<std::string> kNcpSolvers{"fischer-newton", "minmap-newton", "fixed-point",
+                                           "path"};
 
 // An NCP with every row on [0, inf) and no cone: the LCP (M, q).
 Ncp as_ncp(const Lcp& lcp) {
@@ -137,12 +138,13 @@ TEST(Ncp, WithoutConesItIsTheLcp) {
 // The solvers that take only LCPs refuse the NCP with a status and a message naming those that
 // take it; the NCP solvers report a malformed NCP the same way.
 TEST(Ncp, LcpSolversRefuseItAndMalformedProblemsAreReported) {
-  EXPECT_EQ(ncp_solver_list(), "fixed-point, minmap-newton, fischer-newton");
+  EXPECT_EQ(ncp_solver_list(), "fixed-point, minmap-newton, fischer-newton, path");
   const Ncp ncp = particles(1.0, 0.5, {Vec3(-0.1, 0.2, 0.0)}, 0.1);
   for (const std::string& name : solver_names()) {
     const auto solver = make_solver(name);
     const bool takes = solver->supports_ncp();
-    EXPECT_EQ(takes, name == "fixed-point" || name == "minmap-newton" || name == "fischer-newton")
+    EXPECT_EQ(takes, name == "fixed-point" || name == "minmap-newton" || name == "fischer-newton" ||
+                         name == "path")
         << name;
     SolveReport report;
     const VecX z = solve_with(name, ncp, report);
