@@ -38,7 +38,7 @@ commands:
       --fallbacks A,B | none       solvers tried when the first fails
       --formulation NAME           stewart-trinkle | anitescu-potra | mixed-lcp | ncp
                                    (ncp: the quadratic cone; solver fischer-newton,
-                                   minmap-newton or fixed-point)
+                                   minmap-newton, fixed-point or path)
       --contact-model NAME         sm | lnc | peg | corrective (thesis Ch. 4, §5.2)
       --sm-enforce primary|all     contacts the standard model enforces: primary ones, or
                                    every one within epsilon (the thesis' experiments)

@@ -118,6 +118,14 @@ Settings parse_settings(const JsonNode& s, int dimension) {
     out.joint_position_tolerance = n->positive("a positive joint error tolerance (m and rad)");
   if (auto n = s.find("joint_velocity_tolerance"))
     out.joint_velocity_tolerance = n->positive("a positive joint rate tolerance (m/s and rad/s)");
+  // Formulation ncp: the chain's first solver must take the NCP (LCP-only fallbacks are skipped).
+  if (out.formulation == Formulation::Ncp && !make_solver(out.solver)->supports_ncp()) {
+    const std::string what = "a solver that takes the NCP of formulation \"ncp\": one of " +
+                             ncp_solver_list();
+    if (auto n = s.find("solver")) n->fail(what);
+    s.find("formulation")->fail("with /settings/solver " + what + " (the default \"" +
+                                out.solver + "\" solves only LCPs)");
+  }
   return out;
 }
 

@@ -81,6 +81,42 @@ TEST(Cli, BadArgumentsGiveAClearErrorAndStatus2) {
   EXPECT_NE(r.out.find("/no/such/scene.json"), std::string::npos) << r.out;
 }
 
+// Formulation ncp (the quadratic cone, thesis (2.18)-(2.20)) from the command line and from a
+// scene: taken with a solver that takes the NCP, refused with an LCP-only one (the default
+// lemke) by a message naming the solvers that take it; LCP-only fallbacks are skipped.
+TEST(Cli, NcpFormulationNeedsASolverThatTakesIt) {
+  Result r = cli("run " + scene("hello_world") +
+                 " --steps 20 --formulation ncp --solver fischer-newton --fallbacks lemke,path"
+                 " --json --quiet");
+  ASSERT_EQ(r.status, 0) << r.out;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["solver_failures"], 0);
+  EXPECT_LE(j["max_penetration"].get<double>(), 1e-6);
+  r = cli("run " + scene("hello_world") + " --steps 5 --formulation ncp");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.out.find("'lemke' solves only LCPs"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("fischer-newton"), std::string::npos) << r.out;
+
+  const fs::path ncp = temp_dir() / "ncp.json";
+  std::ofstream(ncp) << R"({"settings": {"formulation": "ncp", "solver": "path",
+    "fallbacks": ["lemke", "fixed-point"]}, "bodies": [
+    {"name": "ground", "shape": {"type": "plane"}},
+    {"name": "box", "shape": {"type": "cube", "edge": 0.5}, "position": [0, 0, 0.3]}]})";
+  r = cli("validate " + ncp.string());
+  EXPECT_EQ(r.status, 0) << r.out;
+  r = cli("run " + ncp.string() + " --steps 20 --json --quiet");
+  ASSERT_EQ(r.status, 0) << r.out;
+  EXPECT_EQ(nlohmann::json::parse(r.out)["solver_failures"], 0);
+  const fs::path lcp_only = temp_dir() / "ncp_lemke.json";
+  std::ofstream(lcp_only) << R"({"settings": {"formulation": "ncp", "solver": "pgs",
+    "fallbacks": ["fischer-newton"]}, "bodies": [{"name": "ground", "shape": {"type": "plane"}}]})";
+  r = cli("validate " + lcp_only.string());
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.out.find("ncp_lemke.json: /settings/solver: expected a solver that takes the NCP"),
+            std::string::npos)
+      << r.out;
+}
+
 TEST(Cli, ValidateAcceptsEveryShippedScene) {
   for (const auto& entry : fs::directory_iterator(fs::path(PEGSIM_SOURCE_DIR) / "scenes")) {
     if (entry.path().extension() != ".json") continue;

@@ -114,6 +114,16 @@ TEST(Scene, PlaneNormalOrientsBodyZ) {
   }
 }
 
+// Formulation ncp with a solver that takes the NCP and LCP-only fallbacks (skipped at run time).
+TEST(Scene, NcpFormulationIsRead) {
+  const Scene s = parse(R"({"settings": {"formulation": "ncp", "solver": "fischer-newton",
+      "fallbacks": ["lemke", "path"]},
+    "bodies": [{"name": "b", "shape": {"type": "sphere", "radius": 1}}]})");
+  EXPECT_EQ(s.settings.formulation, Formulation::Ncp);
+  EXPECT_EQ(s.settings.solver, "fischer-newton");
+  EXPECT_EQ(s.settings.fallbacks, (std::vector<std::string>{"lemke", "path"}));
+}
+
 TEST(Scene, SettingsFieldsAreRead) {
   const Scene s = parse(R"({"duration": 2.5, "settings": {
       "h": 0.005, "gravity": [0, -1, -9], "epsilon": 0.02, "eps_theta": -0.3,

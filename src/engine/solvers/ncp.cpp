@@ -14,7 +14,8 @@ void Ncp::evaluate(const VecX& z, VecX& w, VecX& F) const {
     const double pn = z(c.normal), sigma = z(c.slip());
     for (int k = 1; k <= c.tangents; ++k) {
       const int t = c.normal + k;
-      F(t) = c.mu * pn * w(t) + z(t) * sigma;  // (2.18), (2.19): w(t) is u_t
+      // (2.18), (2.19): w(t) is u_t; p_t = 0 without friction (ncp.hpp).
+      F(t) = c.mu > 0.0 ? c.mu * pn * w(t) + z(t) * sigma : z(t);
     }
     F(c.slip()) = c.mu * pn - z.segment(c.normal + 1, c.tangents).norm();  // (2.20), ncp.hpp
   }
@@ -31,12 +32,17 @@ void Ncp::jacobian(const VecX& z, const VecX& w, MatX& J) const {
     const double length = z.segment(c.normal + 1, c.tangents).norm();
     for (int k = 1; k <= c.tangents; ++k) {
       const int t = c.normal + k;
+      J(s, t) = length > 0.0 ? -z(t) / length : 0.0;
+      if (c.mu == 0.0) {  // F_t = p_t
+        J.row(t).setZero();
+        J(t, t) = 1.0;
+        continue;
+      }
       // d(mu p_n u_t + p_t sigma): mu p_n M_t + mu u_t e_n + sigma e_t + p_t e_sigma.
       J.row(t) *= c.mu * pn;
       J(t, c.normal) += c.mu * w(t);
       J(t, t) += sigma;
       J(t, s) += z(t);
-      J(s, t) = length > 0.0 ? -z(t) / length : 0.0;
     }
   }
 }
@@ -85,6 +91,26 @@ double natural_residual(const Ncp& ncp, const VecX& z) {
 void set_slip_speeds(const Ncp& ncp, const VecX& w, VecX& z) {
   for (const FrictionCone& c : ncp.cones)
     z(c.slip()) = w.segment(c.normal + 1, c.tangents).norm();
+}
+
+void complementarity_partners(const Ncp& ncp, const VecX& z, const VecX& w, VecX& a) {
+  a = z;
+  for (const FrictionCone& c : ncp.cones)
+    a(c.slip()) = z(c.slip()) - w.segment(c.normal + 1, c.tangents).norm();
+}
+
+void add_slip_speed_gradient(const Ncp& ncp, const FrictionCone& cone, const VecX& w,
+                             double scale, int row, MatX& J) {
+  const double speed = w.segment(cone.normal + 1, cone.tangents).norm();
+  if (speed == 0.0) return;
+  for (int k = 1; k <= cone.tangents; ++k)
+    J.row(row) += (scale * w(cone.normal + k) / speed) * ncp.linear.M.row(cone.normal + k);
+}
+
+void slip_rows(const Ncp& ncp, std::vector<int>& cone_of_row) {
+  cone_of_row.assign(static_cast<std::size_t>(ncp.size()), -1);
+  for (std::size_t k = 0; k < ncp.cones.size(); ++k)
+    cone_of_row[static_cast<std::size_t>(ncp.cones[k].slip())] = static_cast<int>(k);
 }
 
 void clamp_to_bounds(const Ncp& ncp, VecX& z) {

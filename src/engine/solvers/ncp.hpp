@@ -14,6 +14,9 @@
 // corner lifts).
 // At a solution either sigma = 0 and u_t = 0 (stick, |p_t| <= mu p_n), or p_t = -mu p_n u_t /
 // |u_t| with sigma = |u_t| (slide): maximal dissipation on the round cone.
+// A frictionless cone (mu = 0) is the point p_t = 0: (2.20) forces it and (2.18) reads
+// p_t sigma = 0, so its tangent rows are written F_t = p_t, the same solutions with a Jacobian
+// that does not vanish at the kink p_t = 0 (the p_t are eliminated: identically zero).
 #pragma once
 
 #include <vector>
@@ -59,6 +62,20 @@ double natural_residual_at(const Ncp& ncp, const VecX& z, const VecX& F);
 // (no load, or mu = 0: p_t = 0 and any sigma >= 0 solves), so this is always a valid choice,
 // and a start at which (2.18)'s rows depend on p_t.
 void set_slip_speeds(const Ncp& ncp, const VecX& w, VecX& z);
+
+// The Newton methods' partner of F on each row (a = z_i, except a cone's slip row, where
+// a = sigma - |u_t|): they solve min(a_i, F_i) = 0 (or phi(a_i, F_i) = 0) on the rows on
+// [0, inf). On the slip row 0 <= sigma - |u_t| _|_ mu p_n - |p_t| >= 0 has exactly the solutions
+// of (2.18)-(2.20) with sigma = |u_t| (if mu p_n - |p_t| > 0 then sigma = |u_t| and (2.18) gives
+// u_t = 0), so sigma stays determined where (2.20) leaves it free: at a contact without load
+// (p_n = p_t = 0 solve for any sigma, and sigma's column of dF/dz vanishes).
+void complementarity_partners(const Ncp& ncp, const VecX& z, const VecX& w, VecX& a);
+// Adds scale * d|u_t|/dz = scale * (u_t / |u_t|)^T M_t to J's row `row` (zero at u_t = 0, an
+// element of the generalized gradient): the slip partner's gradient is e_sigma minus this.
+void add_slip_speed_gradient(const Ncp& ncp, const FrictionCone& cone, const VecX& w,
+                             double scale, int row, MatX& J);
+// For each row, the index of the cone whose slip row it is, or -1 (resized to ncp.size()).
+void slip_rows(const Ncp& ncp, std::vector<int>& cone_of_row);
 
 // z with every row clamped to its bounds.
 void clamp_to_bounds(const Ncp& ncp, VecX& z);

@@ -1,5 +1,6 @@
 // minmap- and Fischer–Newton on the NCP with the quadratic cone (ncp.hpp): the reformulation
 // H(z) = 0 of newton.hpp with F(z) in place of w = M z + q, and F's own Jacobian.
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <string>
@@ -13,59 +14,54 @@ using Clock = std::chrono::steady_clock;
 
 constexpr double kArmijo = 1e-4;    // sufficient decrease of psi per unit of directional slope
 constexpr double kMinStep = 1e-12;  // the line search gives up below this step length
+constexpr int kStall = 20;  // steps without a 0.1 % gain of the best merit: the run has stalled
 
 bool is_free(const Ncp& ncp, Eigen::Index i) { return ncp.linear.lower(i) == -INFINITY; }
 
 }  // namespace
 
-void NewtonSolver::evaluate(const Ncp& ncp, const VecX& z, VecX& w, VecX& F, VecX& H) const {
+void NewtonSolver::evaluate(const Ncp& ncp, const VecX& z, VecX& w, VecX& F, VecX& H) {
   ncp.evaluate(z, w, F);
+  if (slip_partners_) complementarity_partners(ncp, z, w, a_);
+  else a_ = z;
   H.resize(z.size());
   for (Eigen::Index i = 0; i < z.size(); ++i) {
     if (is_free(ncp, i)) H(i) = F(i);  // an equation: F_i = 0
-    else if (map_ == Map::MinMap) H(i) = std::min(z(i), F(i));
-    else H(i) = std::hypot(z(i), F(i)) - z(i) - F(i);
+    else if (map_ == Map::MinMap) H(i) = std::min(a_(i), F(i));
+    else H(i) = std::hypot(a_(i), F(i)) - a_(i) - F(i);
   }
 }
 
-// An element of the generalized Jacobian of H: the rows of dF/dz, chained through the maps as
-// in the LCP's jacobian() (newton.cpp).
+// An element of the generalized Jacobian of H: the rows of dF/dz and of the partners a
+// (ncp.hpp), chained through the maps as in the LCP's jacobian() (newton.cpp). Where min's two
+// arguments tie, the partner's row: on a slip row it keeps sigma's column, which dF/dz leaves
+// empty at a contact without load.
 void NewtonSolver::jacobian(const Ncp& ncp, const VecX& z, const VecX& w, const VecX& F) {
   ncp.jacobian(z, w, J_);
+  if (slip_partners_) complementarity_partners(ncp, z, w, a_);
+  else a_ = z;
   for (Eigen::Index i = 0; i < z.size(); ++i) {
     if (is_free(ncp, i)) continue;
+    double da = 1.0;  // H's derivative along a_i (its along F_i scales the row)
     if (map_ == Map::MinMap) {
-      if (z(i) <= F(i)) {
-        J_.row(i).setZero();
-        J_(i, i) = 1.0;
-      }
-      continue;
+      if (a_(i) > F(i)) continue;
+      J_.row(i).setZero();
+    } else {
+      const double r = std::hypot(a_(i), F(i));
+      da = r > 0.0 ? a_(i) / r - 1.0 : M_SQRT1_2 - 1.0;
+      J_.row(i) *= r > 0.0 ? F(i) / r - 1.0 : M_SQRT1_2 - 1.0;
     }
-    const double r = std::hypot(z(i), F(i));
-    const double a = r > 0.0 ? z(i) / r - 1.0 : M_SQRT1_2 - 1.0;
-    const double b = r > 0.0 ? F(i) / r - 1.0 : M_SQRT1_2 - 1.0;
-    J_.row(i) *= b;
-    J_(i, i) += a;
+    J_(i, i) += da;
+    if (const int cone = cone_of_row_[static_cast<std::size_t>(i)]; slip_partners_ && cone >= 0)
+      add_slip_speed_gradient(ncp, ncp.cones[static_cast<std::size_t>(cone)], w, -da,
+                              static_cast<int>(i), J_);
   }
 }
 
-SolveReport NewtonSolver::solve_ncp(const Ncp& ncp, VecX& z, const SolverOptions& options) {
-  const auto t0 = Clock::now();
-  SolveReport report;
-  report.solver = std::string(name());
-  const int n = ncp.size();
-  auto finish = [&](SolveStatus status, std::string message) {
-    clamp_to_bounds(ncp, z);  // H = 0 only inside the bounds; a tiny excursion is rounding
-    return finish_report(std::move(report), status, std::move(message), ncp, z, t0);
-  };
-  if (!(options.warm_start && z.size() == n && z.allFinite())) z.setZero(n);
-  if (const char* defect = ncp_defect(ncp)) {
-    z.setZero(n);
-    return finish(SolveStatus::NumericalFailure, defect);
-  }
-  if (n == 0) return finish(SolveStatus::Solved, "");
-
-  const double tolerance = options.tolerance * (1.0 + ncp.linear.q.cwiseAbs().maxCoeff());
+// Newton steps from z until solved (true), the merit stalls (no decrease, or kStall steps
+// without gain) or the report's iterations reach `max_iterations` (false).
+bool NewtonSolver::run_ncp(const Ncp& ncp, VecX& z, int max_iterations, double tolerance,
+                           SolveReport& report) {
   auto solved = [&] {
     if (natural_residual_at(ncp, z, F_) > tolerance) return false;
     trial_ = z;
@@ -79,14 +75,19 @@ SolveReport NewtonSolver::solve_ncp(const Ncp& ncp, VecX& z, const SolverOptions
   // every p_t out of (2.18), (2.19) and (2.20).
   set_slip_speeds(ncp, w_, z);
   evaluate(ncp, z, w_, F_, H_);
-  for (int k = 1; k <= options.max_iterations; ++k) {
-    if (solved()) return finish(SolveStatus::Solved, "");
+  double best = INFINITY;
+  int since_gain = 0;
+  while (report.iterations < max_iterations) {
+    if (solved()) return true;
     const double psi = 0.5 * H_.squaredNorm();
+    if (psi < 0.999 * best) since_gain = 0;
+    else if (++since_gain >= kStall) return false;
+    best = std::min(best, psi);
     jacobian(ncp, z, w_, F_);
     grad_.noalias() = J_.transpose() * H_;
     // Directions in turn until one decreases psi: Newton's (LU); the minimum-norm Gauss–Newton
-    // step, for the singular J of a contact without load (p_n = 0 leaves p_t and sigma out of
-    // (2.18)-(2.20)); steepest descent.
+    // step, for a singular J (coplanar contacts share their load in any proportion);
+    // steepest descent.
     bool decreased = false;
     for (int direction = 0; direction < 3 && !decreased; ++direction) {
       if (direction == 0) {
@@ -109,20 +110,53 @@ SolveReport NewtonSolver::solve_ncp(const Ncp& ncp, VecX& z, const SolverOptions
         }
       }
     }
-    report.iterations = k;
-    if (!decreased)
-      return finish(SolveStatus::NumericalFailure,
-                    "the line search found no decrease of the merit function (a local minimum "
-                    "of |H|^2 that is no solution)");
+    ++report.iterations;
+    if (!decreased) return false;
     z.swap(trial_);
     w_.swap(w_trial_);
     F_.swap(F_trial_);
     H_.swap(H_trial_);
     report.residual_history.push_back(natural_residual_at(ncp, z, F_));
   }
-  if (solved()) return finish(SolveStatus::Solved, "");
-  return finish(SolveStatus::MaxIterations,
-                "iteration limit " + std::to_string(options.max_iterations) + " reached");
+  return solved();
+}
+
+SolveReport NewtonSolver::solve_ncp(const Ncp& ncp, VecX& z, const SolverOptions& options) {
+  const auto t0 = Clock::now();
+  SolveReport report;
+  report.solver = std::string(name());
+  const int n = ncp.size();
+  auto finish = [&](SolveStatus status, std::string message) {
+    clamp_to_bounds(ncp, z);  // H = 0 only inside the bounds; a tiny excursion is rounding
+    return finish_report(std::move(report), status, std::move(message), ncp, z, t0);
+  };
+  if (!(options.warm_start && z.size() == n && z.allFinite())) z.setZero(n);
+  if (const char* defect = ncp_defect(ncp)) {
+    z.setZero(n);
+    return finish(SolveStatus::NumericalFailure, defect);
+  }
+  if (n == 0) return finish(SolveStatus::Solved, "");
+  slip_rows(ncp, cone_of_row_);
+  const double tolerance = options.tolerance * (1.0 + ncp.linear.q.cwiseAbs().maxCoeff());
+
+  // At the kinks of the cone a local minimum of |H|^2 can hold the iterates: the NCP's own pairs
+  // (z_i, F_i) first, then, when they stall, the slip partners sigma - |u_t| (ncp.hpp) from the
+  // start given (measured: minmap-newton needs them on a sliding cube whose corner lifts,
+  // fischer-newton on a square landing in 2D, where the slip partners alone stall).
+  const VecX start = z;
+  for (int attempt = 0; attempt < 2 && report.iterations < options.max_iterations; ++attempt) {
+    slip_partners_ = attempt == 1;
+    if (attempt == 1) z = start;
+    if (run_ncp(ncp, z, options.max_iterations, tolerance, report))
+      return finish(SolveStatus::Solved, "");
+  }
+  if (report.iterations >= options.max_iterations)
+    return finish(SolveStatus::MaxIterations,
+                  "iteration limit " + std::to_string(options.max_iterations) + " reached");
+  return finish(SolveStatus::NumericalFailure,
+                "the line search found no decrease of the merit function (a local minimum of "
+                "|H|^2 that is no solution), with the slip rows paired with sigma and with "
+                "sigma - |u_t|");
 }
 
 }  // namespace pegsim

@@ -18,13 +18,17 @@
 //    e.g. lcp_tobenna), what PATH's pivoting path search does for a linear problem: complementary
 //    pivoting (Lemke) on the problem, reduced by the Schur complement of its free rows when it
 //    has any. Rows with finite bounds other than [0, inf) have no such fallback.
+// It also takes the NCP with the quadratic cone (path_ncp.cpp): Fischer–Newton with restarts,
+// then fixed-point sweeps on the exact cone alternating with Newton steps.
 #pragma once
 
 #include <Eigen/SparseCore>
 #include <Eigen/SparseLU>
 #include <deque>
 
+#include "engine/solvers/fixed_point.hpp"
 #include "engine/solvers/lemke.hpp"
+#include "engine/solvers/newton.hpp"
 #include "engine/solvers/solver.hpp"
 
 namespace pegsim {
@@ -35,6 +39,8 @@ class PathSolver final : public Solver {
   bool supports_bounds() const override { return true; }
   // Iterations are Newton (or gradient) steps; the history is the natural residual per step.
   SolveReport solve(const Lcp& lcp, VecX& z, const SolverOptions& options) override;
+  bool supports_ncp() const override { return true; }
+  SolveReport solve_ncp(const Ncp& ncp, VecX& z, const SolverOptions& options) override;
 
  private:
   using SparseMat = Eigen::SparseMatrix<double>;
@@ -53,6 +59,8 @@ class PathSolver final : public Solver {
   std::deque<double> merits_;  // psi of the last kMemory iterates
   LemkeSolver lemke_;
   FreeRowReduction reduction_;
+  NewtonSolver newton_{NewtonSolver::Map::FischerBurmeister};  // the NCP's
+  FixedPointSolver fixed_point_;                                // the NCP's
 };
 
 }  // namespace pegsim

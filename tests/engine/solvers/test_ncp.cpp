@@ -12,7 +12,8 @@
 namespace pegsim {
 namespace {
 
-const std::vector<std::string> kNcpSolvers{"fischer-newton", "minmap-newton", "fixed-point"};
+const std::vector<std::string> kNcpSolvers{"fischer-newton", "minmap-newton", "fixed-point",
+                                           "path"};
 
 // An NCP with every row on [0, inf) and no cone: the LCP (M, q).
 Ncp as_ncp(const Lcp& lcp) {
@@ -116,6 +117,47 @@ TEST(Ncp, PointContactSticksOrSlidesInEveryDirection) {
   }
 }
 
+// The kinks' devices (ncp.hpp): a frictionless cone's tangent rows are F_t = p_t (Jacobian e_t)
+// and the slip partner a = sigma - |u_t| has the gradient e_sigma - (u_t / |u_t|)^T M_t, both
+// against central differences at random points with u_t != 0.
+TEST(Ncp, FrictionlessRowsAndSlipPartnerMatchFiniteDifferences) {
+  std::mt19937 rng(5);
+  Ncp ncp = as_ncp(test::random_spd(8, rng));
+  ncp.cones = {{0, 2, 0.0}, {4, 2, 0.6}};
+  for (int row : {1, 2, 5, 6}) ncp.linear.lower(row) = -INFINITY;
+  ASSERT_EQ(ncp_defect(ncp), nullptr);
+  std::vector<int> cone_of_row;
+  slip_rows(ncp, cone_of_row);
+  EXPECT_EQ(cone_of_row, (std::vector<int>{-1, -1, -1, 0, -1, -1, -1, 1}));
+  for (int trial = 0; trial < 5; ++trial) {
+    const VecX z = test::uniform(8, 1, rng, 0.1, 1.0);
+    VecX w, F, a, wp, wm, ap, am;
+    ncp.evaluate(z, w, F);
+    EXPECT_EQ(F.segment(1, 2), z.segment(1, 2));  // mu = 0: F_t = p_t
+    MatX J;
+    ncp.jacobian(z, w, J);
+    complementarity_partners(ncp, z, w, a);
+    MatX A = MatX::Zero(8, 8);  // rows of da/dz on the slip rows 3 and 7
+    for (const FrictionCone& c : ncp.cones) {
+      EXPECT_DOUBLE_EQ(a(c.slip()), z(c.slip()) - w.segment(c.normal + 1, 2).norm());
+      A(c.slip(), c.slip()) = 1.0;
+      add_slip_speed_gradient(ncp, c, w, -1.0, c.slip(), A);
+    }
+    const double eps = 1e-6;
+    for (int j = 0; j < 8; ++j) {
+      VecX zp = z, zm = z, Fp, Fm;
+      zp(j) += eps;
+      zm(j) -= eps;
+      ncp.evaluate(zp, wp, Fp);
+      ncp.evaluate(zm, wm, Fm);
+      EXPECT_LE(((Fp - Fm) / (2 * eps) - J.col(j)).cwiseAbs().maxCoeff(), 1e-8) << j;
+      complementarity_partners(ncp, zp, wp, ap);
+      complementarity_partners(ncp, zm, wm, am);
+      for (int s : {3, 7}) EXPECT_NEAR((ap(s) - am(s)) / (2 * eps), A(s, j), 1e-8) << j;
+    }
+  }
+}
+
 // Without cones the NCP is the LCP: the NCP solvers find Lemke's (unique: M is positive definite)
 // solution of seeded random problems.
 TEST(Ncp, WithoutConesItIsTheLcp) {
@@ -137,12 +179,13 @@ TEST(Ncp, WithoutConesItIsTheLcp) {
 // The solvers that take only LCPs refuse the NCP with a status and a message naming those that
 // take it; the NCP solvers report a malformed NCP the same way.
 TEST(Ncp, LcpSolversRefuseItAndMalformedProblemsAreReported) {
-  EXPECT_EQ(ncp_solver_list(), "fixed-point, minmap-newton, fischer-newton");
+  EXPECT_EQ(ncp_solver_list(), "fixed-point, minmap-newton, fischer-newton, path");
   const Ncp ncp = particles(1.0, 0.5, {Vec3(-0.1, 0.2, 0.0)}, 0.1);
   for (const std::string& name : solver_names()) {
     const auto solver = make_solver(name);
     const bool takes = solver->supports_ncp();
-    EXPECT_EQ(takes, name == "fixed-point" || name == "minmap-newton" || name == "fischer-newton")
+    EXPECT_EQ(takes, name == "fixed-point" || name == "minmap-newton" || name == "fischer-newton" ||
+                         name == "path")
         << name;
     SolveReport report;
     const VecX z = solve_with(name, ncp, report);

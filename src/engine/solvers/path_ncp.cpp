@@ -1,0 +1,57 @@
+// The PATH-style solver on the NCP with the quadratic cone (ncp.hpp). PATH's pivoting has no
+// counterpart for a nonlinear F, so its last resort here is the one PATH falls back on for a
+// nonlinear problem, projected (proximal) steps (Ferris & Munson, "Interfaces to PATH 3.0",
+// 1999: projected gradient steps when the Newton path fails): Fischer–Newton with its restarts
+// (newton_ncp.cpp), then, while iterations last, blocks of fixed-point sweeps on the exact cone
+// (fixed_point_ncp.cpp), which make progress where Newton's merit has a local minimum, each
+// followed by Newton steps from where they end (locally quadratic once close).
+#include <algorithm>
+#include <chrono>
+#include <string>
+
+#include "engine/solvers/path.hpp"
+
+namespace pegsim {
+namespace {
+
+constexpr int kSweeps = 200;         // fixed-point sweeps between two Newton runs
+constexpr int kNewtonSteps = 100;    // Newton steps per run after sweeps
+
+}  // namespace
+
+SolveReport PathSolver::solve_ncp(const Ncp& ncp, VecX& z, const SolverOptions& options) {
+  const auto t0 = std::chrono::steady_clock::now();
+  SolveReport report;
+  report.solver = "path";
+  auto finish = [&](SolveStatus status, std::string message) {
+    return finish_report(std::move(report), status, std::move(message), ncp, z, t0);
+  };
+  // One method's run: its iterations and history count as the path solver's.
+  auto absorb = [&](const SolveReport& part) {
+    report.iterations += part.iterations;
+    report.residual_history.insert(report.residual_history.end(), part.residual_history.begin(),
+                                   part.residual_history.end());
+    return part.solved();
+  };
+  if (const char* defect = ncp_defect(ncp)) {
+    z.setZero(ncp.size());
+    return finish(SolveStatus::NumericalFailure, defect);
+  }
+  if (absorb(newton_.solve_ncp(ncp, z, options))) return finish(SolveStatus::Solved, "");
+  SolverOptions part = options;
+  part.warm_start = true;
+  while (report.iterations < options.max_iterations) {
+    part.max_iterations = std::min(kSweeps, options.max_iterations - report.iterations);
+    if (absorb(fixed_point_.solve_ncp(ncp, z, part))) return finish(SolveStatus::Solved, "");
+    if (report.iterations >= options.max_iterations) break;
+    const VecX swept = z;
+    part.max_iterations = std::min(kNewtonSteps, options.max_iterations - report.iterations);
+    if (absorb(newton_.solve_ncp(ncp, z, part))) return finish(SolveStatus::Solved, "");
+    z = swept;  // Newton may have ended anywhere (its restarts from zero): sweep on
+  }
+  return finish(SolveStatus::MaxIterations,
+                "iteration limit " + std::to_string(options.max_iterations) +
+                    " reached (Fischer-Newton stalled; fixed-point sweeps did not converge)");
+}
+
+}  // namespace pegsim
