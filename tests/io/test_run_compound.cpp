@@ -44,10 +44,12 @@ void round_trip_and_replay(const std::string& scene, int steps) {
     EXPECT_EQ(got.parts[k].position, want.parts[k].position);
     EXPECT_EQ(got.parts[k].orientation.coeffs(), want.parts[k].orientation.coeffs());
     ASSERT_EQ(got.parts[k].shape.kind, want.parts[k].shape.kind);
-    if (want.parts[k].shape.polytope)
+    if (want.parts[k].shape.polytope) {
       EXPECT_EQ(got.parts[k].shape.polytope->vertices, want.parts[k].shape.polytope->vertices);
-    if (want.parts[k].shape.polygon)
+    }
+    if (want.parts[k].shape.polygon) {
       EXPECT_EQ(got.parts[k].shape.polygon->vertices, want.parts[k].shape.polygon->vertices);
+    }
   }
   EXPECT_EQ(got.planar, want.planar);
   EXPECT_EQ(m.planar(), sc.model.planar());

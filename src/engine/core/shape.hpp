@@ -109,7 +109,8 @@ struct Compound {
 
 inline bool Shape::planar() const {
   return kind == ShapeKind::Polygon || kind == ShapeKind::Circle ||
-         kind == ShapeKind::HalfPlane || (kind == ShapeKind::Compound && compound && compound->planar);
+         kind == ShapeKind::HalfPlane ||
+         (kind == ShapeKind::Compound && compound && compound->planar);
 }
 
 const char* to_string(ShapeKind kind);

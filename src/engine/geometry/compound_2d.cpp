@@ -152,8 +152,9 @@ MassProperties planar_compound_mass_properties(const Compound& compound) {
       // A disc of radius r about c: int x x^T = A (r^2 / 4 I + c c^T).
       const double r = p.shape.radius, area = M_PI * r * r;
       const Vec2 c = p.position.head<2>();
-      sum.add({area, area * c, area * (r * r / 4.0 * Eigen::Matrix2d::Identity() + c * c.transpose())},
-              1.0);
+      const Eigen::Matrix2d second =
+          area * (r * r / 4.0 * Eigen::Matrix2d::Identity() + c * c.transpose());
+      sum.add({area, area * c, second}, 1.0);
     } else {
       polygons.emplace_back();
       placed_outline(*p.shape.polygon, p.position, p.orientation, polygons.back());
