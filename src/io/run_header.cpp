@@ -61,6 +61,13 @@ RunHeader make_run_header(const Scene& scene, const Model& model, const Settings
           rp.vertices = p.shape.polytope->vertices;
           for (const Polytope::Face& f : p.shape.polytope->faces) rp.faces.push_back(f.vertices);
         }
+        if (p.shape.polygon) {  // as a polygon body: vertices (x, y, 0), one face 0..n-1
+          rp.faces.emplace_back();
+          for (const Vec2& v : p.shape.polygon->vertices) {
+            rp.faces.back().push_back(static_cast<int>(rp.vertices.size()));
+            rp.vertices.emplace_back(v.x(), v.y(), 0.0);
+          }
+        }
         rb.parts.push_back(std::move(rp));
       }
     }
@@ -114,10 +121,16 @@ Model build_model(const RunHeader& header, const std::string& origin) {
           std::vector<CompoundPart> parts;
           for (const RunPart& rp : rb.parts) {
             CompoundPart p{Shape::sphere(rp.radius), rp.position, rp.orientation};
-            if (rp.kind == ShapeKind::Polytope)
+            if (rp.kind == ShapeKind::Polytope) {
               p.shape = Shape::convex(
                   std::make_shared<const Polytope>(make_polytope(rp.vertices, rp.faces)));
-            else if (rp.kind != ShapeKind::Sphere)
+            } else if (rp.kind == ShapeKind::Polygon) {
+              std::vector<Vec2> loop;
+              for (const Vec3& v : rp.vertices) loop.push_back(v.head<2>());
+              p.shape = Shape::convex_polygon(std::make_shared<const Polygon>(make_polygon(loop)));
+            } else if (rp.kind == ShapeKind::Circle) {
+              p.shape = Shape::circle(rp.radius);
+            } else if (rp.kind != ShapeKind::Sphere)
               throw GeometryError(std::string("a part of kind ") + to_string(rp.kind));
             parts.push_back(std::move(p));
           }

@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/geometry/compound.hpp"
 #include "engine/geometry/mass_properties.hpp"
 #include "engine/geometry/polygon.hpp"
 #include "engine/geometry/polygon_builders.hpp"
@@ -15,7 +16,7 @@ namespace {
 
 std::string planar_types() {
   return "a 2D shape type: polygon, regular_polygon, rectangle, triangle, hull, random_polygon, "
-         "circle or half_plane";
+         "circle, half_plane or compound";
 }
 
 double positive_field(const JsonNode& s, const char* key, const char* what) {
@@ -27,6 +28,7 @@ SceneShape polygon_shape(Polygon p, bool recentre) {
   out.unit = polygon_mass_properties(p);
   if (recentre) {
     translate(p, out.unit.centroid.head<2>());
+    out.shift = out.unit.centroid;
     out.unit.centroid = Vec3::Zero();
   }
   out.shape = Shape::convex_polygon(std::make_shared<const Polygon>(std::move(p)));
@@ -53,6 +55,53 @@ SceneShape half_plane(const JsonNode& s) {
     // The rotation about z taking the body's +y to the normal.
     const double angle = std::atan2(normal.y(), normal.x()) - M_PI / 2;
     out.plane_normal = Quat(Eigen::AngleAxisd(angle, Vec3::UnitZ()));
+  }
+  return out;
+}
+
+SceneShape build(const JsonNode& s, const std::string& type);
+
+// thesis §4.5 in the plane: a non-convex body as a union of overlapping convex polygons and
+// circles, each placed in the compound's frame by "position" [x, y] and "orientation" (an
+// angle about z); the union is re-centred on its centroid.
+SceneShape planar_compound(const JsonNode& s) {
+  s.allow_only({"type", "parts"});
+  const char* what = "a non-empty array of parts {\"shape\", \"position\", \"orientation\"}";
+  const JsonNode list = s.at("parts", what);
+  list.require_array(what);
+  if (list.size() == 0) list.fail(what);
+  const char* part_types =
+      "a convex 2D part type: polygon, regular_polygon, rectangle, triangle, hull, "
+      "random_polygon or circle";
+  std::vector<CompoundPart> parts;
+  for (std::size_t k = 0; k < list.size(); ++k) {
+    const JsonNode item = list[k];
+    item.require_object("a part object {\"shape\", \"position\", \"orientation\"}");
+    item.allow_only({"shape", "position", "orientation"});
+    const JsonNode shape_node = item.at("shape", "a convex 2D shape object");
+    shape_node.require_object("a convex 2D shape object with a \"type\"");
+    const std::string type = shape_node.at("type", part_types).string(part_types);
+    if (type == "half_plane" || type == "compound") shape_node.at("type", "").fail(part_types);
+    const SceneShape part = parse_planar_shape(shape_node);
+    CompoundPart p{part.shape, Vec3::Zero(), Quat::Identity()};
+    if (auto n = item.find("position")) {
+      const Vec2 x = n->vec2("a position [x, y] in m (2D scene)");
+      p.position = Vec3(x.x(), x.y(), 0.0);
+    }
+    if (auto n = item.find("orientation"))
+      p.orientation = Quat(Eigen::AngleAxisd(n->number("an angle about z in rad (2D scene)"),
+                                             Vec3::UnitZ()));
+    p.position += p.orientation * part.shift;  // a re-centred polygon stays where it was given
+    parts.push_back(std::move(p));
+  }
+  SceneShape out;
+  try {
+    auto c = std::make_shared<const Compound>(make_compound(std::move(parts)));
+    out.unit = compound_mass_properties(*c);
+    out.unit.centroid = Vec3::Zero();  // make_compound moved it there (to rounding)
+    out.shape = Shape::compound_of(std::move(c));
+  } catch (const GeometryError& e) {
+    list.fail(std::string("convex parts whose circles overlap no other part (") + e.what() + ")");
   }
   return out;
 }
@@ -103,6 +152,7 @@ SceneShape build(const JsonNode& s, const std::string& type) {
     const double e = extent ? extent->positive("a positive extent in m") : 0.25;
     return polygon_shape(make_random_polygon(static_cast<std::uint64_t>(seed), n, e), true);
   }
+  if (type == "compound") return planar_compound(s);
   const std::string what = planar_types();
   s.at("type", what.c_str())
       .fail(what + " (a 2D scene takes no 3D shape" +

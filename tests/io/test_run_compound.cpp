@@ -1,6 +1,7 @@
 // Compound bodies in run files (docs/run-format.md, /bodies part_* datasets and the contact
 // fields part_a, part_b): the parts and every contact's part come back as written, and the
-// model rebuilt from the file alone replays container_pour bit for bit.
+// model rebuilt from the file alone replays container_pour (3D) and cup_2d (planar parts) bit
+// for bit.
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -19,17 +20,17 @@ namespace {
 using namespace pegsim;
 namespace fs = std::filesystem;
 
-TEST(RunFileCompound, PartsAndContactPartsRoundTripAndReplayExactly) {
+void round_trip_and_replay(const std::string& scene, int steps) {
   const fs::path file =
       fs::temp_directory_path() / ("pegsim-compound-" + std::to_string(::getpid()) + ".h5");
   fs::remove(file);
-  const Scene sc = load_scene(fs::path(PEGSIM_SOURCE_DIR) / "scenes" / "container_pour.json");
+  const Scene sc = load_scene(fs::path(PEGSIM_SOURCE_DIR) / "scenes" / scene);
   std::vector<std::vector<Contact>> written;
   {
     Simulator sim(sc.model, sc.initial, sc.settings);
     RunWriter writer(file, make_run_header(sc, sim.model(), sim.settings(), "test"), sim.state());
     sim.add_observer(&writer);
-    for (int k = 0; k < 120; ++k) written.push_back(sim.step().contacts);
+    for (int k = 0; k < steps; ++k) written.push_back(sim.step().contacts);
     writer.close();
   }
   RunReader reader(file);
@@ -42,8 +43,16 @@ TEST(RunFileCompound, PartsAndContactPartsRoundTripAndReplayExactly) {
   for (std::size_t k = 0; k < want.parts.size(); ++k) {
     EXPECT_EQ(got.parts[k].position, want.parts[k].position);
     EXPECT_EQ(got.parts[k].orientation.coeffs(), want.parts[k].orientation.coeffs());
-    EXPECT_EQ(got.parts[k].shape.polytope->vertices, want.parts[k].shape.polytope->vertices);
+    ASSERT_EQ(got.parts[k].shape.kind, want.parts[k].shape.kind);
+    if (want.parts[k].shape.polytope) {
+      EXPECT_EQ(got.parts[k].shape.polytope->vertices, want.parts[k].shape.polytope->vertices);
+    }
+    if (want.parts[k].shape.polygon) {
+      EXPECT_EQ(got.parts[k].shape.polygon->vertices, want.parts[k].shape.polygon->vertices);
+    }
   }
+  EXPECT_EQ(got.planar, want.planar);
+  EXPECT_EQ(m.planar(), sc.model.planar());
   int with_part = 0;
   const std::vector<RunFrame> frames = reader.frames(0, reader.frame_count());
   for (std::size_t k = 1; k < frames.size(); ++k) {
@@ -70,6 +79,15 @@ TEST(RunFileCompound, PartsAndContactPartsRoundTripAndReplayExactly) {
           << "frame " << k << " body " << b;
   }
   fs::remove(file);
+}
+
+TEST(RunFileCompound, PartsAndContactPartsRoundTripAndReplayExactly) {
+  round_trip_and_replay("container_pour.json", 120);
+}
+
+// Planar parts are stored as polygon bodies are (vertices (x, y, 0), one face).
+TEST(RunFileCompound, PlanarPartsRoundTripAndReplayExactly) {
+  round_trip_and_replay("cup_2d.json", 150);
 }
 
 }  // namespace

@@ -69,12 +69,22 @@ Aabb compute_aabb(const Body& body, const BodyState& state, double margin) {
       Aabb box{Vec3::Constant(kInf), Vec3::Constant(-kInf)};
       for (const CompoundPart& part : body.shape.compound->parts) {
         const Vec3 origin = state.position + R * part.position;
-        if (part.shape.kind == ShapeKind::Sphere) {
-          box.lo = box.lo.cwiseMin(origin - Vec3::Constant(part.shape.radius));
-          box.hi = box.hi.cwiseMax(origin + Vec3::Constant(part.shape.radius));
+        const double r = part.shape.radius;
+        if (part.shape.kind == ShapeKind::Sphere || part.shape.kind == ShapeKind::Circle) {
+          const Vec3 extent(r, r, part.shape.kind == ShapeKind::Circle ? 0.0 : r);
+          box.lo = box.lo.cwiseMin(origin - extent);
+          box.hi = box.hi.cwiseMax(origin + extent);
           continue;
         }
         const Mat3 Rp = R * part.orientation.toRotationMatrix();
+        if (part.shape.kind == ShapeKind::Polygon) {
+          for (const Vec2& v : part.shape.polygon->vertices) {
+            const Vec3 w = origin + Rp * Vec3(v.x(), v.y(), 0.0);
+            box.lo = box.lo.cwiseMin(w);
+            box.hi = box.hi.cwiseMax(w);
+          }
+          continue;
+        }
         for (const Vec3& v : part.shape.polytope->vertices) {
           const Vec3 w = origin + Rp * v;
           box.lo = box.lo.cwiseMin(w);

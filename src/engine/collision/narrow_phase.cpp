@@ -4,7 +4,8 @@
 //   sphere/polytope - plane, polytope vertex - face: the plane or the face owner;
 //   sphere - polytope   the polytope (normal out of its nearest feature);
 //   edge - edge         the pair as given.
-// A compound body collides part by part (thesis §4.5); its contacts name the part.
+// A compound body (3D or planar) collides part by part (thesis §4.5); its contacts name the
+// part.
 #include "engine/collision/narrow_phase.hpp"
 
 #include <cmath>
@@ -162,10 +163,12 @@ struct Parts {
     s.orientation = pose.orientation * p->orientation;
     return s;
   }
-  // A sphere around part k (infinite for a plane), to skip part pairs far apart.
+  // A sphere around part k (infinite for a plane or half-plane), to skip part pairs far apart.
   double part_radius(int k) const {
     const Shape& s = part(k) ? part(k)->shape : body.shape;
-    if (s.kind == ShapeKind::Plane) return std::numeric_limits<double>::infinity();
+    if (s.kind == ShapeKind::Plane || s.kind == ShapeKind::HalfPlane)
+      return std::numeric_limits<double>::infinity();
+    if (s.kind == ShapeKind::Polygon) return s.polygon->bounding_radius;
     return s.kind == ShapeKind::Polytope ? s.polytope->bounding_radius : s.radius;
   }
 };
@@ -195,7 +198,10 @@ void collide_compound(const Parts& a, const Parts& b, const Settings& settings,
         continue;
       const Shape& sb = b.part(j) ? b.part(j)->shape : b.body.shape;
       const std::size_t first = out.size();
-      collide_convex({sa, pa, a.index}, {sb, pb, b.index}, settings, out);
+      if (sa.planar() && sb.planar())
+        collide_planar_shapes(sa, pa, a.index, sb, pb, b.index, settings, out);
+      else
+        collide_convex({sa, pa, a.index}, {sb, pb, b.index}, settings, out);
       std::size_t kept = first;
       for (std::size_t k = first; k < out.size(); ++k) {
         Contact& c = out[k];
@@ -223,12 +229,13 @@ void collide(const Model& model, const State& state, const Settings& settings, i
              std::vector<Contact>& out) {
   const Body& ba = model.bodies[a];
   const Body& bb = model.bodies[b];
-  if (ba.shape.planar() || bb.shape.planar()) {
-    collide_planar(model, state, settings, a, b, out);
-    return;
-  }
+  if (ba.shape.planar() != bb.shape.planar()) return;  // a planar and a 3D body never meet
   if (ba.shape.kind == ShapeKind::Compound || bb.shape.kind == ShapeKind::Compound) {
     collide_compound({ba, state.bodies[a], a}, {bb, state.bodies[b], b}, settings, out);
+    return;
+  }
+  if (ba.shape.planar()) {
+    collide_planar(model, state, settings, a, b, out);
     return;
   }
   collide_convex({ba.shape, state.bodies[a], a}, {bb.shape, state.bodies[b], b}, settings, out);

@@ -80,12 +80,11 @@ bool compound_overlap_volume(const Model& model, const State& state, int a, int 
 
 bool pair_overlap_volume(const Model& model, const State& state, int a, int b, double& volume) {
   volume = 0.0;
-  if (model.bodies[a].shape.kind == ShapeKind::Compound ||
-      model.bodies[b].shape.kind == ShapeKind::Compound)
-    return compound_overlap_volume(model, state, a, b, volume);
   const Shape* sa = &model.bodies[a].shape;
   const Shape* sb = &model.bodies[b].shape;
   if (sa->planar() && sb->planar()) return planar_pair_overlap_area(model, state, a, b, volume);
+  if (sa->kind == ShapeKind::Compound || sb->kind == ShapeKind::Compound)
+    return compound_overlap_volume(model, state, a, b, volume);
   // Order the pair so that sa has the lower kind (Sphere < Plane < Polytope).
   if (static_cast<int>(sa->kind) > static_cast<int>(sb->kind)) {
     std::swap(sa, sb);

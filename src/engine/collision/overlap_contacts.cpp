@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "engine/collision/narrow_phase.hpp"
+#include "engine/collision/planar_narrow_phase.hpp"
 #include "engine/collision/posed_polygon.hpp"
 #include "engine/geometry/minimum_translation.hpp"
 #include "engine/geometry/polygon_overlap.hpp"
@@ -31,10 +32,11 @@ Contact overlap_contact(int a, int b, const MinimumTranslation& t, const Vec3& c
   return c;  // APPL 1, applicable and feasible
 }
 
-void polygon_pair(const Model& model, const State& state, int a, int b,
-                  OverlapContactWorkspace& w, std::vector<Contact>& out) {
-  world_outline(*model.bodies[a].shape.polygon, state.bodies[a], w.outline_a);
-  world_outline(*model.bodies[b].shape.polygon, state.bodies[b], w.outline_b);
+void polygon_pair(const Polygon& pa, const BodyState& sa, int a, const Polygon& pb,
+                  const BodyState& sb, int b, OverlapContactWorkspace& w,
+                  std::vector<Contact>& out) {
+  world_outline(pa, sa, w.outline_a);
+  world_outline(pb, sb, w.outline_b);
   MinimumTranslation t;
   if (!polygon_minimum_translation(w.outline_a, w.outline_b, t)) return;
   polygon_intersection(w.outline_a, w.outline_b, w.common, w.scratch);
@@ -59,15 +61,17 @@ void polytope_pair(const Polytope& pa, const BodyState& sa, int a, const Polytop
   out.push_back(overlap_contact(a, b, t, centroid));
 }
 
-// A convex part of a 3D body in the world: a compound's part k, or the body's own shape.
+// A convex part of a body in the world: a compound's part k, or the body's own shape.
 struct Part {
   const Shape& shape;
   BodyState pose;
   int index;  // -1 for a body's own shape
 
-  // A sphere around the part (infinite for a plane), to skip part pairs far apart.
+  // A sphere around the part (infinite for a plane or half-plane), to skip part pairs far
+  // apart.
   double radius() const {
-    if (shape.kind == ShapeKind::Plane) return INFINITY;
+    if (shape.kind == ShapeKind::Plane || shape.kind == ShapeKind::HalfPlane) return INFINITY;
+    if (shape.kind == ShapeKind::Polygon) return shape.polygon->bounding_radius;
     return shape.kind == ShapeKind::Polytope ? shape.polytope->bounding_radius : shape.radius;
   }
 };
@@ -87,10 +91,10 @@ int part_count(const Body& body) {
              : 1;
 }
 
-// 3D pairs part by part (thesis §4.5: contact with a compound is contact with its convex
-// parts): one contact per overlapping pair of polytope parts, the narrow phase's negative
-// gaps otherwise.
-void solid_pair(const Model& model, const State& state, const Settings& touching, int a, int b,
+// Pairs part by part (thesis §4.5: contact with a compound is contact with its convex
+// parts): one contact per overlapping pair of polytope parts or of polygon parts, the narrow
+// phase's negative gaps otherwise.
+void part_pairs(const Model& model, const State& state, const Settings& touching, int a, int b,
                 OverlapContactWorkspace& w, std::vector<Contact>& out) {
   const Body& ba = model.bodies[a];
   const Body& bb = model.bodies[b];
@@ -102,9 +106,14 @@ void solid_pair(const Model& model, const State& state, const Settings& touching
       const std::size_t first = out.size();
       if (pa.shape.kind == ShapeKind::Polytope && pb.shape.kind == ShapeKind::Polytope) {
         polytope_pair(*pa.shape.polytope, pa.pose, a, *pb.shape.polytope, pb.pose, b, out);
+      } else if (pa.shape.kind == ShapeKind::Polygon && pb.shape.kind == ShapeKind::Polygon) {
+        polygon_pair(*pa.shape.polygon, pa.pose, a, *pb.shape.polygon, pb.pose, b, w, out);
       } else {
         w.narrow.clear();
-        collide_shapes(pa.shape, pa.pose, a, pb.shape, pb.pose, b, touching, w.narrow);
+        if (pa.shape.planar())
+          collide_planar_shapes(pa.shape, pa.pose, a, pb.shape, pb.pose, b, touching, w.narrow);
+        else
+          collide_shapes(pa.shape, pa.pose, a, pb.shape, pb.pose, b, touching, w.narrow);
         for (Contact c : w.narrow) {
           if (!(c.gap < 0.0)) continue;
           c.applicable = c.feasible = true;
@@ -133,9 +142,13 @@ void overlap_contacts(const Model& model, const State& state, const Settings& se
     const Shape& sa = model.bodies[p.a].shape;
     const Shape& sb = model.bodies[p.b].shape;
     if (sa.kind == ShapeKind::Polygon && sb.kind == ShapeKind::Polygon) {
-      polygon_pair(model, state, p.a, p.b, work, contacts);
-    } else if (!sa.planar() && !sb.planar()) {
-      solid_pair(model, state, touching, p.a, p.b, work, contacts);
+      polygon_pair(*sa.polygon, state.bodies[p.a], p.a, *sb.polygon, state.bodies[p.b], p.b, work,
+                   contacts);
+    } else if (sa.planar() != sb.planar()) {
+      continue;  // a planar and a 3D body never meet
+    } else if (sa.kind == ShapeKind::Compound || sb.kind == ShapeKind::Compound ||
+               !sa.planar()) {
+      part_pairs(model, state, touching, p.a, p.b, work, contacts);
     } else {  // circles and half-planes
       work.narrow.clear();
       collide(model, state, touching, p.a, p.b, work.narrow);

@@ -14,8 +14,9 @@
 //     along it, and the contact lies at the centroid of the overlap region (the area of the
 //     clipped polygon, the volume of the clipped polytope): p_A and p_B = p_A + gap n sit
 //     depth / 2 either side of it;
-//   - a compound body (§4.5) pair by pair of its convex parts, as the bodies above: one
-//     contact per overlapping pair of polytope parts, labelled with the parts;
+//   - a compound body (§4.5), 3D or planar, pair by pair of its convex parts, as the bodies
+//     above: one contact per overlapping pair of polytope parts or of polygon parts, labelled
+//     with the parts;
 //   - spheres, circles, planes and half-planes: the narrow phase's own contacts with
 //     epsilon = 0, those with a negative gap (sphere-plane, sphere-sphere, sphere-polytope and
 //     the circle pairs have one, a polytope against a plane one per vertex below it).

@@ -26,35 +26,43 @@ Contact smooth_contact(int a, int b, Feature fa, Feature fb, const Vec2& point_a
   return c;
 }
 
-void circle_circle(const Model& model, const State& state, const Settings& settings, int a,
-                   int b, std::vector<Contact>& out) {
-  const double ra = model.bodies[a].shape.radius, rb = model.bodies[b].shape.radius;
-  const Vec2 pa = in_plane(state.bodies[a].position);
-  const Vec2 d = in_plane(state.bodies[b].position) - pa;
+// A planar shape (a body's, or one part of a compound body) placed in the world.
+struct Posed {
+  const Shape& shape;
+  const BodyState& pose;
+  int body;
+};
+
+void circle_circle(const Posed& a, const Posed& b, const Settings& settings,
+                   std::vector<Contact>& out) {
+  const double ra = a.shape.radius, rb = b.shape.radius;
+  const Vec2 pa = in_plane(a.pose.position);
+  const Vec2 d = in_plane(b.pose.position) - pa;
   const double dist = d.norm();
   const double gap = dist - ra - rb;
   if (gap > settings.epsilon) return;
   const Vec2 n = dist > 0.0 ? Vec2(d / dist) : Vec2::UnitX();  // concentric: any direction
-  out.push_back(smooth_contact(a, b, kCircle, kCircle, pa + ra * n, n, gap));
+  out.push_back(smooth_contact(a.body, b.body, kCircle, kCircle, pa + ra * n, n, gap));
 }
 
-void circle_half_plane(const Model& model, const State& state, const Settings& settings,
-                       int half_plane, int circle, std::vector<Contact>& out) {
-  const Vec2 n = half_plane_normal(state.bodies[half_plane]);
-  const Vec2 c = in_plane(state.bodies[circle].position);
-  const double height = n.dot(c - in_plane(state.bodies[half_plane].position));
-  const double gap = height - model.bodies[circle].shape.radius;
+void circle_half_plane(const Posed& half_plane, const Posed& circle, const Settings& settings,
+                       std::vector<Contact>& out) {
+  const Vec2 n = half_plane_normal(half_plane.pose);
+  const Vec2 c = in_plane(circle.pose.position);
+  const double height = n.dot(c - in_plane(half_plane.pose.position));
+  const double gap = height - circle.shape.radius;
   if (gap > settings.epsilon) return;
-  out.push_back(smooth_contact(half_plane, circle, kHalfPlane, kCircle, c - height * n, n, gap));
+  out.push_back(smooth_contact(half_plane.body, circle.body, kHalfPlane, kCircle, c - height * n,
+                               n, gap));
 }
 
 // The nearest point of the polygon's boundary to the circle's centre c. Outside, the normal
 // runs from that point to c; inside, it is the normal of the least penetrated edge.
-void circle_polygon(const Model& model, const State& state, const Settings& settings, int poly,
-                    int circle, std::vector<Contact>& out) {
-  const PosedPolygon P(*model.bodies[poly].shape.polygon, state.bodies[poly]);
-  const Vec2 c = in_plane(state.bodies[circle].position);
-  const double r = model.bodies[circle].shape.radius;
+void circle_polygon(const Posed& poly, const Posed& circle, const Settings& settings,
+                    std::vector<Contact>& out) {
+  const PosedPolygon P(*poly.shape.polygon, poly.pose);
+  const Vec2 c = in_plane(circle.pose.position);
+  const double r = circle.shape.radius;
   int top = 0;
   double top_psi = -std::numeric_limits<double>::infinity();
   for (int e = 0; e < P.shape.size(); ++e) {
@@ -67,7 +75,7 @@ void circle_polygon(const Model& model, const State& state, const Settings& sett
   if (top_psi - r > settings.epsilon) return;
   if (top_psi <= 0.0) {
     const Vec2 n = P.normal(top);
-    out.push_back(smooth_contact(poly, circle, {FeatureKind::Edge, top}, kCircle,
+    out.push_back(smooth_contact(poly.body, circle.body, {FeatureKind::Edge, top}, kCircle,
                                  c - top_psi * n, n, top_psi - r));
     return;
   }
@@ -90,37 +98,44 @@ void circle_polygon(const Model& model, const State& state, const Settings& sett
   }
   const double dist = std::sqrt(best_d2);
   if (dist - r > settings.epsilon) return;
-  out.push_back(
-      smooth_contact(poly, circle, feature, kCircle, nearest, (c - nearest) / dist, dist - r));
+  out.push_back(smooth_contact(poly.body, circle.body, feature, kCircle, nearest,
+                               (c - nearest) / dist, dist - r));
 }
 
 }  // namespace
 
 void collide_planar(const Model& model, const State& state, const Settings& settings, int a,
                     int b, std::vector<Contact>& out) {
-  const Shape& sa = model.bodies[a].shape;
-  const Shape& sb = model.bodies[b].shape;
-  if (!sa.planar() || !sb.planar()) return;
-  // Order the pair so that `first` has the lower kind (Polygon < Circle < HalfPlane).
-  const bool swap = static_cast<int>(sa.kind) > static_cast<int>(sb.kind);
-  const int first = swap ? b : a, second = swap ? a : b;
-  const ShapeKind k1 = model.bodies[first].shape.kind, k2 = model.bodies[second].shape.kind;
+  collide_planar_shapes(model.bodies[a].shape, state.bodies[a], a, model.bodies[b].shape,
+                        state.bodies[b], b, settings, out);
+}
+
+void collide_planar_shapes(const Shape& shape_a, const BodyState& pose_a, int a,
+                           const Shape& shape_b, const BodyState& pose_b, int b,
+                           const Settings& settings, std::vector<Contact>& out) {
   using K = ShapeKind;
+  const auto convex = [](K k) { return k == K::Polygon || k == K::Circle || k == K::HalfPlane; };
+  if (!convex(shape_a.kind) || !convex(shape_b.kind)) return;
+  const Posed A{shape_a, pose_a, a}, B{shape_b, pose_b, b};
+  // Order the pair so that `first` has the lower kind (Polygon < Circle < HalfPlane).
+  const bool swap = static_cast<int>(shape_a.kind) > static_cast<int>(shape_b.kind);
+  const Posed& first = swap ? B : A;
+  const Posed& second = swap ? A : B;
+  const K k1 = first.shape.kind, k2 = second.shape.kind;
   if (k1 == K::Polygon && k2 == K::Polygon) {
-    const PosedPolygon A(*sa.polygon, state.bodies[a]);
-    const PosedPolygon B(*sb.polygon, state.bodies[b]);
-    vertex_edge_contacts(A, a, B, b, settings, out);  // vertices of a on edges of b
-    vertex_edge_contacts(B, b, A, a, settings, out);  // vertices of b on edges of a
+    const PosedPolygon PA(*shape_a.polygon, pose_a);
+    const PosedPolygon PB(*shape_b.polygon, pose_b);
+    vertex_edge_contacts(PA, a, PB, b, settings, out);  // vertices of a on edges of b
+    vertex_edge_contacts(PB, b, PA, a, settings, out);  // vertices of b on edges of a
   } else if (k1 == K::Polygon && k2 == K::Circle) {
-    circle_polygon(model, state, settings, first, second, out);
+    circle_polygon(first, second, settings, out);
   } else if (k1 == K::Polygon && k2 == K::HalfPlane) {
-    polygon_half_plane_contacts(PosedPolygon(*model.bodies[first].shape.polygon,
-                                             state.bodies[first]),
-                                first, state.bodies[second], second, settings, out);
+    polygon_half_plane_contacts(PosedPolygon(*first.shape.polygon, first.pose), first.body,
+                                second.pose, second.body, settings, out);
   } else if (k1 == K::Circle && k2 == K::Circle) {
-    circle_circle(model, state, settings, a, b, out);
+    circle_circle(A, B, settings, out);
   } else if (k1 == K::Circle && k2 == K::HalfPlane) {
-    circle_half_plane(model, state, settings, second, first, out);
+    circle_half_plane(second, first, settings, out);
   }
   // half-plane - half-plane: never a contact
 }

@@ -7,6 +7,7 @@
 
 #include "engine/collision/polygon_contacts.hpp"
 #include "engine/collision/posed_polygon.hpp"
+#include "engine/geometry/compound_2d.hpp"
 #include "engine/geometry/polygon_overlap.hpp"
 
 namespace pegsim {
@@ -51,6 +52,85 @@ bool disc_meets_polygon(const PosedPolygon& p, const Vec2& c, double r) {
   return inside || distance < r;
 }
 
+// A convex piece of a planar body in the world: a polygon's outline, a disc or a half-plane
+// (a body's own shape, or a compound's part).
+struct Piece {
+  ShapeKind kind;
+  std::vector<Vec2> outline;  // Polygon
+  Vec2 centre;                // Circle: centre; HalfPlane: a point on the line
+  Vec2 normal;                // HalfPlane: outward normal
+  double radius;              // Circle
+};
+
+void add_piece(const Shape& shape, const BodyState& pose, std::vector<Piece>& out) {
+  out.push_back({shape.kind, {}, in_plane(pose.position), half_plane_normal(pose), shape.radius});
+  if (shape.kind == ShapeKind::Polygon) out.back().outline = world_outline(*shape.polygon, pose);
+}
+
+std::vector<Piece> pieces(const Body& body, const BodyState& pose) {
+  std::vector<Piece> out;
+  if (body.shape.kind != ShapeKind::Compound) {
+    add_piece(body.shape, pose, out);
+    return out;
+  }
+  for (const CompoundPart& part : body.shape.compound->parts) {
+    BodyState s;
+    s.position = pose.position + pose.orientation * part.position;
+    s.orientation = pose.orientation * part.orientation;
+    add_piece(part.shape, s, out);
+  }
+  return out;
+}
+
+// The overlap of two planar bodies one of which is a compound: the area of the union of the
+// pairwise intersections of their convex pieces, (U A_i) ∩ (U B_j) = U (A_i ∩ B_j), exact.
+// Polygon intersections (and polygons clipped by a half-plane) are convex, so their union is
+// measured by inclusion-exclusion (union_area). A circle part overlaps no other part of its
+// compound (check_planar_parts), so its lens with a circle or its segment cut by a half-plane
+// is disjoint from every other term and adds; a disc meeting a polygon has no formula here,
+// and makes the pair unmeasured (false).
+bool compound_overlap_area(const Body& ba, const BodyState& sa, const Body& bb,
+                           const BodyState& sb, double& area) {
+  using K = ShapeKind;
+  const std::vector<Piece> pa = pieces(ba, sa), pb = pieces(bb, sb);
+  std::vector<std::vector<Vec2>> common;
+  std::vector<Vec2> scratch;
+  double discs = 0.0;
+  for (const Piece& x0 : pa)
+    for (const Piece& y0 : pb) {
+      // Order the pair so that x has the lower kind (Polygon < Circle < HalfPlane).
+      const bool swap = static_cast<int>(x0.kind) > static_cast<int>(y0.kind);
+      const Piece& x = swap ? y0 : x0;
+      const Piece& y = swap ? x0 : y0;
+      if (x.kind == K::Polygon && y.kind == K::Polygon) {
+        common.emplace_back();
+        polygon_intersection(x.outline, y.outline, common.back(), scratch);
+      } else if (x.kind == K::Polygon && y.kind == K::HalfPlane) {
+        const Vec2 along(-y.normal.y(), y.normal.x());
+        common.emplace_back();
+        clip_polygon_left(x.outline, y.centre, y.centre + along, common.back());
+      } else if (x.kind == K::Polygon && y.kind == K::Circle) {
+        bool inside = true;
+        double distance = INFINITY;
+        for (std::size_t i = 0; i < x.outline.size(); ++i) {
+          const Vec2 b1 = x.outline[i], d = x.outline[(i + 1) % x.outline.size()] - b1;
+          if (d.x() * (y.centre - b1).y() - d.y() * (y.centre - b1).x() >= 0.0) continue;
+          inside = false;
+          const double t = std::clamp((y.centre - b1).dot(d) / d.squaredNorm(), 0.0, 1.0);
+          distance = std::min(distance, (y.centre - b1 - t * d).norm());
+        }
+        if (inside || distance < y.radius) return false;
+      } else if (x.kind == K::Circle && y.kind == K::Circle) {
+        discs += disc_disc_area(x.radius, y.radius, (y.centre - x.centre).norm());
+      } else if (x.kind == K::Circle && y.kind == K::HalfPlane) {
+        discs += disc_segment_area(x.radius, y.normal.dot(x.centre - y.centre));
+      }
+    }
+  std::erase_if(common, [](const std::vector<Vec2>& p) { return p.size() < 3; });
+  area = union_area(common) + discs;
+  return true;
+}
+
 }  // namespace
 
 bool planar_pair_overlap_area(const Model& model, const State& state, int a, int b,
@@ -59,6 +139,9 @@ bool planar_pair_overlap_area(const Model& model, const State& state, int a, int
   const Shape* sa = &model.bodies[a].shape;
   const Shape* sb = &model.bodies[b].shape;
   if (!sa->planar() || !sb->planar()) return false;
+  if (sa->kind == ShapeKind::Compound || sb->kind == ShapeKind::Compound)
+    return compound_overlap_area(model.bodies[a], state.bodies[a], model.bodies[b],
+                                 state.bodies[b], area);
   // Order the pair so that sa has the lower kind (Polygon < Circle < HalfPlane).
   if (static_cast<int>(sa->kind) > static_cast<int>(sb->kind)) {
     std::swap(sa, sb);

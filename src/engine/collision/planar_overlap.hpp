@@ -9,8 +9,11 @@ namespace pegsim {
 
 // Overlap area (m^2) of planar bodies a and b: polygon-polygon (convex clipping),
 // polygon-half-plane (clipping by the line), circle-circle (lens), circle-half-plane
-// (circular segment). Returns false, with area 0, for a circle against a polygon that it
-// meets (no closed form here) and for a pair that is not planar.
+// (circular segment), and a planar compound against any of them or another compound: the
+// area of the overlap of the unions, the union of the parts' pairwise intersections
+// (inclusion-exclusion, so a region inside two parts counts once). Returns false, with area 0,
+// for a circle (or circle part) against a polygon (or polygon part) that it meets (no closed
+// form here) and for a pair that is not planar.
 bool planar_pair_overlap_area(const Model& model, const State& state, int a, int b,
                               double& area);
 

@@ -255,8 +255,20 @@ BodyState pose_of(const Model& model, const State& state, int body, int part) {
   return s;
 }
 
-bool is_polygon(const Model& model, int body) {
-  return model.bodies[body].shape.kind == ShapeKind::Polygon;
+// The polygon of a contact's side: the body's, or its planar compound part's; null otherwise.
+const Polygon* polygon_of(const Model& model, int body, int part) {
+  const Shape& s = model.bodies[body].shape;
+  if (s.kind == ShapeKind::Compound && part >= 0) {
+    const Shape& p = s.compound->parts[part].shape;
+    return p.kind == ShapeKind::Polygon ? p.polygon.get() : nullptr;
+  }
+  return s.kind == ShapeKind::Polygon ? s.polygon.get() : nullptr;
+}
+
+// The compound of a body, or null.
+const Compound* compound_of(const Model& model, int body) {
+  const Shape& s = model.bodies[body].shape;
+  return s.kind == ShapeKind::Compound ? s.compound.get() : nullptr;
 }
 
 // A pair of convex polytopes: (body, part) of each side, the lower body first.
@@ -281,7 +293,8 @@ void peg_model(const Model& model, const State& state, const Settings& settings,
     const Contact& c = contacts[i];
     const bool polytopes =
         polytope_of(model, c.body_a, c.part_a) && polytope_of(model, c.body_b, c.part_b);
-    const bool polygons = is_polygon(model, c.body_a) && is_polygon(model, c.body_b);
+    const bool polygons =
+        polygon_of(model, c.body_a, c.part_a) && polygon_of(model, c.body_b, c.part_b);
     if (!polytopes && !polygons) {
       // sphere, plane, circle, half-plane: (4.7)
       if (c.primary()) set.add(ConstraintKind::Unilateral, {i});
@@ -306,9 +319,12 @@ void peg_model(const Model& model, const State& state, const Settings& settings,
     narrow.clear();
     for (int i = 0; i < narrow_count; ++i)
       if (part_pair(contacts[i]) == p) narrow.push_back(i);
-    if (is_polygon(model, p.body_a)) {  // Alg. 11
-      peg_2d({PosedPolygon(*model.bodies[p.body_a].shape.polygon, state.bodies[p.body_a]), p.body_a},
-             {PosedPolygon(*model.bodies[p.body_b].shape.polygon, state.bodies[p.body_b]), p.body_b},
+    if (const Polygon* pa = polygon_of(model, p.body_a, p.part_a)) {  // Alg. 11, per part (§4.5)
+      peg_2d({PosedPolygon(*pa, pose_of(model, state, p.body_a, p.part_a)), p.body_a, p.part_a,
+              compound_of(model, p.body_a), &state.bodies[p.body_a]},
+             {PosedPolygon(*polygon_of(model, p.body_b, p.part_b),
+                           pose_of(model, state, p.body_b, p.part_b)),
+              p.body_b, p.part_b, compound_of(model, p.body_b), &state.bodies[p.body_b]},
              settings, narrow, contacts, set, vertex_done);
       continue;
     }

@@ -4,6 +4,7 @@
 
 #include "engine/collision/polygon_contacts.hpp"
 #include "engine/contact_models/constraint_groups.hpp"
+#include "engine/geometry/compound.hpp"
 
 namespace pegsim {
 namespace {
@@ -19,8 +20,19 @@ struct Pair {
 };
 
 bool is_vertex_edge(const Contact& c, const PegPolygon& V, int v, const PegPolygon& E, int e) {
-  return c.body_b == V.body && c.feature_b.index == v && c.body_a == E.body &&
-         c.feature_a.kind == FeatureKind::Edge && c.feature_a.index == e;
+  return c.body_b == V.body && c.part_b == V.part && c.feature_b.index == v &&
+         c.body_a == E.body && c.part_a == E.part && c.feature_a.kind == FeatureKind::Edge &&
+         c.feature_a.index == e;
+}
+
+// A vertex of a compound's part lying deeper than the feasibility depth inside another part
+// of the compound: inside the body, on no surface (§4.5).
+bool buried(const PegPolygon& P, int v, const Settings& settings) {
+  if (!P.compound) return false;
+  const Vec3 x = to_world3(P.polygon.vertex(v));
+  const BodyState& b = *P.body_pose;
+  return buried_in_other_part(*P.compound, P.part, b.orientation.conjugate() * (x - b.position),
+                              settings.feasibility_depth);
 }
 
 // C(v, e) with v of V and e of E: the narrow phase's contact, or one built and appended.
@@ -32,6 +44,8 @@ int vertex_edge(Pair& p, const PegPolygon& V, int v, const PegPolygon& E, int e)
     if (is_vertex_edge(contacts[i], V, v, E, e)) return i;
   const Settings& settings = p.settings;
   contacts.push_back(vertex_edge_contact(V.polygon, V.body, v, E.polygon, E.body, e, settings));
+  contacts.back().part_a = E.part;
+  contacts.back().part_b = V.part;
   return static_cast<int>(contacts.size()) - 1;
 }
 
@@ -77,6 +91,7 @@ void peg_2d(const PegPolygon& A, const PegPolygon& B, const Settings& settings,
   for (int va = 0; va < na; ++va)
     for (int vb = 0; vb < B.polygon.shape.size(); ++vb) {
       if ((A.polygon.vertex(va) - B.polygon.vertex(vb)).squaredNorm() > eps2) continue;
+      if (buried(A, va, settings) || buried(B, vb, settings)) continue;
       vertex_vertex(pair, va, vb);
       vertex_done[va] = vertex_done[na + vb] = 1;
     }

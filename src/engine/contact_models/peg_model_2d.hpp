@@ -12,15 +12,21 @@
 
 namespace pegsim {
 
-// One side of the pair: the posed polygon and its body.
+// One side of the pair: the posed polygon and its body; for a planar compound's part (§4.5)
+// the part, the compound and the body's pose, so that vertices buried in another part of the
+// compound (inside the body, not on its surface) make no vertex-vertex case.
 struct PegPolygon {
   PosedPolygon polygon;
   int body;
+  int part = -1;
+  const Compound* compound = nullptr;
+  const BodyState* body_pose = nullptr;
 };
 
 // Alg. 11 for polygons A and B. `narrow` lists the narrow phase's contacts between them
 // (indices into `contacts`); a contact of a vertex-vertex configuration the narrow phase did
-// not report (a vertex exactly epsilon away) is built and appended to `contacts`.
+// not report (a vertex exactly epsilon away) is built, labelled with the parts and appended
+// to `contacts`.
 // `vertex_done` is a workspace.
 void peg_2d(const PegPolygon& A, const PegPolygon& B, const Settings& settings,
             const std::vector<int>& narrow, std::vector<Contact>& contacts, ConstraintSet& set,

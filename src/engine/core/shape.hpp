@@ -53,8 +53,9 @@ struct Polygon {
 };
 
 // Kinds below Polygon are 3D shapes; Polygon, Circle and HalfPlane are planar (2D) shapes,
-// in the body's x-y plane, whose bodies move in the world x-y plane (3 DOF). Compound is a 3D
-// non-convex body made of convex parts (last, so that stored kind numbers never change).
+// in the body's x-y plane, whose bodies move in the world x-y plane (3 DOF). Compound is a
+// non-convex body made of convex parts, 3D or planar (last, so that stored kind numbers never
+// change).
 enum class ShapeKind { Sphere, Plane, Polytope, Polygon, Circle, HalfPlane, Compound };
 
 struct Compound;
@@ -85,17 +86,17 @@ struct Shape {
     return Shape{ShapeKind::Compound, 0.0, nullptr, nullptr, std::move(c)};
   }
 
-  bool planar() const {
-    return kind == ShapeKind::Polygon || kind == ShapeKind::Circle || kind == ShapeKind::HalfPlane;
-  }
+  // True for polygons, circles, half-planes and compounds of polygons and circles.
+  bool planar() const;
 };
 
 // A non-convex body as a union of overlapping convex parts (thesis §4.5, Fig. 4.11): every
-// part is a Sphere or a Polytope placed by its pose in the body frame. Contact is found and
+// part is a Sphere or a Polytope (3D), or every part a Polygon or a Circle (planar: placed at
+// z = 0, turned about z only), placed by its pose in the body frame. Contact is found and
 // modelled per part (PEG on each convex part independently); a contact whose point on this
 // body lies inside another part is not on the union's surface and is dropped.
 struct CompoundPart {
-  Shape shape;                          // Sphere or Polytope, in the part's frame
+  Shape shape;                          // Sphere, Polytope, Polygon or Circle, in the part's frame
   Vec3 position = Vec3::Zero();         // part frame origin in the body frame
   Quat orientation = Quat::Identity();  // part frame -> body frame
 };
@@ -103,7 +104,14 @@ struct CompoundPart {
 struct Compound {
   std::vector<CompoundPart> parts;
   double bounding_radius = 0.0;  // max distance of the union from the body origin
+  bool planar = false;           // parts are polygons and circles
 };
+
+inline bool Shape::planar() const {
+  return kind == ShapeKind::Polygon || kind == ShapeKind::Circle ||
+         kind == ShapeKind::HalfPlane ||
+         (kind == ShapeKind::Compound && compound && compound->planar);
+}
 
 const char* to_string(ShapeKind kind);
 

@@ -6,6 +6,7 @@
 #include <limits>
 #include <string>
 
+#include "engine/geometry/compound_2d.hpp"
 #include "engine/geometry/polytope.hpp"
 #include "engine/geometry/polytope_overlap.hpp"
 
@@ -169,6 +170,7 @@ ConvexSolid intersect_solids(const ConvexSolid& a, const ConvexSolid& b) {
 }
 
 MassProperties compound_mass_properties(const Compound& compound) {
+  if (compound.planar) return planar_compound_mass_properties(compound);
   Moments sum;
   std::vector<ConvexSolid> solids;
   for (const CompoundPart& p : compound.parts) {
@@ -197,8 +199,13 @@ MassProperties compound_mass_properties(const Compound& compound) {
 }
 
 Compound make_compound(std::vector<CompoundPart> parts, bool recentre) {
-  check_parts(parts);
+  const bool planar = !parts.empty() && parts.front().shape.planar();
+  if (planar)
+    check_planar_parts(parts);
+  else
+    check_parts(parts);
   Compound c;
+  c.planar = planar;
   c.parts = std::move(parts);
   for (CompoundPart& p : c.parts) p.orientation.normalize();
   if (recentre) {
@@ -206,8 +213,14 @@ Compound make_compound(std::vector<CompoundPart> parts, bool recentre) {
     for (CompoundPart& p : c.parts) p.position -= centroid;
   }
   for (const CompoundPart& p : c.parts) {
-    if (p.shape.kind == ShapeKind::Sphere) {
+    if (p.shape.kind == ShapeKind::Sphere || p.shape.kind == ShapeKind::Circle) {
       c.bounding_radius = std::max(c.bounding_radius, p.position.norm() + p.shape.radius);
+      continue;
+    }
+    if (p.shape.kind == ShapeKind::Polygon) {
+      for (const Vec2& v : p.shape.polygon->vertices)
+        c.bounding_radius = std::max(c.bounding_radius,
+                                     (p.position + p.orientation * Vec3(v.x(), v.y(), 0.0)).norm());
       continue;
     }
     for (const Vec3& v : p.shape.polytope->vertices)
@@ -219,6 +232,14 @@ Compound make_compound(std::vector<CompoundPart> parts, bool recentre) {
 bool inside_part(const CompoundPart& part, const Vec3& x, double depth) {
   const Vec3 local = part.orientation.conjugate() * (x - part.position);
   if (part.shape.kind == ShapeKind::Sphere) return local.norm() < part.shape.radius - depth;
+  if (part.shape.kind == ShapeKind::Circle)
+    return local.head<2>().norm() < part.shape.radius - depth;
+  if (part.shape.kind == ShapeKind::Polygon) {  // every edge line at least `depth` away
+    const Polygon& p = *part.shape.polygon;
+    for (int e = 0; e < p.size(); ++e)
+      if (p.normals[e].dot(local.head<2>() - p.vertices[e]) >= -depth) return false;
+    return true;
+  }
   for (const Polytope::Face& f : part.shape.polytope->faces)
     if (f.normal.dot(local) - f.offset >= -depth) return false;
   return true;

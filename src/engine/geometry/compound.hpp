@@ -11,12 +11,14 @@
 namespace pegsim {
 
 // Checks the parts (each a Sphere or a Polytope; a sphere may touch but not overlap another
-// part, see compound_mass_properties) and sets the bounding radius. With `recentre` the parts
+// part, see compound_mass_properties; or, for a planar compound, each a Polygon or a Circle,
+// see check_planar_parts) and sets the bounding radius and `planar`. With `recentre` the parts
 // are moved so that the union's centroid is the body origin. Throws GeometryError naming the
 // part that is wrong.
 Compound make_compound(std::vector<CompoundPart> parts, bool recentre = true);
 
-// Mass properties of the union (not the sum) of the parts, for unit density, exact: by
+// Mass properties of the union (not the sum) of the parts, for unit density (a planar
+// compound: planar_compound_mass_properties), exact: by
 // inclusion-exclusion over the intersections of polytope parts, which are convex polytopes
 // (clipped exactly), plus the spheres, which overlap nothing.
 MassProperties compound_mass_properties(const Compound& compound);
@@ -27,7 +29,8 @@ double union_volume(const std::vector<ConvexSolid>& solids);
 ConvexSolid intersect_solids(const ConvexSolid& a, const ConvexSolid& b);
 
 // True when the body-frame point x lies inside part `part` deeper than `depth` (every
-// face plane at least `depth` away; a sphere's surface at least `depth` away).
+// face plane or polygon edge line at least `depth` away; a sphere's or circle's boundary at
+// least `depth` away).
 bool inside_part(const CompoundPart& part, const Vec3& x, double depth);
 
 // True when x lies deeper than `depth` inside a part other than `except`: such a point is

@@ -189,7 +189,11 @@ void SceneView::buildShape(Qt3DCore::QEntity* e, const Body& body, const QColor&
         placed->setRotation(QQuaternion(float(q.w()), float(q.x()), float(q.y()), float(q.z())));
         child->addComponent(placed);
         if (!materials.isEmpty()) child->addComponent(materials.first());
-        if (part.shape.kind == ShapeKind::Sphere) {
+        if (part.shape.planar()) {  // a polygon or circle part, drawn as planar bodies are
+          Body piece;
+          piece.shape = part.shape;
+          buildShape(child, piece, color, z);
+        } else if (part.shape.kind == ShapeKind::Sphere) {
           auto* mesh = new Qt3DExtras::QSphereMesh(child);
           mesh->setRadius(float(part.shape.radius));
           mesh->setRings(24);
