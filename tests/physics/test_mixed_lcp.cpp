@@ -8,9 +8,12 @@
 
 #include "engine/dynamics/simulator.hpp"
 #include "io/scene.hpp"
+#include "../engine/dynamics/step_measures.hpp"
 
 namespace pegsim {
 namespace {
+
+using test::pose_difference;
 
 Scene shipped(const std::string& name) {
   return load_scene(std::filesystem::path(PEGSIM_SOURCE_DIR) / "scenes" / (name + ".json"));
@@ -21,18 +24,6 @@ Settings mixed_with(Settings s, const std::string& solver) {
   s.solver = solver;
   s.fallbacks = {};
   return s;
-}
-
-// Largest difference of position and orientation (quaternion entries) over the bodies.
-double pose_difference(const State& a, const State& b) {
-  double d = 0.0;
-  for (std::size_t i = 0; i < a.bodies.size(); ++i) {
-    d = std::max(d, (a.bodies[i].position - b.bodies[i].position).cwiseAbs().maxCoeff());
-    d = std::max(d, (a.bodies[i].orientation.coeffs() - b.bodies[i].orientation.coeffs())
-                        .cwiseAbs()
-                        .maxCoeff());
-  }
-  return d;
 }
 
 // Both runs step the same scene; `steps` steps must agree pose by pose to `tolerance`, the mixed

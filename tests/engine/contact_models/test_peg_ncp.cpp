@@ -10,9 +10,14 @@
 
 #include "corner_scenes.hpp"
 #include "engine/dynamics/simulator.hpp"
+#include "../dynamics/step_measures.hpp"
 
 namespace pegsim {
 namespace {
+
+using test::pose_difference;
+using test::total_friction;
+using test::total_normal;
 
 constexpr double kG = 9.81;
 
@@ -26,18 +31,6 @@ Settings peg_settings(Formulation formulation, const std::string& solver, const 
   s.fallbacks = {};
   s.tolerance = 1e-12;
   return s;
-}
-
-Vec3 total_friction(const StepReport& r) {
-  Vec3 f = Vec3::Zero();
-  for (const Vec3& p : r.friction_impulse) f += p;
-  return f;
-}
-
-double total_normal(const StepReport& r) {
-  double p = 0.0;
-  for (double pn : r.normal_impulse) p += pn;
-  return p;
 }
 
 // A unit cube of 1 kg on the ground, mu = 0.5, pushed through its centre by P along
@@ -85,18 +78,6 @@ TEST(PegNcp, PushedBlockSticksBelowAndSlidesAboveMuMgInEveryDirection) {
     EXPECT_LE(slide_direction, 1e-8) << solver;
     EXPECT_LE(slide_speed, 1e-9) << solver;
   }
-}
-
-// Largest difference of position and orientation (quaternion entries) over the bodies.
-double pose_difference(const State& a, const State& b) {
-  double d = 0.0;
-  for (std::size_t i = 0; i < a.bodies.size(); ++i) {
-    d = std::max(d, (a.bodies[i].position - b.bodies[i].position).cwiseAbs().maxCoeff());
-    d = std::max(d, (a.bodies[i].orientation.coeffs() - b.bodies[i].orientation.coeffs())
-                        .cwiseAbs()
-                        .maxCoeff());
-  }
-  return d;
 }
 
 // The frictionless corner of §5.1 (Fig. 4.1, 5.3): the pyramid's apex near the block's edge

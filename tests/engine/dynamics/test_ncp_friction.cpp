@@ -13,25 +13,20 @@
 
 #include "engine/dynamics/simulator.hpp"
 #include "engine/geometry/polygon_builders.hpp"
+#include "ncp_settings.hpp"
+#include "step_measures.hpp"
 #include "test_world.hpp"
 
 namespace pegsim {
 namespace {
 
+using test::kNcpSolvers;
+using test::ncp_settings;
+using test::pose_difference;
+using test::total_friction;
+using test::total_normal;
+
 constexpr double kG = 9.81;
-const std::vector<std::string> kNcpSolvers{"fischer-newton", "minmap-newton", "fixed-point",
-                                           "path"};
-
-Settings ncp_settings(const std::string& solver) {
-  Settings s;
-  s.formulation = Formulation::Ncp;
-  s.solver = solver;
-  s.fallbacks = {};
-  s.tolerance = 1e-12;
-  s.max_iterations = 100000;  // the fixed point's sweeps
-  return s;
-}
-
 Settings lcp_settings() {
   Settings s;
   s.tolerance = 1e-12;
@@ -50,18 +45,6 @@ struct BlockOnGround {
 };
 
 Vec3 horizontal(double angle) { return Vec3(std::cos(angle), std::sin(angle), 0.0); }
-
-Vec3 total_friction(const StepReport& r) {
-  Vec3 f = Vec3::Zero();
-  for (const Vec3& p : r.friction_impulse) f += p;
-  return f;
-}
-
-double total_normal(const StepReport& r) {
-  double p = 0.0;
-  for (double pn : r.normal_impulse) p += pn;
-  return p;
-}
 
 // A push P = 0.6 mu m g through the centre in any horizontal direction: the block sticks, so the
 // friction impulse of its four contacts is exactly -P h (to the solver's tolerance).
@@ -175,18 +158,6 @@ TEST(NcpFriction, SlidingSphereRollsOnAtFiveSeventhsInAnyDirection) {
     EXPECT_LE((b.velocity - 5.0 / 7.0 * v0 * d).norm(), 1e-9) << angle;
     EXPECT_LE((b.velocity + b.angular_velocity.cross(Vec3(0, 0, -r))).norm(), 1e-9) << angle;
   }
-}
-
-// Largest difference of position and orientation (quaternion entries) over the bodies.
-double pose_difference(const State& a, const State& b) {
-  double d = 0.0;
-  for (std::size_t i = 0; i < a.bodies.size(); ++i) {
-    d = std::max(d, (a.bodies[i].position - b.bodies[i].position).cwiseAbs().maxCoeff());
-    d = std::max(d, (a.bodies[i].orientation.coeffs() - b.bodies[i].orientation.coeffs())
-                        .cwiseAbs()
-                        .maxCoeff());
-  }
-  return d;
 }
 
 // Steps of the NCP and of the LCP side by side; returns the largest pose difference.

@@ -10,37 +10,18 @@
 #include <vector>
 
 #include "engine/dynamics/simulator.hpp"
+#include "ncp_settings.hpp"
+#include "step_measures.hpp"
 #include "test_world.hpp"
 
 namespace pegsim {
 namespace {
 
+using test::kNcpSolvers;
+using test::ncp_settings;
+using test::pose_difference;
+
 constexpr double kG = 9.81;
-const std::vector<std::string> kNcpSolvers{"fischer-newton", "minmap-newton", "fixed-point",
-                                           "path"};
-
-Settings ncp_settings(const std::string& solver) {
-  Settings s;
-  s.formulation = Formulation::Ncp;
-  s.solver = solver;
-  s.fallbacks = {};
-  s.tolerance = 1e-12;
-  s.max_iterations = 100000;  // the fixed point's sweeps
-  return s;
-}
-
-// Largest difference of position and orientation (quaternion entries) over the bodies.
-double pose_difference(const State& a, const State& b) {
-  double d = 0.0;
-  for (std::size_t i = 0; i < a.bodies.size(); ++i) {
-    d = std::max(d, (a.bodies[i].position - b.bodies[i].position).cwiseAbs().maxCoeff());
-    d = std::max(d, (a.bodies[i].orientation.coeffs() - b.bodies[i].orientation.coeffs())
-                        .cwiseAbs()
-                        .maxCoeff());
-  }
-  return d;
-}
-
 // Two tilted frictionless cubes dropped on the ground (corner, edge and face contacts, bouncing
 // off each other, up to 10 contacts): with mu = 0 every cone row mu p_n - |p_t| sits at its kink.
 // Each NCP solver solves all 150 steps to the tolerance and keeps the LCP's poses, since without
