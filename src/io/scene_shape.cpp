@@ -11,6 +11,7 @@
 #include "io/poly_file.hpp"
 #include "io/scene.hpp"
 #include "io/scene_body.hpp"
+#include "io/scene_compound.hpp"
 
 namespace pegsim {
 namespace {
@@ -133,40 +134,16 @@ SceneShape polytope(const JsonNode& s, const std::string& type,
   s.at("type", kTypes).fail(kTypes);
 }
 
-// thesis §4.5: a non-convex body as a union of overlapping convex parts, each placed in the
-// compound's frame by "position" and "orientation"; the union is re-centred on its centroid.
+// thesis §4.5 in 3D: parts of the convex 3D types, posed by "position" [x, y, z] and
+// "orientation" (scene_compound.hpp).
 SceneShape compound(const JsonNode& s, const std::filesystem::path& base_dir) {
-  s.allow_only({"type", "parts"});
-  const char* what = "a non-empty array of parts {\"shape\", \"position\", \"orientation\"}";
-  const JsonNode list = s.at("parts", what);
-  list.require_array(what);
-  if (list.size() == 0) list.fail(what);
-  std::vector<CompoundPart> parts;
-  for (std::size_t k = 0; k < list.size(); ++k) {
-    const JsonNode item = list[k];
-    item.require_object("a part object {\"shape\", \"position\", \"orientation\"}");
-    item.allow_only({"shape", "position", "orientation"});
-    const JsonNode shape_node = item.at("shape", "a convex shape object");
-    shape_node.require_object("a convex shape object with a \"type\"");
-    const std::string type = shape_node.at("type", kPartTypes).string(kPartTypes);
-    if (type == "plane" || type == "compound") shape_node.at("type", "").fail(kPartTypes);
-    const SceneShape part = parse_shape(shape_node, base_dir);
-    CompoundPart p{part.shape, Vec3::Zero(), Quat::Identity()};
-    if (auto n = item.find("position")) p.position = n->vec3("a position [x, y, z] in m");
-    if (auto n = item.find("orientation")) p.orientation = parse_orientation(*n);
-    p.position += p.orientation * part.shift;  // a re-centred hull stays where it was given
-    parts.push_back(std::move(p));
-  }
-  SceneShape out;
-  try {
-    auto c = std::make_shared<const Compound>(make_compound(std::move(parts)));
-    out.unit = compound_mass_properties(*c);
-    out.unit.centroid = Vec3::Zero();  // make_compound moved it there (to rounding)
-    out.shape = Shape::compound_of(std::move(c));
-  } catch (const GeometryError& e) {
-    list.fail(std::string("convex parts whose spheres overlap no other part (") + e.what() + ")");
-  }
-  return out;
+  return parse_compound(
+      s, {"a convex shape object", kPartTypes, "plane", "spheres",
+          [&](const JsonNode& n) { return parse_shape(n, base_dir); },
+          [](const JsonNode& item, CompoundPart& p) {
+            if (auto n = item.find("position")) p.position = n->vec3("a position [x, y, z] in m");
+            if (auto n = item.find("orientation")) p.orientation = parse_orientation(*n);
+          }});
 }
 
 }  // namespace

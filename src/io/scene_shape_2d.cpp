@@ -8,6 +8,7 @@
 #include "engine/geometry/mass_properties.hpp"
 #include "engine/geometry/polygon.hpp"
 #include "engine/geometry/polygon_builders.hpp"
+#include "io/scene_compound.hpp"
 #include "io/scene_shape.hpp"
 
 namespace pegsim {
@@ -61,49 +62,23 @@ SceneShape half_plane(const JsonNode& s) {
 
 SceneShape build(const JsonNode& s, const std::string& type);
 
-// thesis §4.5 in the plane: a non-convex body as a union of overlapping convex polygons and
-// circles, each placed in the compound's frame by "position" [x, y] and "orientation" (an
-// angle about z); the union is re-centred on its centroid.
+// thesis §4.5 in the plane: polygon and circle parts posed by "position" [x, y] and
+// "orientation" (an angle about z) (scene_compound.hpp).
 SceneShape planar_compound(const JsonNode& s) {
-  s.allow_only({"type", "parts"});
-  const char* what = "a non-empty array of parts {\"shape\", \"position\", \"orientation\"}";
-  const JsonNode list = s.at("parts", what);
-  list.require_array(what);
-  if (list.size() == 0) list.fail(what);
-  const char* part_types =
-      "a convex 2D part type: polygon, regular_polygon, rectangle, triangle, hull, "
-      "random_polygon or circle";
-  std::vector<CompoundPart> parts;
-  for (std::size_t k = 0; k < list.size(); ++k) {
-    const JsonNode item = list[k];
-    item.require_object("a part object {\"shape\", \"position\", \"orientation\"}");
-    item.allow_only({"shape", "position", "orientation"});
-    const JsonNode shape_node = item.at("shape", "a convex 2D shape object");
-    shape_node.require_object("a convex 2D shape object with a \"type\"");
-    const std::string type = shape_node.at("type", part_types).string(part_types);
-    if (type == "half_plane" || type == "compound") shape_node.at("type", "").fail(part_types);
-    const SceneShape part = parse_planar_shape(shape_node);
-    CompoundPart p{part.shape, Vec3::Zero(), Quat::Identity()};
-    if (auto n = item.find("position")) {
-      const Vec2 x = n->vec2("a position [x, y] in m (2D scene)");
-      p.position = Vec3(x.x(), x.y(), 0.0);
-    }
-    if (auto n = item.find("orientation"))
-      p.orientation = Quat(Eigen::AngleAxisd(n->number("an angle about z in rad (2D scene)"),
-                                             Vec3::UnitZ()));
-    p.position += p.orientation * part.shift;  // a re-centred polygon stays where it was given
-    parts.push_back(std::move(p));
-  }
-  SceneShape out;
-  try {
-    auto c = std::make_shared<const Compound>(make_compound(std::move(parts)));
-    out.unit = compound_mass_properties(*c);
-    out.unit.centroid = Vec3::Zero();  // make_compound moved it there (to rounding)
-    out.shape = Shape::compound_of(std::move(c));
-  } catch (const GeometryError& e) {
-    list.fail(std::string("convex parts whose circles overlap no other part (") + e.what() + ")");
-  }
-  return out;
+  return parse_compound(
+      s, {"a convex 2D shape object",
+          "a convex 2D part type: polygon, regular_polygon, rectangle, triangle, hull, "
+          "random_polygon or circle",
+          "half_plane", "circles", [](const JsonNode& n) { return parse_planar_shape(n); },
+          [](const JsonNode& item, CompoundPart& p) {
+            if (auto n = item.find("position")) {
+              const Vec2 x = n->vec2("a position [x, y] in m (2D scene)");
+              p.position = Vec3(x.x(), x.y(), 0.0);
+            }
+            if (auto n = item.find("orientation"))
+              p.orientation = Quat(Eigen::AngleAxisd(
+                  n->number("an angle about z in rad (2D scene)"), Vec3::UnitZ()));
+          }});
 }
 
 // Builds the shape of `type` after checking its fields; GeometryError from a builder passes up.
