@@ -56,11 +56,12 @@ bool compound_overlap_volume(const Model& model, const State& state, int a, int 
     const bool plane_a = ba.shape.kind == ShapeKind::Plane;
     const BodyState& plane = state.bodies[plane_a ? a : b];
     std::vector<ConvexSolid> parts, cut;
+    std::vector<Vec3> cap;
     if (!world_solids(plane_a ? bb : ba, state.bodies[plane_a ? b : a], parts)) return false;
     const Vec3 n = plane.orientation * Vec3::UnitZ();
     for (const ConvexSolid& p : parts) {
       ConvexSolid c;
-      clip_solid(p, n, n.dot(plane.position), 0.0, c);
+      clip_solid(p, n, n.dot(plane.position), 0.0, c, cap);
       cut.push_back(std::move(c));
     }
     volume = union_volume(cut);

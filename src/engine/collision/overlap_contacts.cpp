@@ -49,12 +49,12 @@ void polygon_pair(const Polygon& pa, const BodyState& sa, int a, const Polygon& 
 }
 
 void polytope_pair(const Polytope& pa, const BodyState& sa, int a, const Polytope& pb,
-                   const BodyState& sb, int b, std::vector<Contact>& out) {
+                   const BodyState& sb, int b, SolidWorkspace& w, std::vector<Contact>& out) {
   MinimumTranslation t;
   if (!polytope_minimum_translation(pa, sa, pb, sb, t)) return;
-  const ConvexSolid common = polytope_intersection(pa, sa, pb, sb);
+  const ConvexSolid& common = polytope_intersection(pa, sa, pb, sb, w);
   const Vec3 centroid =
-      !common.faces.empty() && solid_volume(common) > 0.0
+      !common.empty() && solid_volume(common) > 0.0
           ? solid_centroid(common)
           : 0.5 * (sa.position + sa.orientation * pa.vertices[t.deepest_a] + sb.position +
                    sb.orientation * pb.vertices[t.deepest_b]);
@@ -105,7 +105,8 @@ void part_pairs(const Model& model, const State& state, const Settings& touching
       if ((pa.pose.position - pb.pose.position).norm() > pa.radius() + pb.radius()) continue;
       const std::size_t first = out.size();
       if (pa.shape.kind == ShapeKind::Polytope && pb.shape.kind == ShapeKind::Polytope) {
-        polytope_pair(*pa.shape.polytope, pa.pose, a, *pb.shape.polytope, pb.pose, b, out);
+        polytope_pair(*pa.shape.polytope, pa.pose, a, *pb.shape.polytope, pb.pose, b, w.solids,
+                      out);
       } else if (pa.shape.kind == ShapeKind::Polygon && pb.shape.kind == ShapeKind::Polygon) {
         polygon_pair(*pa.shape.polygon, pa.pose, a, *pb.shape.polygon, pb.pose, b, w, out);
       } else {

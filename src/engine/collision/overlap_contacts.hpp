@@ -29,12 +29,14 @@
 #include "engine/collision/broad_phase.hpp"
 #include "engine/core/contact.hpp"
 #include "engine/core/settings.hpp"
+#include "engine/geometry/polytope_overlap.hpp"
 
 namespace pegsim {
 
 // Buffers reused from step to step.
 struct OverlapContactWorkspace {
   std::vector<Vec2> outline_a, outline_b, common, scratch;
+  SolidWorkspace solids;
   std::vector<Contact> narrow;
 };
 

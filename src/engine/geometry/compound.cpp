@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <span>
 #include <string>
 
 #include "engine/geometry/compound_2d.hpp"
@@ -40,14 +41,15 @@ BodyState part_pose(const CompoundPart& part) {
 // polytope_mass_properties), then moved to the body origin.
 Moments solid_moments(const ConvexSolid& solid) {
   Moments m;
-  if (solid.faces.empty()) return m;
+  if (solid.empty()) return m;
   Mat3 canonical;
   canonical << 2, 1, 1, 1, 2, 1, 1, 1, 2;
   canonical /= 120.0;
-  const Vec3 o = solid.faces.front().front();
+  const Vec3 o = solid.points.front();
   Vec3 first = Vec3::Zero();
   Mat3 second = Mat3::Zero();
-  for (const auto& f : solid.faces)
+  for (int k = 0; k < solid.face_count(); ++k) {
+    const std::span<const Vec3> f = solid.face(k);
     for (std::size_t i = 1; i + 1 < f.size(); ++i) {
       Mat3 A;
       A.col(0) = f[0] - o;
@@ -58,6 +60,7 @@ Moments solid_moments(const ConvexSolid& solid) {
       first += det / 24.0 * (A.col(0) + A.col(1) + A.col(2));
       second += det * A * canonical * A.transpose();
     }
+  }
   m.first = first + m.volume * o;
   m.second = second + first * o.transpose() + o * first.transpose() + m.volume * o * o.transpose();
   return m;
@@ -66,17 +69,17 @@ Moments solid_moments(const ConvexSolid& solid) {
 double scale_of(const std::vector<ConvexSolid>& solids) {
   double r = 1.0;
   for (const ConvexSolid& s : solids)
-    for (const auto& f : s.faces)
-      for (const Vec3& v : f) r = std::max(r, v.cwiseAbs().maxCoeff());
+    for (const Vec3& v : s.points) r = std::max(r, v.cwiseAbs().maxCoeff());
   return r;
 }
 
 // current ∩ other: current clipped by every face plane of other.
 ConvexSolid intersect(ConvexSolid current, const ConvexSolid& other, double tolerance) {
   ConvexSolid next;
-  for (std::size_t g = 0; g < other.faces.size() && !current.faces.empty(); ++g) {
+  std::vector<Vec3> cap;
+  for (int g = 0; g < other.face_count() && !current.empty(); ++g) {
     const Vec3& n = other.normals[g];
-    clip_solid(current, n, n.dot(other.faces[g].front()), tolerance, next);
+    clip_solid(current, n, n.dot(other.face(g).front()), tolerance, next, cap);
     std::swap(current, next);
   }
   return current;
@@ -100,8 +103,8 @@ void add_intersections(const std::vector<ConvexSolid>& solids, std::size_t start
 double distance_to_solid(const ConvexSolid& s, const Vec3& x) {
   double best = std::numeric_limits<double>::infinity();
   bool inside = true;
-  for (std::size_t k = 0; k < s.faces.size(); ++k) {
-    const std::vector<Vec3>& f = s.faces[k];
+  for (int k = 0; k < s.face_count(); ++k) {
+    const std::span<const Vec3> f = s.face(k);
     const Vec3& n = s.normals[k];
     const double d = n.dot(x - f.front());
     if (d <= 0.0) continue;

@@ -184,14 +184,16 @@ TEST(MinimumTranslation, CentroidsOfOverlapRegions) {
   EXPECT_NEAR((polygon_centroid(triangle) - Vec2(1, 1)).norm(), 0.0, 1e-15);
 
   const Polytope cube = make_box(1, 1, 1);
-  const ConvexSolid common3 =
-      polytope_intersection(cube, pose(Vec3::Zero()), cube, pose(Vec3(0.2, 0.4, 0.9)));
+  SolidWorkspace w;
+  const ConvexSolid& common3 =
+      polytope_intersection(cube, pose(Vec3::Zero()), cube, pose(Vec3(0.2, 0.4, 0.9)), w);
   EXPECT_NEAR((solid_centroid(common3) - Vec3(0.1, 0.2, 0.45)).norm(), 0.0, 1e-14);
   // Cube [-0.5, 0.5]^3 cut by x + z <= -0.5: the prism over the right triangle (-0.5, -0.5),
   // (0, -0.5), (-0.5, 0) in x-z, legs 0.5, centroid at x = z = -0.5 + 0.5 / 3, y = 0.
   ConvexSolid prism;
   const Vec3 n = Vec3(1, 0, 1).normalized();
-  clip_solid(posed_solid(cube, pose(Vec3::Zero())), n, n.dot(Vec3(-0.5, 0, 0)), 1e-12, prism);
+  clip_solid(posed_solid(cube, pose(Vec3::Zero())), n, n.dot(Vec3(-0.5, 0, 0)), 1e-12, prism,
+             w.cap);
   EXPECT_NEAR((solid_centroid(prism) - Vec3(-0.5 + 0.5 / 3, 0, -0.5 + 0.5 / 3)).norm(), 0.0,
               1e-14);
 }
