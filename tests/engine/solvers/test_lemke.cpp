@@ -196,5 +196,22 @@ TEST(Lemke, DegenerateProblemsTerminateOnASolution) {
   }
 }
 
+// Two contacts with one normal (PEG's I-constraint members, a vertex near two collinear
+// edges): M's columns agree to 1e-9, below the ratio test's pivot threshold. The run ends on
+// z = (0, 1 / (2 + 1e-9 / 3)) with w_0 = -5e-10, over the tolerance 4e-10 (polygon_pour under PEG,
+// seed 6, h = 0.01, step 355 stopped so: w_i = -1.9e-9); Lemke again from that basis reaches
+// the unique solution z = (1/2, 0).
+TEST(Lemke, RestartsFromABasisThatMissesTheTolerance) {
+  Lcp lcp;
+  lcp.M.resize(2, 2);
+  lcp.M << 6.0, 6.0, 6.0, 6.0 + 1e-9;
+  lcp.q = VecX::Constant(2, -3.0);
+  const test::Run r = run("lemke", lcp);
+  EXPECT_EQ(r.report.status, SolveStatus::Solved) << describe(r);
+  EXPECT_LE(r.report.residual, 1e-10 * (1.0 + 3.0)) << describe(r);
+  EXPECT_NEAR(r.z(0), 0.5, 1e-15);
+  EXPECT_EQ(r.z(1), 0.0);
+}
+
 }  // namespace
 }  // namespace pegsim
