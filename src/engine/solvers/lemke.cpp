@@ -125,16 +125,21 @@ SolveReport LemkeSolver::solve(const Lcp& lcp, VecX& z, const SolverOptions& opt
 // tolerance; otherwise z is left as it came and the dense tableau runs from the same start.
 bool LemkeSolver::fast_solved_from(const Lcp& lcp, const std::vector<int>& Z, int max_pivots,
                                    VecX& z, SolveReport& report) {
-  // Small problems (PGS's 9-row contact blocks, a few contacts) are done faster dense.
+  // Small problems (PGS's 9-row contact blocks, stack10) are done faster dense.
   if (lcp.size() < kFastPathRows) return false;
   if (!revised_bound_) {
     revised_.bind(lcp, tolerance_);
     revised_bound_ = true;
   }
   if (!revised_.start(Z)) return false;
-  if (revised_.run(max_pivots, report) != LemkeRevised::End::Solution) return false;
+  // The basis as it is, if it solves the problem to the tolerance (its degenerate basic values
+  // may sit a rounding error below zero); else Lemke from it.
   revised_.extract(candidate_);
-  if (natural_residual(lcp, candidate_) > tolerance_) return false;
+  if (natural_residual(lcp, candidate_) > tolerance_) {
+    if (revised_.run(max_pivots, report) != LemkeRevised::End::Solution) return false;
+    revised_.extract(candidate_);
+    if (natural_residual(lcp, candidate_) > tolerance_) return false;
+  }
   z = candidate_;
   revised_.basic_z(basis_);
   return true;

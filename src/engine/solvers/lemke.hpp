@@ -32,7 +32,9 @@ class LemkeSolver final : public Solver {
   bool fast_solved_from(const Lcp& lcp, const std::vector<int>& Z, int max_pivots, VecX& z,
                         SolveReport& report);
 
-  static constexpr int kFastPathRows = 100;  // smaller problems skip the fast path
+  // Smaller problems skip the fast path: dense is faster there (stack10, 360 rows: 0.3 ms per
+  // step dense, 1.1 ms through the sparse LU).
+  static constexpr int kFastPathRows = 400;
   LemkeRevised revised_;  // the fast path; the tableaus below are the verified fallback
   bool revised_bound_ = false;
   double tolerance_ = 0.0;

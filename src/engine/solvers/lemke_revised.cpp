@@ -95,8 +95,9 @@ void LemkeRevised::column_of(int variable, VecX& column) const {
 }
 
 // B^-1 y = E_k ... E_1 B_0^-1 y: the factor's solve, then the etas in the order they came.
-void LemkeRevised::ftran(VecX& y) const {
-  y = lu_.solve(y);
+void LemkeRevised::ftran(VecX& y) {
+  solved_ = lu_.solve(y);  // into another vector, the factor's solve being given no alias
+  y.swap(solved_);
   for (std::size_t e = 0; e < eta_row_.size(); ++e) {
     const int r = eta_row_[e];
     if (y(r) == 0.0) continue;
@@ -123,7 +124,8 @@ std::size_t LemkeRevised::btran_row(int r) {
     for (int k = eta_start_[e]; k < eta_start_[e + 1]; ++k) s -= u(eta_index_[k]) * eta_value_[k];
     u(p) = s / eta_pivot_[e];
   }
-  u = lu_.transpose().solve(u);
+  solved_ = lu_.transpose().solve(u);
+  u.swap(solved_);
   return slot;
 }
 

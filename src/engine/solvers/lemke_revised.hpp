@@ -61,7 +61,7 @@ class LemkeRevised {
 
   bool refactor();
   void column_of(int variable, VecX& column) const;  // column of B's variable in [I, -M, -d]
-  void ftran(VecX& y) const;                          // y <- B^-1 y
+  void ftran(VecX& y);                          // y <- B^-1 y
   std::size_t btran_row(int r);  // slot of row r of B^-1 in cached_ (per ratio test)
   int leaving_row(const VecX& a);
   int lexicographic_row(const VecX& a, double threshold);
@@ -75,7 +75,7 @@ class LemkeRevised {
   std::vector<int> col_start_, m_row_;  // M in compressed sparse columns
   std::vector<double> m_value_;
   std::vector<int> basic_, row_of_;     // variables: w_i = i, z_i = n + i, z0 = 2n
-  VecX x_, d_, a_, res_, column_;
+  VecX x_, d_, a_, res_, solved_;
   Eigen::SparseMatrix<double> B_;
   std::vector<Eigen::Triplet<double>> triplets_;
   Eigen::SparseLU<Eigen::SparseMatrix<double>, Eigen::COLAMDOrdering<int>> lu_;
