@@ -26,6 +26,8 @@ SolveReport LemkeSolver::solve(const Lcp& lcp, VecX& z, const SolverOptions& opt
   }
   const double q_norm = n ? lcp.q.cwiseAbs().maxCoeff() : 0.0;
   const double tolerance = options.tolerance * (1.0 + q_norm);
+  tolerance_ = tolerance;
+  revised_bound_ = false;
 
   // Runs 1 and 2 get at most `quick` pivots each; the last run gets what is left of the budget.
   const int budget = options.max_iterations;
@@ -70,6 +72,8 @@ SolveReport LemkeSolver::solve(const Lcp& lcp, VecX& z, const SolverOptions& opt
     for (int i = 0; i < n; ++i)
       if (z(i) > 0.0 || (was_basic && (*was_basic)[i])) Z_.push_back(i);
     if (!Z_.empty()) {
+      if (fast_solved_from(lcp, Z_, std::min(budget, report.iterations + n / 2 + 20), z, report))
+        return finish(SolveStatus::Solved, "");
       if (try_basis(lcp, Z_, z, tolerance)) {
         basis_.assign(n, 0);
         for (int i : Z_) basis_[i] = 1;
@@ -90,6 +94,9 @@ SolveReport LemkeSolver::solve(const Lcp& lcp, VecX& z, const SolverOptions& opt
 
   // 2. The classical method with Harris' ratio test: on the degenerate problems of contact
   // (coplanar contacts, friction directions spanning one plane) it keeps the pivots large.
+  Z_.clear();
+  if (fast_solved_from(lcp, Z_, std::min(budget, report.iterations + quick), z, report))
+    return finish(SolveStatus::Solved, "");
   fast_.start_cold();
   if (fast_solved(
           fast_.run(Fast::Rule::Harris, std::min(budget, report.iterations + quick), report)))
@@ -126,6 +133,31 @@ SolveReport LemkeSolver::solve(const Lcp& lcp, VecX& z, const SolverOptions& opt
     default:
       return finish(SolveStatus::NumericalFailure, "the basis became numerically singular");
   }
+}
+
+// The fast path (lemke_revised.hpp) from the complementary basis of Z: the basis as it is, else
+// Harris' run from it. Its answer counts only if its natural residual on (M, q) is within the
+// tolerance; otherwise z is left as it came and the dense tableau runs from the same start.
+bool LemkeSolver::fast_solved_from(const Lcp& lcp, const std::vector<int>& Z, int max_pivots,
+                                   VecX& z, SolveReport& report) {
+  // Small problems (PGS's 9-row contact blocks, stack10) are done faster dense.
+  if (lcp.size() < kFastPathRows) return false;
+  if (!revised_bound_) {
+    revised_.bind(lcp, tolerance_);
+    revised_bound_ = true;
+  }
+  if (!revised_.start(Z)) return false;
+  // The basis as it is, if it solves the problem to the tolerance (its degenerate basic values
+  // may sit a rounding error below zero); else Lemke from it.
+  revised_.extract(candidate_);
+  if (natural_residual(lcp, candidate_) > tolerance_) {
+    if (revised_.run(max_pivots, report) != LemkeRevised::End::Solution) return false;
+    revised_.extract(candidate_);
+    if (natural_residual(lcp, candidate_) > tolerance_) return false;
+  }
+  z = candidate_;
+  revised_.basic_z(basis_);
+  return true;
 }
 
 // The complementary basis {z_i : i in Z} ∪ {w_i : i not in Z}, if it is a solution: solves

@@ -14,6 +14,7 @@
 #include "dense_lemke_reference.hpp"
 #include "engine/dynamics/simulator.hpp"
 #include "engine/solvers/lemke.hpp"
+#include "engine/solvers/lemke_revised.hpp"
 #include "engine/solvers/lemke_tableau.hpp"
 #include "io/scene.hpp"
 #include "lcp_testing.hpp"
@@ -141,6 +142,91 @@ TEST(LemkeSparse, LongDoubleRunMatchesTheDenseTableau) {
     compare_runs<long double>(problems()[k], Rule::Lexicographic,
                               [](auto& t) { t.start_cold(); return true; },
                               "problem " + std::to_string(k));
+}
+
+// The fast path of LemkeSolver (lemke_revised.hpp, sparse LU of the basis with eta updates) from
+// the cold start d = e (Cottle–Pang–Stone Algorithm 4.4.5): every run it ends on a solution must
+// solve the LCP to the tests' accuracy; a run it does not finish is handed to the dense tableau,
+// so only the count it finishes by itself is a matter of speed.
+TEST(LemkeSparse, FastPathColdAnswersSolveThePour20Problems) {
+  int finished = 0, pivots = 0, refactorizations = 0;
+  LemkeRevised fast;
+  for (std::size_t k = 0; k < problems().size(); ++k) {
+    const Lcp& lcp = problems()[k];
+    fast.bind(lcp, tolerance(lcp));
+    ASSERT_TRUE(fast.start({})) << k;
+    SolveReport report;
+    if (fast.run(20000, report) != LemkeRevised::End::Solution) continue;
+    VecX z;
+    fast.extract(z);
+    EXPECT_TRUE(test::is_solution(lcp, z)) << "problem " << k;
+    EXPECT_LE(natural_residual(lcp, z), tolerance(lcp)) << "problem " << k;
+    ++finished;
+    pivots += report.iterations;
+    refactorizations += fast.counts().refactorizations;
+  }
+  std::cout << "fast path, cold: " << finished << " of " << problems().size()
+            << " problems finished, " << pivots << " pivots, " << refactorizations
+            << " factorizations\n";
+  EXPECT_GE(4 * finished, 3 * static_cast<int>(problems().size()));
+}
+
+// The fast path from a warm basis: each answer's basis, for the problem with q moved as in
+// WarmRunsMatchTheDenseTableauOnPour20. The basis is factored sparsely (not inverted densely)
+// and the answers must solve to the tolerance.
+TEST(LemkeSparse, FastPathWarmAnswersSolveThePour20Problems) {
+  int finished = 0, started = 0, pivots = 0;
+  LemkeRevised fast;
+  for (std::size_t k = 0; k < problems().size(); ++k) {
+    Lcp lcp = problems()[k];
+    LemkeSolver solver;
+    VecX z;
+    ASSERT_TRUE(solver.solve(lcp, z, SolverOptions{}).solved()) << k;
+    std::vector<int> Z;
+    for (int i = 0; i < lcp.size(); ++i)
+      if ((*solver.final_basis())[i]) Z.push_back(i);
+    // The basis of the unmoved problem, factored sparsely, solves it as it is (a basis whose z0
+    // ended basic at zero level is not complementary, and may be singular).
+    fast.bind(lcp, tolerance(lcp));
+    if (!fast.start(Z)) continue;
+    fast.extract(z);
+    EXPECT_LE(natural_residual(lcp, z), tolerance(lcp)) << "problem " << k;
+    const double scale = 0.1 * (1.0 + lcp.q.cwiseAbs().maxCoeff());
+    for (int i = 0; i < lcp.size(); ++i) lcp.q(i) += scale * std::sin(1.0 + i);
+    fast.bind(lcp, tolerance(lcp));
+    if (!fast.start(Z)) continue;
+    ++started;
+    SolveReport report;
+    if (fast.run(20000, report) != LemkeRevised::End::Solution) continue;
+    fast.extract(z);
+    EXPECT_TRUE(test::is_solution(lcp, z)) << "problem " << k;
+    EXPECT_LE(natural_residual(lcp, z), tolerance(lcp)) << "problem " << k;
+    ++finished;
+    pivots += report.iterations;
+  }
+  std::cout << "fast path, warm: " << finished << " of " << started << " started runs finished, "
+            << pivots << " pivots\n";
+  EXPECT_GE(2 * started, static_cast<int>(problems().size()));
+}
+
+// LemkeSolver with the fast path first, warm-started step to step as the simulator does: every
+// problem is solved, and the answer is the one the solver reports.
+TEST(LemkeSparse, SolverWarmStartedAlongPour20SolvesEveryProblem) {
+  LemkeSolver solver;
+  VecX z;
+  std::vector<char> basis;
+  for (std::size_t k = 0; k < problems().size(); ++k) {
+    const Lcp& lcp = problems()[k];
+    SolverOptions options;
+    const bool same_size = z.size() == lcp.size();
+    options.warm_start = same_size;
+    options.warm_basis = same_size ? &basis : nullptr;
+    if (!same_size) z.setZero(lcp.size());
+    const SolveReport report = solver.solve(lcp, z, options);
+    ASSERT_TRUE(report.solved()) << "problem " << k << ": " << report.message;
+    EXPECT_TRUE(test::is_solution(lcp, z)) << "problem " << k;
+    basis = *solver.final_basis();
+  }
 }
 
 }  // namespace

@@ -1,0 +1,287 @@
+// Revised Lemke (lemke_revised.hpp): sparse LU of the basis, eta updates, FTRAN / BTRAN.
+#include "engine/solvers/lemke_revised.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace pegsim {
+
+void LemkeRevised::bind(const Lcp& lcp, double tolerance) {
+  lcp_ = &lcp;
+  n_ = lcp.size();
+  tolerance_ = tolerance;
+  const double q_norm = n_ ? lcp.q.cwiseAbs().maxCoeff() : 0.0;
+  x_floor_ = kTie * q_norm;
+  double m_norm = 0.0;
+  col_start_.assign(n_ + 1, 0);
+  m_row_.clear();
+  m_value_.clear();
+  for (int j = 0; j < n_; ++j) {
+    for (int i = 0; i < n_; ++i) {
+      const double v = lcp.M(i, j);
+      if (v == 0.0) continue;
+      m_row_.push_back(i);
+      m_value_.push_back(v);
+      m_norm = std::max(m_norm, std::abs(v));
+    }
+    col_start_[j + 1] = static_cast<int>(m_row_.size());
+  }
+  lex_zero_ = m_norm * std::numeric_limits<double>::epsilon();
+  counts_ = Counts{};
+}
+
+bool LemkeRevised::start(const std::vector<int>& Z) {
+  const int n = n_;
+  basic_.resize(n);
+  row_of_.assign(2 * n + 1, -1);
+  d_.setOnes(n);
+  for (int i = 0; i < n; ++i) basic_[i] = i;
+  for (int j : Z) {
+    basic_[j] = n + j;
+    d_(j) = 0.0;
+  }
+  for (int i = 0; i < n; ++i) row_of_[basic_[i]] = i;
+  // d = B e: the w columns' e_i plus the z columns' -M_j.
+  for (int j : Z)
+    for (int k = col_start_[j]; k < col_start_[j + 1]; ++k) d_(m_row_[k]) -= m_value_[k];
+  return refactor();
+}
+
+// B from its basic columns, factored afresh; x = B^-1 q recomputed from it.
+bool LemkeRevised::refactor() {
+  const int n = n_;
+  triplets_.clear();
+  for (int r = 0; r < n; ++r) {
+    const int v = basic_[r];
+    if (v < n) {
+      triplets_.emplace_back(v, r, 1.0);
+    } else if (v < 2 * n) {
+      for (int k = col_start_[v - n]; k < col_start_[v - n + 1]; ++k)
+        triplets_.emplace_back(m_row_[k], r, -m_value_[k]);
+    } else {
+      for (int i = 0; i < n; ++i)
+        if (d_(i) != 0.0) triplets_.emplace_back(i, r, -d_(i));
+    }
+  }
+  B_.resize(n, n);
+  B_.setFromTriplets(triplets_.begin(), triplets_.end());
+  lu_.analyzePattern(B_);
+  lu_.factorize(B_);
+  ++counts_.refactorizations;
+  eta_row_.clear();
+  eta_start_.assign(1, 0);
+  eta_index_.clear();
+  eta_pivot_.clear();
+  eta_value_.clear();
+  if (lu_.info() != Eigen::Success) return false;
+  x_ = lcp_->q;
+  ftran(x_);
+  return x_.allFinite();
+}
+
+void LemkeRevised::column_of(int variable, VecX& column) const {
+  const int n = n_;
+  if (variable < n) {
+    column.setZero(n);
+    column(variable) = 1.0;
+  } else if (variable < 2 * n) {
+    column.setZero(n);
+    for (int k = col_start_[variable - n]; k < col_start_[variable - n + 1]; ++k)
+      column(m_row_[k]) = -m_value_[k];
+  } else {
+    column = -d_;
+  }
+}
+
+// B^-1 y = E_k ... E_1 B_0^-1 y: the factor's solve, then the etas in the order they came.
+void LemkeRevised::ftran(VecX& y) {
+  solved_ = lu_.solve(y);  // into another vector, the factor's solve being given no alias
+  y.swap(solved_);
+  for (std::size_t e = 0; e < eta_row_.size(); ++e) {
+    const int r = eta_row_[e];
+    if (y(r) == 0.0) continue;
+    const double t = y(r) / eta_pivot_[e];
+    for (int k = eta_start_[e]; k < eta_start_[e + 1]; ++k) y(eta_index_[k]) -= eta_value_[k] * t;
+    y(r) = t;
+  }
+}
+
+// Row r of B^-1 = e_r^T E_k ... E_1 B_0^-1: the etas transposed in reverse order, then a
+// solve with B_0^T.
+std::size_t LemkeRevised::btran_row(int r) {
+  for (std::size_t c = 0; c < cached_row_.size(); ++c)
+    if (cached_row_[c] == r) return c;
+  const std::size_t slot = cached_row_.size();
+  cached_row_.push_back(r);
+  if (cached_.size() <= slot) cached_.resize(slot + 1);
+  VecX& u = cached_[slot];
+  u.setZero(n_);
+  u(r) = 1.0;
+  for (std::size_t e = eta_row_.size(); e-- > 0;) {
+    const int p = eta_row_[e];
+    double s = u(p);
+    for (int k = eta_start_[e]; k < eta_start_[e + 1]; ++k) s -= u(eta_index_[k]) * eta_value_[k];
+    u(p) = s / eta_pivot_[e];
+  }
+  solved_ = lu_.transpose().solve(u);
+  u.swap(solved_);
+  return slot;
+}
+
+LemkeRevised::End LemkeRevised::run(int max_pivots, SolveReport& report) {
+  const int n = n_;
+  const int z0 = 2 * n;
+  if (feasible()) return End::Solution;
+  if (max_pivots < 1) return End::Doubtful;
+
+  // z0 enters with column B^-1 (-d) = -e and replaces the lexicographically smallest row of
+  // [x, B^-1] / 1, i.e. the most negative x_r (Cottle–Pang–Stone §4.9).
+  a_.setOnes(n);
+  cached_row_.clear();
+  int row = lexicographic_row(a_, 0.0);
+  a_ = -a_;
+  int leaving = basic_[row];
+  if (!pivot(row, z0, a_)) return End::Doubtful;
+  record_residual(report);
+
+  while (leaving != z0 && x_(row_of_[z0]) * d_.cwiseAbs().maxCoeff() > tolerance_) {
+    if (report.iterations >= max_pivots) return End::Doubtful;
+    const int entering = leaving < n ? leaving + n : leaving - n;
+    column_of(entering, a_);
+    ftran(a_);
+    cached_row_.clear();
+    row = leaving_row(a_);
+    if (row < 0) return End::Doubtful;  // a ray: the dense tableau decides
+    leaving = basic_[row];
+    if (!pivot(row, entering, a_)) return End::Doubtful;
+    ++report.iterations;
+    if (!x_.allFinite()) return End::Doubtful;
+    record_residual(report);
+  }
+  return End::Solution;
+}
+
+// Harris' two-pass ratio test, as the dense tableau's (lemke_tableau.hpp): the step theta*
+// with every x_r allowed x_floor_ below zero, then of the rows blocking within theta* z0 if it
+// can leave, else the largest pivot, equal pivots ordered lexicographically on B^-1_r / a_r.
+int LemkeRevised::leaving_row(const VecX& a) {
+  const double threshold = kPivot * std::max(1.0, a.cwiseAbs().maxCoeff());
+  double theta = std::numeric_limits<double>::infinity();
+  for (int r = 0; r < n_; ++r)
+    if (a(r) > threshold) theta = std::min(theta, (std::max(x_(r), 0.0) + x_floor_) / a(r));
+  if (std::isinf(theta)) return -1;
+  const int z0_row = row_of_[2 * n_];
+  int best = -1;
+  for (int r = 0; r < n_; ++r) {
+    if (a(r) <= threshold || std::max(x_(r), 0.0) / a(r) > theta) continue;
+    if (r == z0_row) return r;
+    if (best < 0 || a(r) > a(best) * (1 + kTie)) {
+      best = r;
+    } else if (!(a(best) > a(r) * (1 + kTie))) {
+      ++counts_.ties;
+      if (lex_less(r, best, a)) best = r;
+    }
+  }
+  return best;
+}
+
+int LemkeRevised::lexicographic_row(const VecX& a, double threshold) {
+  int best = -1;
+  double ratio = std::numeric_limits<double>::infinity();
+  for (int r = 0; r < n_; ++r) {
+    if (a(r) <= threshold) continue;
+    const double t = x_(r) / a(r);
+    if (t < ratio) {
+      ratio = t;
+      best = r;
+    } else if (t == ratio) {
+      ++counts_.ties;
+      if (lex_less(r, best, a)) best = r;
+    }
+  }
+  return best;
+}
+
+// Row r1 of B^-1 / a lexicographically before row r2's, entries below |M| eps counting as
+// zero, as in the dense tableau.
+bool LemkeRevised::lex_less(int r1, int r2, const VecX& a) {
+  const std::size_t slot1 = btran_row(r1), slot2 = btran_row(r2);
+  const VecX& row1 = cached_[slot1];
+  const VecX& row2 = cached_[slot2];
+  for (int k = 0; k < n_; ++k) {
+    const double b1 = std::abs(row1(k)) < lex_zero_ ? 0.0 : row1(k);
+    const double b2 = std::abs(row2(k)) < lex_zero_ ? 0.0 : row2(k);
+    const double delta = b1 * a(r2) - b2 * a(r1);
+    if (delta < -lex_zero_) return true;
+    if (delta > lex_zero_) return false;
+  }
+  return false;
+}
+
+// The basis change in product form: x updated as the tableau's, the entering column kept as an
+// eta; a small pivot or a long eta file makes the factor afresh (which recomputes x).
+bool LemkeRevised::pivot(int row, int variable, const VecX& a) {
+  const double p = a(row);
+  const double x_row = x_(row) / p;
+  for (int i = 0; i < n_; ++i)
+    if (a(i) != 0.0 && i != row) x_(i) -= a(i) * x_row;
+  x_(row) = x_row;
+  row_of_[basic_[row]] = -1;
+  basic_[row] = variable;
+  row_of_[variable] = row;
+  if (static_cast<int>(eta_row_.size()) >= kRefactor ||
+      std::abs(p) < kSmallEta * a.cwiseAbs().maxCoeff())
+    return refactor();
+  eta_row_.push_back(row);
+  eta_pivot_.push_back(p);
+  for (int i = 0; i < n_; ++i) {
+    if (a(i) == 0.0 || i == row) continue;
+    eta_index_.push_back(i);
+    eta_value_.push_back(a(i));
+  }
+  eta_start_.push_back(static_cast<int>(eta_index_.size()));
+  return true;
+}
+
+// Natural residual of the almost-complementary point in O(n), as the dense tableau records it.
+void LemkeRevised::record_residual(SolveReport& report) const {
+  const int n = n_;
+  auto value = [&](int v) { return row_of_[v] >= 0 ? x_(row_of_[v]) : 0.0; };
+  const double z0 = value(2 * n);
+  double r = 0.0;
+  for (int i = 0; i < n; ++i)
+    r = std::max(r, std::abs(std::min(value(n + i), value(i) - d_(i) * z0)));
+  report.residual_history.push_back(r);
+}
+
+void LemkeRevised::extract(VecX& z) {
+  const int n = n_;
+  // Iterative refinement: x += B^-1 (q - B x), B's columns taken afresh from [I, -M, -d].
+  for (int round = 0; round < 2; ++round) {
+    res_ = lcp_->q;
+    for (int r = 0; r < n; ++r) {
+      const int v = basic_[r];
+      if (v < n) {
+        res_(v) -= x_(r);
+      } else if (v < 2 * n) {
+        for (int k = col_start_[v - n]; k < col_start_[v - n + 1]; ++k)
+          res_(m_row_[k]) += x_(r) * m_value_[k];
+      } else {
+        res_ += x_(r) * d_;
+      }
+    }
+    ftran(res_);
+    x_ += res_;
+  }
+  z.setZero(n);
+  for (int i = 0; i < n; ++i)
+    if (row_of_[n + i] >= 0) z(i) = std::max(0.0, x_(row_of_[n + i]));
+}
+
+void LemkeRevised::basic_z(std::vector<char>& flags) const {
+  flags.assign(n_, 0);
+  for (int i = 0; i < n_; ++i) flags[i] = row_of_[n_ + i] >= 0;
+}
+
+}  // namespace pegsim
