@@ -1,5 +1,6 @@
 #include "engine/solvers/newton.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <string>
@@ -104,13 +105,18 @@ SolveReport NewtonSolver::solve(const Lcp& lcp, VecX& z, const SolverOptions& op
     return 0.5 * Phi_trial_.squaredNorm();
   };
   evaluate(lcp, z, w_, H_, Phi_);
+  double best = INFINITY;
+  int since_gain = 0;
   for (int k = 1; k <= options.max_iterations; ++k) {
     if (z.cwiseMax(0.0).cwiseMin(w_).cwiseAbs().maxCoeff() <= tolerance &&
         natural_residual(lcp, z.cwiseMax(0.0)) <= tolerance)
       return finish(SolveStatus::Solved, "");
+    const double psi = 0.5 * Phi_.squaredNorm();
+    since_gain = psi < 0.999 * best ? 0 : since_gain + 1;
+    best = std::min(best, psi);
     jacobian(lcp, z, w_);
     grad_.noalias() = merit_jacobian().transpose() * Phi_;
-    const bool decreased = descend(z, 0.5 * Phi_.squaredNorm(), merit_at);
+    const bool decreased = since_gain < kStall && descend(z, psi, merit_at);
     report.iterations = k;
     // At the limit of the arithmetic (singular J on degenerate contact problems) psi stops
     // decreasing; the active set is usually right by then.
@@ -120,8 +126,9 @@ SolveReport NewtonSolver::solve(const Lcp& lcp, VecX& z, const SolverOptions& op
     }
     if (!decreased)
       return finish(SolveStatus::NumericalFailure,
-                    "the line search found no decrease of the merit function (a local minimum "
-                    "of |Phi|^2 that is no solution)");
+                    "the merit function stalled (no decrease, or " + std::to_string(kStall) +
+                        " steps without a 0.1 % gain): a local minimum of |Phi|^2 that is no "
+                        "solution");
     z.swap(trial_);
     w_.swap(w_trial_);
     H_.swap(H_trial_);

@@ -65,6 +65,9 @@ class NewtonSolver final : public Solver {
   // merit_at(trial_) evaluates a trial point (the caller's trial workspaces) and returns psi.
   bool descend(const VecX& z, double psi, const std::function<double()>& merit_at);
 
+  // Steps without a 0.1 % gain of the best merit after which a run counts as stalled.
+  static constexpr int kStall = 20;
+
   Map map_;
   MatX J_, JF_;
   Eigen::PartialPivLU<MatX> lu_;

@@ -12,8 +12,6 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-constexpr int kStall = 20;  // steps without a 0.1 % gain of the best merit: the run has stalled
-
 bool is_free(const Ncp& ncp, Eigen::Index i) { return ncp.linear.lower(i) == -INFINITY; }
 
 }  // namespace
