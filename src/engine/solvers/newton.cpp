@@ -1,5 +1,6 @@
 #include "engine/solvers/newton.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <string>
@@ -11,42 +12,75 @@ using Clock = std::chrono::steady_clock;
 
 constexpr double kArmijo = 1e-4;      // sufficient decrease of psi per unit of directional slope
 constexpr double kMinStep = 1e-12;    // the line search gives up below this step length
+constexpr double kSingular = 1e-12;   // LU's reciprocal condition below which J counts singular
+
+double fischer(double a, double b) { return std::hypot(a, b) - a - b; }
 
 }  // namespace
 
-void NewtonSolver::evaluate(const Lcp& lcp, const VecX& z, VecX& w, VecX& H) const {
+void NewtonSolver::evaluate(const Lcp& lcp, const VecX& z, VecX& w, VecX& H, VecX& Phi) const {
   w.noalias() = lcp.M * z;
   w += lcp.q;
   H.resize(z.size());
+  Phi.resize(z.size());
   for (Eigen::Index i = 0; i < z.size(); ++i) {
-    if (map_ == Map::MinMap) H(i) = std::min(z(i), w(i));
-    else H(i) = std::hypot(z(i), w(i)) - z(i) - w(i);
+    Phi(i) = fischer(z(i), w(i));
+    H(i) = map_ == Map::MinMap ? std::min(z(i), w(i)) : Phi(i);
   }
 }
 
-// An element of the generalized (B- or C-) Jacobian of H at z.
+// Elements of the generalized (B- or C-) Jacobians at z:
 //   minmap:  row i is e_i^T where z_i <= w_i, else M_i (Erleben eq. 47);
 //   Fischer: row i is (z_i / r - 1) e_i^T + (w_i / r - 1) M_i with r = |(z_i, w_i)|; at the
 //            kink r = 0 any direction of the unit circle is valid: (1/√2, 1/√2) is used.
 void NewtonSolver::jacobian(const Lcp& lcp, const VecX& z, const VecX& w) {
   const Eigen::Index n = z.size();
-  J_.resize(n, n);
+  MatX& JF = map_ == Map::MinMap ? JF_ : J_;
+  JF.resize(n, n);
   for (Eigen::Index i = 0; i < n; ++i) {
-    if (map_ == Map::MinMap) {
-      if (z(i) <= w(i)) {
-        J_.row(i).setZero();
-        J_(i, i) = 1.0;
-      } else {
-        J_.row(i) = lcp.M.row(i);
-      }
-      continue;
-    }
     const double r = std::hypot(z(i), w(i));
     const double a = r > 0.0 ? z(i) / r - 1.0 : M_SQRT1_2 - 1.0;
     const double b = r > 0.0 ? w(i) / r - 1.0 : M_SQRT1_2 - 1.0;
-    J_.row(i) = b * lcp.M.row(i);
-    J_(i, i) += a;
+    JF.row(i) = b * lcp.M.row(i);
+    JF(i, i) += a;
   }
+  if (map_ != Map::MinMap) return;
+  J_.resize(n, n);
+  for (Eigen::Index i = 0; i < n; ++i) {
+    if (z(i) <= w(i)) {
+      J_.row(i).setZero();
+      J_(i, i) = 1.0;
+    } else {
+      J_.row(i) = lcp.M.row(i);
+    }
+  }
+}
+
+bool NewtonSolver::descend(const VecX& z, double psi, const std::function<double()>& merit_at) {
+  const int directions = map_ == Map::MinMap ? 5 : 3;
+  for (int direction = 0; direction < directions; ++direction) {
+    // minmap: its Newton and minimum-norm steps, Fischer's, the gradient; Fischer: its own.
+    const bool fischer_step = map_ == Map::MinMap && (direction == 2 || direction == 3);
+    const MatX& J = fischer_step ? JF_ : J_;
+    const VecX& rhs = fischer_step ? Phi_ : H_;
+    if (direction == directions - 1) {
+      dz_ = -grad_;
+    } else if (direction % 2 == 0) {
+      lu_.compute(J);
+      if (!(lu_.rcond() > kSingular)) continue;  // singular: the minimum-norm step next
+      dz_ = -lu_.solve(rhs);
+    } else {
+      cod_.compute(J);
+      dz_ = -cod_.solve(rhs);
+    }
+    const double slope = grad_.dot(dz_);
+    if (!dz_.allFinite() || !(slope < 0.0)) continue;
+    for (double step = 1.0; step >= kMinStep; step *= 0.5) {
+      trial_ = z + step * dz_;
+      if (merit_at() <= psi + kArmijo * step * slope) return true;
+    }
+  }
+  return false;
 }
 
 SolveReport NewtonSolver::solve(const Lcp& lcp, VecX& z, const SolverOptions& options) {
@@ -66,33 +100,23 @@ SolveReport NewtonSolver::solve(const Lcp& lcp, VecX& z, const SolverOptions& op
   if (n == 0) return finish(SolveStatus::Solved, "");
 
   const double tolerance = options.tolerance * (1.0 + lcp.q.cwiseAbs().maxCoeff());
-  evaluate(lcp, z, w_, H_);
+  const auto merit_at = [&] {
+    evaluate(lcp, trial_, w_trial_, H_trial_, Phi_trial_);
+    return 0.5 * Phi_trial_.squaredNorm();
+  };
+  evaluate(lcp, z, w_, H_, Phi_);
+  double best = INFINITY;
+  int since_gain = 0;
   for (int k = 1; k <= options.max_iterations; ++k) {
     if (z.cwiseMax(0.0).cwiseMin(w_).cwiseAbs().maxCoeff() <= tolerance &&
         natural_residual(lcp, z.cwiseMax(0.0)) <= tolerance)
       return finish(SolveStatus::Solved, "");
-    const double psi = 0.5 * H_.squaredNorm();
+    const double psi = 0.5 * Phi_.squaredNorm();
+    since_gain = psi < 0.999 * best ? 0 : since_gain + 1;
+    best = std::min(best, psi);
     jacobian(lcp, z, w_);
-    grad_.noalias() = J_.transpose() * H_;
-    lu_.compute(J_);
-    dz_ = -lu_.solve(H_);
-    double slope = grad_.dot(dz_);
-    // Newton direction unusable (singular J, or not downhill on psi): steepest descent.
-    if (!dz_.allFinite() || !(slope < 0.0)) {
-      dz_ = -grad_;
-      slope = -grad_.squaredNorm();
-    }
-    double step = 1.0;
-    bool decreased = false;
-    while (step >= kMinStep) {
-      trial_ = z + step * dz_;
-      evaluate(lcp, trial_, w_trial_, H_trial_);
-      if (0.5 * H_trial_.squaredNorm() <= psi + kArmijo * step * slope) {
-        decreased = true;
-        break;
-      }
-      step *= 0.5;
-    }
+    grad_.noalias() = merit_jacobian().transpose() * Phi_;
+    const bool decreased = since_gain < kStall && descend(z, psi, merit_at);
     report.iterations = k;
     // At the limit of the arithmetic (singular J on degenerate contact problems) psi stops
     // decreasing; the active set is usually right by then.
@@ -102,11 +126,13 @@ SolveReport NewtonSolver::solve(const Lcp& lcp, VecX& z, const SolverOptions& op
     }
     if (!decreased)
       return finish(SolveStatus::NumericalFailure,
-                    "the line search found no decrease of the merit function (a local minimum "
-                    "of |H|^2 that is no solution)");
+                    "the merit function stalled (no decrease, or " + std::to_string(kStall) +
+                        " steps without a 0.1 % gain): a local minimum of |Phi|^2 that is no "
+                        "solution");
     z.swap(trial_);
     w_.swap(w_trial_);
     H_.swap(H_trial_);
+    Phi_.swap(Phi_trial_);
     report.residual_history.push_back(natural_residual(lcp, z.cwiseMax(0.0)));
   }
   if (natural_residual(lcp, z.cwiseMax(0.0)) <= tolerance) return finish(SolveStatus::Solved, "");

@@ -12,49 +12,53 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-constexpr double kArmijo = 1e-4;    // sufficient decrease of psi per unit of directional slope
-constexpr double kMinStep = 1e-12;  // the line search gives up below this step length
-constexpr int kStall = 20;  // steps without a 0.1 % gain of the best merit: the run has stalled
-
 bool is_free(const Ncp& ncp, Eigen::Index i) { return ncp.linear.lower(i) == -INFINITY; }
 
 }  // namespace
 
-void NewtonSolver::evaluate(const Ncp& ncp, const VecX& z, VecX& w, VecX& F, VecX& H) {
+void NewtonSolver::evaluate(const Ncp& ncp, const VecX& z, VecX& w, VecX& F, VecX& H,
+                            VecX& Phi) {
   ncp.evaluate(z, w, F);
   if (slip_partners_) complementarity_partners(ncp, z, w, a_);
   else a_ = z;
   H.resize(z.size());
+  Phi.resize(z.size());
   for (Eigen::Index i = 0; i < z.size(); ++i) {
-    if (is_free(ncp, i)) H(i) = F(i);  // an equation: F_i = 0
-    else if (map_ == Map::MinMap) H(i) = std::min(a_(i), F(i));
-    else H(i) = std::hypot(a_(i), F(i)) - a_(i) - F(i);
+    if (is_free(ncp, i)) {  // an equation: F_i = 0
+      H(i) = Phi(i) = F(i);
+      continue;
+    }
+    Phi(i) = std::hypot(a_(i), F(i)) - a_(i) - F(i);
+    H(i) = map_ == Map::MinMap ? std::min(a_(i), F(i)) : Phi(i);
   }
 }
 
-// An element of the generalized Jacobian of H: the rows of dF/dz and of the partners a
+// Elements of the generalized Jacobians of H and Phi: the rows of dF/dz and of the partners a
 // (ncp.hpp), chained through the maps as in the LCP's jacobian() (newton.cpp). Where min's two
 // arguments tie, the partner's row: on a slip row it keeps sigma's column, which dF/dz leaves
 // empty at a contact without load.
 void NewtonSolver::jacobian(const Ncp& ncp, const VecX& z, const VecX& w, const VecX& F) {
-  ncp.jacobian(z, w, J_);
+  MatX& JF = map_ == Map::MinMap ? JF_ : J_;
+  ncp.jacobian(z, w, JF);
+  if (map_ == Map::MinMap) J_ = JF;
   if (slip_partners_) complementarity_partners(ncp, z, w, a_);
   else a_ = z;
-  for (Eigen::Index i = 0; i < z.size(); ++i) {
-    if (is_free(ncp, i)) continue;
-    double da = 1.0;  // H's derivative along a_i (its along F_i scales the row)
-    if (map_ == Map::MinMap) {
-      if (a_(i) > F(i)) continue;
-      J_.row(i).setZero();
-    } else {
-      const double r = std::hypot(a_(i), F(i));
-      da = r > 0.0 ? a_(i) / r - 1.0 : M_SQRT1_2 - 1.0;
-      J_.row(i) *= r > 0.0 ? F(i) / r - 1.0 : M_SQRT1_2 - 1.0;
-    }
-    J_(i, i) += da;
+  // Row i's derivative along a_i (its along F_i scales the row) into J: the partner's
+  // gradient, e_i and, on a slip row paired with sigma - |u_t|, minus d|u_t|/dz.
+  auto add_partner = [&](MatX& J, Eigen::Index i, double da) {
+    J(i, i) += da;
     if (const int cone = cone_of_row_[static_cast<std::size_t>(i)]; slip_partners_ && cone >= 0)
       add_slip_speed_gradient(ncp, ncp.cones[static_cast<std::size_t>(cone)], w, -da,
-                              static_cast<int>(i), J_);
+                              static_cast<int>(i), J);
+  };
+  for (Eigen::Index i = 0; i < z.size(); ++i) {
+    if (is_free(ncp, i)) continue;
+    const double r = std::hypot(a_(i), F(i));
+    JF.row(i) *= r > 0.0 ? F(i) / r - 1.0 : M_SQRT1_2 - 1.0;
+    add_partner(JF, i, r > 0.0 ? a_(i) / r - 1.0 : M_SQRT1_2 - 1.0);
+    if (map_ != Map::MinMap || a_(i) > F(i)) continue;
+    J_.row(i).setZero();
+    add_partner(J_, i, 1.0);
   }
 }
 
@@ -74,48 +78,29 @@ bool NewtonSolver::run_ncp(const Ncp& ncp, VecX& z, int max_iterations, double t
   // Start at the slip speeds of the impulses given (ncp.hpp): a cold start z = 0 would leave
   // every p_t out of (2.18), (2.19) and (2.20).
   set_slip_speeds(ncp, w_, z);
-  evaluate(ncp, z, w_, F_, H_);
+  evaluate(ncp, z, w_, F_, H_, Phi_);
+  const auto merit_at = [&] {
+    evaluate(ncp, trial_, w_trial_, F_trial_, H_trial_, Phi_trial_);
+    return 0.5 * Phi_trial_.squaredNorm();
+  };
   double best = INFINITY;
   int since_gain = 0;
   while (report.iterations < max_iterations) {
     if (solved()) return true;
-    const double psi = 0.5 * H_.squaredNorm();
+    const double psi = 0.5 * Phi_.squaredNorm();
     if (psi < 0.999 * best) since_gain = 0;
     else if (++since_gain >= kStall) return false;
     best = std::min(best, psi);
     jacobian(ncp, z, w_, F_);
-    grad_.noalias() = J_.transpose() * H_;
-    // Directions in turn until one decreases psi: Newton's (LU); the minimum-norm Gauss–Newton
-    // step, for a singular J (coplanar contacts share their load in any proportion);
-    // steepest descent.
-    bool decreased = false;
-    for (int direction = 0; direction < 3 && !decreased; ++direction) {
-      if (direction == 0) {
-        lu_.compute(J_);
-        dz_ = -lu_.solve(H_);
-      } else if (direction == 1) {
-        cod_.compute(J_);
-        dz_ = -cod_.solve(H_);
-      } else {
-        dz_ = -grad_;
-      }
-      const double slope = grad_.dot(dz_);
-      if (!dz_.allFinite() || !(slope < 0.0)) continue;
-      for (double step = 1.0; step >= kMinStep; step *= 0.5) {
-        trial_ = z + step * dz_;
-        evaluate(ncp, trial_, w_trial_, F_trial_, H_trial_);
-        if (0.5 * H_trial_.squaredNorm() <= psi + kArmijo * step * slope) {
-          decreased = true;
-          break;
-        }
-      }
-    }
+    grad_.noalias() = merit_jacobian().transpose() * Phi_;
+    const bool decreased = descend(z, psi, merit_at);
     ++report.iterations;
     if (!decreased) return false;
     z.swap(trial_);
     w_.swap(w_trial_);
     F_.swap(F_trial_);
     H_.swap(H_trial_);
+    Phi_.swap(Phi_trial_);
     report.residual_history.push_back(natural_residual_at(ncp, z, F_));
   }
   return solved();
@@ -139,9 +124,9 @@ SolveReport NewtonSolver::solve_ncp(const Ncp& ncp, VecX& z, const SolverOptions
   slip_rows(ncp, cone_of_row_);
   const double tolerance = options.tolerance * (1.0 + ncp.linear.q.cwiseAbs().maxCoeff());
 
-  // At the kinks of the cone a local minimum of |H|^2 can hold the iterates: the NCP's own pairs
-  // (z_i, F_i) first, then, when they stall, the slip partners sigma - |u_t| (ncp.hpp) from the
-  // start given (measured: minmap-newton needs them on a sliding cube whose corner lifts,
+  // At the kinks of the cone a local minimum of |Phi|^2 can hold the iterates: the NCP's own
+  // pairs (z_i, F_i) first, then, when they stall, the slip partners sigma - |u_t| (ncp.hpp) from
+  // the start given (measured: minmap-newton needs them on a sliding cube whose corner lifts,
   // fischer-newton on a square landing in 2D, where the slip partners alone stall).
   const VecX start = z;
   for (int attempt = 0; attempt < 2 && report.iterations < options.max_iterations; ++attempt) {
@@ -155,7 +140,7 @@ SolveReport NewtonSolver::solve_ncp(const Ncp& ncp, VecX& z, const SolverOptions
                   "iteration limit " + std::to_string(options.max_iterations) + " reached");
   return finish(SolveStatus::NumericalFailure,
                 "the line search found no decrease of the merit function (a local minimum of "
-                "|H|^2 that is no solution), with the slip rows paired with sigma and with "
+                "|Phi|^2 that is no solution), with the slip rows paired with sigma and with "
                 "sigma - |u_t|");
 }
 

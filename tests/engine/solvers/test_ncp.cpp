@@ -117,6 +117,66 @@ TEST(Ncp, PointContactSticksOrSlidesInEveryDirection) {
   }
 }
 
+// One contact of a rigid body on a fixed plane, rows [p_n, p_t, p_o, sigma]: the body has unit
+// mass and the inertia I / 6 of a unit cube (M^-1 = diag(1, 1, 1, 6, 6, 6)), the contact point
+// lies at r from its centre, the plane's normal is `normal`, and nu is the body's twist at the
+// step's end without contact. M = W^T M^-1 W and q = W^T nu with W's columns the wrenches
+// (d, r x d) of n, t, o, thesis (2.27) with psi = 0, (2.18)-(2.20) on the cone.
+Ncp body_contact(const Vec3& normal, const Vec3& r, const VecX& nu, double mu) {
+  const Vec3 n = normal.normalized(), t = n.unitOrthogonal(), o = n.cross(t);
+  const Vec3 d[3] = {n, t, o};
+  MatX W = MatX::Zero(6, 4);  // sigma's column stays zero
+  for (int j = 0; j < 3; ++j) {
+    W.block<3, 1>(0, j) = d[j];
+    W.block<3, 1>(3, j) = r.cross(d[j]);
+  }
+  VecX inverse_mass(6);
+  inverse_mass << 1, 1, 1, 6, 6, 6;
+  Ncp ncp;
+  ncp.linear.M = W.transpose() * inverse_mass.asDiagonal() * W;
+  ncp.linear.q = W.transpose() * nu;
+  ncp.linear.lower.setZero(4);
+  ncp.linear.lower.segment(1, 2).setConstant(-INFINITY);
+  ncp.linear.upper.setConstant(4, INFINITY);
+  ncp.cones = {{0, 2, mu}};
+  return ncp;
+}
+
+// path's last resort on the NCP (path_ncp.cpp): a cube's corner-side point driven into a tilted
+// plane while it spins, where Fischer–Newton alone stops at a local minimum of its merit
+// (residual 5e-2 after 79 steps, both slip pairings), and the fixed-point sweeps that follow it
+// in `path` bring the iterate where Newton finishes. The contact sticks: u = 0 with
+// |p_t| < mu p_n, (2.18)-(2.20); fixed-point and minmap-newton find the same impulses.
+TEST(Ncp, PathFallsBackToFixedPointSweepsWhereFischerNewtonStalls) {
+  VecX nu(6);
+  nu << -0.5, -0.1, -0.8, 0.9, 0.2, 0.7;
+  const Ncp ncp = body_contact(Vec3(0.3, 0.2, 1.0), Vec3(-0.1, -1.0, -0.4), nu, 0.9);
+  ASSERT_EQ(ncp_defect(ncp), nullptr);
+  SolveReport fischer, path, fixed_point, minmap;
+  solve_with("fischer-newton", ncp, fischer);
+  const VecX z = solve_with("path", ncp, path);
+  EXPECT_FALSE(fischer.solved()) << "the premise: Fischer–Newton alone stalls here";
+  EXPECT_GT(fischer.residual, 1e-3);
+  ASSERT_TRUE(path.solved()) << path.message;
+  // path runs the same Fischer–Newton first; what it spends beyond that run's steps are the
+  // sweeps and the Newton steps after them.
+  EXPECT_GT(path.iterations, fischer.iterations);
+  EXPECT_GT(path.residual_history.size(), fischer.residual_history.size());
+  EXPECT_LE(path.residual, 1e-12 * (1.0 + ncp.linear.q.cwiseAbs().maxCoeff()));
+  const VecX u = ncp.linear.M * z + ncp.linear.q;
+  EXPECT_GT(z(0), 0.1);                                 // loaded,
+  EXPECT_NEAR(u(0), 0.0, 1e-12);                        // resting on the plane,
+  EXPECT_LE(u.segment(1, 2).norm(), 1e-12);             // sticking,
+  EXPECT_LT(z.segment(1, 2).norm(), 0.9 * 0.9 * z(0));  // inside the cone
+  EXPECT_LE(z(3), 1e-12);
+  for (const auto& [name, report] : {std::pair{"fixed-point", &fixed_point},
+                                     std::pair{"minmap-newton", &minmap}}) {
+    const VecX other = solve_with(name, ncp, *report);
+    ASSERT_TRUE(report->solved()) << name << ": " << report->message;
+    EXPECT_LE((other.head(3) - z.head(3)).cwiseAbs().maxCoeff(), 1e-9) << name;
+  }
+}
+
 // The kinks' devices (ncp.hpp): a frictionless cone's tangent rows are F_t = p_t (Jacobian e_t)
 // and the slip partner a = sigma - |u_t| has the gradient e_sigma - (u_t / |u_t|)^T M_t, both
 // against central differences at random points with u_t != 0.
