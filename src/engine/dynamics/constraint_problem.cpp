@@ -51,6 +51,7 @@ void assemble_constraint_problem(const Model& model, const State& state, const S
   if (ns == 0) return;
 
   Lcp& lcp = p.lcp;
+  lcp.body_form.clear();  // the slack rows couple groups through (4.45), not through bodies
   const int n0 = lcp.size();
   const int n = n0 + ns;
   lcp.M.conservativeResize(n, n);

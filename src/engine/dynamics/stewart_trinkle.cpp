@@ -125,6 +125,42 @@ void eliminate_joints(const Model& model, const State& state, double h,
   }
 }
 
+// The LCP's body form (lcp.hpp): between blocks, M = G^T W G over the shared bodies, exactly
+// as accumulated above; not with the joints' Schur complement (it couples through the joints)
+// nor for the NCP (its friction rows are not linear).
+void set_body_form(ContactProblem& p, int bodies, bool ncp) {
+  LcpBodyForm& f = p.lcp.body_form;
+  f.clear();
+  if (ncp || !p.joint_rows.empty()) return;
+  const int n = p.lcp.size();
+  f.bodies = bodies;
+  f.body_a.assign(n, -1);
+  f.body_b.assign(n, -1);
+  f.J_a.assign(n, Vec6::Zero());
+  f.J_b.assign(n, Vec6::Zero());
+  f.WJ_a.assign(n, Vec6::Zero());
+  f.WJ_b.assign(n, Vec6::Zero());
+  auto set_row = [&](int row, int col, int a, int b) {
+    f.body_a[row] = a;
+    f.body_b[row] = b;
+    if (a >= 0) {
+      f.J_a[row] = p.G_a[col];
+      f.WJ_a[row] = p.WG_a[col];
+    }
+    if (b >= 0) {
+      f.J_b[row] = p.G_b[col];
+      f.WJ_b[row] = p.WG_b[col];
+    }
+  };
+  const int cols_per_contact = 1 + p.directions;
+  for (int i = 0; i < p.contacts(); ++i)
+    for (int k = 0; k < cols_per_contact; ++k)  // the slip row keeps -1: it moves no body
+      set_row(i * p.block_size() + k, i * cols_per_contact + k, p.body_a[i], p.body_b[i]);
+  for (int k = 0; k < static_cast<int>(p.limit_rows.size()); ++k)
+    set_row(p.limit_row_start() + k, p.limit_column_start() + k, p.limit_rows[k].body_a,
+            p.limit_rows[k].body_b);
+}
+
 }  // namespace
 
 int tangent_directions(const Model& model, const Settings& settings) {
@@ -328,6 +364,7 @@ void assemble_stewart_trinkle(const Model& model, const State& state, const Sett
     lcp.q(r) = v;
   }
   set_joint_coupling_rows(p);
+  set_body_form(p, nb, ncp);
 }
 
 namespace {

@@ -11,6 +11,30 @@
 
 namespace pegsim {
 
+// Optional body form of M (the Box2D / ODE QuickStep way, J W^-1 J^T): per row, the velocity
+// Jacobian J on at most two bodies (6-vectors [linear; angular]) and W J (W = M^-1, the inverse
+// mass), such that for rows i, j of DIFFERENT blocks
+//   M_ij = sum over the bodies both rows act on of J_i^T (W J)_j,
+// i.e. contacts couple only through shared bodies. M's diagonal blocks stay in M (they hold
+// the in-block terms E, U of (6.1) too). A row acting on no body (a slip row) has body -1 on
+// both ends, a static end -1 as well. Empty when M has no such form (joints eliminated by their
+// Schur complement, PEG's slack rows); a solver may use it to sweep in O(nnz(J)).
+struct LcpBodyForm {
+  std::vector<int> body_a, body_b;         // per row: body index or -1
+  std::vector<Vec6> J_a, J_b, WJ_a, WJ_b;  // per row and end
+  int bodies = 0;                          // body indices lie in [0, bodies)
+  bool empty() const { return body_a.empty(); }
+  void clear() {
+    body_a.clear();
+    body_b.clear();
+    J_a.clear();
+    J_b.clear();
+    WJ_a.clear();
+    WJ_b.clear();
+    bodies = 0;
+  }
+};
+
 struct Lcp {
   MatX M;
   VecX q;
@@ -22,6 +46,8 @@ struct Lcp {
   // lower <= upper, entries may be -inf / +inf. Only solvers whose supports_bounds() is true
   // take a problem with bounds; the others refuse it (lcp_defect) with a message saying so.
   VecX lower, upper;
+  // Optional body form of M's coupling between blocks (see LcpBodyForm); empty if none.
+  LcpBodyForm body_form;
 
   int size() const { return static_cast<int>(q.size()); }
   bool has_bounds() const { return lower.size() > 0 || upper.size() > 0; }

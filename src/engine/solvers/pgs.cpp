@@ -51,8 +51,10 @@ SolveReport PgsSolver::solve(const Lcp& lcp, VecX& z, const SolverOptions& optio
     return finish(SolveStatus::NumericalFailure, "block_starts is not ascending from row 0");
   if (n == 0) return finish(SolveStatus::Solved, "");
 
-  const double tolerance = options.tolerance * (1.0 + lcp.q.cwiseAbs().maxCoeff());
   z = z.cwiseMax(0.0);
+  if (sweep_ == Sweep::GaussSeidel && !lcp.body_form.empty() && group_blocks(lcp))
+    return solve_body_form(lcp, z, options, std::move(report), t0);
+  const double tolerance = options.tolerance * (1.0 + lcp.q.cwiseAbs().maxCoeff());
   w_.noalias() = lcp.M * z;
   w_ += lcp.q;
   SolverOptions block_options;

@@ -2,6 +2,8 @@
 // Erleben's "Numerical methods for linear complementarity problems in physics-based animation").
 #pragma once
 
+#include <chrono>
+#include <string>
 #include <vector>
 
 #include "engine/solvers/lemke.hpp"
@@ -25,10 +27,31 @@ class PgsSolver final : public Solver {
     if (sweep_ == Sweep::Jacobi) return "projected-jacobi";
     return relaxation_ == 1.0 ? "pgs" : "psor";
   }
-  // The residual history has one entry per sweep.
+  // The residual history has one entry per sweep. Gauss–Seidel sweeps in the body form of M
+  // when the problem has one (Lcp::body_form; pgs_bodies.cpp), over the dense M otherwise.
   SolveReport solve(const Lcp& lcp, VecX& z, const SolverOptions& options) override;
 
  private:
+  // The blocks of the body form: consecutive blocks acting on the same two bodies (the
+  // contacts between two bodies) merged into one group, solved exactly together.
+  struct Group {
+    int start = 0, size = 0, body_a = -1, body_b = -1;
+  };
+  // Groups the blocks by body pair and copies their diagonal blocks of M; false when a block's
+  // rows act on different body pairs (then the dense sweep is used).
+  bool group_blocks(const Lcp& lcp);
+  // q_g + J_g^T (dv - the group's own share): the group's LCP is M_gg z_g + c_g.
+  void group_offset(const Lcp& lcp, const Group& g, const VecX& z, VecX& c) const;
+  // Exact solution x of the group's LCP (M_gg, c), from z_g's active set if it holds, else by
+  // Lemke; false (with `why`) if there is none.
+  bool solve_group(int k, const VecX& c, const VecX& start, double tolerance, VecX& x,
+                   std::string& why);
+  // Gauss–Seidel over the groups, keeping dv = W J^T z per body (O(nnz(J)) per sweep).
+  SolveReport solve_body_form(const Lcp& lcp, VecX& z, const SolverOptions& options,
+                              SolveReport report, std::chrono::steady_clock::time_point t0);
+  // The exact natural residual of z from dv (O(nnz(J))).
+  double body_form_residual(const Lcp& lcp, const VecX& z);
+
   // The exact solution of block [s, s + m) with the others fixed, as a change dz of z_b.
   bool solve_block(const Lcp& lcp, const VecX& z, const VecX& w, int s, int m,
                    SolverOptions& options, VecX& dz, std::string& why);
@@ -39,6 +62,13 @@ class PgsSolver final : public Solver {
   Lcp block_;
   VecX block_z_, w_, change_;
   std::vector<int> bounds_;
+  std::vector<Group> groups_;
+  std::vector<MatX> group_M_;  // M_gg per group
+  VecX dv_, c_, x_, start_, w_group_;
+  MatX active_M_;
+  VecX active_c_;
+  std::vector<int> active_;
+  SolverOptions group_options_;
 };
 
 }  // namespace pegsim

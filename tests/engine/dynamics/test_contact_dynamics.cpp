@@ -171,12 +171,15 @@ TEST(ContactDynamics, StopPolicyLeavesTheStateUntouchedWhenNoSolverAnswers) {
 TEST(ContactDynamics, FallbackIsReportedWithTheSolverThatAnswered) {
   test::World w;
   w.add_plane("ground", Vec3::Zero(), Quat::Identity(), 0.5);
-  w.add_box("box", Vec3(1, 1, 1), 1.0, Vec3(0, 0, 0.5));
+  // Three boxes: PGS solves the contacts between two bodies exactly together, so one box on
+  // the ground takes it one sweep; a stack of three takes it many more.
+  for (int k = 0; k < 3; ++k)
+    w.add_box("box" + std::to_string(k), Vec3(1, 1, 1), 1.0, Vec3(0, 0, 0.5 + k));
   Settings s;
   s.solver = "pgs";
   s.fallbacks = {"lemke"};
   s.warm_start = false;
-  s.max_iterations = 10;  // enough pivots for Lemke (2 here), too few sweeps for PGS (15) at 1e-14
+  s.max_iterations = 10;  // enough pivots for Lemke, too few sweeps for PGS at 1e-14
   s.tolerance = 1e-14;
   Simulator sim(w.model, w.state, s);
   const StepReport& r = sim.step();
