@@ -23,6 +23,16 @@ double natural_part(const VecX& z, const VecX& w) {
   return r;
 }
 
+// dv = W J^T z: each body's velocity change from the impulses z.
+void velocity_change(const LcpBodyForm& f, const VecX& z, VecX& dv) {
+  dv.setZero(6 * f.bodies);
+  for (int r = 0; r < z.size(); ++r) {
+    if (z(r) == 0.0) continue;
+    if (f.body_a[r] >= 0) dv.segment<6>(6 * f.body_a[r]) += z(r) * f.WJ_a[r];
+    if (f.body_b[r] >= 0) dv.segment<6>(6 * f.body_b[r]) += z(r) * f.WJ_b[r];
+  }
+}
+
 }  // namespace
 
 bool PgsSolver::group_blocks(const Lcp& lcp) {
@@ -153,12 +163,7 @@ SolveReport PgsSolver::solve_body_form(const Lcp& lcp, VecX& z, const SolverOpti
   };
   const double tolerance = options.tolerance * (1.0 + lcp.q.cwiseAbs().maxCoeff());
   // dv = W J^T z for the start.
-  dv_.setZero(6 * f.bodies);
-  for (int r = 0; r < n; ++r) {
-    if (z(r) == 0.0) continue;
-    if (f.body_a[r] >= 0) dv_.segment<6>(6 * f.body_a[r]) += z(r) * f.WJ_a[r];
-    if (f.body_b[r] >= 0) dv_.segment<6>(6 * f.body_b[r]) += z(r) * f.WJ_b[r];
-  }
+  velocity_change(f, z, dv_);
   std::string why;
   for (int sweep = 1; sweep <= options.max_iterations; ++sweep) {
     // The natural residual of each group as the sweep reaches it, before its update.
@@ -187,12 +192,7 @@ SolveReport PgsSolver::solve_body_form(const Lcp& lcp, VecX& z, const SolverOpti
     // recomputed from z, the running one accumulates rounding).
     double residual = visited;
     if (visited <= tolerance) {
-      dv_.setZero();
-      for (int r = 0; r < n; ++r) {
-        if (z(r) == 0.0) continue;
-        if (f.body_a[r] >= 0) dv_.segment<6>(6 * f.body_a[r]) += z(r) * f.WJ_a[r];
-        if (f.body_b[r] >= 0) dv_.segment<6>(6 * f.body_b[r]) += z(r) * f.WJ_b[r];
-      }
+      velocity_change(f, z, dv_);
       residual = body_form_residual(lcp, z);
     }
     report.residual_history.push_back(residual);

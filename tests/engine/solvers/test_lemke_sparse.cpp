@@ -43,6 +43,23 @@ const std::vector<Lcp>& problems() {
 
 double tolerance(const Lcp& lcp) { return 1e-10 * (1.0 + lcp.q.cwiseAbs().maxCoeff()); }
 
+// The basic z variables of Lemke's answer to the problem; false if it is not solved.
+bool answer_basis(const Lcp& lcp, std::vector<int>& Z) {
+  LemkeSolver solver;
+  VecX z;
+  if (!solver.solve(lcp, z, SolverOptions{}).solved()) return false;
+  Z.clear();
+  for (int i = 0; i < lcp.size(); ++i)
+    if ((*solver.final_basis())[i]) Z.push_back(i);
+  return true;
+}
+
+// q moved by a tenth of its size, as the next step moves it, for a warm start that pivots.
+void move_q(Lcp& lcp) {
+  const double scale = 0.1 * (1.0 + lcp.q.cwiseAbs().maxCoeff());
+  for (int i = 0; i < lcp.size(); ++i) lcp.q(i) += scale * std::sin(1.0 + i);
+}
+
 // One run of both tableaus from the same start; the ends, pivot counts and answers must agree.
 struct Compared {
   bool started = false;
@@ -112,14 +129,9 @@ TEST(LemkeSparse, WarmRunsMatchTheDenseTableauOnPour20) {
   int pivots = 0, runs = 0;
   for (std::size_t k = 0; k < problems().size(); ++k) {
     Lcp lcp = problems()[k];
-    LemkeSolver solver;
-    VecX z;
-    ASSERT_TRUE(solver.solve(lcp, z, SolverOptions{}).solved()) << k;
     std::vector<int> Z;
-    for (int i = 0; i < lcp.size(); ++i)
-      if ((*solver.final_basis())[i]) Z.push_back(i);
-    const double scale = 0.1 * (1.0 + lcp.q.cwiseAbs().maxCoeff());
-    for (int i = 0; i < lcp.size(); ++i) lcp.q(i) += scale * std::sin(1.0 + i);
+    ASSERT_TRUE(answer_basis(lcp, Z)) << k;
+    move_q(lcp);
     const Compared c = compare_runs<double>(
         lcp, Rule::Harris, [&](auto& t) { return t.start_from_basis(Z); },
         "problem " + std::to_string(k));
@@ -179,20 +191,16 @@ TEST(LemkeSparse, FastPathWarmAnswersSolveThePour20Problems) {
   LemkeRevised fast;
   for (std::size_t k = 0; k < problems().size(); ++k) {
     Lcp lcp = problems()[k];
-    LemkeSolver solver;
-    VecX z;
-    ASSERT_TRUE(solver.solve(lcp, z, SolverOptions{}).solved()) << k;
     std::vector<int> Z;
-    for (int i = 0; i < lcp.size(); ++i)
-      if ((*solver.final_basis())[i]) Z.push_back(i);
+    ASSERT_TRUE(answer_basis(lcp, Z)) << k;
     // The basis of the unmoved problem, factored sparsely, solves it as it is (a basis whose z0
     // ended basic at zero level is not complementary, and may be singular).
     fast.bind(lcp, tolerance(lcp));
     if (!fast.start(Z)) continue;
+    VecX z;
     fast.extract(z);
     EXPECT_LE(natural_residual(lcp, z), tolerance(lcp)) << "problem " << k;
-    const double scale = 0.1 * (1.0 + lcp.q.cwiseAbs().maxCoeff());
-    for (int i = 0; i < lcp.size(); ++i) lcp.q(i) += scale * std::sin(1.0 + i);
+    move_q(lcp);
     fast.bind(lcp, tolerance(lcp));
     if (!fast.start(Z)) continue;
     ++started;
