@@ -23,4 +23,14 @@ void integrate_positions(const Model& model, const VecX& velocity, double h, Sta
   }
 }
 
+bool poses_stay_finite(const Model& model, const VecX& velocity, double h, const State& state) {
+  for (std::size_t i = 0; i < model.bodies.size(); ++i) {
+    if (model.bodies[i].is_static || !model.bodies[i].present_at(state.time)) continue;
+    const Vec3 position = state.bodies[i].position + h * velocity.segment<3>(6 * i);
+    if (!position.allFinite() || !std::isfinite(velocity.segment<3>(6 * i + 3).norm() * h))
+      return false;
+  }
+  return true;
+}
+
 }  // namespace pegsim

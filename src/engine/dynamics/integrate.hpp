@@ -11,4 +11,9 @@ namespace pegsim {
 // state.time (the start of the step), do not move and keep their twist.
 void integrate_positions(const Model& model, const VecX& velocity, double h, State& state);
 
+// Whether integrate_positions keeps every pose finite: finite velocities can still overflow
+// |w| h (a body spun up past ~1e154 rad/s, e.g. by the explicit gyroscopic term of (2.30)),
+// and the exponential map of an infinite angle is not a rotation.
+bool poses_stay_finite(const Model& model, const VecX& velocity, double h, const State& state);
+
 }  // namespace pegsim

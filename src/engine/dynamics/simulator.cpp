@@ -237,6 +237,9 @@ const StepReport& Simulator::step() {
   if (!r.failed && !velocity_.allFinite()) {
     r.failed = true;
     r.failure = "the new velocities are not finite";
+  } else if (!r.failed && !poses_stay_finite(model_, velocity_, settings_.h, state_)) {
+    r.failed = true;
+    r.failure = "the new velocities overflow the pose update (|w| h is not finite)";
   }
 
   // Stage 7: integrate; a failed step leaves the state as it was (FailurePolicy::Stop).

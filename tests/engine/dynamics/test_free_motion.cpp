@@ -129,5 +129,25 @@ TEST(FreeMotion, UnusableSettingsAreRejected) {
   EXPECT_FALSE(check_settings(s).empty());
 }
 
+// A failed step never leaves a non-finite state: a twist that is finite but too large for the
+// exponential map (|w| overflows to infinity in |w| h; a body that the explicit gyroscopic term
+// of (2.30) spun up reaches it) fails the step and keeps the pose. Before the check the step
+// succeeded with a NaN orientation (polyhedra_pour under PEG, h = 0.016, seed 6, step 125).
+TEST(FreeMotion, ATwistThatOverflowsThePoseUpdateFailsTheStepAndKeepsThePose) {
+  test::World w;
+  const int ball = w.add_sphere("ball", 0.1, 1.0, Vec3(0, 0, 1));
+  w.state.bodies[ball].angular_velocity = Vec3(1e155, 0, 0);  // finite, |w|^2 is not
+  Settings s;
+  s.gravity.setZero();
+  Simulator sim(w.model, w.state, s);
+  const StepReport& r = sim.step();
+  EXPECT_TRUE(r.failed);
+  EXPECT_NE(r.failure.find("overflow"), std::string::npos) << r.failure;
+  const BodyState& b = sim.state().bodies[ball];
+  EXPECT_TRUE(b.position.allFinite());
+  EXPECT_TRUE(b.orientation.coeffs().allFinite());
+  EXPECT_EQ(b.orientation.coeffs(), w.state.bodies[ball].orientation.coeffs());
+}
+
 }  // namespace
 }  // namespace pegsim
