@@ -9,6 +9,8 @@
 #include "engine/solvers/lemke.hpp"
 #include "io/siconos_lcp.hpp"
 
+#include "bench_main.hpp"
+
 namespace {
 
 using namespace pegsim;
@@ -27,7 +29,9 @@ void solve_problem(benchmark::State& bench, const Lcp& lcp) {
   bench.counters["solved"] = report.solved();
 }
 
-void register_all() {
+}  // namespace
+
+void pegsim::bench::register_all() {
   std::vector<std::filesystem::path> files;
   for (const auto& entry :
        std::filesystem::directory_iterator(std::filesystem::path(PEGSIM_TESTDATA_DIR) / "siconos-lcp"))
@@ -36,14 +40,4 @@ void register_all() {
   for (const auto& file : files)
     benchmark::RegisterBenchmark(file.stem().string().c_str(), solve_problem, read_siconos_lcp(file))
         ->Unit(benchmark::kMicrosecond);
-}
-
-}  // namespace
-
-int main(int argc, char** argv) {
-  register_all();
-  benchmark::Initialize(&argc, argv);
-  benchmark::RunSpecifiedBenchmarks();
-  benchmark::Shutdown();
-  return 0;
 }

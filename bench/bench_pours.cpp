@@ -13,6 +13,8 @@
 #include "engine/dynamics/simulator.hpp"
 #include "io/scene.hpp"
 
+#include "bench_main.hpp"
+
 namespace {
 
 using namespace pegsim;
@@ -64,7 +66,9 @@ void step_pour(benchmark::State& bench, int dimension, const std::string& model,
   bench.counters["unsolved"] = double(unsolved);
 }
 
-void register_all() {
+}  // namespace
+
+void pegsim::bench::register_all() {
   for (const int dimension : {2, 3})
     for (const char* model : {"sm", "peg", "lnc", "corrective"})
       for (const char* solver : {"lemke", "path", "pgs"}) {
@@ -75,14 +79,4 @@ void register_all() {
             ->Unit(benchmark::kMillisecond)
             ->Iterations(std::string(solver) == "pgs" ? 20 : 100);  // from step 251 (2.5 s)
       }
-}
-
-}  // namespace
-
-int main(int argc, char** argv) {
-  register_all();
-  benchmark::Initialize(&argc, argv);
-  benchmark::RunSpecifiedBenchmarks();
-  benchmark::Shutdown();
-  return 0;
 }

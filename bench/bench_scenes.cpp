@@ -8,6 +8,8 @@
 #include "engine/dynamics/simulator.hpp"
 #include "io/scene.hpp"
 
+#include "bench_main.hpp"
+
 namespace {
 
 using namespace pegsim;
@@ -35,7 +37,9 @@ void step_scene(benchmark::State& bench, const std::string& name, const std::str
   bench.counters["unsolved"] = double(failures);
 }
 
-void register_all() {
+}  // namespace
+
+void pegsim::bench::register_all() {
   for (const char* solver : {"lemke", "pgs"}) {
     benchmark::RegisterBenchmark((std::string("stack10/") + solver).c_str(), step_scene,
                                  std::string("stack10"), std::string(solver), 10)
@@ -56,14 +60,4 @@ void register_all() {
                                std::string("lemke"), 0)
       ->Unit(benchmark::kMicrosecond)
       ->Iterations(300);
-}
-
-}  // namespace
-
-int main(int argc, char** argv) {
-  register_all();
-  benchmark::Initialize(&argc, argv);
-  benchmark::RunSpecifiedBenchmarks();
-  benchmark::Shutdown();
-  return 0;
 }

@@ -16,11 +16,8 @@ SolveReport FixedPointSolver::solve_ncp(const Ncp& ncp, VecX& z, const SolverOpt
   auto finish = [&](SolveStatus status, std::string message) {
     return finish_report(std::move(report), status, std::move(message), ncp, z, t0);
   };
-  if (!(options.warm_start && z.size() == n && z.allFinite())) z.setZero(n);
-  if (const char* defect = ncp_defect(ncp)) {
-    z.setZero(n);
+  if (const char* defect = start_ncp_solve(ncp, options.warm_start, z))
     return finish(SolveStatus::NumericalFailure, defect);
-  }
   if (n == 0) return finish(SolveStatus::Solved, "");
   const double bound = ncp.linear.M.cwiseAbs().rowwise().sum().maxCoeff();
   if (!(bound > 0.0)) return finish(SolveStatus::NumericalFailure, "M is zero");

@@ -66,6 +66,14 @@ const char* ncp_defect(const Ncp& ncp) {
   return nullptr;
 }
 
+const char* start_ncp_solve(const Ncp& ncp, bool warm_start, VecX& z) {
+  const int n = ncp.size();
+  if (!(warm_start && z.size() == n && z.allFinite())) z.setZero(n);
+  const char* defect = ncp_defect(ncp);
+  if (defect) z.setZero(n);
+  return defect;
+}
+
 double natural_residual_at(const Ncp& ncp, const VecX& z, const VecX& F) {
   const int n = ncp.size();
   if (z.size() != n || F.size() != n || ncp.linear.lower.size() != n) return INFINITY;

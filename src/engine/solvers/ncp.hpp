@@ -52,6 +52,10 @@ struct Ncp {
 // and free, a cone outside the rows or with free rows other than its tangents), or nullptr.
 const char* ncp_defect(const Ncp& ncp);
 
+// The start of a solve: z as given when warm-started (right size, finite), else 0; on a defect
+// z = 0 and the defect is returned (else nullptr).
+const char* start_ncp_solve(const Ncp& ncp, bool warm_start, VecX& z);
+
 // Natural residual ||z - mid(l, u, z - F(z))||_inf: zero exactly at a solution.
 double natural_residual(const Ncp& ncp, const VecX& z);
 // The same for a known F = F(z) (no evaluation).

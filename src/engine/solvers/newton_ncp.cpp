@@ -115,11 +115,8 @@ SolveReport NewtonSolver::solve_ncp(const Ncp& ncp, VecX& z, const SolverOptions
     clamp_to_bounds(ncp, z);  // H = 0 only inside the bounds; a tiny excursion is rounding
     return finish_report(std::move(report), status, std::move(message), ncp, z, t0);
   };
-  if (!(options.warm_start && z.size() == n && z.allFinite())) z.setZero(n);
-  if (const char* defect = ncp_defect(ncp)) {
-    z.setZero(n);
+  if (const char* defect = start_ncp_solve(ncp, options.warm_start, z))
     return finish(SolveStatus::NumericalFailure, defect);
-  }
   if (n == 0) return finish(SolveStatus::Solved, "");
   slip_rows(ncp, cone_of_row_);
   const double tolerance = options.tolerance * (1.0 + ncp.linear.q.cwiseAbs().maxCoeff());
