@@ -42,6 +42,8 @@ commands:
       --contact-model NAME         sm | lnc | peg | corrective (thesis Ch. 4, §5.2)
       --sm-enforce primary|all     contacts the standard model enforces: primary ones, or
                                    every one within epsilon (the thesis' experiments)
+      --gyroscopic implicit|explicit  the gyroscopic term: backward Euler (default) or
+                                   explicit as thesis (2.30)
       --epsilon E                  contact distance in m
       --eps-theta X                applicability relaxation (-sin theta)
       --friction-directions N      directions of the linearized cone
@@ -114,6 +116,10 @@ void apply_overrides(const Args& a, Settings& s) {
     if (!parse_sm_enforce(*v, s.sm_enforce))
       throw UsageError("--sm-enforce: expected primary or all, got '" + *v + "'");
   }
+  if (auto v = a.value("gyroscopic")) {
+    if (!parse_gyroscopic(*v, s.gyroscopic))
+      throw UsageError("--gyroscopic: expected implicit or explicit, got '" + *v + "'");
+  }
   if (auto e = a.non_negative_number("epsilon")) s.epsilon = *e;
   if (auto v = a.value("eps-theta")) {
     char* end = nullptr;
@@ -142,7 +148,7 @@ void draw_progress(long long done, long long total, double wall) {
 
 int run(const std::vector<std::string>& argv) {
   Args a(argv, {"json", "quiet", "force", "record-problems"},
-         {"duration", "steps", "h", "solver", "fallbacks", "formulation", "contact-model", "sm-enforce", "epsilon", "eps-theta",
+         {"duration", "steps", "h", "solver", "fallbacks", "formulation", "contact-model", "sm-enforce", "gyroscopic", "epsilon", "eps-theta",
           "friction-directions", "tolerance", "max-iterations", "on-failure", "csv", "record"});
   if (a.positional().size() != 1) throw UsageError("run: expected one scene file");
   if (a.flag("record-problems") && !a.value("record"))

@@ -55,6 +55,7 @@ void write_settings(hid_t file, const Settings& s) {
   h5::write_attribute(id, "formulation", std::string(to_string(s.formulation)));
   h5::write_attribute(id, "contact_model", std::string(to_string(s.contact_model)));
   h5::write_attribute(id, "sm_enforce", std::string(to_string(s.sm_enforce)));
+  h5::write_attribute(id, "gyroscopic", std::string(to_string(s.gyroscopic)));
   h5::write_attribute(id, "solver", s.solver);
   h5::write_attribute(id, "fallbacks", join(s.fallbacks));
   h5::write_attribute(id, "tolerance", std::vector<double>{s.tolerance});
@@ -99,6 +100,13 @@ Settings read_settings(hid_t file) {
     const std::string which = h5::read_string_attribute(id, "sm_enforce");
     if (!parse_sm_enforce(which, s.sm_enforce))
       throw Failure("/settings sm_enforce: expected primary or all, got '" + which + "'");
+  }
+  // Files written before the option ran the explicit term of (2.30).
+  s.gyroscopic = Gyroscopic::Explicit;
+  if (h5::has_attribute(id, "gyroscopic")) {
+    const std::string which = h5::read_string_attribute(id, "gyroscopic");
+    if (!parse_gyroscopic(which, s.gyroscopic))
+      throw Failure("/settings gyroscopic: expected implicit or explicit, got '" + which + "'");
   }
   s.solver = h5::read_string_attribute(id, "solver");
   s.fallbacks = split(h5::read_string_attribute(id, "fallbacks"));

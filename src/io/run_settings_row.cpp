@@ -32,7 +32,7 @@ h5::Handle fixed_string(std::size_t n) {
 
 }  // namespace
 
-h5::Handle settings_type(bool with_joint_correction, bool with_sm_enforce) {
+h5::Handle settings_type(bool with_joint_correction, bool with_sm_enforce, bool with_gyroscopic) {
   h5::Handle t = h5::type(H5Tcreate(H5T_COMPOUND, sizeof(SettingsRow)));
   const hsize_t three = 3;
   const h5::Handle v3 = h5::type(H5Tarray_create2(H5T_NATIVE_DOUBLE, 1, &three));
@@ -42,6 +42,7 @@ h5::Handle settings_type(bool with_joint_correction, bool with_sm_enforce) {
   const h5::Handle fallbacks = fixed_string(sizeof(SettingsRow::fallbacks));
   const h5::Handle contact_model = fixed_string(sizeof(SettingsRow::contact_model));
   const h5::Handle sm_enforce = fixed_string(sizeof(SettingsRow::sm_enforce));
+  const h5::Handle gyroscopic = fixed_string(sizeof(SettingsRow::gyroscopic));
   const hid_t id = t.get();
   H5Tinsert(id, "h", HOFFSET(SettingsRow, h), H5T_NATIVE_DOUBLE);
   H5Tinsert(id, "gravity", HOFFSET(SettingsRow, gravity), v3.get());
@@ -68,6 +69,8 @@ h5::Handle settings_type(bool with_joint_correction, bool with_sm_enforce) {
   }
   if (with_sm_enforce)
     H5Tinsert(id, "sm_enforce", HOFFSET(SettingsRow, sm_enforce), sm_enforce.get());
+  if (with_gyroscopic)
+    H5Tinsert(id, "gyroscopic", HOFFSET(SettingsRow, gyroscopic), gyroscopic.get());
   return t;
 }
 
@@ -91,6 +94,7 @@ SettingsRow to_row(const Settings& s) {
   put(r.solver, s.solver, "solver");
   put(r.contact_model, to_string(s.contact_model), "contact_model");
   put(r.sm_enforce, to_string(s.sm_enforce), "sm_enforce");
+  put(r.gyroscopic, to_string(s.gyroscopic), "gyroscopic");
   std::string fallbacks;
   for (const std::string& f : s.fallbacks) fallbacks += (fallbacks.empty() ? "" : ",") + f;
   put(r.fallbacks, fallbacks, "fallbacks");
@@ -125,6 +129,10 @@ Settings from_row(const SettingsRow& r) {
   const std::string which = get(r.sm_enforce);
   if (!which.empty() && !parse_sm_enforce(which, s.sm_enforce))
     throw h5::Failure("/settings_log sm_enforce: expected primary or all, got '" + which + "'");
+  const std::string gyroscopic = get(r.gyroscopic);
+  s.gyroscopic = Gyroscopic::Explicit;  // rows written before the option
+  if (!gyroscopic.empty() && !parse_gyroscopic(gyroscopic, s.gyroscopic))
+    throw h5::Failure("/settings_log gyroscopic: expected implicit or explicit, got '" + gyroscopic + "'");
   s.solver = get(r.solver);
   s.fallbacks.clear();
   std::stringstream list(get(r.fallbacks));
@@ -139,6 +147,7 @@ bool same_settings(const Settings& a, const Settings& b) {
          a.feasibility_angle == b.feasibility_angle &&
          a.friction_directions == b.friction_directions && a.formulation == b.formulation &&
          a.contact_model == b.contact_model && a.sm_enforce == b.sm_enforce &&
+         a.gyroscopic == b.gyroscopic &&
          a.solver == b.solver && a.fallbacks == b.fallbacks && a.tolerance == b.tolerance &&
          a.max_iterations == b.max_iterations && a.on_failure == b.on_failure &&
          a.warm_start == b.warm_start && a.joint_correction == b.joint_correction &&

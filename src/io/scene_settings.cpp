@@ -45,6 +45,13 @@ SmEnforce sm_enforce(const JsonNode& node) {
   return e;
 }
 
+Gyroscopic gyroscopic(const JsonNode& node) {
+  const char* what = "the gyroscopic term's treatment: \"implicit\" or \"explicit\"";
+  Gyroscopic g{};
+  if (!parse_gyroscopic(node.string(what), g)) node.fail(what);
+  return g;
+}
+
 FailurePolicy failure_policy(const JsonNode& node) {
   const char* what = "a failure policy: \"stop\" or \"continue\"";
   FailurePolicy p;
@@ -75,7 +82,8 @@ Settings parse_settings(const JsonNode& s, int dimension) {
   s.allow_only({"h", "gravity", "epsilon", "eps_theta", "feasibility_depth", "feasibility_angle",
                 "friction_directions", "formulation", "contact_model", "solver", "fallbacks",
                 "tolerance", "max_iterations", "on_failure", "warm_start", "joint_correction",
-                "joint_position_tolerance", "joint_velocity_tolerance", "sm_enforce"});
+                "joint_position_tolerance", "joint_velocity_tolerance", "sm_enforce",
+                "gyroscopic"});
   Settings out = default_settings(dimension);
   const bool planar = dimension == 2;
   if (auto n = s.find("h")) out.h = n->positive("a positive time step in s");
@@ -106,6 +114,7 @@ Settings parse_settings(const JsonNode& s, int dimension) {
   if (auto n = s.find("formulation")) out.formulation = formulation(*n);
   if (auto n = s.find("contact_model")) out.contact_model = contact_model(*n);
   if (auto n = s.find("sm_enforce")) out.sm_enforce = sm_enforce(*n);
+  if (auto n = s.find("gyroscopic")) out.gyroscopic = gyroscopic(*n);
   if (auto n = s.find("solver")) out.solver = solver_name(*n);
   if (auto n = s.find("fallbacks")) out.fallbacks = fallbacks(*n);
   if (auto n = s.find("tolerance")) out.tolerance = n->positive("a positive residual tolerance");

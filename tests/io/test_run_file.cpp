@@ -756,8 +756,10 @@ TEST(RunFile, ReadsFilesWrittenBeforeTheAdditions) {
     H5Ldelete(f, "/frames/force", H5P_DEFAULT);
     H5Ldelete(f, "/frames/torque", H5P_DEFAULT);
     H5Ldelete(f, "/settings_log", H5P_DEFAULT);
+    H5Adelete_by_name(f, "/settings", "gyroscopic", H5P_DEFAULT);
   });
   RunReader reader(old);
+  EXPECT_EQ(reader.header().settings.gyroscopic, Gyroscopic::Explicit);  // as (2.30) ran
   EXPECT_EQ(reader.header().format_version, 1);
   ASSERT_EQ(reader.frame_count(), 41);
   EXPECT_FALSE(reader.has_wrenches());
@@ -806,6 +808,7 @@ TEST(RunFile, ControlledLimitedDampedJointsReplayExactly) {
       if (k == 150) {  // switch the correction off mid-run: the settings log carries it
         Settings s = sim.settings();
         s.joint_correction = false;
+        s.gyroscopic = Gyroscopic::Explicit;
         sim.set_settings(s);
       }
       stops += sim.step().joints[0].angle_limit_impulse != 0.0;
@@ -824,6 +827,8 @@ TEST(RunFile, ControlledLimitedDampedJointsReplayExactly) {
   EXPECT_TRUE(model.controllers.empty());  // their effect is in the recorded wrenches
   EXPECT_TRUE(reader.header().settings.joint_correction);
   EXPECT_FALSE(reader.settings(200).joint_correction);
+  EXPECT_EQ(reader.header().settings.gyroscopic, Gyroscopic::Implicit);
+  EXPECT_EQ(reader.settings(200).gyroscopic, Gyroscopic::Explicit);
   expect_exact_replay(file);
 }
 

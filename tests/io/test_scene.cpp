@@ -129,7 +129,8 @@ TEST(Scene, SettingsFieldsAreRead) {
       "h": 0.005, "gravity": [0, -1, -9], "epsilon": 0.02, "eps_theta": -0.3,
       "feasibility_depth": 0.001, "feasibility_angle": 0.2, "friction_directions": 4,
       "formulation": "anitescu-potra", "solver": "pgs", "fallbacks": ["lemke"],
-      "tolerance": 1e-8, "max_iterations": 50, "on_failure": "continue", "warm_start": false},
+      "tolerance": 1e-8, "max_iterations": 50, "on_failure": "continue", "warm_start": false,
+      "gyroscopic": "explicit"},
     "bodies": [{"name": "b", "shape": {"type": "sphere", "radius": 1}}]})");
   const Settings& t = s.settings;
   EXPECT_DOUBLE_EQ(s.duration, 2.5);
@@ -147,6 +148,8 @@ TEST(Scene, SettingsFieldsAreRead) {
   EXPECT_EQ(t.max_iterations, 50);
   EXPECT_EQ(t.on_failure, FailurePolicy::Continue);
   EXPECT_FALSE(t.warm_start);
+  EXPECT_EQ(t.gyroscopic, Gyroscopic::Explicit);
+  EXPECT_EQ(Settings{}.gyroscopic, Gyroscopic::Implicit);
   EXPECT_EQ(s.name, "test");  // no "name": the origin's stem
 }
 

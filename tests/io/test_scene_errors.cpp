@@ -50,6 +50,8 @@ TEST(SceneErrors, EachNamesThePointerAndWhatWasExpected) {
        "/settings/fallbacks/1"},
       {R"({"settings": {"on_failure": "retry"}, "bodies": [{"name": "a", "shape": {"type": "plane"}}]})",
        "/settings/on_failure"},
+      {R"({"settings": {"gyroscopic": "semi"}, "bodies": [{"name": "a", "shape": {"type": "plane"}}]})",
+       "/settings/gyroscopic"},
       {R"({"settings": {"gravity": [0, 0, "down"]}, "bodies": [{"name": "a", "shape": {"type": "plane"}}]})",
        "/settings/gravity"},
       {with_body(R"({"shape": {"type": "cube", "edge": 1}})"), "/bodies/1/name"},

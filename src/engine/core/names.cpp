@@ -93,6 +93,24 @@ bool parse_sm_enforce(const std::string& name, SmEnforce& out) {
   return false;
 }
 
+const char* to_string(Gyroscopic g) {
+  switch (g) {
+    case Gyroscopic::Explicit: return "explicit";
+    case Gyroscopic::Implicit: return "implicit";
+  }
+  return "?";
+}
+
+bool parse_gyroscopic(const std::string& name, Gyroscopic& out) {
+  for (Gyroscopic g : {Gyroscopic::Explicit, Gyroscopic::Implicit}) {
+    if (name == to_string(g)) {
+      out = g;
+      return true;
+    }
+  }
+  return false;
+}
+
 const char* to_string(ConstraintKind k) {
   switch (k) {
     case ConstraintKind::Unilateral: return "unilateral";

@@ -36,6 +36,14 @@ enum class SmEnforce {
   All,      // every contact within epsilon, as in the thesis' experiments
 };
 
+// How the free velocity treats the gyroscopic torque -w x J w of Newton–Euler (2.7).
+enum class Gyroscopic {
+  Explicit,  // thesis (2.30): evaluated at the step's start; adds energy to a tumbling body
+             // (by a factor 1 + O((h w)^2) per step) and can spin it up without bound
+  Implicit,  // backward Euler on Euler's equations in the body frame (Newton's method):
+             // kinetic energy and |L| of a torque-free body do not grow, whatever h w
+};
+
 // What the simulator does when every solver of the chain fails on a step.
 enum class FailurePolicy {
   Stop,      // keep the state of the last good step and report the failure
@@ -53,6 +61,7 @@ struct Settings {
   Formulation formulation = Formulation::StewartTrinkle;
   ContactModel contact_model = ContactModel::Standard;
   SmEnforce sm_enforce = SmEnforce::Primary;  // the standard model's contacts (and SM traps)
+  Gyroscopic gyroscopic = Gyroscopic::Implicit;
   std::string solver = "lemke";
   std::vector<std::string> fallbacks{"pgs"};
   double tolerance = 1e-10;                  // natural-map residual accepted as solved
@@ -82,6 +91,9 @@ std::vector<std::string> contact_model_names();
 const char* to_string(SmEnforce e);
 // Parse "primary" or "all"; returns false if unknown.
 bool parse_sm_enforce(const std::string& name, SmEnforce& out);
+const char* to_string(Gyroscopic g);
+// Parse "explicit" or "implicit"; returns false if unknown.
+bool parse_gyroscopic(const std::string& name, Gyroscopic& out);
 // Parse a failure policy ("stop", "continue"); returns false if unknown.
 bool parse_failure_policy(const std::string& name, FailurePolicy& out);
 

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "engine/dynamics/free_rotation.hpp"
 #include "engine/dynamics/joint_damping.hpp"
 
 namespace pegsim {
@@ -185,14 +186,9 @@ void free_velocities(const Model& model, const State& state, const Settings& set
       free_velocity(6 * i + 5) = s.angular_velocity.z() + h * s.torque.z() / body.inertia(2, 2);
       continue;
     }
-    const Mat3 R = s.orientation.toRotationMatrix();
-    const Mat3 J = R * body.inertia * R.transpose();
-    // Newton–Euler (2.7) with the gyroscopic term treated explicitly (2.30).
-    const Vec3 linear = s.velocity + h * (settings.gravity + s.force * body.inv_mass());
-    const Vec3 torque = s.torque - s.angular_velocity.cross(J * s.angular_velocity);
-    const Vec3 angular = s.angular_velocity + h * world_inverse_inertia(body, s) * torque;
-    free_velocity.segment<3>(6 * i) = linear;
-    free_velocity.segment<3>(6 * i + 3) = angular;
+    // Newton–Euler (2.7); the gyroscopic term as Settings::gyroscopic says ((2.30): explicit).
+    free_velocity.segment<3>(6 * i) = s.velocity + h * (settings.gravity + s.force * body.inv_mass());
+    free_velocity.segment<3>(6 * i + 3) = free_angular_velocity(body, s, h, settings.gyroscopic);
   }
 }
 
