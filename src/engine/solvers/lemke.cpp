@@ -74,7 +74,7 @@ SolveReport LemkeSolver::solve(const Lcp& lcp, VecX& z, const SolverOptions& opt
     if (!Z_.empty()) {
       bool ray = false;
       if (fast_solved_from(lcp, Z_, std::min(budget, report.iterations + n / 2 + 20), z, report,
-                           ray))
+                           &ray))
         return finish(SolveStatus::Solved, "");
       // A warm run the fast path ended on a ray, the dense tableau would repeat pivot for pivot
       // (test FastPathWarmAnswersSolveThePour20Problems): the cold start follows at once. Such
@@ -102,8 +102,7 @@ SolveReport LemkeSolver::solve(const Lcp& lcp, VecX& z, const SolverOptions& opt
   // 2. The classical method with Harris' ratio test: on the degenerate problems of contact
   // (coplanar contacts, friction directions spanning one plane) it keeps the pivots large.
   Z_.clear();
-  bool cold_ray = false;
-  if (fast_solved_from(lcp, Z_, std::min(budget, report.iterations + quick), z, report, cold_ray))
+  if (fast_solved_from(lcp, Z_, std::min(budget, report.iterations + quick), z, report))
     return finish(SolveStatus::Solved, "");
   fast_.start_cold();
   if (fast_solved(
@@ -147,8 +146,8 @@ SolveReport LemkeSolver::solve(const Lcp& lcp, VecX& z, const SolverOptions& opt
 // Harris' run from it. Its answer counts only if its natural residual on (M, q) is within the
 // tolerance; otherwise z is left as it came and the dense tableau runs from the same start.
 bool LemkeSolver::fast_solved_from(const Lcp& lcp, const std::vector<int>& Z, int max_pivots,
-                                   VecX& z, SolveReport& report, bool& ended_on_ray) {
-  ended_on_ray = false;
+                                   VecX& z, SolveReport& report, bool* ended_on_ray) {
+  if (ended_on_ray) *ended_on_ray = false;
   // Small problems (PGS's 9-row contact blocks, stack10) are done faster dense.
   if (lcp.size() < kFastPathRows) return false;
   if (!revised_bound_) {
@@ -161,7 +160,7 @@ bool LemkeSolver::fast_solved_from(const Lcp& lcp, const std::vector<int>& Z, in
   revised_.extract(candidate_);
   if (revised_.residual(candidate_) > tolerance_) {
     const LemkeRevised::End end = revised_.run(max_pivots, report);
-    ended_on_ray = end == LemkeRevised::End::Ray;
+    if (ended_on_ray) *ended_on_ray = end == LemkeRevised::End::Ray;
     if (end != LemkeRevised::End::Solution) return false;
     revised_.extract(candidate_);
     if (revised_.residual(candidate_) > tolerance_) return false;
