@@ -72,16 +72,23 @@ SolveReport LemkeSolver::solve(const Lcp& lcp, VecX& z, const SolverOptions& opt
     for (int i = 0; i < n; ++i)
       if (z(i) > 0.0 || (was_basic && (*was_basic)[i])) Z_.push_back(i);
     if (!Z_.empty()) {
-      if (fast_solved_from(lcp, Z_, std::min(budget, report.iterations + n / 2 + 20), z, report))
+      bool ray = false;
+      if (fast_solved_from(lcp, Z_, std::min(budget, report.iterations + n / 2 + 20), z, report,
+                           &ray))
         return finish(SolveStatus::Solved, "");
-      if (try_basis(lcp, Z_, z, tolerance)) {
+      // A warm run the fast path ended on a ray, the dense tableau would repeat pivot for pivot
+      // (test FastPathWarmAnswersSolveThePour20Problems): the cold start follows at once. Such
+      // a ray proves nothing about the LCP: the covering vector d = B e has negative entries,
+      // and Lemke's ray argument (Cottle–Pang–Stone §4.4) needs d > 0. pour20's pile meets one
+      // on a few steps in a hundred (along the ray z0 and z grow without bound, d^T z < 0).
+      if (!ray && try_basis(lcp, Z_, z, tolerance)) {
         basis_.assign(n, 0);
         for (int i : Z_) basis_[i] = 1;
         return finish(SolveStatus::Solved, "");
       }
       // A warm run that is not done after n/2 pivots is no cheaper than a cold one (pour20:
       // warm runs either finish in about n/4 pivots or wander for thousands).
-      if (fast_.start_from_basis(Z_) &&
+      if (!ray && fast_.start_from_basis(Z_) &&
           fast_solved(fast_.run(Fast::Rule::Harris,
                                 std::min(budget, report.iterations + n / 2 + 20), report)))
         return finish(SolveStatus::Solved, "");
@@ -139,7 +146,8 @@ SolveReport LemkeSolver::solve(const Lcp& lcp, VecX& z, const SolverOptions& opt
 // Harris' run from it. Its answer counts only if its natural residual on (M, q) is within the
 // tolerance; otherwise z is left as it came and the dense tableau runs from the same start.
 bool LemkeSolver::fast_solved_from(const Lcp& lcp, const std::vector<int>& Z, int max_pivots,
-                                   VecX& z, SolveReport& report) {
+                                   VecX& z, SolveReport& report, bool* ended_on_ray) {
+  if (ended_on_ray) *ended_on_ray = false;
   // Small problems (PGS's 9-row contact blocks, stack10) are done faster dense.
   if (lcp.size() < kFastPathRows) return false;
   if (!revised_bound_) {
@@ -150,10 +158,12 @@ bool LemkeSolver::fast_solved_from(const Lcp& lcp, const std::vector<int>& Z, in
   // The basis as it is, if it solves the problem to the tolerance (its degenerate basic values
   // may sit a rounding error below zero); else Lemke from it.
   revised_.extract(candidate_);
-  if (natural_residual(lcp, candidate_) > tolerance_) {
-    if (revised_.run(max_pivots, report) != LemkeRevised::End::Solution) return false;
+  if (revised_.residual(candidate_) > tolerance_) {
+    const LemkeRevised::End end = revised_.run(max_pivots, report);
+    if (ended_on_ray) *ended_on_ray = end == LemkeRevised::End::Ray;
+    if (end != LemkeRevised::End::Solution) return false;
     revised_.extract(candidate_);
-    if (natural_residual(lcp, candidate_) > tolerance_) return false;
+    if (revised_.residual(candidate_) > tolerance_) return false;
   }
   z = candidate_;
   revised_.basic_z(basis_);

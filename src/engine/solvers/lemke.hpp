@@ -29,8 +29,10 @@ class LemkeSolver final : public Solver {
 
  private:
   bool try_basis(const Lcp& lcp, const std::vector<int>& Z, VecX& z, double tolerance);
+  // The fast path's answer from the basis of Z; `ended_on_ray`, if given, tells a run that
+  // ended on a ray.
   bool fast_solved_from(const Lcp& lcp, const std::vector<int>& Z, int max_pivots, VecX& z,
-                        SolveReport& report);
+                        SolveReport& report, bool* ended_on_ray = nullptr);
 
   // Smaller problems skip the fast path: dense is faster there (stack10, 360 rows: 0.3 ms per
   // step dense, 1.1 ms through the sparse LU).

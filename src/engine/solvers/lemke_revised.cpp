@@ -152,7 +152,7 @@ LemkeRevised::End LemkeRevised::run(int max_pivots, SolveReport& report) {
     ftran(a_);
     cached_row_.clear();
     row = leaving_row(a_);
-    if (row < 0) return End::Doubtful;  // a ray: the dense tableau decides
+    if (row < 0) return End::Ray;
     leaving = basic_[row];
     if (!pivot(row, entering, a_)) return End::Doubtful;
     ++report.iterations;
@@ -277,6 +277,15 @@ void LemkeRevised::extract(VecX& z) {
   z.setZero(n);
   for (int i = 0; i < n; ++i)
     if (row_of_[n + i] >= 0) z(i) = std::max(0.0, x_(row_of_[n + i]));
+}
+
+double LemkeRevised::residual(const VecX& z) {
+  res_ = lcp_->q;
+  for (int j = 0; j < n_; ++j) {
+    if (z(j) == 0.0) continue;
+    for (int k = col_start_[j]; k < col_start_[j + 1]; ++k) res_(m_row_[k]) += m_value_[k] * z(j);
+  }
+  return n_ ? z.cwiseMin(res_).cwiseAbs().maxCoeff() : 0.0;
 }
 
 void LemkeRevised::basic_z(std::vector<char>& flags) const {

@@ -23,7 +23,9 @@ namespace pegsim {
 
 class LemkeRevised {
  public:
-  enum class End { Solution, Doubtful };
+  // Ray: no row blocks the entering column (the dense tableau from the same start takes the
+  // same path to the same ray: test FastPathWarmAnswersSolveThePour20Problems).
+  enum class End { Solution, Ray, Doubtful };
 
   // Binds the problem (M indexed by columns, nonzeros only); `tolerance` is the natural
   // residual accepted as a solution.
@@ -37,12 +39,14 @@ class LemkeRevised {
   bool feasible() const { return n_ == 0 || x_.minCoeff() >= 0.0; }
 
   // Harris' ratio test (lexicographic among equal pivots) until z0 leaves or reaches zero
-  // (Solution), or a ray, `max_pivots` complementary pivots in all (report.iterations is
+  // (Solution), a ray (Ray), or `max_pivots` complementary pivots in all (report.iterations is
   // cumulative), a singular factor (Doubtful).
   End run(int max_pivots, SolveReport& report);
 
   // z from the final basis, its basic values refined twice against B taken afresh.
   void extract(VecX& z);
+  // Natural residual ||min(z, M z + q)||_inf over M's nonzeros (O(nnz), not the dense O(n^2)).
+  double residual(const VecX& z);
   // Per variable: 1 if z_i is basic.
   void basic_z(std::vector<char>& flags) const;
 
