@@ -26,12 +26,25 @@ void step_scene(benchmark::State& bench, const std::string& name, const std::str
   Simulator sim(scene.model, scene.initial, scene.settings);
   for (int i = 0; i < warmup; ++i) sim.step();
   long long contacts = 0, size = 0, failures = 0;
+  StepTimings spent;  // per stage, summed over the timed steps
   for (auto _ : bench) {
     const StepReport& r = sim.step();
     contacts += static_cast<long long>(r.contacts.size());
     size += r.problem_size;
     failures += r.problem_size > 0 && !r.solve.solved();  // steps that solved nothing are fine
+    spent.detect += r.timings.detect;
+    spent.formulate += r.timings.formulate;
+    spent.solve += r.timings.solve;
+    spent.integrate += r.timings.integrate;
   }
+  // Where a step's time goes (wall, µs per step): the solve and the overhead around it.
+  const auto per_step_us = [](double seconds) {
+    return benchmark::Counter(1e6 * seconds, benchmark::Counter::kAvgIterations);
+  };
+  bench.counters["detect_us"] = per_step_us(spent.detect);
+  bench.counters["formulate_us"] = per_step_us(spent.formulate);
+  bench.counters["solve_us"] = per_step_us(spent.solve);
+  bench.counters["integrate_us"] = per_step_us(spent.integrate);
   bench.counters["contacts"] = benchmark::Counter(double(contacts), benchmark::Counter::kAvgIterations);
   bench.counters["lcp_size"] = benchmark::Counter(double(size), benchmark::Counter::kAvgIterations);
   bench.counters["unsolved"] = double(failures);
