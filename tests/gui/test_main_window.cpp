@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <QAction>
+#include <QComboBox>
 #include <QApplication>
 #include <QDoubleSpinBox>
 #include <QImage>
@@ -13,6 +14,7 @@
 #include <QToolBar>
 #include <QToolButton>
 #include <functional>
+#include <optional>
 
 #include "gui/render/scene_view.hpp"
 #include "gui/ui/inspector_panel.hpp"
@@ -201,6 +203,23 @@ TEST(MainWindow, AnEditInTheSettingsPanelChangesTheNextStep) {
   ASSERT_TRUE(test::wait_until([&done] { return done; }));
   EXPECT_NEAR(win.w.sceneView()->frame()->time - t2, h0 / 2.0, 1e-12);
   EXPECT_DOUBLE_EQ(win.w.settingsPanel()->settings().h, h0 / 2.0);
+}
+
+// The gyroscopic term (implicit backward Euler or the thesis' explicit (2.30)) is switched in
+// the dock like any setting: the worker applies it and answers with the settings it now runs.
+TEST(MainWindow, TheGyroscopicTermIsSwitchedFromTheSettingsPanel) {
+  Window win(1);
+  auto* box = win.w.settingsPanel()->findChild<QComboBox*>("gyroscopic");
+  ASSERT_NE(box, nullptr);
+  ASSERT_EQ(box->count(), 2);
+  EXPECT_EQ(box->currentText(), "implicit");  // the default
+  std::optional<Settings> applied;
+  QObject::connect(win.w.simulation()->worker(), &SimWorker::settingsApplied, &win.w,
+                   [&applied](const Settings& s) { applied = s; });
+  box->setCurrentText("explicit");
+  ASSERT_TRUE(test::wait_until([&applied] { return applied.has_value(); }));
+  EXPECT_EQ(applied->gyroscopic, Gyroscopic::Explicit);
+  EXPECT_EQ(win.w.settingsPanel()->settings().gyroscopic, Gyroscopic::Explicit);
 }
 
 }  // namespace

@@ -38,6 +38,12 @@ SettingsPanel::SettingsPanel(QWidget* parent) : QWidget(parent) {
                              "lnc Nguyen's locally non-convex model, peg polytope exact geometry, "
                              "corrective one constraint per overlapping pair (thesis §5.2)");
   for (const std::string& name : contact_model_names()) contact_model_->addItem(QString::fromStdString(name));
+  gyroscopic_ = new QComboBox;
+  gyroscopic_->setObjectName("gyroscopic");
+  gyroscopic_->setToolTip("The gyroscopic torque -w x Jw of a tumbling body: implicit (backward Euler, "
+                          "never adds energy) or explicit as thesis (2.30) (adds energy; spins a body "
+                          "up at large h|w|)");
+  for (Gyroscopic g : {Gyroscopic::Implicit, Gyroscopic::Explicit}) gyroscopic_->addItem(to_string(g));
   directions_ = new QSpinBox;
   directions_->setRange(1, 64);
   epsilon_ = new QDoubleSpinBox;
@@ -69,6 +75,7 @@ SettingsPanel::SettingsPanel(QWidget* parent) : QWidget(parent) {
   form->addRow("Fallbacks", fallbacks_);
   form->addRow("Formulation", formulation_);
   form->addRow("Contact model", contact_model_);
+  form->addRow("Gyroscopic term", gyroscopic_);
   form->addRow("Friction directions", directions_);
   form->addRow("ε (contact distance)", epsilon_);
   form->addRow("ε_θ (applicability)", eps_theta_);
@@ -81,6 +88,7 @@ SettingsPanel::SettingsPanel(QWidget* parent) : QWidget(parent) {
   connect(fallbacks_, &QLineEdit::editingFinished, this, &SettingsPanel::edited);
   connect(formulation_, &QComboBox::currentIndexChanged, this, &SettingsPanel::edited);
   connect(contact_model_, &QComboBox::currentIndexChanged, this, &SettingsPanel::edited);
+  connect(gyroscopic_, &QComboBox::currentIndexChanged, this, &SettingsPanel::edited);
   connect(directions_, &QSpinBox::valueChanged, this, &SettingsPanel::edited);
   connect(epsilon_, &QDoubleSpinBox::valueChanged, this, &SettingsPanel::edited);
   connect(eps_theta_, &QDoubleSpinBox::valueChanged, this, &SettingsPanel::edited);
@@ -100,6 +108,7 @@ void SettingsPanel::setSettings(const pegsim::Settings& s) {
   fallbacks_->setText(fallbacks.join(", "));
   formulation_->setCurrentText(to_string(s.formulation));
   contact_model_->setCurrentText(to_string(s.contact_model));
+  gyroscopic_->setCurrentText(to_string(s.gyroscopic));
   directions_->setValue(s.friction_directions);
   epsilon_->setValue(s.epsilon);
   eps_theta_->setValue(s.eps_theta);
@@ -123,6 +132,7 @@ pegsim::Settings SettingsPanel::settings() const {
     if (const QString name = f.trimmed(); !name.isEmpty() && name != "none") s.fallbacks.push_back(name.toStdString());
   parse_formulation(formulation_->currentText().toStdString(), s.formulation);  // listed names parse
   parse_contact_model(contact_model_->currentText().toStdString(), s.contact_model);
+  parse_gyroscopic(gyroscopic_->currentText().toStdString(), s.gyroscopic);
   s.friction_directions = directions_->value();
   s.epsilon = epsilon_->value();
   s.eps_theta = eps_theta_->value();

@@ -1,5 +1,5 @@
-// The settings dock: step size, solver, fallback solvers, formulation, contact model, friction
-// directions, epsilon, eps_theta,
+// The settings dock: step size, solver, fallback solvers, formulation, contact model, the
+// gyroscopic term, friction directions, epsilon, eps_theta,
 // tolerance, and how many live frames the timeline keeps. Every edit is sent at once: the
 // worker applies it at the next step, also while running.
 #pragma once
@@ -43,6 +43,7 @@ class SettingsPanel : public QWidget {
   QLineEdit* fallbacks_;
   QComboBox* formulation_;
   QComboBox* contact_model_;
+  QComboBox* gyroscopic_;
   QSpinBox* directions_;
   QDoubleSpinBox* epsilon_;
   QDoubleSpinBox* eps_theta_;
