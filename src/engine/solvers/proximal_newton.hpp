@@ -9,7 +9,8 @@
 // for 6 degrees of freedom) and Newton's step on the plain equations is 1e11 long or
 // inconsistent; M + eps D is positive definite. eps starts at 1e-2, shrinks tenfold per solved
 // subproblem (the proximal steps grow until Newton's local convergence takes over) and grows
-// tenfold, from the last centre, when a subproblem stalls.
+// tenfold, from the last centre, when a subproblem stalls; a stalled eps is tried again only
+// after ten subproblems in a row are solved (else eps oscillates, measured on pour20's step 41).
 #pragma once
 
 #include <Eigen/LU>
