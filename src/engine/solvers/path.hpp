@@ -19,7 +19,8 @@
 //    pivoting (Lemke) on the problem, reduced by the Schur complement of its free rows when it
 //    has any. Rows with finite bounds other than [0, inf) have no such fallback.
 // It also takes the NCP with the quadratic cone (path_ncp.cpp): Fischer–Newton with restarts,
-// then fixed-point sweeps on the exact cone alternating with Newton steps.
+// then the proximal Newton on Alart–Curnier's equations, then fixed-point sweeps on the exact
+// cone alternating with Newton steps.
 #pragma once
 
 #include <Eigen/SparseCore>
@@ -29,6 +30,7 @@
 #include "engine/solvers/fixed_point.hpp"
 #include "engine/solvers/lemke.hpp"
 #include "engine/solvers/newton.hpp"
+#include "engine/solvers/proximal_newton.hpp"
 #include "engine/solvers/solver.hpp"
 
 namespace pegsim {
@@ -56,10 +58,12 @@ class PathSolver final : public Solver {
   bool pattern_ready_ = false;
   VecX da_, db_;  // J = diag(da) + diag(db) M
   VecX w_, Phi_, dz_, grad_, trial_, w_trial_, Phi_trial_, best_, polished_;
+  VecX start_;  // the NCP's start, for the proximal Newton
   std::deque<double> merits_;  // psi of the last kMemory iterates
   LemkeSolver lemke_;
   FreeRowReduction reduction_;
   NewtonSolver newton_{NewtonSolver::Map::FischerBurmeister};  // the NCP's
+  ProximalNewton proximal_newton_;                              // the NCP's
   FixedPointSolver fixed_point_;                                // the NCP's
 };
 

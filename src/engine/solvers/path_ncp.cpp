@@ -1,10 +1,14 @@
 // The PATH-style solver on the NCP with the quadratic cone (ncp.hpp). PATH's pivoting has no
-// counterpart for a nonlinear F, so its last resort here is the one PATH falls back on for a
-// nonlinear problem, projected (proximal) steps (Ferris & Munson, "Interfaces to PATH 3.0",
-// 1999: projected gradient steps when the Newton path fails): Fischer–Newton with its restarts
-// (newton_ncp.cpp), then, while iterations last, blocks of fixed-point sweeps on the exact cone
-// (fixed_point_ncp.cpp), which make progress where Newton's merit has a local minimum, each
-// followed by Newton steps from where they end (locally quadratic once close).
+// counterpart for a nonlinear F; what stands in for it here:
+//  1. Fischer–Newton with its restarts (newton_ncp.cpp): fast where the merit has no false
+//     minimum and the Jacobian is regular;
+//  2. where it stalls, Newton on Alart–Curnier's equations regularized as a proximal point
+//     (proximal_newton.hpp) from the same start: no false minima at contacts without load, and
+//     M + eps D is regular on piles whose face contacts make M singular (pour20, README);
+//  3. while iterations last, what PATH falls back on for a nonlinear problem, projected
+//     (proximal) steps (Ferris & Munson, "Interfaces to PATH 3.0", 1999): blocks of fixed-point
+//     sweeps on the exact cone (fixed_point_ncp.cpp), each followed by Fischer–Newton steps
+//     from where they end (locally quadratic once close).
 #include <algorithm>
 #include <chrono>
 #include <string>
@@ -37,8 +41,13 @@ SolveReport PathSolver::solve_ncp(const Ncp& ncp, VecX& z, const SolverOptions& 
     z.setZero(ncp.size());
     return finish(SolveStatus::NumericalFailure, defect);
   }
+  start_ = z;  // the warm start (or nothing): Newton's end may be a false minimum
   if (absorb(newton_.solve_ncp(ncp, z, options))) return finish(SolveStatus::Solved, "");
   SolverOptions part = options;
+  z = start_;
+  part.max_iterations = options.max_iterations - report.iterations;
+  if (part.max_iterations > 0 && absorb(proximal_newton_.solve(ncp, z, part)))
+    return finish(SolveStatus::Solved, "");
   part.warm_start = true;
   while (report.iterations < options.max_iterations) {
     part.max_iterations = std::min(kSweeps, options.max_iterations - report.iterations);
@@ -51,7 +60,8 @@ SolveReport PathSolver::solve_ncp(const Ncp& ncp, VecX& z, const SolverOptions& 
   }
   return finish(SolveStatus::MaxIterations,
                 "iteration limit " + std::to_string(options.max_iterations) +
-                    " reached (Fischer-Newton stalled; fixed-point sweeps did not converge)");
+                    " reached (Fischer-Newton and the proximal Newton stalled; fixed-point "
+                    "sweeps did not converge)");
 }
 
 }  // namespace pegsim

@@ -142,12 +142,13 @@ Ncp body_contact(const Vec3& normal, const Vec3& r, const VecX& nu, double mu) {
   return ncp;
 }
 
-// path's last resort on the NCP (path_ncp.cpp): a cube's corner-side point driven into a tilted
+// path's fallbacks on the NCP (path_ncp.cpp): a cube's corner-side point driven into a tilted
 // plane while it spins, where Fischer–Newton alone stops at a local minimum of its merit
-// (residual 5e-2 after 79 steps, both slip pairings), and the fixed-point sweeps that follow it
-// in `path` bring the iterate where Newton finishes. The contact sticks: u = 0 with
-// |p_t| < mu p_n, (2.18)-(2.20); fixed-point and minmap-newton find the same impulses.
-TEST(Ncp, PathFallsBackToFixedPointSweepsWhereFischerNewtonStalls) {
+// (residual 5e-2 after 79 steps, both slip pairings), and what follows it in `path` (the
+// proximal Newton on Alart–Curnier's equations, before it the fixed-point sweeps) finishes.
+// The contact sticks: u = 0 with |p_t| < mu p_n, (2.18)-(2.20) (to the solve's tolerance,
+// 1e-10 scaled by 1 + |q|); fixed-point and minmap-newton find the same impulses.
+TEST(Ncp, PathFallsBackWhereFischerNewtonStalls) {
   VecX nu(6);
   nu << -0.5, -0.1, -0.8, 0.9, 0.2, 0.7;
   const Ncp ncp = body_contact(Vec3(0.3, 0.2, 1.0), Vec3(-0.1, -1.0, -0.4), nu, 0.9);
@@ -158,15 +159,15 @@ TEST(Ncp, PathFallsBackToFixedPointSweepsWhereFischerNewtonStalls) {
   EXPECT_FALSE(fischer.solved()) << "the premise: Fischer–Newton alone stalls here";
   EXPECT_GT(fischer.residual, 1e-3);
   ASSERT_TRUE(path.solved()) << path.message;
-  // path runs the same Fischer–Newton first; what it spends beyond that run's steps are the
-  // sweeps and the Newton steps after them.
+  // path runs the same Fischer–Newton first; what it spends beyond that run's steps are its
+  // fallbacks' steps.
   EXPECT_GT(path.iterations, fischer.iterations);
   EXPECT_GT(path.residual_history.size(), fischer.residual_history.size());
   EXPECT_LE(path.residual, 1e-12 * (1.0 + ncp.linear.q.cwiseAbs().maxCoeff()));
   const VecX u = ncp.linear.M * z + ncp.linear.q;
   EXPECT_GT(z(0), 0.1);                                 // loaded,
-  EXPECT_NEAR(u(0), 0.0, 1e-12);                        // resting on the plane,
-  EXPECT_LE(u.segment(1, 2).norm(), 1e-12);             // sticking,
+  EXPECT_NEAR(u(0), 0.0, 1e-10);                        // resting on the plane,
+  EXPECT_LE(u.segment(1, 2).norm(), 1e-10);             // sticking,
   EXPECT_LT(z.segment(1, 2).norm(), 0.9 * 0.9 * z(0));  // inside the cone
   EXPECT_LE(z(3), 1e-12);
   for (const auto& [name, report] : {std::pair{"fixed-point", &fixed_point},

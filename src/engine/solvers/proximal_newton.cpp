@@ -1,0 +1,112 @@
+// The proximal-point Newton method on Alart–Curnier's equations (proximal_newton.hpp).
+#include "engine/solvers/proximal_newton.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <string>
+
+namespace pegsim {
+namespace {
+
+constexpr double kFirstEps = 1e-2;    // measured on pour20's unsolved steps (README)
+constexpr double kLargestEps = 1e-1;
+constexpr double kSmallestEps = 1e-10;
+constexpr int kSubproblemSteps = 50;  // Newton steps per subproblem
+constexpr int kSubproblems = 200;
+constexpr int kRetry = 10;  // solved subproblems in a row after which a stalled eps is retried
+constexpr double kSingular = 1e-12;   // LU's reciprocal condition below which J counts singular
+
+}  // namespace
+
+void ProximalNewton::direction() {
+  lu_.compute(J_);
+  if (lu_.rcond() > kSingular) {
+    dz_.noalias() = -(lu_.solve(G_));
+    return;
+  }
+  cod_.compute(J_);
+  dz_.noalias() = -(cod_.solve(G_));
+}
+
+bool ProximalNewton::newton(const Ncp& ncp, VecX& z, double tolerance, double inner_tolerance,
+                            int steps, SolveReport& report) {
+  const Lcp& lin = proximal_.linear;
+  proximal_.evaluate(z, w_, F_);
+  equations_.residual(proximal_, z, w_, G_);
+  for (int step = 0; step < steps; ++step) {
+    if (natural_residual_at(proximal_, z, F_) <= inner_tolerance) return true;
+    equations_.jacobian(proximal_, z, w_, J_);
+    direction();
+    // Armijo's backtracking on |G|^2 / 2 along the direction.
+    const double psi = 0.5 * G_.squaredNorm();
+    bool accepted = false;
+    for (double s = 1.0; s > 1e-12 && !accepted; s *= 0.5) {
+      trial_ = z + s * dz_;
+      w_trial_.noalias() = lin.M * trial_;
+      w_trial_ += lin.q;
+      equations_.residual(proximal_, trial_, w_trial_, G_trial_);
+      accepted = 0.5 * G_trial_.squaredNorm() <= (1.0 - 1e-4 * s) * psi;
+    }
+    ++report.iterations;
+    if (!accepted) return false;
+    z.swap(trial_);
+    G_.swap(G_trial_);
+    proximal_.evaluate(z, w_, F_);
+    ncp.evaluate(z, w_ncp_, F_ncp_);
+    report.residual_history.push_back(natural_residual_at(ncp, z, F_ncp_));
+    if (report.residual_history.back() <= tolerance) return true;
+  }
+  return natural_residual_at(proximal_, z, F_) <= inner_tolerance;
+}
+
+SolveReport ProximalNewton::solve(const Ncp& ncp, VecX& z, const SolverOptions& options) {
+  const auto t0 = std::chrono::steady_clock::now();
+  SolveReport report;
+  report.solver = "proximal-newton";
+  auto finish = [&](SolveStatus status, std::string message) {
+    clamp_to_bounds(ncp, z);  // G = 0 only inside the bounds; a tiny excursion is rounding
+    return finish_report(std::move(report), status, std::move(message), ncp, z, t0);
+  };
+  if (const char* defect = start_ncp_solve(ncp, options.warm_start, z))
+    return finish(SolveStatus::NumericalFailure, defect);
+  for (const FrictionCone& c : ncp.cones)
+    if (c.tangents > 2)
+      return finish(SolveStatus::NumericalFailure, "a friction cone has more than two tangent rows");
+  const double tolerance = options.tolerance * (1.0 + ncp.linear.q.cwiseAbs().maxCoeff());
+  proximal_ = ncp;
+  diagonal_ = ncp.linear.M.diagonal();
+  double eps = kFirstEps;
+  double floor = kSmallestEps;  // raised past every eps whose subproblem stalled
+  int solved_in_row = 0;
+  for (int k = 0; k < kSubproblems && report.iterations < options.max_iterations; ++k) {
+    ncp.evaluate(z, w_ncp_, F_ncp_);
+    const double residual = natural_residual_at(ncp, z, F_ncp_);
+    if (residual <= tolerance) return finish(SolveStatus::Solved, "");
+    // Subproblem k: M + eps D, q - eps D z_k (the proximal term eps D (z - z_k)).
+    proximal_.linear.M.diagonal() = (1.0 + eps) * diagonal_;
+    proximal_.linear.q = ncp.linear.q - eps * diagonal_.cwiseProduct(z);
+    equations_.prepare(proximal_);
+    centre_ = z;
+    const int steps = std::min(kSubproblemSteps, options.max_iterations - report.iterations);
+    if (newton(ncp, z, tolerance, 0.1 * tolerance, steps, report)) {
+      if (++solved_in_row % kRetry == 0) floor = std::max(0.1 * floor, kSmallestEps);
+      eps = std::max(0.1 * eps, floor);
+      continue;
+    }
+    // A stalled subproblem: keep its end only if it is closer to a solution, and take shorter
+    // proximal steps.
+    ncp.evaluate(z, w_ncp_, F_ncp_);
+    if (!(natural_residual_at(ncp, z, F_ncp_) <= residual)) z = centre_;
+    solved_in_row = 0;
+    eps = std::min(10.0 * eps, kLargestEps);
+    floor = std::max(floor, eps);
+  }
+  ncp.evaluate(z, w_ncp_, F_ncp_);
+  if (natural_residual_at(ncp, z, F_ncp_) <= tolerance) return finish(SolveStatus::Solved, "");
+  return finish(SolveStatus::MaxIterations,
+                "proximal Newton on Alart-Curnier's equations: iteration limit " +
+                    std::to_string(options.max_iterations) + " or " +
+                    std::to_string(kSubproblems) + " subproblems reached");
+}
+
+}  // namespace pegsim

@@ -1,0 +1,133 @@
+// The NCP with the quadratic cone (thesis (2.18)-(2.20)) of a real pile: pour20 under
+// formulation ncp, whose contact blocks are coupled through the cubes (M's off-diagonal blocks),
+// unlike the particles of test_ncp.cpp.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <random>
+
+#include "engine/dynamics/simulator.hpp"
+#include "engine/solvers/path.hpp"
+#include "io/scene.hpp"
+
+namespace pegsim {
+namespace {
+
+// pour20's NCP of step `step` (the first cubes land from step 17 on), solved by fischer-newton
+// without fallback; z is the answer the step used.
+struct RecordedNcp {
+  Ncp ncp;
+  VecX z;
+};
+
+RecordedNcp pour20_ncp(int step) {
+  Scene scene = load_scene(std::filesystem::path(PEGSIM_SOURCE_DIR) / "scenes" / "pour20.json");
+  Settings s = scene.settings;
+  s.formulation = Formulation::Ncp;
+  s.solver = "fischer-newton";
+  s.fallbacks = {};
+  s.on_failure = FailurePolicy::Continue;
+  Simulator sim(scene.model, scene.initial, s);
+  for (int k = 1; k < step; ++k) sim.step();
+  const StepReport& r = sim.step();
+  RecordedNcp out;
+  if (r.ncp) out.ncp = *r.ncp;
+  if (r.solution) out.z = *r.solution;
+  return out;
+}
+
+// Step 23 (two cubes on the floor, five contacts, 20 rows): Ncp::jacobian against central
+// differences of Ncp::evaluate, at points around the step's answer moved off the cone's kinks
+// (|p_t| > 0), where F is differentiable: rows (2.18), (2.19) couple p_n, u_t = G_t^T nu of
+// every contact of the same cubes, and sigma; row (2.20) p_n and p_t.
+TEST(NcpPile, JacobianMatchesFiniteDifferencesOnPour20) {
+  const RecordedNcp rec = pour20_ncp(23);
+  const Ncp& ncp = rec.ncp;
+  const int n = ncp.size();
+  ASSERT_EQ(n, 20);
+  ASSERT_EQ(rec.z.size(), n);
+  // The contacts are coupled: some off-diagonal block of M is nonzero.
+  double coupling = 0.0;
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < n; ++j)
+      if (i / 4 != j / 4) coupling = std::max(coupling, std::abs(ncp.linear.M(i, j)));
+  EXPECT_GT(coupling, 0.1);
+  std::mt19937 rng(5);
+  std::uniform_real_distribution<double> offset(-0.02, 0.02);
+  constexpr double h = 1e-6;
+  for (int trial = 0; trial < 20; ++trial) {
+    VecX z = rec.z;
+    for (int i = 0; i < n; ++i) z(i) += offset(rng);
+    for (const FrictionCone& c : ncp.cones) z(c.slip()) = std::abs(z(c.slip()));
+    VecX w, F;
+    ncp.evaluate(z, w, F);
+    MatX J;
+    ncp.jacobian(z, w, J);
+    for (int j = 0; j < n; ++j) {
+      VecX zp = z, zm = z, wp, wm, Fp, Fm;
+      zp(j) += h;
+      zm(j) -= h;
+      ncp.evaluate(zp, wp, Fp);
+      ncp.evaluate(zm, wm, Fm);
+      const VecX fd = (Fp - Fm) / (2.0 * h);
+      for (int i = 0; i < n; ++i)
+        EXPECT_NEAR(J(i, j), fd(i), 1e-7 * (1.0 + std::abs(fd(i))))
+            << "trial " << trial << " row " << i << " column " << j;
+    }
+  }
+}
+
+// pour20's NCP of step `step` after a history under the LCP with Lemke (13 ms per step, where
+// the NCP's own history would cost seconds per step): the same pile, the cubes' state of the
+// linearized cone. Fischer–Newton answers the step (no fallback); `solved` says if it did.
+struct NcpStep {
+  Ncp ncp;
+  bool solved = false;
+};
+
+NcpStep ncp_step_after_lcp_history(int step) {
+  Scene scene = load_scene(std::filesystem::path(PEGSIM_SOURCE_DIR) / "scenes" / "pour20.json");
+  Settings s = scene.settings;
+  s.formulation = Formulation::StewartTrinkle;
+  s.solver = "lemke";
+  s.fallbacks = {};
+  s.on_failure = FailurePolicy::Continue;
+  Simulator sim(scene.model, scene.initial, s);
+  for (int k = 1; k < step; ++k) sim.step();
+  s.formulation = Formulation::Ncp;
+  s.solver = "fischer-newton";
+  sim.set_settings(s);
+  const StepReport& r = sim.step();
+  NcpStep out;
+  if (r.ncp) out.ncp = *r.ncp;
+  out.solved = r.solve.solved();
+  return out;
+}
+
+// Step 39 of pour20 after a Lemke history (28 contacts, faces resting on faces, 112 rows):
+// Fischer–Newton stalls at a false minimum of its merit, and `path`'s fixed-point sweeps ran out
+// of 10 000 iterations on it (residual 1.6e-4) before the proximal Newton on Alart–Curnier's
+// equations took over (now: solved in about 300 iterations, 0.04 s). The answer is checked by
+// the NCP's natural residual ((2.18)-(2.20) and the normal rows' complementarity) and, directly,
+// by the cone: p_n >= 0 and |p_t| <= mu p_n.
+TEST(NcpPile, PathSolvesPour20Step39) {
+  const NcpStep step = ncp_step_after_lcp_history(39);
+  const Ncp& ncp = step.ncp;
+  EXPECT_EQ(ncp.size(), 112);
+  EXPECT_FALSE(step.solved) << "Fischer-Newton alone now solves this step; pick a harder one";
+  PathSolver path;
+  VecX z;
+  SolverOptions options;  // tolerance 1e-10, 10 000 iterations: the simulator's defaults
+  const SolveReport report = path.solve_ncp(ncp, z, options);
+  const double tolerance = options.tolerance * (1.0 + ncp.linear.q.cwiseAbs().maxCoeff());
+  EXPECT_TRUE(report.solved()) << report.message << " residual " << report.residual;
+  EXPECT_LE(natural_residual(ncp, z), tolerance);
+  EXPECT_LT(report.iterations, options.max_iterations);
+  for (const FrictionCone& c : ncp.cones) {
+    EXPECT_GE(z(c.normal), 0.0);
+    EXPECT_LE(z.segment(c.normal + 1, c.tangents).norm(), c.mu * z(c.normal) + tolerance);
+  }
+}
+
+}  // namespace
+}  // namespace pegsim
