@@ -17,4 +17,10 @@ bool vertex_edge_feasible(double psi, bool inside, double lateral, const Setting
   return psi >= -settings.feasibility_depth - lateral * std::tan(settings.feasibility_angle);
 }
 
+bool edge_edge_feasible(double psi, const Vec3& offset, const Vec3& normal,
+                        const Settings& settings) {
+  const double lateral = (offset - normal.dot(offset) * normal).norm();
+  return psi >= -settings.feasibility_depth - lateral * std::tan(settings.feasibility_angle);
+}
+
 }  // namespace pegsim

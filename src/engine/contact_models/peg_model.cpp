@@ -5,6 +5,7 @@
 #include <functional>
 
 #include "engine/collision/closest_points.hpp"
+#include "engine/collision/feasibility.hpp"
 #include "engine/collision/polytope_contacts.hpp"
 #include "engine/collision/posed_polytope.hpp"
 #include "engine/contact_models/constraint_groups.hpp"
@@ -83,7 +84,9 @@ class PegPair {
       if (side(c.body_b, c.part_b).vertex_done[c.feature_b.index]) continue;
       add_inter_contact(contacts_, ConstraintKind::Unilateral, {i}, set_);
     }
-    // Edge-edge (Alg. 13) unless both edges already take part in a constraint.
+    // Edge-edge (Alg. 13) unless both edges already take part in a constraint; applicable and,
+    // like Alg. 12's vertex-face contact, feasible: a pair deeper than the feasibility depth is
+    // no contact the step can keep (an edge on B's far side, see edge_edge_feasible).
     for (int i : narrow) {
       const Contact& c = contacts_[i];
       if (!is_edge_edge(c)) continue;
@@ -91,8 +94,7 @@ class PegPair {
       if (crossed(a_first ? c.feature_a.index : c.feature_b.index,
                   a_first ? c.feature_b.index : c.feature_a.index))
         continue;
-      if (c.applicability >= settings_.eps_theta)
-        set_.add(ConstraintKind::Unilateral, {i});
+      if (c.primary()) set_.add(ConstraintKind::Unilateral, {i});
     }
   }
 
@@ -139,13 +141,19 @@ class PegPair {
     return static_cast<int>(contacts_.size()) - 1;
   }
 
-  // C4 of Alg. 14: C3 with its normal flipped, so its gap is -psi_3.
-  int flipped(int c3) {
+  // C4 of Alg. 14: C3 (e_a of A against e_b of B) with its normal flipped, so its gap is
+  // -psi_3, and feasible as a pair of edges that far apart on that side.
+  int flipped(int c3, const Side& A, const Side& B) {
     for (const auto& [from, to] : flips_)
       if (from == c3) return to;
     Contact c = contacts_[c3];
     c.normal = -c.normal;
     c.gap = -c.gap;
+    const Polytope::Edge& ea = A.poly.shape.edges[c.feature_a.index];
+    const Polytope::Edge& eb = B.poly.shape.edges[c.feature_b.index];
+    const SegmentSegment near = segment_segment(A.poly.vertex(ea.tail), A.poly.vertex(ea.head),
+                                                B.poly.vertex(eb.tail), B.poly.vertex(eb.head));
+    c.feasible = edge_edge_feasible(c.gap, near.c2 - near.c1, c.normal, settings_);
     contacts_.push_back(c);
     const int c4 = static_cast<int>(contacts_.size()) - 1;
     flips_.push_back({c3, c4});
@@ -217,7 +225,7 @@ class PegPair {
       } else if (side <= -limit) {
         x(c2, c3);  // only e_b.f2
       } else {
-        const int c4 = flipped(c3);
+        const int c4 = flipped(c3, V, E);
         x(side >= 0.0 ? c1 : c2, c3);
         x(side >= 0.0 ? c2 : c1, c4);
       }

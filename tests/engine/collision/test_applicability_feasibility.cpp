@@ -8,6 +8,7 @@
 #include "collision_world.hpp"
 #include "engine/collision/applicability.hpp"
 #include "engine/collision/closest_points.hpp"
+#include "engine/collision/feasibility.hpp"
 #include "engine/collision/narrow_phase.hpp"
 
 namespace pegsim {
@@ -87,6 +88,25 @@ TEST(Feasibility, PenetrationInsideTheVoronoiRegionIsBoundedByTheDepth) {
   EXPECT_TRUE(shallow.tip_on(shallow.top_face)->feasible);
   EXPECT_FALSE(deep.tip_on(deep.top_face)->feasible);
   EXPECT_TRUE(deep.tip_on(deep.top_face)->applicable);
+}
+
+// §3.3 for two edges (feasibility.hpp, asked for by (4.20) and (4.22)): the lines' nearest
+// points inside both edges (offset = psi n) allow the feasibility depth; nearest points off an
+// edge's end allow lateral tan(phi) more, as a vertex off a face does (Fig. 3.7).
+TEST(Feasibility, EdgeEdgePenetrationIsBoundedLikeAVertexFacesAndNotByEpsilon) {
+  Settings s;  // depth 0.0025, phi = 0.4
+  const Vec3 n = Vec3::UnitZ();
+  const double depth = s.feasibility_depth;
+  EXPECT_TRUE(edge_edge_feasible(-0.8 * depth, -0.8 * depth * n, n, s));
+  EXPECT_FALSE(edge_edge_feasible(-1.2 * depth, -1.2 * depth * n, n, s));
+  EXPECT_TRUE(edge_edge_feasible(0.04, 0.04 * n, n, s));  // apart: always
+  // 0.01 across n: the limit is 0.0025 + 0.01 tan(0.4) = 0.0067.
+  const Vec3 off(0.01, 0.0, 0.0);
+  EXPECT_TRUE(edge_edge_feasible(-0.006, off - 0.006 * n, n, s));
+  EXPECT_FALSE(edge_edge_feasible(-0.008, off - 0.008 * n, n, s));
+  // A far edge of B within epsilon of A's edge reads as deep as B is thick (issue 6: 15 cm).
+  s.epsilon = 0.16;
+  EXPECT_FALSE(edge_edge_feasible(-0.15, -0.15 * n, n, s));
 }
 
 TEST(Applicability, EdgeEdgeIsSignAgnosticAndNegativeForAWedgePointingIn) {
