@@ -2,6 +2,7 @@
 #pragma once
 
 #include "engine/collision/closest_points.hpp"
+#include "engine/collision/posed_polytope.hpp"
 #include "engine/core/settings.hpp"
 
 namespace pegsim {
@@ -20,16 +21,18 @@ bool vertex_face_feasible(const Vec3& x, double psi, const FacePoint& nearest, c
 // line from the nearest point of the edge to that foot.
 bool vertex_edge_feasible(double psi, bool inside, double lateral, const Settings& settings);
 
-// The same test for the contact of two edges with signed line distance psi, whose nearest
-// points (on the segments) are `offset` = c_b - c_a apart. The thesis asks edge-edge contacts
-// for feasibility in (4.20) and (4.22) but defines it for vertex-facet contacts only; this is
-// §3.3 with the pair's Voronoi region: when the lines' nearest points lie inside both edges,
-// offset is psi n and the pair is feasible for psi > -feasibility_depth; otherwise `lateral`
-// is the part of offset across n, how far the edges' ends miss the lines' nearest points.
-// Without it, an edge of B on B's far side within epsilon of an edge of A (polyhedra_pour
-// seed 6, h = 0.016: 15 cm away, epsilon 16 cm) reads as 15 cm deep, and its U-constraint
-// against the near edge pair's pushed the bodies apart at 9 m/s with 1578 N s (issue 6).
-bool edge_edge_feasible(double psi, const Vec3& offset, const Vec3& normal,
-                        const Settings& settings);
+// Feasibility of the contact of edge e_a of A and edge e_b of B, whose segments' nearest points
+// are c_a and c_b (Alg. 7, clamped to the edges) and whose normal n points from A onto B; the
+// lines' signed distance is psi = n . (c_b - c_a). The thesis asks edge-edge contacts for
+// feasibility in (4.20) and (4.22) but defines it (§3.3) for vertex-facet contacts only.
+// Shallow pairs keep §3.3's bound: psi >= -feasibility_depth - lateral tan(phi), lateral being
+// the part of c_b - c_a across n (how far an edge's end misses the lines' nearest points).
+// A deeper pair is feasible only if it is a real crossing: c_a lies in B and c_b in A (each
+// within feasibility_depth), so the segment c_a-c_b lies in A and B (convex) and psi measures
+// their overlap. An edge on B's far side within epsilon of A's edge also reads as deep (B's
+// thickness: polyhedra_pour seed 6, h = 0.016, 15 cm, whose U-constraint against the real pair
+// pushed the bodies apart at 9 m/s with 1578 N s, issue 6), but there c_b lies outside A.
+bool edge_edge_feasible(const PosedPolytope& A, const Vec3& c_a, const PosedPolytope& B,
+                        const Vec3& c_b, const Vec3& normal, const Settings& settings);
 
 }  // namespace pegsim

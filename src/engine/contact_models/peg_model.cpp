@@ -85,8 +85,8 @@ class PegPair {
       add_inter_contact(contacts_, ConstraintKind::Unilateral, {i}, set_);
     }
     // Edge-edge (Alg. 13) unless both edges already take part in a constraint; applicable and,
-    // like Alg. 12's vertex-face contact, feasible: a pair deeper than the feasibility depth is
-    // no contact the step can keep (an edge on B's far side, see edge_edge_feasible).
+    // like Alg. 12's vertex-face contact, feasible: a deep pair that is no crossing (an edge on
+    // B's far side, see edge_edge_feasible) is no contact the step can keep.
     for (int i : narrow) {
       const Contact& c = contacts_[i];
       if (!is_edge_edge(c)) continue;
@@ -153,7 +153,7 @@ class PegPair {
     const Polytope::Edge& eb = B.poly.shape.edges[c.feature_b.index];
     const SegmentSegment near = segment_segment(A.poly.vertex(ea.tail), A.poly.vertex(ea.head),
                                                 B.poly.vertex(eb.tail), B.poly.vertex(eb.head));
-    c.feasible = edge_edge_feasible(c.gap, near.c2 - near.c1, c.normal, settings_);
+    c.feasible = edge_edge_feasible(A.poly, near.c1, B.poly, near.c2, c.normal, settings_);
     contacts_.push_back(c);
     const int c4 = static_cast<int>(contacts_.size()) - 1;
     flips_.push_back({c3, c4});
