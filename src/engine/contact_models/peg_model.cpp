@@ -72,6 +72,7 @@ class PegPair {
           const Polytope::Edge& edge = E->poly.shape.edges[e];
           const Vec3 p = point_segment(E->poly.vertex(edge.tail), E->poly.vertex(edge.head), x).point;
           if ((x - p).norm() > eps || buried_(*E, p)) continue;
+          if (!has_primary_face(*V, v, *E, e)) continue;
           vertex_edge(*V, v, *E, e);
           break;
         }
@@ -114,6 +115,19 @@ class PegPair {
   }
   bool crossed(int ea, int eb) const {
     return std::find(crossed_.begin(), crossed_.end(), std::pair{ea, eb}) != crossed_.end();
+  }
+
+  // Whether v has a primary contact with a face of edge e. Alg. 17 gives a vertex to the first
+  // edge within epsilon; with a large epsilon (polyhedra_pour: 10 cm against bodies 30 cm
+  // across) that can be an edge whose faces v lies deep below, and C-split then drops both
+  // contacts of Alg. 15's I-constraint while the vertex, taken, gets no Alg. 12 contact with
+  // the face it is about to hit (seed 2, h = 0.01, step 242: 5.8 mm above it, issue 6).
+  bool has_primary_face(const Side& V, int v, const Side& E, int e) const {
+    const Polytope::Edge& edge = E.poly.shape.edges[e];
+    for (int f : {edge.face_left, edge.face_right})
+      if (vertex_face_contact(V.poly, V.body, v, E.poly, E.body, f, settings_).primary())
+        return true;
+    return false;
   }
 
   // C(v, f), from the narrow phase's list or built and appended.
