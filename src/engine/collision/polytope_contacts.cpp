@@ -109,7 +109,7 @@ bool edge_edge_contact(const PosedPolytope& A, int a_body, int ea, const PosedPo
   out.gap = n.dot(near.c2 - near.c1);  // the lines' signed distance: n is normal to both
   out.applicability = edge_edge_applicability(edge_tangents(A, ea), edge_tangents(B, eb), n);
   out.applicable = out.applicability >= settings.eps_theta;  // (3.5)
-  out.feasible = true;  // §3.3 defines feasibility for vertex-facet contacts only
+  out.feasible = edge_edge_feasible(A, near.c1, B, near.c2, n, settings);  // §3.3, (4.20)
   return true;
 }
 

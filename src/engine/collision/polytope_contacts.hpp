@@ -24,8 +24,9 @@ Contact vertex_face_contact(const PosedPolytope& V, int v_body, int v, const Pos
 
 // C(e_a, e_b): the contact of the lines of two edges, the normal ±(e_a x e_b) signed by the
 // orientation rule (3.6) so that it points from A onto B, the gap their signed distance, with
-// APPL (3.5). Nearest points are those of the segments (Alg. 7). False for parallel edges
-// (no normal). When e_a . O_eb vanishes the rule cannot sign n; then n = e_a x e_b.
+// APPL (3.5) and feasibility (feasibility.hpp). Nearest points are those of the segments
+// (Alg. 7). False for parallel edges (no normal). When e_a . O_eb vanishes the rule cannot
+// sign n; then n = e_a x e_b.
 bool edge_edge_contact(const PosedPolytope& A, int a_body, int ea, const PosedPolytope& B,
                        int b_body, int eb, const Settings& settings, Contact& out);
 

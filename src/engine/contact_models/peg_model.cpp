@@ -5,6 +5,7 @@
 #include <functional>
 
 #include "engine/collision/closest_points.hpp"
+#include "engine/collision/feasibility.hpp"
 #include "engine/collision/polytope_contacts.hpp"
 #include "engine/collision/posed_polytope.hpp"
 #include "engine/contact_models/constraint_groups.hpp"
@@ -71,6 +72,7 @@ class PegPair {
           const Polytope::Edge& edge = E->poly.shape.edges[e];
           const Vec3 p = point_segment(E->poly.vertex(edge.tail), E->poly.vertex(edge.head), x).point;
           if ((x - p).norm() > eps || buried_(*E, p)) continue;
+          if (!has_primary_face(*V, v, *E, e)) continue;
           vertex_edge(*V, v, *E, e);
           break;
         }
@@ -83,7 +85,9 @@ class PegPair {
       if (side(c.body_b, c.part_b).vertex_done[c.feature_b.index]) continue;
       add_inter_contact(contacts_, ConstraintKind::Unilateral, {i}, set_);
     }
-    // Edge-edge (Alg. 13) unless both edges already take part in a constraint.
+    // Edge-edge (Alg. 13) unless both edges already take part in a constraint; applicable and,
+    // like Alg. 12's vertex-face contact, feasible: a deep pair that is no crossing (an edge on
+    // B's far side, see edge_edge_feasible) is no contact the step can keep.
     for (int i : narrow) {
       const Contact& c = contacts_[i];
       if (!is_edge_edge(c)) continue;
@@ -91,8 +95,7 @@ class PegPair {
       if (crossed(a_first ? c.feature_a.index : c.feature_b.index,
                   a_first ? c.feature_b.index : c.feature_a.index))
         continue;
-      if (c.applicability >= settings_.eps_theta)
-        set_.add(ConstraintKind::Unilateral, {i});
+      if (c.primary()) set_.add(ConstraintKind::Unilateral, {i});
     }
   }
 
@@ -112,6 +115,19 @@ class PegPair {
   }
   bool crossed(int ea, int eb) const {
     return std::find(crossed_.begin(), crossed_.end(), std::pair{ea, eb}) != crossed_.end();
+  }
+
+  // Whether v has a primary contact with a face of edge e. Alg. 17 gives a vertex to the first
+  // edge within epsilon; with a large epsilon (polyhedra_pour: 10 cm against bodies 30 cm
+  // across) that can be an edge whose faces v lies deep below, and C-split then drops both
+  // contacts of Alg. 15's I-constraint while the vertex, taken, gets no Alg. 12 contact with
+  // the face it is about to hit (seed 2, h = 0.01, step 242: 5.8 mm above it, issue 6).
+  bool has_primary_face(const Side& V, int v, const Side& E, int e) const {
+    const Polytope::Edge& edge = E.poly.shape.edges[e];
+    for (int f : {edge.face_left, edge.face_right})
+      if (vertex_face_contact(V.poly, V.body, v, E.poly, E.body, f, settings_).primary())
+        return true;
+    return false;
   }
 
   // C(v, f), from the narrow phase's list or built and appended.
@@ -139,13 +155,19 @@ class PegPair {
     return static_cast<int>(contacts_.size()) - 1;
   }
 
-  // C4 of Alg. 14: C3 with its normal flipped, so its gap is -psi_3.
-  int flipped(int c3) {
+  // C4 of Alg. 14: C3 (e_a of A against e_b of B) with its normal flipped, so its gap is
+  // -psi_3, and feasible as a pair of edges that far apart on that side.
+  int flipped(int c3, const Side& A, const Side& B) {
     for (const auto& [from, to] : flips_)
       if (from == c3) return to;
     Contact c = contacts_[c3];
     c.normal = -c.normal;
     c.gap = -c.gap;
+    const Polytope::Edge& ea = A.poly.shape.edges[c.feature_a.index];
+    const Polytope::Edge& eb = B.poly.shape.edges[c.feature_b.index];
+    const SegmentSegment near = segment_segment(A.poly.vertex(ea.tail), A.poly.vertex(ea.head),
+                                                B.poly.vertex(eb.tail), B.poly.vertex(eb.head));
+    c.feasible = edge_edge_feasible(A.poly, near.c1, B.poly, near.c2, c.normal, settings_);
     contacts_.push_back(c);
     const int c4 = static_cast<int>(contacts_.size()) - 1;
     flips_.push_back({c3, c4});
@@ -217,7 +239,7 @@ class PegPair {
       } else if (side <= -limit) {
         x(c2, c3);  // only e_b.f2
       } else {
-        const int c4 = flipped(c3);
+        const int c4 = flipped(c3, V, E);
         x(side >= 0.0 ? c1 : c2, c3);
         x(side >= 0.0 ? c2 : c1, c4);
       }

@@ -8,6 +8,7 @@
 #include "collision_world.hpp"
 #include "engine/collision/applicability.hpp"
 #include "engine/collision/closest_points.hpp"
+#include "engine/collision/feasibility.hpp"
 #include "engine/collision/narrow_phase.hpp"
 
 namespace pegsim {
@@ -87,6 +88,63 @@ TEST(Feasibility, PenetrationInsideTheVoronoiRegionIsBoundedByTheDepth) {
   EXPECT_TRUE(shallow.tip_on(shallow.top_face)->feasible);
   EXPECT_FALSE(deep.tip_on(deep.top_face)->feasible);
   EXPECT_TRUE(deep.tip_on(deep.top_face)->applicable);
+}
+
+// Two unit cubes crossed edge to edge: A (static) turned 45 degrees about x, its top edge along
+// x at z = r = sqrt(1/2); B turned 45 degrees about y, its bottom edge along y `depth` below it.
+// Their edge-edge contacts, epsilon 1.5 so that B's top edge, on B's far side, takes part too.
+std::vector<Contact> crossed_cubes(double depth, Settings& settings) {
+  World w;
+  w.settings.epsilon = 1.5;
+  settings = w.settings;
+  const double r = std::sqrt(0.5);
+  const int a = w.add_cube(1.0, Vec3::Zero(), Quat(Eigen::AngleAxisd(M_PI / 4, Vec3::UnitX())),
+                           true);
+  const int b = w.add_cube(1.0, Vec3(0, 0, 2 * r - depth),
+                           Quat(Eigen::AngleAxisd(M_PI / 4, Vec3::UnitY())));
+  std::vector<Contact> out, edges;
+  collide(w.model, w.state, w.settings, a, b, out);
+  for (const Contact& c : out)
+    if (c.feature_a.kind == FeatureKind::Edge && c.feature_b.kind == FeatureKind::Edge)
+      edges.push_back(c);
+  return edges;
+}
+
+// The edge pair of `edges` with line distance gap, or none.
+std::optional<Contact> pair_at(const std::vector<Contact>& edges, double gap) {
+  for (const Contact& c : edges)
+    if (std::abs(c.gap - gap) < 1e-9) return c;
+  return std::nullopt;
+}
+
+// §3.3 for two edges (feasibility.hpp, asked for by (4.20) and (4.22)): a crossing within the
+// feasibility depth is feasible; a crossing 1 cm deep (four times the depth) is too, since its
+// nearest points lie each in the other cube; B's far edge, 1.40 m above A's edge and read as
+// that deep by (3.6)'s normal (issue 6: polyhedra_pour's 15 cm), is not: its point is outside A.
+TEST(Feasibility, ADeepEdgeCrossingIsFeasibleAndAFarSideEdgeIsNot) {
+  const double r = std::sqrt(0.5);
+  Settings s;
+  for (const double depth : {0.002, 0.01}) {
+    const std::vector<Contact> edges = crossed_cubes(depth, s);
+    ASSERT_EQ(s.feasibility_depth, 0.0025);
+    const auto crossing = pair_at(edges, -depth);
+    ASSERT_TRUE(crossing) << depth;
+    EXPECT_TRUE(crossing->feasible) << depth;
+    EXPECT_TRUE(crossing->applicable) << depth;
+    EXPECT_TRUE(crossing->primary()) << depth;
+    const auto far = pair_at(edges, -(2 * r - depth));
+    ASSERT_TRUE(far) << depth;
+    EXPECT_FALSE(far->feasible) << depth;
+    // (3.6) points each normal against B's outward normals at its edge: up, and down at the top.
+    EXPECT_TRUE(crossing->normal.isApprox(Vec3::UnitZ(), 1e-12));
+    EXPECT_TRUE(far->normal.isApprox(-Vec3::UnitZ(), 1e-12));
+  }
+  // Any pair deeper than the crossing is a far-side pair here: none is feasible.
+  for (const Contact& c : crossed_cubes(0.01, s)) {
+    if (c.gap < -0.01 - 1e-9) {
+      EXPECT_FALSE(c.feasible) << c.gap;
+    }
+  }
 }
 
 TEST(Applicability, EdgeEdgeIsSignAgnosticAndNegativeForAWedgePointingIn) {

@@ -302,6 +302,42 @@ TEST(PegModel, CubeHoveringOverARimWithAnEdgeAlongItFallsFreely) {
   }
 }
 
+// Alg. 17 with an epsilon as large as a body is thin (polyhedra_pour: 10 cm; seed 2, h = 0.01,
+// step 242, issue 6): a static slab 6 cm thick under its top face's middle, where its two bottom
+// faces meet in a ridge, and the inverted pyramid's apex 5 mm above that middle, falling at
+// 1 m/s. The ridge is the only edge within epsilon (6.5 cm); the apex lies 6.4 cm inside both
+// of its faces' planes (infeasible, §3.3), so Alg. 15 on the ridge has no primary contact. Taken
+// by it anyway, the apex got no Alg. 12 contact with the top face and passed 5 mm through it in
+// one step (measured before: -6.0 mm after the step); a vertex now takes the first edge
+// within epsilon with a primary face contact, and the top face's U-constraint holds it (4.19).
+TEST(PegModel, VertexOverAThinBodysFaceIsNotGivenToTheRidgeBeneathIt) {
+  test::World w;
+  const int slab = add_hull(w, {Vec3(0.5, 0.5, 0), Vec3(-0.5, 0.5, 0), Vec3(-0.5, -0.5, 0),
+                                Vec3(0.5, -0.5, 0), Vec3(0, 0.5, -0.06), Vec3(0, -0.5, -0.06)});
+  w.model.bodies[slab].is_static = true;
+  const int pyramid = test::add_inverted_pyramid(w, Vec3(0, 0, 0.005));
+  w.state.bodies[pyramid].velocity = Vec3(0, 0, -1.0);
+  Settings settings;
+  settings.contact_model = ContactModel::Peg;
+  settings.epsilon = 0.1;
+  settings.h = 0.01;
+  Simulator sim(w.model, w.state, settings);
+  const StepReport& r = sim.step();
+  ASSERT_FALSE(r.failed) << r.failure;
+  int top = 0;  // U-constraints of the apex on the top face
+  for (const ConstraintGroup& g : r.constraints.groups)
+    for (int i : members_of(r.constraints, g))
+      top += g.kind == ConstraintKind::Unilateral &&
+             is_face_contact(r.contacts[i], slab, Vec3::UnitZ()) &&
+             std::abs(r.contacts[i].gap - 0.005) < 1e-12;
+  EXPECT_EQ(top, 1);
+  const PosedPolytope P(*w.model.bodies[pyramid].shape.polytope, sim.state().bodies[pyramid]);
+  double lowest = 1.0;
+  for (int v = 0; v < static_cast<int>(P.shape.vertices.size()); ++v)
+    lowest = std::min(lowest, P.vertex(v).z());
+  EXPECT_GT(lowest, -1e-9);  // (2.27) drives the gap to zero, not below
+}
+
 // LNC (4.2)-(4.4): the apex's contacts with the block's faces form one I-constraint, and
 // there are no X-constraints.
 TEST(LncModel, ContactsOfOneVertexWithOneBodyFormOneInterContact) {

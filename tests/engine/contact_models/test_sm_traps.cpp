@@ -101,7 +101,8 @@ TEST(SmTraps, VertexAboveTheMiddleOfAFaceIsNotTrapped) {
 }
 
 // A rod of square section (one long edge e facing the cube) cuts across a corner of a unit cube:
-// e passes 4 mm inside the corner c = (1/2, 1/2, -1/2), whose two ridges seen from e (the
+// e passes 2 mm inside the corner c = (1/2, 1/2, -1/2) (within the feasibility depth, 2.5 mm,
+// that edge-edge contacts are held to like vertex-face ones), whose two ridges seen from e (the
 // silhouette edges along x and y) it crosses. Both edge-edge contacts are primary and their
 // planes differ, so e may leave through neither: it is trapped (the 3D edge form of Fig. 5.1
 // and 5.12). The cube's third edge at c is no silhouette edge: not applicable, not a facet.
@@ -116,7 +117,7 @@ TEST(SmTraps, EdgeAcrossACubeCornerIsTrappedByTheTwoRidgesThere) {
   Mat3 r;
   r << d, a2, a1;  // right-handed: a2 x a1 = d
   const Quat q(r);
-  const double inside = 0.004, width = 0.3;
+  const double inside = 0.002, width = 0.3;
   const int rod =
       w.add(Shape::convex(std::make_shared<const Polytope>(make_box(4.0, width, width))),
             c - inside * u + q * Vec3(0, width / 2, width / 2), q);
