@@ -7,8 +7,24 @@
 #include "engine/core/shape.hpp"
 
 #include <algorithm>
+#include <initializer_list>
 
 namespace pegsim {
+namespace {
+
+// The value among `all` whose to_string is `name`, into `out`; false if none is.
+template <class E, class Values>
+bool parse_name(const std::string& name, const Values& all, E& out) {
+  for (E e : all) {
+    if (name == to_string(e)) {
+      out = e;
+      return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace
 
 const char* to_string(ShapeKind kind) {
   switch (kind) {
@@ -66,13 +82,7 @@ std::vector<std::string> contact_model_names() {
 }
 
 bool parse_contact_model(const std::string& name, ContactModel& out) {
-  for (ContactModel m : kContactModels) {
-    if (name == to_string(m)) {
-      out = m;
-      return true;
-    }
-  }
-  return false;
+  return parse_name(name, kContactModels, out);
 }
 
 const char* to_string(SmEnforce e) {
@@ -84,13 +94,7 @@ const char* to_string(SmEnforce e) {
 }
 
 bool parse_sm_enforce(const std::string& name, SmEnforce& out) {
-  for (SmEnforce e : {SmEnforce::Primary, SmEnforce::All}) {
-    if (name == to_string(e)) {
-      out = e;
-      return true;
-    }
-  }
-  return false;
+  return parse_name(name, std::initializer_list<SmEnforce>{SmEnforce::Primary, SmEnforce::All}, out);
 }
 
 const char* to_string(Gyroscopic g) {
@@ -102,13 +106,8 @@ const char* to_string(Gyroscopic g) {
 }
 
 bool parse_gyroscopic(const std::string& name, Gyroscopic& out) {
-  for (Gyroscopic g : {Gyroscopic::Explicit, Gyroscopic::Implicit}) {
-    if (name == to_string(g)) {
-      out = g;
-      return true;
-    }
-  }
-  return false;
+  return parse_name(name, std::initializer_list<Gyroscopic>{Gyroscopic::Explicit, Gyroscopic::Implicit},
+                    out);
 }
 
 const char* to_string(ConstraintKind k) {
@@ -121,14 +120,11 @@ const char* to_string(ConstraintKind k) {
 }
 
 bool parse_constraint_kind(const std::string& name, ConstraintKind& out) {
-  for (ConstraintKind k :
-       {ConstraintKind::Unilateral, ConstraintKind::InterContact, ConstraintKind::CrossContact}) {
-    if (name == to_string(k)) {
-      out = k;
-      return true;
-    }
-  }
-  return false;
+  return parse_name(name,
+                    std::initializer_list<ConstraintKind>{ConstraintKind::Unilateral,
+                                                          ConstraintKind::InterContact,
+                                                          ConstraintKind::CrossContact},
+                    out);
 }
 
 const char* to_string(FailurePolicy p) {
@@ -145,13 +141,7 @@ constexpr Formulation kFormulations[] = {Formulation::StewartTrinkle, Formulatio
 }
 
 bool parse_formulation(const std::string& name, Formulation& out) {
-  for (Formulation f : kFormulations) {
-    if (name == to_string(f)) {
-      out = f;
-      return true;
-    }
-  }
-  return false;
+  return parse_name(name, kFormulations, out);
 }
 
 std::vector<std::string> formulation_names() {
@@ -172,24 +162,16 @@ const char* to_string(JointType t) {
 }
 
 bool parse_joint_type(const std::string& name, JointType& out) {
-  for (JointType t : {JointType::Fixed, JointType::Revolute, JointType::Prismatic,
-                      JointType::Cylindrical, JointType::Spherical}) {
-    if (name == to_string(t)) {
-      out = t;
-      return true;
-    }
-  }
-  return false;
+  return parse_name(name,
+                    std::initializer_list<JointType>{JointType::Fixed, JointType::Revolute,
+                                                     JointType::Prismatic, JointType::Cylindrical,
+                                                     JointType::Spherical},
+                    out);
 }
 
 bool parse_failure_policy(const std::string& name, FailurePolicy& out) {
-  for (FailurePolicy p : {FailurePolicy::Stop, FailurePolicy::Continue}) {
-    if (name == to_string(p)) {
-      out = p;
-      return true;
-    }
-  }
-  return false;
+  return parse_name(name, std::initializer_list<FailurePolicy>{FailurePolicy::Stop, FailurePolicy::Continue},
+                    out);
 }
 
 bool Model::may_collide(int a, int b) const {

@@ -13,26 +13,38 @@
 namespace pegsim {
 namespace {
 
-// pour20's NCP of step `step` (the first cubes land from step 17 on), solved by fischer-newton
-// without fallback; z is the answer the step used.
-struct RecordedNcp {
+// pour20's NCP of step `step`, answered by fischer-newton without fallback: z is the answer the
+// step used, `solved` whether it met the tolerance. The steps before run under `history`: the NCP
+// itself, or the LCP with Lemke (13 ms per step, where the NCP's own history costs seconds per
+// step: the same pile, the cubes' state of the linearized cone).
+enum class History { Ncp, LcpLemke };
+
+struct NcpStep {
   Ncp ncp;
   VecX z;
+  bool solved = false;
 };
 
-RecordedNcp pour20_ncp(int step) {
+NcpStep pour20_ncp_step(int step, History history) {
   Scene scene = load_scene(std::filesystem::path(PEGSIM_SOURCE_DIR) / "scenes" / "pour20.json");
-  Settings s = scene.settings;
-  s.formulation = Formulation::Ncp;
-  s.solver = "fischer-newton";
-  s.fallbacks = {};
-  s.on_failure = FailurePolicy::Continue;
-  Simulator sim(scene.model, scene.initial, s);
+  Settings ncp = scene.settings;
+  ncp.formulation = Formulation::Ncp;
+  ncp.solver = "fischer-newton";
+  ncp.fallbacks = {};
+  ncp.on_failure = FailurePolicy::Continue;
+  Settings before = ncp;
+  if (history == History::LcpLemke) {
+    before.formulation = Formulation::StewartTrinkle;
+    before.solver = "lemke";
+  }
+  Simulator sim(scene.model, scene.initial, before);
   for (int k = 1; k < step; ++k) sim.step();
+  sim.set_settings(ncp);
   const StepReport& r = sim.step();
-  RecordedNcp out;
+  NcpStep out;
   if (r.ncp) out.ncp = *r.ncp;
   if (r.solution) out.z = *r.solution;
+  out.solved = r.solve.solved();
   return out;
 }
 
@@ -41,7 +53,7 @@ RecordedNcp pour20_ncp(int step) {
 // (|p_t| > 0), where F is differentiable: rows (2.18), (2.19) couple p_n, u_t = G_t^T nu of
 // every contact of the same cubes, and sigma; row (2.20) p_n and p_t.
 TEST(NcpPile, JacobianMatchesFiniteDifferencesOnPour20) {
-  const RecordedNcp rec = pour20_ncp(23);
+  const NcpStep rec = pour20_ncp_step(23, History::Ncp);
   const Ncp& ncp = rec.ncp;
   const int n = ncp.size();
   ASSERT_EQ(n, 20);
@@ -77,33 +89,6 @@ TEST(NcpPile, JacobianMatchesFiniteDifferencesOnPour20) {
   }
 }
 
-// pour20's NCP of step `step` after a history under the LCP with Lemke (13 ms per step, where
-// the NCP's own history would cost seconds per step): the same pile, the cubes' state of the
-// linearized cone. Fischer–Newton answers the step (no fallback); `solved` says if it did.
-struct NcpStep {
-  Ncp ncp;
-  bool solved = false;
-};
-
-NcpStep ncp_step_after_lcp_history(int step) {
-  Scene scene = load_scene(std::filesystem::path(PEGSIM_SOURCE_DIR) / "scenes" / "pour20.json");
-  Settings s = scene.settings;
-  s.formulation = Formulation::StewartTrinkle;
-  s.solver = "lemke";
-  s.fallbacks = {};
-  s.on_failure = FailurePolicy::Continue;
-  Simulator sim(scene.model, scene.initial, s);
-  for (int k = 1; k < step; ++k) sim.step();
-  s.formulation = Formulation::Ncp;
-  s.solver = "fischer-newton";
-  sim.set_settings(s);
-  const StepReport& r = sim.step();
-  NcpStep out;
-  if (r.ncp) out.ncp = *r.ncp;
-  out.solved = r.solve.solved();
-  return out;
-}
-
 // Step 39 of pour20 after a Lemke history (28 contacts, faces resting on faces, 112 rows):
 // Fischer–Newton stalls at a false minimum of its merit, and `path`'s fixed-point sweeps ran out
 // of 10 000 iterations on it (residual 1.6e-4) before the proximal Newton on Alart–Curnier's
@@ -111,7 +96,7 @@ NcpStep ncp_step_after_lcp_history(int step) {
 // the NCP's natural residual ((2.18)-(2.20) and the normal rows' complementarity) and, directly,
 // by the cone: p_n >= 0 and |p_t| <= mu p_n.
 TEST(NcpPile, PathSolvesPour20Step39) {
-  const NcpStep step = ncp_step_after_lcp_history(39);
+  const NcpStep step = pour20_ncp_step(39, History::LcpLemke);
   const Ncp& ncp = step.ncp;
   EXPECT_EQ(ncp.size(), 112);
   EXPECT_FALSE(step.solved) << "Fischer-Newton alone now solves this step; pick a harder one";
