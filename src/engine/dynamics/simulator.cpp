@@ -441,7 +441,7 @@ void Simulator::fill_impulses(const ContactProblem& problem, const Eigen::Ref<co
     r.constraints.groups[i].impulse = z(base);
     r.normal_impulse[c] += z(base);
     for (int k = 0; k < nd; ++k) r.friction_impulse[c] += z(base + 1 + k) * problem.tangents[i * nd + k];
-    if (z(base + nd + 1) > settings_.tolerance) r.sliding[c] = 1;
+    if (nd > 0 && z(base + nd + 1) > settings_.tolerance) r.sliding[c] = 1;
   }
 }
 

@@ -1,6 +1,7 @@
 // Stewart–Trinkle time stepping with a linearized friction cone (thesis §2.3.1, (6.1)/(6.2)).
 #include "engine/dynamics/stewart_trinkle.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
@@ -196,16 +197,23 @@ void assemble_stewart_trinkle(const Model& model, const State& state, const Sett
                               const std::vector<Contact>& contacts,
                               const std::vector<int>& enforced, ContactProblem& p) {
   const bool ncp = settings.formulation == Formulation::Ncp;
-  const int nd = tangent_directions(model, settings);
   const int nc = static_cast<int>(enforced.size());
+  // Frictionless contacts need only their normal rows (thesis Ch. 5's problems): with U = 0 the
+  // slip row of (6.1) forces E^T p_f <= 0, so p_f = 0 and the friction and slip rows carry
+  // nothing but degenerate, zero-diagonal rows for the solver to pivot through.
+  const bool frictionless =
+      !ncp && std::all_of(enforced.begin(), enforced.end(), [&](int c) {
+        return pair_friction(model.bodies[contacts[c].body_a], model.bodies[contacts[c].body_b]) == 0.0;
+      });
+  const int nd = frictionless ? 0 : tangent_directions(model, settings);
   const int cols_per_contact = 1 + nd;
-  const int block = nd + 2;
+  p.directions = nd;
+  const int block = p.block_size();
   joint_limit_rows(model, state, p.limit_rows);
   const int nl = static_cast<int>(p.limit_rows.size());
   const int ncols = nc * cols_per_contact + nl;
   const bool gap_term = settings.formulation != Formulation::AnitescuPotra;
 
-  p.directions = nd;
   p.contact = enforced;
   p.mu.resize(nc);
   p.tangents.resize(static_cast<std::size_t>(nc) * nd);
@@ -240,7 +248,7 @@ void assemble_stewart_trinkle(const Model& model, const State& state, const Sett
     const Vec3 r_b = c.point_b() - state.bodies[c.body_b].position;
 
     const bool planar = A.shape.planar() && B.shape.planar();
-    if (planar && !ncp && nd != 2)
+    if (planar && !ncp && !frictionless && nd != 2)
       throw std::invalid_argument("a planar contact needs friction_directions = 2 (+-t)");
     const Vec3 t0 = planar ? planar_tangent(c.normal) : any_perpendicular(c.normal);
     for (int k = 0; k < cols_per_contact; ++k) {
@@ -341,7 +349,7 @@ void assemble_stewart_trinkle(const Model& model, const State& state, const Sett
     if (gap_term) lcp.q(base) += c.gap / settings.h;
     // Friction rows + E s, slip row U p_n - E^T p_f (2.21); the NCP's friction rows are
     // nonlinear, (2.18)-(2.20): its M keeps the tangential velocities only (coulomb_ncp.hpp).
-    if (ncp) continue;
+    if (ncp || frictionless) continue;
     const int s = base + nd + 1;
     for (int k = 1; k <= nd; ++k) {
       lcp.M(base + k, s) = 1.0;

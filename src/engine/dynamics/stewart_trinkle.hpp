@@ -18,6 +18,7 @@ namespace pegsim {
 // The frictional contact problem of one step, for the contacts that are enforced.
 // Unknowns per contact i, stored contiguously (one LCP block per contact):
 //   [p_n,i ; p_f,i1 .. p_f,i n_d ; s_i]
+// or [p_n,i] alone when every enforced contact is frictionless (directions = 0).
 // so the LCP is (6.1) with its rows permuted contact by contact. For the NCP (Formulation::Ncp)
 // the block is [p_n ; p_t ; p_o ; sigma] (2D: [p_n ; p_t ; sigma]) and the LCP holds only its
 // linear part (coulomb_ncp.hpp).
@@ -67,7 +68,8 @@ struct ContactProblem {
   // Formulation ncp: the NCP with the quadratic cone over the same rows (coulomb_ncp.hpp).
   Ncp ncp;
 
-  int block_size() const { return directions + 2; }
+  // A frictionless problem (directions = 0) has the normal row alone, no slip row.
+  int block_size() const { return directions == 0 ? 1 : directions + 2; }
   int contacts() const { return static_cast<int>(contact.size()); }
   // First LCP row (and first column of G) of the joint limits.
   int limit_row_start() const { return contacts() * block_size(); }

@@ -93,6 +93,38 @@ TEST(ContactDynamics, BlockSlidesDownAnInclineWithTheCoulombAcceleration) {
   }
 }
 
+
+// Frictionless contacts get their normal rows alone (stewart_trinkle.hpp): one LCP row per
+// contact instead of n_d + 2. The block still slides at exactly a = g sin(theta), and the
+// trajectory is the one the full blocks give when mu is all but zero.
+TEST(ContactDynamics, FrictionlessContactsHaveOnlyNormalRowsAndSlideAtGSinTheta) {
+  const double theta = 0.3;
+  Incline bare(theta, 0.0), rough(theta, 1e-14);
+  Simulator sim(bare.w.model, bare.w.state, Settings{});
+  Simulator full(rough.w.model, rough.w.state, Settings{});
+  for (int i = 0; i < 20; ++i) {
+    const StepReport& r = sim.step();
+    ASSERT_FALSE(r.failed) << r.failure;
+    ASSERT_EQ(r.contacts.size(), 4u);
+    EXPECT_EQ(r.problem_size, 4);  // normal rows only
+    const StepReport& f = full.step();
+    ASSERT_FALSE(f.failed) << f.failure;
+    EXPECT_EQ(f.problem_size, 4 * (Settings{}.friction_directions + 2));
+    EXPECT_EQ(f.solve.solver, "lemke");
+  }
+  const double v0 = sim.state().bodies[bare.box].velocity.dot(bare.downhill);
+  const double t0 = sim.state().time;
+  for (int i = 0; i < 100; ++i) {
+    ASSERT_FALSE(sim.step().failed);
+    ASSERT_FALSE(full.step().failed);
+  }
+  const BodyState& b = sim.state().bodies[bare.box];
+  const double a = (b.velocity.dot(bare.downhill) - v0) / (sim.state().time - t0);
+  EXPECT_NEAR(a, kG * std::sin(theta), 1e-9);
+  EXPECT_LT((b.position - full.state().bodies[rough.box].position).norm(), 1e-9);
+  EXPECT_LT((b.velocity - full.state().bodies[rough.box].velocity).norm(), 1e-9);
+  EXPECT_LT(b.angular_velocity.norm(), 1e-9);  // the four corners share the weight
+}
 TEST(ContactDynamics, RollingSphereKeepsRollingWithoutSlipping) {
   test::World w;
   w.add_plane("ground", Vec3::Zero(), Quat::Identity(), 0.5);
