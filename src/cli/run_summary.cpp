@@ -33,6 +33,7 @@ void RunSummary::on_step(const Model&, const State&, const StepReport& r) {
     solve_seconds += r.timings.solve;
     ++answered_by[r.solve.solver];
     if (!r.solve.solved()) ++unsolved;
+    if (r.dropped_cross_constraints > 0) ++dropped_cross;
   }
 }
 
@@ -64,6 +65,7 @@ nlohmann::json summary_json(const RunInfo& info, const RunSummary& s, const Simu
   j["fallback_steps"] = s.fallbacks;
   j["answered_by"] = s.answered_by;
   j["unsolved_steps"] = s.unsolved;
+  j["dropped_cross_steps"] = s.dropped_cross;
   j["iterations_per_solve"] = s.solves ? double(s.iterations) / double(s.solves) : 0.0;
   j["max_problem_size"] = s.max_problem_size;
   j["max_residual"] = s.max_residual;
@@ -126,6 +128,9 @@ void print_summary(std::ostream& out, const RunInfo& info, const RunSummary& s,
   if (s.unsolved > 0)
     emit("unsolved steps   %lld (no solver answered; on_failure continue took the best answer)",
          s.unsolved);
+  if (s.dropped_cross > 0)
+    emit("X dropped        %lld steps (unsatisfiable with their X-constraints, solved without)",
+         s.dropped_cross);
   emit("max penetration  %.3e m", s.max_penetration);
   if (!s.joints.empty()) {
     emit("joint errors     position (m) and angle (rad) about the constrained axes: max, final");

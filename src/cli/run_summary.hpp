@@ -24,6 +24,7 @@ class RunSummary : public StepObserver {
   long long failures = 0;          // steps no solver answered
   long long fallbacks = 0;         // steps answered by a fallback (or failed after trying one)
   long long unsolved = 0;          // steps no solver answered, continued (on_failure: continue)
+  long long dropped_cross = 0;     // steps solved only without their X-constraints (§4.2.3)
   long long iterations = 0;        // summed over solved steps
   int max_problem_size = 0;
   double max_residual = 0.0;       // largest accepted natural-map residual

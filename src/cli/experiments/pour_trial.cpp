@@ -57,6 +57,7 @@ PourTrial run_pour_trial(const PourSetup& setup, bool keep_series) {
     t.max_overlap = std::max(t.max_overlap, step.overlap);
     t.max_sm_traps = std::max(t.max_sm_traps, step.sm_traps);
     t.steps_with_sm_traps += step.sm_traps > 0;
+    t.steps_without_x += r.dropped_cross_constraints > 0;
     t.max_solve_seconds = std::max(t.max_solve_seconds, step.solve_seconds);
     if (keep_series) t.series.push_back(step);
     if (const int b = exploded_body(sim.model(), s); b >= 0) {

@@ -29,6 +29,7 @@ struct PourTrial {
   int max_sm_traps = 0, steps_with_sm_traps = 0;
   double mean_contacts = 0.0, mean_problem_size = 0.0;
   double mean_solve_seconds = 0.0, max_solve_seconds = 0.0;
+  int steps_without_x = 0;   // steps solved only after dropping their X-constraints (§4.2.3)
   std::vector<PourStep> series;  // every step, when asked for
 };
 

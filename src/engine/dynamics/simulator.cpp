@@ -161,6 +161,7 @@ const StepReport& Simulator::step() {
   r.settings = &settings_;
   r.correction_position_iterations = 0;
   r.correction_velocity_iterations = 0;
+  r.dropped_cross_constraints = 0;
   // Stage 1: controllers add their wrenches to what apply_wrench left pending.
   run_controllers();
   // The wrench this step applies, kept for observers: the state's copy is cleared below.
@@ -188,16 +189,7 @@ const StepReport& Simulator::step() {
   // Stage 4: the contact model's U-, I- and X-constraints.
   apply_contact_model(model_, state_, settings_, r.contacts, r.constraints, r.duplicate_of,
                       scratch_);
-  r.enforced.assign(r.contacts.size(), 0);
-  for (const ConstraintGroup& g : r.constraints.groups) {
-    double largest_gap = -INFINITY;
-    for (int k = g.first; k < g.first + g.count; ++k) {
-      const int i = r.constraints.members[k];
-      r.enforced[i] = 1;
-      largest_gap = std::max(largest_gap, r.contacts[i].gap);
-    }
-    r.max_penetration = std::max(r.max_penetration, -largest_gap);
-  }
+  mark_enforced();
   const bool no_constraints = r.constraints.groups.empty();
 
   // Stages 5-6: formulate and solve, or move freely.
@@ -225,6 +217,16 @@ const StepReport& Simulator::step() {
     } else {
       t0 = Clock::now();
       solve(problem_);
+      if (r.failed && drop_cross_constraints()) {
+        // Thesis §4.2.3: X-constraints can make the subproblem unsatisfiable. Without them the
+        // step keeps every U- and I-constraint (and reports what it dropped).
+        r.failed = false;
+        r.failure.clear();
+        r.solve = SolveReport{};
+        assemble_constraint_problem(model_, state_, settings_, r.contacts, r.constraints,
+                                    primaries_, problem_);
+        solve(problem_);
+      }
       r.timings.solve = seconds_since(t0);
       if (settings_.formulation == Formulation::Ncp) r.ncp = &problem_.ncp;
       else r.lcp = used_mixed_ ? &problem_.mixed : &problem_.lcp;
@@ -272,6 +274,40 @@ const StepReport& Simulator::step() {
   // Stage 8: report.
   for (StepObserver* o : observers_) o->on_step(model_, state_, r);
   return r;
+}
+
+bool Simulator::drop_cross_constraints() {
+  StepReport& r = report_;
+  kept_constraints_.clear();
+  for (const ConstraintGroup& g : r.constraints.groups) {
+    if (g.kind == ConstraintKind::CrossContact) continue;
+    kept_constraints_.groups.push_back(g);
+    kept_constraints_.groups.back().first = static_cast<int>(kept_constraints_.members.size());
+    kept_constraints_.members.insert(kept_constraints_.members.end(),
+                                     r.constraints.members.begin() + g.first,
+                                     r.constraints.members.begin() + g.first + g.count);
+  }
+  r.dropped_cross_constraints =
+      static_cast<int>(r.constraints.groups.size() - kept_constraints_.groups.size());
+  if (r.dropped_cross_constraints == 0) return false;
+  std::swap(r.constraints, kept_constraints_);
+  mark_enforced();  // a contact only an X-constraint held is no longer enforced
+  return true;
+}
+
+void Simulator::mark_enforced() {
+  StepReport& r = report_;
+  r.enforced.assign(r.contacts.size(), 0);
+  r.max_penetration = 0.0;
+  for (const ConstraintGroup& g : r.constraints.groups) {
+    double largest_gap = -INFINITY;
+    for (int k = g.first; k < g.first + g.count; ++k) {
+      const int i = r.constraints.members[k];
+      r.enforced[i] = 1;
+      largest_gap = std::max(largest_gap, r.contacts[i].gap);
+    }
+    r.max_penetration = std::max(r.max_penetration, -largest_gap);
+  }
 }
 
 void Simulator::solve(ContactProblem& problem) {

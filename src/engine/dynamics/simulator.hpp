@@ -57,6 +57,11 @@ class Simulator {
 
  private:
   void solve(ContactProblem& problem);
+  // After a failed solve: removes the step's X-constraints from report_.constraints; false if
+  // it had none.
+  bool drop_cross_constraints();
+  // report_.enforced and max_penetration from report_.constraints.
+  void mark_enforced();
   void fill_impulses(const ContactProblem& problem, const Eigen::Ref<const VecX>& z);
   void run_controllers();
   void report_joints(const ContactProblem& problem, const VecX& z);
@@ -74,6 +79,7 @@ class Simulator {
   OverlapContactWorkspace overlap_work_;
   ContactProblem problem_;
   std::vector<int> scratch_, primaries_;
+  ConstraintSet kept_constraints_;  // drop_cross_constraints's workspace
   SmTrapWorkspace trap_workspace_;
   VecX z_, best_z_, velocity_;
   std::vector<Vec3> pending_force_, pending_torque_;  // wrenches before the controllers added theirs

@@ -74,6 +74,9 @@ struct StepReport {
   std::vector<int> sm_trap_contacts;
   std::vector<JointStepReport> joints;  // per joint of the model
   int joint_limit_rows = 0;             // joint-limit rows in the LCP (after the contacts')
+  // X-constraints (thesis §4.2.3) dropped because no solver answered the step with them; the
+  // step was then solved without them and `constraints` lists what it kept.
+  int dropped_cross_constraints = 0;
   // Thesis Alg. 1 (Settings::joint_correction): iterations of its position and velocity loops.
   int correction_position_iterations = 0;
   int correction_velocity_iterations = 0;
