@@ -62,7 +62,9 @@ SolveReport PgsSolver::solve(const Lcp& lcp, VecX& z, const SolverOptions& optio
   block_options.warm_start = true;
   std::string why;
 
+  cg_.restart();
   for (int sweep = 1; sweep <= options.max_iterations; ++sweep) {
+    if (acceleration_ == Acceleration::Nncg) before_ = z;
     if (sweep_ == Sweep::Jacobi) change_.setZero(n);
     for (std::size_t k = 0; k + 1 < bounds_.size(); ++k) {
       const int s = bounds_[k], m = bounds_[k + 1] - bounds_[k];
@@ -94,6 +96,10 @@ SolveReport PgsSolver::solve(const Lcp& lcp, VecX& z, const SolverOptions& optio
     if (!z.allFinite()) {
       z.setZero(n);
       return finish(SolveStatus::NumericalFailure, "the iterates became non-finite (diverged)");
+    }
+    if (acceleration_ == Acceleration::Nncg && cg_.momentum(before_, z, step_)) {
+      z += step_;
+      w_.noalias() += lcp.M * step_;
     }
   }
   return finish(SolveStatus::MaxIterations,
