@@ -67,6 +67,7 @@ bool PgsSolver::group_blocks(const Lcp& lcp) {
   for (std::size_t k = 0; k < groups_.size(); ++k) {
     const Group& g = groups_[k];
     group_M_[k] = lcp.M.block(g.start, g.start, g.size, g.size);
+    if (!group_M_[k].allFinite()) return false;  // the dense path reports the defect
   }
   return true;
 }
@@ -163,8 +164,11 @@ SolveReport PgsSolver::solve_body_form(const Lcp& lcp, VecX& z, const SolverOpti
                                        SolveReport report, std::chrono::steady_clock::time_point t0) {
   const LcpBodyForm& f = lcp.body_form;
   const int n = lcp.size();
+  // The report's residual from the body form, O(nnz(J)) instead of the dense M z.
   auto finish = [&](SolveStatus status, std::string message) {
-    return finish_report(std::move(report), status, std::move(message), lcp, z, t0);
+    velocity_change(f, z, dv_);
+    return finish_report(std::move(report), status, std::move(message),
+                         body_form_residual(lcp, z), t0);
   };
   const double tolerance = options.tolerance * (1.0 + lcp.q.cwiseAbs().maxCoeff());
   // dv = W J^T z for the start.

@@ -89,6 +89,11 @@ SolveReport finish_report(SolveReport report, SolveStatus status, std::string me
 }
 
 SolveReport finish_report(SolveReport report, SolveStatus status, std::string message,
+                          double residual, std::chrono::steady_clock::time_point start) {
+  return close_report(std::move(report), status, std::move(message), residual, start);
+}
+
+SolveReport finish_report(SolveReport report, SolveStatus status, std::string message,
                           const Ncp& ncp, const VecX& z,
                           std::chrono::steady_clock::time_point start) {
   return close_report(std::move(report), status, std::move(message), natural_residual(ncp, z),
