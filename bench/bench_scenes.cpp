@@ -53,7 +53,7 @@ void step_scene(benchmark::State& bench, const std::string& name, const std::str
 }  // namespace
 
 void pegsim::bench::register_all() {
-  for (const char* solver : {"lemke", "pgs"}) {
+  for (const char* solver : {"lemke", "pgs", "nncg"}) {
     benchmark::RegisterBenchmark((std::string("stack10/") + solver).c_str(), step_scene,
                                  std::string("stack10"), std::string(solver), 10)
         ->Unit(benchmark::kMicrosecond)

@@ -33,7 +33,7 @@ commands:
   run SCENE.json      simulate a scene and print a summary
       --duration T | --steps N     how long (default: the scene's duration)
       --h H                        step size in s
-      --solver NAME                lemke, pgs, psor, projected-jacobi, fixed-point,
+      --solver NAME                lemke, pgs, nncg, psor, projected-jacobi, fixed-point,
                                    interior-point, minmap-newton, fischer-newton, path
       --fallbacks A,B | none       solvers tried when the first fails
       --formulation NAME           stewart-trinkle | anitescu-potra | mixed-lcp | ncp

@@ -34,6 +34,22 @@ const char* lcp_defect(const Lcp& lcp, bool bounds_allowed) {
   return nullptr;
 }
 
+const char* body_form_defect(const Lcp& lcp) {
+  const Eigen::Index n = lcp.q.size();
+  if (lcp.M.rows() != n || lcp.M.cols() != n) return "M is not square of the size of q";
+  if (!lcp.q.allFinite()) return "M or q has a non-finite entry";
+  if (lcp.has_bounds())
+    return "this solver takes only the pure LCP (every row on [0, inf)), and the problem has "
+           "free or bounded rows: use path, or a formulation without free rows";
+  const LcpBodyForm& f = lcp.body_form;
+  auto finite = [](const std::vector<Vec6>& v) {
+    return std::all_of(v.begin(), v.end(), [](const Vec6& x) { return x.allFinite(); });
+  };
+  if (!finite(f.J_a) || !finite(f.J_b) || !finite(f.WJ_a) || !finite(f.WJ_b))
+    return "M or q has a non-finite entry";
+  return nullptr;
+}
+
 double natural_residual(const Lcp& lcp, const VecX& z) {
   const Eigen::Index n = lcp.q.size();
   if (z.size() != n || lcp.M.rows() != n || lcp.M.cols() != n) return INFINITY;

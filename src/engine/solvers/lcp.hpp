@@ -60,6 +60,11 @@ struct Lcp {
 // rows), or nullptr when it is well-formed. Every solver checks this first.
 const char* lcp_defect(const Lcp& lcp, bool bounds_allowed = false);
 
+// lcp_defect for a solver that reads M only in its diagonal blocks and couples them through
+// the body form (PGS in the body form): the sizes, q and the body form's vectors are checked
+// here, the diagonal blocks by the solver as it copies them; nullptr when well-formed.
+const char* body_form_defect(const Lcp& lcp);
+
 // Natural-map residual ||z - mid(l, u, z - w)||_inf with w = M z + q: zero exactly at a solution.
 // Without bounds it is ||min(z, w)||_inf.
 double natural_residual(const Lcp& lcp, const VecX& z);

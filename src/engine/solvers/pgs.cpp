@@ -43,7 +43,10 @@ SolveReport PgsSolver::solve(const Lcp& lcp, VecX& z, const SolverOptions& optio
   };
 
   if (!(options.warm_start && z.size() == n && z.allFinite())) z.setZero(n);
-  if (const char* defect = lcp_defect(lcp)) {
+  // The body-form sweep reads M's diagonal blocks only (checked as group_blocks copies them):
+  // no pass over the dense M, here or in its residual.
+  const bool bodies = sweep_ == Sweep::GaussSeidel && !lcp.body_form.empty();
+  if (const char* defect = bodies ? body_form_defect(lcp) : lcp_defect(lcp)) {
     z.setZero(n);
     return finish(SolveStatus::NumericalFailure, defect);
   }
@@ -52,8 +55,11 @@ SolveReport PgsSolver::solve(const Lcp& lcp, VecX& z, const SolverOptions& optio
   if (n == 0) return finish(SolveStatus::Solved, "");
 
   z = z.cwiseMax(0.0);
-  if (sweep_ == Sweep::GaussSeidel && !lcp.body_form.empty() && group_blocks(lcp))
-    return solve_body_form(lcp, z, options, std::move(report), t0);
+  if (bodies && group_blocks(lcp)) return solve_body_form(lcp, z, options, std::move(report), t0);
+  if (const char* defect = bodies ? lcp_defect(lcp) : nullptr) {  // the dense sweep reads all of M
+    z.setZero(n);
+    return finish(SolveStatus::NumericalFailure, defect);
+  }
   const double tolerance = options.tolerance * (1.0 + lcp.q.cwiseAbs().maxCoeff());
   w_.noalias() = lcp.M * z;
   w_ += lcp.q;
@@ -62,7 +68,9 @@ SolveReport PgsSolver::solve(const Lcp& lcp, VecX& z, const SolverOptions& optio
   block_options.warm_start = true;
   std::string why;
 
+  cg_.restart();
   for (int sweep = 1; sweep <= options.max_iterations; ++sweep) {
+    if (acceleration_ == Acceleration::Nncg) before_ = z;
     if (sweep_ == Sweep::Jacobi) change_.setZero(n);
     for (std::size_t k = 0; k + 1 < bounds_.size(); ++k) {
       const int s = bounds_[k], m = bounds_[k + 1] - bounds_[k];
@@ -94,6 +102,10 @@ SolveReport PgsSolver::solve(const Lcp& lcp, VecX& z, const SolverOptions& optio
     if (!z.allFinite()) {
       z.setZero(n);
       return finish(SolveStatus::NumericalFailure, "the iterates became non-finite (diverged)");
+    }
+    if (acceleration_ == Acceleration::Nncg && cg_.momentum(before_, z, step_)) {
+      z += step_;
+      w_.noalias() += lcp.M * step_;
     }
   }
   return finish(SolveStatus::MaxIterations,

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "engine/solvers/lemke.hpp"
+#include "engine/solvers/nonsmooth_cg.hpp"
 #include "engine/solvers/solver.hpp"
 
 namespace pegsim {
@@ -18,12 +19,17 @@ namespace pegsim {
 //                 psor: over-relaxation);
 //   Jacobi:       every block from the values at the start of the sweep (projected Jacobi;
 //                 thesis §2.4: relaxation about 0.5 converges where 1 does not).
+// With Acceleration::Nncg each sweep is followed by the nonsmooth conjugate gradient step of
+// nonsmooth_cg.hpp (nncg: Gauss–Seidel, relaxation 1).
 class PgsSolver final : public Solver {
  public:
   enum class Sweep { GaussSeidel, Jacobi };
-  explicit PgsSolver(Sweep sweep = Sweep::GaussSeidel, double relaxation = 1.0)
-      : sweep_(sweep), relaxation_(relaxation) {}
+  enum class Acceleration { None, Nncg };
+  explicit PgsSolver(Sweep sweep = Sweep::GaussSeidel, double relaxation = 1.0,
+                     Acceleration acceleration = Acceleration::None)
+      : sweep_(sweep), relaxation_(relaxation), acceleration_(acceleration) {}
   std::string_view name() const override {
+    if (acceleration_ == Acceleration::Nncg) return "nncg";
     if (sweep_ == Sweep::Jacobi) return "projected-jacobi";
     return relaxation_ == 1.0 ? "pgs" : "psor";
   }
@@ -58,6 +64,9 @@ class PgsSolver final : public Solver {
 
   Sweep sweep_;
   double relaxation_;
+  Acceleration acceleration_;
+  NonsmoothCg cg_;
+  VecX before_, step_;  // the iterate before a sweep, the conjugate gradient step after it
   LemkeSolver block_solver_;
   Lcp block_;
   VecX block_z_, w_, change_;

@@ -67,6 +67,7 @@ bool PgsSolver::group_blocks(const Lcp& lcp) {
   for (std::size_t k = 0; k < groups_.size(); ++k) {
     const Group& g = groups_[k];
     group_M_[k] = lcp.M.block(g.start, g.start, g.size, g.size);
+    if (!group_M_[k].allFinite()) return false;  // the dense path reports the defect
   }
   return true;
 }
@@ -125,7 +126,7 @@ bool PgsSolver::solve_group(int k, const VecX& c, const VecX& start, double tole
   w_group_ += c;
   if (x.allFinite() && x.minCoeff() >= 0.0 && natural_part(x, w_group_) <= tolerance) return true;
   // Otherwise the group's exact solution by Lemke, warm-started from its current impulses.
-  x = start;
+  x = start.cwiseMax(0.0);  // an accelerated iterate (nncg) may have left z >= 0
   Lcp& local = block_;
   local.M = M;
   local.q = c;
@@ -133,7 +134,12 @@ bool PgsSolver::solve_group(int k, const VecX& c, const VecX& start, double tole
   group_options_.tolerance = 1e-3 * tolerance / (1.0 + c.cwiseAbs().maxCoeff());
   group_options_.warm_start = true;
   group_options_.max_iterations = 50 * m;
-  const SolveReport r = block_solver_.solve(local, x, group_options_);
+  SolveReport r = block_solver_.solve(local, x, group_options_);
+  if (!r.solved()) {  // a warm start Lemke cannot pivot from: once more from z = 0, to the
+    group_options_.warm_start = false;  // sweep's own tolerance
+    group_options_.tolerance = tolerance / (1.0 + c.cwiseAbs().maxCoeff());
+    r = block_solver_.solve(local, x, group_options_);
+  }
   if (!r.solved()) {
     why = "the block at row " + std::to_string(groups_[k].start) + " has no solution (" +
           to_string(r.status) + ")";
@@ -158,14 +164,19 @@ SolveReport PgsSolver::solve_body_form(const Lcp& lcp, VecX& z, const SolverOpti
                                        SolveReport report, std::chrono::steady_clock::time_point t0) {
   const LcpBodyForm& f = lcp.body_form;
   const int n = lcp.size();
+  // The report's residual from the body form, O(nnz(J)) instead of the dense M z.
   auto finish = [&](SolveStatus status, std::string message) {
-    return finish_report(std::move(report), status, std::move(message), lcp, z, t0);
+    velocity_change(f, z, dv_);
+    return finish_report(std::move(report), status, std::move(message),
+                         body_form_residual(lcp, z), t0);
   };
   const double tolerance = options.tolerance * (1.0 + lcp.q.cwiseAbs().maxCoeff());
   // dv = W J^T z for the start.
   velocity_change(f, z, dv_);
   std::string why;
+  cg_.restart();
   for (int sweep = 1; sweep <= options.max_iterations; ++sweep) {
+    if (acceleration_ == Acceleration::Nncg) before_ = z;
     // The natural residual of each group as the sweep reaches it, before its update.
     double visited = 0.0;
     for (std::size_t k = 0; k < groups_.size(); ++k) {
@@ -200,6 +211,14 @@ SolveReport PgsSolver::solve_body_form(const Lcp& lcp, VecX& z, const SolverOpti
     if (!z.allFinite()) {
       z.setZero(n);
       return finish(SolveStatus::NumericalFailure, "the iterates became non-finite (diverged)");
+    }
+    if (acceleration_ == Acceleration::Nncg && cg_.momentum(before_, z, step_)) {
+      z += step_;
+      for (int r = 0; r < n; ++r) {
+        if (step_(r) == 0.0) continue;
+        if (f.body_a[r] >= 0) dv_.segment<6>(6 * f.body_a[r]) += step_(r) * f.WJ_a[r];
+        if (f.body_b[r] >= 0) dv_.segment<6>(6 * f.body_b[r]) += step_(r) * f.WJ_b[r];
+      }
     }
   }
   return finish(SolveStatus::MaxIterations,

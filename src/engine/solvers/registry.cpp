@@ -19,6 +19,8 @@ std::unique_ptr<Solver> make_solver(std::string_view name) {
   using Sweep = PgsSolver::Sweep;
   if (name == "lemke") return std::make_unique<LemkeSolver>();
   if (name == "pgs") return std::make_unique<PgsSolver>();
+  if (name == "nncg")
+    return std::make_unique<PgsSolver>(Sweep::GaussSeidel, 1.0, PgsSolver::Acceleration::Nncg);
   if (name == "psor") return std::make_unique<PgsSolver>(Sweep::GaussSeidel, kPsorRelaxation);
   if (name == "projected-jacobi")
     return std::make_unique<PgsSolver>(Sweep::Jacobi, kJacobiRelaxation);
@@ -32,9 +34,9 @@ std::unique_ptr<Solver> make_solver(std::string_view name) {
 }
 
 std::vector<std::string> solver_names() {
-  return {"lemke",       "pgs",           "psor",          "projected-jacobi",
-          "fixed-point", "interior-point", "minmap-newton", "fischer-newton",
-          "path"};
+  return {"lemke",          "pgs",           "nncg",           "psor",
+          "projected-jacobi", "fixed-point", "interior-point", "minmap-newton",
+          "fischer-newton", "path"};
 }
 
 std::string ncp_solver_list() {
@@ -84,6 +86,11 @@ SolveReport finish_report(SolveReport report, SolveStatus status, std::string me
                           std::chrono::steady_clock::time_point start) {
   return close_report(std::move(report), status, std::move(message), natural_residual(lcp, z),
                       start);
+}
+
+SolveReport finish_report(SolveReport report, SolveStatus status, std::string message,
+                          double residual, std::chrono::steady_clock::time_point start) {
+  return close_report(std::move(report), status, std::move(message), residual, start);
 }
 
 SolveReport finish_report(SolveReport report, SolveStatus status, std::string message,

@@ -74,6 +74,9 @@ const char* to_string(SolveStatus s);
 SolveReport finish_report(SolveReport report, SolveStatus status, std::string message,
                           const Lcp& lcp, const VecX& z,
                           std::chrono::steady_clock::time_point start);
+// The same with the natural residual of z already known (e.g. from the body form, in O(nnz(J))).
+SolveReport finish_report(SolveReport report, SolveStatus status, std::string message,
+                          double residual, std::chrono::steady_clock::time_point start);
 // The same for an NCP (its natural residual).
 SolveReport finish_report(SolveReport report, SolveStatus status, std::string message,
                           const Ncp& ncp, const VecX& z,

@@ -18,7 +18,7 @@ using test::run;
 // Every listed name makes a solver of that name; an unknown name gives nullptr.
 TEST(SolverInterface, RegistryMakesEveryListedSolver) {
   const std::vector<std::string> names = solver_names();
-  EXPECT_EQ(names, (std::vector<std::string>{"lemke", "pgs", "psor", "projected-jacobi",
+  EXPECT_EQ(names, (std::vector<std::string>{"lemke", "pgs", "nncg", "psor", "projected-jacobi",
                                               "fixed-point", "interior-point", "minmap-newton",
                                               "fischer-newton", "path"}));
   for (const std::string& name : names) {

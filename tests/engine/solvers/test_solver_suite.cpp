@@ -1,4 +1,4 @@
-// The solvers beyond Lemke and PGS — PSOR, projected Jacobi, fixed point, interior point,
+// The solvers beyond Lemke and PGS — NNCG, PSOR, projected Jacobi, fixed point, interior point,
 // minmap–Newton and Fischer–Newton — on the Siconos set and on seeded random problems. Every
 // claimed solution is verified independently of the solver's report.
 #include <gtest/gtest.h>
@@ -32,6 +32,10 @@ const std::vector<std::string> kSiconos{
 // the interior-point method, monotone or P* problems; the semismooth Newton methods converge
 // from far away where their merit function has no spurious local minima.
 const std::map<std::string, std::vector<std::string>> kSolves{
+    // nncg as pgs: the conjugate gradient step changes the path, not what it reaches.
+    {"nncg", {"lcp_CPS_1", "lcp_CPS_5", "lcp_deudeu", "lcp_deudeu_block", "lcp_exp_murty",
+              "lcp_exp_murty2", "lcp_mmc", "lcp_ortiz", "lcp_ortiz_block", "lcp_trivial",
+              "lcp_trivial_block"}},
     {"psor", {"lcp_CPS_1", "lcp_CPS_5", "lcp_deudeu", "lcp_deudeu_block", "lcp_exp_murty",
               "lcp_exp_murty2", "lcp_mmc", "lcp_ortiz", "lcp_ortiz_block", "lcp_trivial",
               "lcp_trivial_block"}},
@@ -90,7 +94,7 @@ TEST(SolverSuite, NoMethodClaimsASolutionItDoesNotHave) {
 
 TEST(SolverSuite, SplittingNewtonAndInteriorMethodsSolveRandomPMatrixProblems) {
   for (const char* solver :
-       {"psor", "projected-jacobi", "interior-point", "minmap-newton", "fischer-newton"})
+       {"nncg", "psor", "projected-jacobi", "interior-point", "minmap-newton", "fischer-newton"})
     test::expect_solves_random_problems(solver);
 }
 
@@ -128,13 +132,14 @@ TEST(SolverSuite, NewtonMethodsFinishInFewStepsFromANearbyPoint) {
   }
 }
 
-// Over-relaxation and relaxation change the method, not the answer.
+// Over-relaxation, relaxation and the conjugate gradient step change the method, not the
+// answer.
 TEST(SolverSuite, RelaxedSplittingsReachTheSameSolutionAsPgs) {
   std::mt19937 rng(11);
   const Lcp lcp = test::random_spd(25, rng);
   const test::Run pgs = run("pgs", lcp);
   ASSERT_TRUE(pgs.report.solved());
-  for (const char* solver : {"psor", "projected-jacobi"}) {
+  for (const char* solver : {"nncg", "psor", "projected-jacobi"}) {
     const test::Run r = run(solver, lcp);
     ASSERT_TRUE(r.report.solved()) << solver << ": " << describe(r);
     EXPECT_LE((r.z - pgs.z).cwiseAbs().maxCoeff(), 1e-7) << solver;  // unique: M is P
