@@ -19,8 +19,8 @@
 //    pivoting (Lemke) on the problem, reduced by the Schur complement of its free rows when it
 //    has any. Rows with finite bounds other than [0, inf) have no such fallback.
 // It also takes the NCP with the quadratic cone (path_ncp.cpp): Fischer–Newton with restarts,
-// then the proximal Newton on Alart–Curnier's equations, then fixed-point sweeps on the exact
-// cone alternating with Newton steps.
+// then the proximal Newton on Alart–Curnier's equations, then a crossover on its end, then
+// fixed-point sweeps on the exact cone alternating with Newton steps (and a last crossover).
 #pragma once
 
 #include <Eigen/SparseCore>
@@ -29,6 +29,7 @@
 
 #include "engine/solvers/fixed_point.hpp"
 #include "engine/solvers/lemke.hpp"
+#include "engine/solvers/ncp_crossover.hpp"
 #include "engine/solvers/newton.hpp"
 #include "engine/solvers/proximal_newton.hpp"
 #include "engine/solvers/solver.hpp"
@@ -65,6 +66,7 @@ class PathSolver final : public Solver {
   NewtonSolver newton_{NewtonSolver::Map::FischerBurmeister};  // the NCP's
   ProximalNewton proximal_newton_;                              // the NCP's
   FixedPointSolver fixed_point_;                                // the NCP's
+  NcpCrossover crossover_;                                      // the NCP's
 };
 
 }  // namespace pegsim

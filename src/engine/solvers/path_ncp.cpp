@@ -5,7 +5,10 @@
 //  2. where it stalls, Newton on Alart–Curnier's equations regularized as a proximal point
 //     (proximal_newton.hpp) from the same start: no false minima at contacts without load, and
 //     M + eps D is regular on piles whose face contacts make M singular (pour20, README);
-//  3. while iterations last, what PATH falls back on for a nonlinear problem, projected
+//  3. crossover (ncp_crossover.hpp): each row's side at the proximal Newton's end held, the held
+//     equations solved by minimum-norm Gauss–Newton, rows released one at a time where they are
+//     inconsistent: the pile's iterates creep at residuals 1e-9..1e-7 (README, pour20);
+//  4. while iterations last, what PATH falls back on for a nonlinear problem, projected
 //     (proximal) steps (Ferris & Munson, "Interfaces to PATH 3.0", 1999): blocks of fixed-point
 //     sweeps on the exact cone (fixed_point_ncp.cpp), each followed by Fischer–Newton steps
 //     from where they end (locally quadratic once close).
@@ -48,6 +51,8 @@ SolveReport PathSolver::solve_ncp(const Ncp& ncp, VecX& z, const SolverOptions& 
   part.max_iterations = options.max_iterations - report.iterations;
   if (part.max_iterations > 0 && absorb(proximal_newton_.solve(ncp, z, part)))
     return finish(SolveStatus::Solved, "");
+  const double tolerance = options.tolerance * (1.0 + ncp.linear.q.cwiseAbs().maxCoeff());
+  if (crossover_.solve(ncp, z, tolerance)) return finish(SolveStatus::Solved, "");
   part.warm_start = true;
   while (report.iterations < options.max_iterations) {
     part.max_iterations = std::min(kSweeps, options.max_iterations - report.iterations);
@@ -58,6 +63,7 @@ SolveReport PathSolver::solve_ncp(const Ncp& ncp, VecX& z, const SolverOptions& 
     if (absorb(newton_.solve_ncp(ncp, z, part))) return finish(SolveStatus::Solved, "");
     z = swept;  // Newton may have ended anywhere (its restarts from zero): sweep on
   }
+  if (crossover_.solve(ncp, z, tolerance)) return finish(SolveStatus::Solved, "");
   return finish(SolveStatus::MaxIterations,
                 "iteration limit " + std::to_string(options.max_iterations) +
                     " reached (Fischer-Newton and the proximal Newton stalled; fixed-point "

@@ -15,9 +15,10 @@ namespace {
 
 // pour20's NCP of step `step`, answered by fischer-newton without fallback: z is the answer the
 // step used, `solved` whether it met the tolerance. The steps before run under `history`: the NCP
-// itself, or the LCP with Lemke (13 ms per step, where the NCP's own history costs seconds per
-// step: the same pile, the cubes' state of the linearized cone).
-enum class History { Ncp, LcpLemke };
+// itself (under fischer-newton or path), or the LCP with Lemke (13 ms per step, where the NCP's
+// own history costs up to seconds per step: the same pile, the cubes' state of the linearized
+// cone).
+enum class History { Ncp, NcpPath, LcpLemke };
 
 struct NcpStep {
   Ncp ncp;
@@ -37,6 +38,7 @@ NcpStep pour20_ncp_step(int step, History history) {
     before.formulation = Formulation::StewartTrinkle;
     before.solver = "lemke";
   }
+  if (history == History::NcpPath) before.solver = "path";
   Simulator sim(scene.model, scene.initial, before);
   for (int k = 1; k < step; ++k) sim.step();
   sim.set_settings(ncp);
@@ -112,6 +114,40 @@ TEST(NcpPile, PathSolvesPour20Step39) {
     EXPECT_GE(z(c.normal), 0.0);
     EXPECT_LE(z.segment(c.normal + 1, c.tangents).norm(), c.mu * z(c.normal) + tolerance);
   }
+}
+
+// Step 44 of pour20 under ncp with `path` from the start (steps 1-43 take 0.8 s; 38 contacts,
+// 152 rows, M of rank 56): one contact sticks strictly inside its cone (|p_t| = 0.39 < mu p_n =
+// 0.84) but the Newton methods' iterates keep its u_t at 2e-9 m/s, and the sweeps cannot move it:
+// path ran out of 10 000 iterations at residual 1.9e-9 (tolerance 5.2e-10). The crossover
+// (ncp_crossover.hpp) holds each row's side and solves the held equations by minimum-norm
+// Gauss-Newton. Checked by (2.18)-(2.20)'s natural residual, the cone and the rows' sides:
+// u_t = 0 where |p_t| < mu p_n (stick), p_n >= 0 and w_n >= 0.
+TEST(NcpPile, PathSolvesPour20Step44AfterAPathHistory) {
+  const NcpStep step = pour20_ncp_step(44, History::NcpPath);
+  const Ncp& ncp = step.ncp;
+  EXPECT_EQ(ncp.size(), 152);
+  EXPECT_FALSE(step.solved) << "Fischer-Newton alone now solves this step; pick a harder one";
+  PathSolver path;
+  VecX z;
+  SolverOptions options;  // the simulator's defaults
+  const SolveReport report = path.solve_ncp(ncp, z, options);
+  const double tolerance = options.tolerance * (1.0 + ncp.linear.q.cwiseAbs().maxCoeff());
+  EXPECT_TRUE(report.solved()) << report.message << " residual " << report.residual;
+  EXPECT_LE(natural_residual(ncp, z), tolerance);
+  EXPECT_LT(report.iterations, options.max_iterations);
+  const VecX w = ncp.linear.M * z + ncp.linear.q;
+  int sticking = 0;
+  for (const FrictionCone& c : ncp.cones) {
+    EXPECT_GE(z(c.normal), 0.0);
+    EXPECT_GE(w(c.normal), -tolerance);
+    const double pt = z.segment(c.normal + 1, c.tangents).norm();
+    EXPECT_LE(pt, c.mu * z(c.normal) + tolerance);
+    if (pt >= c.mu * z(c.normal) - 1e-3 || z(c.normal) < 1e-3) continue;
+    ++sticking;  // strictly inside the cone: (2.18)-(2.20) leave u_t = 0
+    EXPECT_LE(w.segment(c.normal + 1, c.tangents).norm(), tolerance);
+  }
+  EXPECT_GT(sticking, 0);
 }
 
 }  // namespace
