@@ -37,6 +37,7 @@ TEST(CrossConstraintGuard, AnUnsatisfiableStepIsSolvedWithoutItsXConstraints) {
     ASSERT_GT(r.attempts.size(), chain) << "step " << k + 1;
     for (std::size_t a = 0; a < chain; ++a) EXPECT_FALSE(r.attempts[a].solved());
     EXPECT_TRUE(r.solve.solved()) << "step " << k + 1;
+    EXPECT_TRUE(r.fell_back) << "step " << k + 1;
     for (const ConstraintGroup& g : r.constraints.groups)
       EXPECT_NE(g.kind, ConstraintKind::CrossContact) << "step " << k + 1;
   }

@@ -226,6 +226,7 @@ const StepReport& Simulator::step() {
         assemble_constraint_problem(model_, state_, settings_, r.contacts, r.constraints,
                                     primaries_, problem_);
         solve(problem_);
+        r.fell_back = true;  // the chain's first solver did not answer the step's problem
       }
       r.timings.solve = seconds_since(t0);
       if (settings_.formulation == Formulation::Ncp) r.ncp = &problem_.ncp;

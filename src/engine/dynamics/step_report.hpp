@@ -61,7 +61,8 @@ struct StepReport {
   int problem_size = 0;                 // LCP (or NCP) dimension (0: no enforced contact, no solve)
   SolveReport solve;                    // the answer that was used
   std::vector<SolveReport> attempts;    // every solver tried, in fallback order
-  bool fell_back = false;               // the first solver did not answer
+  bool fell_back = false;               // the first solver did not answer (also on a step
+                                        // solved only without its X-constraints)
   bool failed = false;                  // no solver answered; see failure
   std::string failure;
   // -min(0, gap) over the constraints, m: a U-constraint's gap, the largest gap of an I- or
