@@ -203,7 +203,8 @@ void assemble_stewart_trinkle(const Model& model, const State& state, const Sett
   // nothing but degenerate, zero-diagonal rows for the solver to pivot through.
   const bool frictionless =
       !ncp && std::all_of(enforced.begin(), enforced.end(), [&](int c) {
-        return pair_friction(model.bodies[contacts[c].body_a], model.bodies[contacts[c].body_b]) == 0.0;
+        const Contact& k = contacts[c];
+        return pair_friction(model.bodies[k.body_a], model.bodies[k.body_b]) == 0.0;
       });
   const int nd = frictionless ? 0 : tangent_directions(model, settings);
   const int cols_per_contact = 1 + nd;
