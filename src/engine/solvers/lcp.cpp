@@ -17,10 +17,13 @@ int Lcp::free_rows() const {
   return count;
 }
 
-const char* lcp_defect(const Lcp& lcp, bool bounds_allowed) {
+namespace {
+// The input check of lcp_defect; `dense_m` = false skips the pass over M's entries (solvers
+// that read the body form check what they read).
+const char* defect(const Lcp& lcp, bool bounds_allowed, bool dense_m) {
   const Eigen::Index n = lcp.q.size();
   if (lcp.M.rows() != n || lcp.M.cols() != n) return "M is not square of the size of q";
-  if (!lcp.M.allFinite() || !lcp.q.allFinite()) return "M or q has a non-finite entry";
+  if ((dense_m && !lcp.M.allFinite()) || !lcp.q.allFinite()) return "M or q has a non-finite entry";
   if (!lcp.has_bounds()) return nullptr;
   if (lcp.lower.size() != n || lcp.upper.size() != n)
     return "the bounds l, u are not both of the size of q";
@@ -33,21 +36,20 @@ const char* lcp_defect(const Lcp& lcp, bool bounds_allowed) {
            "free or bounded rows: use path, or a formulation without free rows";
   return nullptr;
 }
+}  // namespace
+
+const char* lcp_defect(const Lcp& lcp, bool bounds_allowed) {
+  return defect(lcp, bounds_allowed, true);
+}
 
 const char* body_form_defect(const Lcp& lcp) {
-  const Eigen::Index n = lcp.q.size();
-  if (lcp.M.rows() != n || lcp.M.cols() != n) return "M is not square of the size of q";
-  if (!lcp.q.allFinite()) return "M or q has a non-finite entry";
-  if (lcp.has_bounds())
-    return "this solver takes only the pure LCP (every row on [0, inf)), and the problem has "
-           "free or bounded rows: use path, or a formulation without free rows";
   const LcpBodyForm& f = lcp.body_form;
   auto finite = [](const std::vector<Vec6>& v) {
     return std::all_of(v.begin(), v.end(), [](const Vec6& x) { return x.allFinite(); });
   };
   if (!finite(f.J_a) || !finite(f.J_b) || !finite(f.WJ_a) || !finite(f.WJ_b))
     return "M or q has a non-finite entry";
-  return nullptr;
+  return defect(lcp, false, false);
 }
 
 double natural_residual(const Lcp& lcp, const VecX& z) {

@@ -23,14 +23,17 @@ double natural_part(const VecX& z, const VecX& w) {
   return r;
 }
 
+// dv += W J_r^T dz: the two bodies' velocity change from an impulse change dz on row r.
+void add_impulse(const LcpBodyForm& f, int r, double dz, VecX& dv) {
+  if (dz == 0.0) return;
+  if (f.body_a[r] >= 0) dv.segment<6>(6 * f.body_a[r]) += dz * f.WJ_a[r];
+  if (f.body_b[r] >= 0) dv.segment<6>(6 * f.body_b[r]) += dz * f.WJ_b[r];
+}
+
 // dv = W J^T z: each body's velocity change from the impulses z.
 void velocity_change(const LcpBodyForm& f, const VecX& z, VecX& dv) {
   dv.setZero(6 * f.bodies);
-  for (int r = 0; r < z.size(); ++r) {
-    if (z(r) == 0.0) continue;
-    if (f.body_a[r] >= 0) dv.segment<6>(6 * f.body_a[r]) += z(r) * f.WJ_a[r];
-    if (f.body_b[r] >= 0) dv.segment<6>(6 * f.body_b[r]) += z(r) * f.WJ_b[r];
-  }
+  for (int r = 0; r < z.size(); ++r) add_impulse(f, r, z(r), dv);
 }
 
 }  // namespace
@@ -189,13 +192,7 @@ SolveReport PgsSolver::solve_body_form(const Lcp& lcp, VecX& z, const SolverOpti
       if (!solve_group(static_cast<int>(k), c_, start_, tolerance, x_, why))
         return finish(SolveStatus::NumericalFailure, why);
       x_ = (start_ + relaxation_ * (x_ - start_)).cwiseMax(0.0);  // relaxed and projected
-      for (int i = 0; i < g.size; ++i) {
-        const int r = g.start + i;
-        const double dz = x_(i) - start_(i);
-        if (dz == 0.0) continue;
-        if (f.body_a[r] >= 0) dv_.segment<6>(6 * f.body_a[r]) += dz * f.WJ_a[r];
-        if (f.body_b[r] >= 0) dv_.segment<6>(6 * f.body_b[r]) += dz * f.WJ_b[r];
-      }
+      for (int i = 0; i < g.size; ++i) add_impulse(f, g.start + i, x_(i) - start_(i), dv_);
       z.segment(g.start, g.size) = x_;
     }
     report.iterations = sweep;
@@ -214,11 +211,7 @@ SolveReport PgsSolver::solve_body_form(const Lcp& lcp, VecX& z, const SolverOpti
     }
     if (acceleration_ == Acceleration::Nncg && cg_.momentum(before_, z, step_)) {
       z += step_;
-      for (int r = 0; r < n; ++r) {
-        if (step_(r) == 0.0) continue;
-        if (f.body_a[r] >= 0) dv_.segment<6>(6 * f.body_a[r]) += step_(r) * f.WJ_a[r];
-        if (f.body_b[r] >= 0) dv_.segment<6>(6 * f.body_b[r]) += step_(r) * f.WJ_b[r];
-      }
+      for (int r = 0; r < n; ++r) add_impulse(f, r, step_(r), dv_);
     }
   }
   return finish(SolveStatus::MaxIterations,

@@ -91,6 +91,20 @@ TEST(NcpPile, JacobianMatchesFiniteDifferencesOnPour20) {
   }
 }
 
+// `path` on the NCP from zero with the simulator's defaults (tolerance 1e-10, 10 000
+// iterations): it must report a solution within the iteration limit whose natural residual
+// ((2.18)-(2.20) and the normal rows' complementarity) meets the tolerance, which it returns.
+double solve_with_path(const Ncp& ncp, VecX& z) {
+  PathSolver path;
+  SolverOptions options;
+  const SolveReport report = path.solve_ncp(ncp, z, options);
+  const double tolerance = options.tolerance * (1.0 + ncp.linear.q.cwiseAbs().maxCoeff());
+  EXPECT_TRUE(report.solved()) << report.message << " residual " << report.residual;
+  EXPECT_LE(natural_residual(ncp, z), tolerance);
+  EXPECT_LT(report.iterations, options.max_iterations);
+  return tolerance;
+}
+
 // Step 39 of pour20 after a Lemke history (28 contacts, faces resting on faces, 112 rows):
 // Fischer–Newton stalls at a false minimum of its merit, and `path`'s fixed-point sweeps ran out
 // of 10 000 iterations on it (residual 1.6e-4) before the proximal Newton on Alart–Curnier's
@@ -102,14 +116,8 @@ TEST(NcpPile, PathSolvesPour20Step39) {
   const Ncp& ncp = step.ncp;
   EXPECT_EQ(ncp.size(), 112);
   EXPECT_FALSE(step.solved) << "Fischer-Newton alone now solves this step; pick a harder one";
-  PathSolver path;
   VecX z;
-  SolverOptions options;  // tolerance 1e-10, 10 000 iterations: the simulator's defaults
-  const SolveReport report = path.solve_ncp(ncp, z, options);
-  const double tolerance = options.tolerance * (1.0 + ncp.linear.q.cwiseAbs().maxCoeff());
-  EXPECT_TRUE(report.solved()) << report.message << " residual " << report.residual;
-  EXPECT_LE(natural_residual(ncp, z), tolerance);
-  EXPECT_LT(report.iterations, options.max_iterations);
+  const double tolerance = solve_with_path(ncp, z);
   for (const FrictionCone& c : ncp.cones) {
     EXPECT_GE(z(c.normal), 0.0);
     EXPECT_LE(z.segment(c.normal + 1, c.tangents).norm(), c.mu * z(c.normal) + tolerance);
@@ -128,14 +136,8 @@ TEST(NcpPile, PathSolvesPour20Step44AfterAPathHistory) {
   const Ncp& ncp = step.ncp;
   EXPECT_EQ(ncp.size(), 152);
   EXPECT_FALSE(step.solved) << "Fischer-Newton alone now solves this step; pick a harder one";
-  PathSolver path;
   VecX z;
-  SolverOptions options;  // the simulator's defaults
-  const SolveReport report = path.solve_ncp(ncp, z, options);
-  const double tolerance = options.tolerance * (1.0 + ncp.linear.q.cwiseAbs().maxCoeff());
-  EXPECT_TRUE(report.solved()) << report.message << " residual " << report.residual;
-  EXPECT_LE(natural_residual(ncp, z), tolerance);
-  EXPECT_LT(report.iterations, options.max_iterations);
+  const double tolerance = solve_with_path(ncp, z);
   const VecX w = ncp.linear.M * z + ncp.linear.q;
   int sticking = 0;
   for (const FrictionCone& c : ncp.cones) {
