@@ -44,6 +44,9 @@ commands:
                                    every one within epsilon (the thesis' experiments)
       --gyroscopic implicit|explicit  the gyroscopic term: backward Euler (default) or
                                    explicit as thesis (2.30)
+      --primaries largest-gap|several  which contact of an I-constraint carries its force:
+                                   the largest gap at the start (4.14), or any, searched
+                                   so that it is one the step ends at (4.10)-(4.13)
       --epsilon E                  contact distance in m
       --eps-theta X                applicability relaxation (-sin theta)
       --friction-directions N      directions of the linearized cone
@@ -120,6 +123,10 @@ void apply_overrides(const Args& a, Settings& s) {
     if (!parse_gyroscopic(*v, s.gyroscopic))
       throw UsageError("--gyroscopic: expected implicit or explicit, got '" + *v + "'");
   }
+  if (auto v = a.value("primaries")) {
+    if (!parse_primaries(*v, s.primaries))
+      throw UsageError("--primaries: expected largest-gap or several, got '" + *v + "'");
+  }
   if (auto e = a.non_negative_number("epsilon")) s.epsilon = *e;
   if (auto v = a.value("eps-theta")) {
     char* end = nullptr;
@@ -148,8 +155,8 @@ void draw_progress(long long done, long long total, double wall) {
 
 int run(const std::vector<std::string>& argv) {
   Args a(argv, {"json", "quiet", "force", "record-problems"},
-         {"duration", "steps", "h", "solver", "fallbacks", "formulation", "contact-model", "sm-enforce", "gyroscopic", "epsilon", "eps-theta",
-          "friction-directions", "tolerance", "max-iterations", "on-failure", "csv", "record"});
+         {"duration", "steps", "h", "solver", "fallbacks", "formulation", "contact-model", "sm-enforce", "gyroscopic", "primaries",
+          "epsilon", "eps-theta", "friction-directions", "tolerance", "max-iterations", "on-failure", "csv", "record"});
   if (a.positional().size() != 1) throw UsageError("run: expected one scene file");
   if (a.flag("record-problems") && !a.value("record"))
     throw UsageError("--record-problems needs --record RUN.h5");

@@ -35,6 +35,12 @@ void RunSummary::on_step(const Model&, const State&, const StepReport& r) {
     if (!r.solve.solved()) ++unsolved;
     if (r.dropped_cross_constraints > 0) ++dropped_cross;
   }
+  if (r.primary_leaves > 0) {
+    ++primary_searches;
+    primary_leaves += r.primary_leaves;
+    primaries_moved += r.primaries_moved > 0;
+    primary_unresolved += r.primary_search_unresolved;
+  }
 }
 
 namespace {
@@ -66,6 +72,12 @@ nlohmann::json summary_json(const RunInfo& info, const RunSummary& s, const Simu
   j["answered_by"] = s.answered_by;
   j["unsolved_steps"] = s.unsolved;
   j["dropped_cross_steps"] = s.dropped_cross;
+  j["primaries"] = to_string(sim.settings().primaries);
+  if (sim.settings().primaries == Primaries::Several)
+    j["primary_search"] = {{"steps", s.primary_searches},
+                           {"leaves", s.primary_leaves},
+                           {"steps_moved", s.primaries_moved},
+                           {"steps_unresolved", s.primary_unresolved}};
   j["iterations_per_solve"] = s.solves ? double(s.iterations) / double(s.solves) : 0.0;
   j["max_problem_size"] = s.max_problem_size;
   j["max_residual"] = s.max_residual;
@@ -131,6 +143,10 @@ void print_summary(std::ostream& out, const RunInfo& info, const RunSummary& s,
   if (s.dropped_cross > 0)
     emit("X dropped        %lld steps (unsatisfiable with their X-constraints, solved without)",
          s.dropped_cross);
+  if (sim.settings().primaries == Primaries::Several)
+    emit("primary search   %lld steps, %lld LCPs; a primary moved off the largest gap in %lld, "
+         "(4.13) unmet in %lld", s.primary_searches, s.primary_leaves, s.primaries_moved,
+         s.primary_unresolved);
   emit("max penetration  %.3e m", s.max_penetration);
   if (!s.joints.empty()) {
     emit("joint errors     position (m) and angle (rad) about the constrained axes: max, final");

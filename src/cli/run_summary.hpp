@@ -25,6 +25,10 @@ class RunSummary : public StepObserver {
   long long fallbacks = 0;         // steps answered by a fallback (or failed after trying one)
   long long unsolved = 0;          // steps no solver answered, continued (on_failure: continue)
   long long dropped_cross = 0;     // steps solved only without their X-constraints (§4.2.3)
+  // Settings::primaries = several: steps that searched (some I-constraint had two or more
+  // C_iota contacts), the LCPs they solved, steps whose answer moved a primary off the largest
+  // gap, and steps where no leaf met (4.13).
+  long long primary_searches = 0, primary_leaves = 0, primaries_moved = 0, primary_unresolved = 0;
   long long iterations = 0;        // summed over solved steps
   int max_problem_size = 0;
   double max_residual = 0.0;       // largest accepted natural-map residual

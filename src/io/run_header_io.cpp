@@ -56,6 +56,7 @@ void write_settings(hid_t file, const Settings& s) {
   h5::write_attribute(id, "contact_model", std::string(to_string(s.contact_model)));
   h5::write_attribute(id, "sm_enforce", std::string(to_string(s.sm_enforce)));
   h5::write_attribute(id, "gyroscopic", std::string(to_string(s.gyroscopic)));
+  h5::write_attribute(id, "primaries", std::string(to_string(s.primaries)));
   h5::write_attribute(id, "solver", s.solver);
   h5::write_attribute(id, "fallbacks", join(s.fallbacks));
   h5::write_attribute(id, "tolerance", std::vector<double>{s.tolerance});
@@ -107,6 +108,12 @@ Settings read_settings(hid_t file) {
     const std::string which = h5::read_string_attribute(id, "gyroscopic");
     if (!parse_gyroscopic(which, s.gyroscopic))
       throw Failure("/settings gyroscopic: expected implicit or explicit, got '" + which + "'");
+  }
+  // Files written before the option used the largest gap (4.14).
+  if (h5::has_attribute(id, "primaries")) {
+    const std::string which = h5::read_string_attribute(id, "primaries");
+    if (!parse_primaries(which, s.primaries))
+      throw Failure("/settings primaries: expected largest-gap or several, got '" + which + "'");
   }
   s.solver = h5::read_string_attribute(id, "solver");
   s.fallbacks = split(h5::read_string_attribute(id, "fallbacks"));

@@ -267,7 +267,8 @@ void RunReader::Impl::read_settings_log() {
   const h5::Handle type =
       L::settings_type(has_member(row_column.dataset.get(), "joint_correction"),
                        has_member(row_column.dataset.get(), "sm_enforce"),
-                       has_member(row_column.dataset.get(), "gyroscopic"));
+                       has_member(row_column.dataset.get(), "gyroscopic"),
+                       has_member(row_column.dataset.get(), "primaries"));
   check_fields(row_column.dataset.get(), type.get(), L::kSettingsLogRows);
   const auto count = static_cast<std::int64_t>(std::min(frame_column.rows, row_column.rows));
   const auto frames = rows<std::int64_t>(frame_column, H5T_NATIVE_INT64, 0, count);

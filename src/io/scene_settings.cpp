@@ -52,6 +52,14 @@ Gyroscopic gyroscopic(const JsonNode& node) {
   return g;
 }
 
+Primaries primaries(const JsonNode& node) {
+  const char* what = "which contacts of an I-constraint may carry its force: \"largest-gap\" or "
+                     "\"several\"";
+  Primaries p{};
+  if (!parse_primaries(node.string(what), p)) node.fail(what);
+  return p;
+}
+
 FailurePolicy failure_policy(const JsonNode& node) {
   const char* what = "a failure policy: \"stop\" or \"continue\"";
   FailurePolicy p;
@@ -83,7 +91,7 @@ Settings parse_settings(const JsonNode& s, int dimension) {
                 "friction_directions", "formulation", "contact_model", "solver", "fallbacks",
                 "tolerance", "max_iterations", "on_failure", "warm_start", "joint_correction",
                 "joint_position_tolerance", "joint_velocity_tolerance", "sm_enforce",
-                "gyroscopic"});
+                "gyroscopic", "primaries"});
   Settings out = default_settings(dimension);
   const bool planar = dimension == 2;
   if (auto n = s.find("h")) out.h = n->positive("a positive time step in s");
@@ -115,6 +123,7 @@ Settings parse_settings(const JsonNode& s, int dimension) {
   if (auto n = s.find("contact_model")) out.contact_model = contact_model(*n);
   if (auto n = s.find("sm_enforce")) out.sm_enforce = sm_enforce(*n);
   if (auto n = s.find("gyroscopic")) out.gyroscopic = gyroscopic(*n);
+  if (auto n = s.find("primaries")) out.primaries = primaries(*n);
   if (auto n = s.find("solver")) out.solver = solver_name(*n);
   if (auto n = s.find("fallbacks")) out.fallbacks = fallbacks(*n);
   if (auto n = s.find("tolerance")) out.tolerance = n->positive("a positive residual tolerance");

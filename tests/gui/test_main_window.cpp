@@ -222,6 +222,22 @@ TEST(MainWindow, TheGyroscopicTermIsSwitchedFromTheSettingsPanel) {
   EXPECT_EQ(win.w.settingsPanel()->settings().gyroscopic, Gyroscopic::Explicit);
 }
 
+// Likewise the I-constraint primaries: the thesis' largest gap (4.14) or several (4.10)-(4.13).
+TEST(MainWindow, ThePrimariesOfIConstraintsAreSwitchedFromTheSettingsPanel) {
+  Window win(1);
+  auto* box = win.w.settingsPanel()->findChild<QComboBox*>("primaries");
+  ASSERT_NE(box, nullptr);
+  ASSERT_EQ(box->count(), 2);
+  EXPECT_EQ(box->currentText(), "largest-gap");  // the default
+  std::optional<Settings> applied;
+  QObject::connect(win.w.simulation()->worker(), &SimWorker::settingsApplied, &win.w,
+                   [&applied](const Settings& s) { applied = s; });
+  box->setCurrentText("several");
+  ASSERT_TRUE(test::wait_until([&applied] { return applied.has_value(); }));
+  EXPECT_EQ(applied->primaries, Primaries::Several);
+  EXPECT_EQ(win.w.settingsPanel()->settings().primaries, Primaries::Several);
+}
+
 }  // namespace
 }  // namespace pegsim::gui
 

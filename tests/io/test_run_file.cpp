@@ -757,9 +757,11 @@ TEST(RunFile, ReadsFilesWrittenBeforeTheAdditions) {
     H5Ldelete(f, "/frames/torque", H5P_DEFAULT);
     H5Ldelete(f, "/settings_log", H5P_DEFAULT);
     H5Adelete_by_name(f, "/settings", "gyroscopic", H5P_DEFAULT);
+    H5Adelete_by_name(f, "/settings", "primaries", H5P_DEFAULT);
   });
   RunReader reader(old);
   EXPECT_EQ(reader.header().settings.gyroscopic, Gyroscopic::Explicit);  // as (2.30) ran
+  EXPECT_EQ(reader.header().settings.primaries, Primaries::LargestGap);  // as (4.14) ran
   EXPECT_EQ(reader.header().format_version, 1);
   ASSERT_EQ(reader.frame_count(), 41);
   EXPECT_FALSE(reader.has_wrenches());
@@ -809,6 +811,7 @@ TEST(RunFile, ControlledLimitedDampedJointsReplayExactly) {
         Settings s = sim.settings();
         s.joint_correction = false;
         s.gyroscopic = Gyroscopic::Explicit;
+        s.primaries = Primaries::Several;
         sim.set_settings(s);
       }
       stops += sim.step().joints[0].angle_limit_impulse != 0.0;
@@ -829,6 +832,8 @@ TEST(RunFile, ControlledLimitedDampedJointsReplayExactly) {
   EXPECT_FALSE(reader.settings(200).joint_correction);
   EXPECT_EQ(reader.header().settings.gyroscopic, Gyroscopic::Implicit);
   EXPECT_EQ(reader.settings(200).gyroscopic, Gyroscopic::Explicit);
+  EXPECT_EQ(reader.header().settings.primaries, Primaries::LargestGap);
+  EXPECT_EQ(reader.settings(200).primaries, Primaries::Several);
   expect_exact_replay(file);
 }
 

@@ -52,6 +52,8 @@ TEST(SceneErrors, EachNamesThePointerAndWhatWasExpected) {
        "/settings/on_failure"},
       {R"({"settings": {"gyroscopic": "semi"}, "bodies": [{"name": "a", "shape": {"type": "plane"}}]})",
        "/settings/gyroscopic"},
+      {R"({"settings": {"primaries": "all"}, "bodies": [{"name": "a", "shape": {"type": "plane"}}]})",
+       "/settings/primaries"},
       {R"({"settings": {"gravity": [0, 0, "down"]}, "bodies": [{"name": "a", "shape": {"type": "plane"}}]})",
        "/settings/gravity"},
       {with_body(R"({"shape": {"type": "cube", "edge": 1}})"), "/bodies/1/name"},

@@ -110,6 +110,19 @@ bool parse_gyroscopic(const std::string& name, Gyroscopic& out) {
                     out);
 }
 
+const char* to_string(Primaries p) {
+  switch (p) {
+    case Primaries::LargestGap: return "largest-gap";
+    case Primaries::Several: return "several";
+  }
+  return "?";
+}
+
+bool parse_primaries(const std::string& name, Primaries& out) {
+  return parse_name(
+      name, std::initializer_list<Primaries>{Primaries::LargestGap, Primaries::Several}, out);
+}
+
 const char* to_string(ConstraintKind k) {
   switch (k) {
     case ConstraintKind::Unilateral: return "unilateral";

@@ -44,6 +44,15 @@ enum class Gyroscopic {
              // kinetic energy and |L| of a torque-free body do not grow, whatever h w
 };
 
+// Which C_iota contact of an I-constraint may carry the constraint's impulse (thesis §4.2.2).
+enum class Primaries {
+  LargestGap,  // (4.14): one primary, the C_iota contact of largest gap at the step's start
+               // (the thesis' choice, §4.7): the step is one LCP
+  Several,     // (4.10)-(4.13): any C_iota contact, at most one at a time and only one the
+               // step ends at (largest gap, which is 0): a linear program with complementarity
+               // constraints, searched over single-primary LCPs (dynamics/primary_search.hpp)
+};
+
 // What the simulator does when every solver of the chain fails on a step.
 enum class FailurePolicy {
   Stop,      // keep the state of the last good step and report the failure
@@ -62,6 +71,7 @@ struct Settings {
   ContactModel contact_model = ContactModel::Standard;
   SmEnforce sm_enforce = SmEnforce::Primary;  // the standard model's contacts (and SM traps)
   Gyroscopic gyroscopic = Gyroscopic::Implicit;
+  Primaries primaries = Primaries::LargestGap;  // of I-constraints (PEG, LNC)
   std::string solver = "lemke";
   std::vector<std::string> fallbacks{"pgs"};
   double tolerance = 1e-10;                  // natural-map residual accepted as solved
@@ -94,6 +104,9 @@ bool parse_sm_enforce(const std::string& name, SmEnforce& out);
 const char* to_string(Gyroscopic g);
 // Parse "explicit" or "implicit"; returns false if unknown.
 bool parse_gyroscopic(const std::string& name, Gyroscopic& out);
+const char* to_string(Primaries p);
+// Parse "largest-gap" or "several"; returns false if unknown.
+bool parse_primaries(const std::string& name, Primaries& out);
 // Parse a failure policy ("stop", "continue"); returns false if unknown.
 bool parse_failure_policy(const std::string& name, FailurePolicy& out);
 

@@ -35,6 +35,15 @@ void add_gap_rate(const Model& model, const State& state, const Contact& c, doub
 
 }  // namespace
 
+double end_gap_rate(const Model& model, const State& state, const Settings& settings,
+                    const Contact& contact, const VecX& velocity) {
+  GapRow G;
+  add_gap_rate(model, state, contact, 1.0, G);
+  double rate = settings.formulation != Formulation::AnitescuPotra ? contact.gap / settings.h : 0.0;
+  for (int k = 0; k < G.count; ++k) rate += G.g[k].dot(velocity.segment<6>(6 * G.body[k]));
+  return rate;
+}
+
 int slack_rows(const ConstraintSet& set) {
   int n = 0;
   for (const ConstraintGroup& g : set.groups) n += g.count - 1;

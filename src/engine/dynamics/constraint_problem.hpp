@@ -32,4 +32,10 @@ void assemble_constraint_problem(const Model& model, const State& state, const S
 // Number of slack rows (4.10) the set adds to the problem.
 int slack_rows(const ConstraintSet& set);
 
+// A contact's gap at the end of the step to first order, over h, in the units of the
+// problem's rows (m/s): psi/h + G^T nu (thesis (2.25)), or G^T nu alone under anitescu-potra,
+// which drops the gap term. `velocity` holds [v; w] per body, as contact_velocities fills it.
+double end_gap_rate(const Model& model, const State& state, const Settings& settings,
+                    const Contact& contact, const VecX& velocity);
+
 }  // namespace pegsim

@@ -162,6 +162,9 @@ const StepReport& Simulator::step() {
   r.correction_position_iterations = 0;
   r.correction_velocity_iterations = 0;
   r.dropped_cross_constraints = 0;
+  r.primary_leaves = 0;
+  r.primaries_moved = 0;
+  r.primary_search_unresolved = false;
   // Stage 1: controllers add their wrenches to what apply_wrench left pending.
   run_controllers();
   // The wrench this step applies, kept for observers: the state's copy is cleared below.
@@ -216,7 +219,7 @@ const StepReport& Simulator::step() {
       contact_velocities(problem_, z_, velocity_);
     } else {
       t0 = Clock::now();
-      solve(problem_);
+      solve_problem();
       if (r.failed && drop_cross_constraints()) {
         // Thesis §4.2.3: X-constraints can make the subproblem unsatisfiable. Without them the
         // step keeps every U- and I-constraint (and reports what it dropped).
@@ -225,16 +228,15 @@ const StepReport& Simulator::step() {
         r.solve = SolveReport{};
         assemble_constraint_problem(model_, state_, settings_, r.contacts, r.constraints,
                                     primaries_, problem_);
-        solve(problem_);
+        solve_problem();
         r.fell_back = true;  // the chain's first solver did not answer the step's problem
       }
+      if (settings_.primaries == Primaries::Several) search_primaries();
       r.timings.solve = seconds_since(t0);
       if (settings_.formulation == Formulation::Ncp) r.ncp = &problem_.ncp;
       else r.lcp = used_mixed_ ? &problem_.mixed : &problem_.lcp;
       r.problem_size = r.lcp ? r.lcp->size() : r.ncp->size();
       r.solution = &z_;
-      if (!r.failed && used_mixed_) mixed_velocities(problem_, z_, velocity_);
-      else if (!r.failed) contact_velocities(problem_, z_, velocity_);
     }
   }
   if (!r.failed && !velocity_.allFinite()) {
@@ -275,6 +277,73 @@ const StepReport& Simulator::step() {
   // Stage 8: report.
   for (StepObserver* o : observers_) o->on_step(model_, state_, r);
   return r;
+}
+
+void Simulator::solve_problem() {
+  solve(problem_);
+  if (report_.failed) return;
+  if (used_mixed_) mixed_velocities(problem_, z_, velocity_);
+  else contact_velocities(problem_, z_, velocity_);
+}
+
+void Simulator::search_primaries() {
+  StepReport& r = report_;
+  if (!begin_primary_search(r.contacts, r.constraints, search_)) return;
+  r.primary_leaves = 1;  // the thesis' leaf, solved
+  double best = INFINITY;
+  for (;;) {
+    mark_leaf_visited(search_);
+    const double violation = leaf_violations();
+    if (violation < best) {
+      best = violation;
+      best_choice_ = search_.choice;
+    }
+    if (violation == 0.0) break;
+    if (r.primary_leaves == kMaxPrimaryLeaves ||
+        !next_primary_leaf(leaf_violation_, end_rate_, search_)) {
+      // No leaf meets (4.13): the closest one (the thesis' leaf if none was solved).
+      r.primary_search_unresolved = true;
+      if (!std::isfinite(best)) best_choice_.assign(search_.choice.size(), 0);
+      const bool solved_last = std::equal(best_choice_.begin(), best_choice_.end(),
+                                          search_.visited.end() - best_choice_.size());
+      search_.choice = best_choice_;
+      if (!solved_last) solve_leaf();
+      break;
+    }
+    solve_leaf();
+  }
+  for (int c : search_.choice) r.primaries_moved += c != 0;
+}
+
+void Simulator::solve_leaf() {
+  StepReport& r = report_;
+  leaf_constraints(search_, r.constraints);
+  r.failed = false;
+  r.failure.clear();
+  r.solve = SolveReport{};
+  assemble_constraint_problem(model_, state_, settings_, r.contacts, r.constraints, primaries_,
+                              problem_);
+  solve_problem();
+  ++r.primary_leaves;
+}
+
+double Simulator::leaf_violations() {
+  const StepReport& r = report_;
+  if (r.failed) return INFINITY;
+  end_rate_.assign(r.contacts.size(), 0.0);
+  leaf_violation_.assign(search_.groups.size(), 0.0);
+  double total = 0.0;
+  for (std::size_t k = 0; k < search_.groups.size(); ++k) {
+    const ConstraintGroup& g = r.constraints.groups[search_.groups[k]];
+    for (int m = g.first; m < g.first + g.count; ++m) {
+      const int i = r.constraints.members[m];
+      end_rate_[i] = end_gap_rate(model_, state_, settings_, r.contacts[i], velocity_);
+    }
+    leaf_violation_[k] = primary_violation(r.constraints, g, end_rate_, settings_.h,
+                                           settings_.tolerance);
+    total += leaf_violation_[k];
+  }
+  return total;
 }
 
 bool Simulator::drop_cross_constraints() {

@@ -12,6 +12,7 @@
 #include "engine/core/settings.hpp"
 #include "engine/core/state.hpp"
 #include "engine/dynamics/joint_correction.hpp"
+#include "engine/dynamics/primary_search.hpp"
 #include "engine/dynamics/step_report.hpp"
 #include "engine/dynamics/stewart_trinkle.hpp"
 #include "engine/solvers/solver.hpp"
@@ -57,6 +58,15 @@ class Simulator {
 
  private:
   void solve(ContactProblem& problem);
+  // solve(problem_), then velocity_ from the answer if a solver gave one.
+  void solve_problem();
+  // Settings::primaries = several: the search of primary_search.hpp over report_.constraints'
+  // I-constraints, each leaf assembled and solved into problem_, z_ and velocity_.
+  void search_primaries();
+  void solve_leaf();
+  // (4.13) per searched group of the solved leaf (leaf_violation_), and their sum (infinite
+  // for a leaf no solver answered).
+  double leaf_violations();
   // After a failed solve: removes the step's X-constraints from report_.constraints; false if
   // it had none.
   bool drop_cross_constraints();
@@ -80,6 +90,9 @@ class Simulator {
   ContactProblem problem_;
   std::vector<int> scratch_, primaries_;
   ConstraintSet kept_constraints_;  // drop_cross_constraints's workspace
+  PrimarySearch search_;
+  std::vector<int> best_choice_;
+  std::vector<double> end_rate_, leaf_violation_;
   SmTrapWorkspace trap_workspace_;
   VecX z_, best_z_, velocity_;
   std::vector<Vec3> pending_force_, pending_torque_;  // wrenches before the controllers added theirs

@@ -17,7 +17,7 @@ namespace pegsim {
 struct StepTimings {
   double detect = 0.0;     // broad + narrow phase, s
   double formulate = 0.0;  // assembling the complementarity problem, s
-  double solve = 0.0;      // every solver attempt together, s
+  double solve = 0.0;      // every solver attempt together (every leaf of a primary search), s
   double integrate = 0.0;  // velocity and position update, s
 };
 
@@ -60,7 +60,8 @@ struct StepReport {
   std::vector<char> sliding;            // per contact: 1 if the slip speed s (NCP: sigma) > 0
   int problem_size = 0;                 // LCP (or NCP) dimension (0: no enforced contact, no solve)
   SolveReport solve;                    // the answer that was used
-  std::vector<SolveReport> attempts;    // every solver tried, in fallback order
+  std::vector<SolveReport> attempts;    // every solver tried, in fallback order (leaf after
+                                        // leaf in a primary search)
   bool fell_back = false;               // the first solver did not answer (also on a step
                                         // solved only without its X-constraints)
   bool failed = false;                  // no solver answered; see failure
@@ -78,6 +79,14 @@ struct StepReport {
   // X-constraints (thesis §4.2.3) dropped because no solver answered the step with them; the
   // step was then solved without them and `constraints` lists what it kept.
   int dropped_cross_constraints = 0;
+  // Settings::primaries = several (dynamics/primary_search.hpp): the single-primary LCPs the
+  // step's search solved (0: no I-constraint had a primary to move), the I-constraints whose
+  // primary is not the thesis' largest-gap choice, and whether no leaf met (4.13) within
+  // kMaxPrimaryLeaves (the step then took the leaf closest to it; `constraints` lists each
+  // group's primary as used).
+  int primary_leaves = 0;
+  int primaries_moved = 0;
+  bool primary_search_unresolved = false;
   // Thesis Alg. 1 (Settings::joint_correction): iterations of its position and velocity loops.
   int correction_position_iterations = 0;
   int correction_velocity_iterations = 0;

@@ -44,6 +44,12 @@ SettingsPanel::SettingsPanel(QWidget* parent) : QWidget(parent) {
                           "never adds energy) or explicit as thesis (2.30) (adds energy; spins a body "
                           "up at large h|w|)");
   for (Gyroscopic g : {Gyroscopic::Implicit, Gyroscopic::Explicit}) gyroscopic_->addItem(to_string(g));
+  primaries_ = new QComboBox;
+  primaries_->setObjectName("primaries");
+  primaries_->setToolTip("Which contact of an I-constraint (peg, lnc) carries its force: largest-gap the "
+                         "one of largest gap at the step's start (thesis (4.14)), several any one the "
+                         "step ends at (thesis (4.10)-(4.13), a search over up to 16 LCPs per step)");
+  for (Primaries p : {Primaries::LargestGap, Primaries::Several}) primaries_->addItem(to_string(p));
   directions_ = new QSpinBox;
   directions_->setRange(1, 64);
   epsilon_ = new QDoubleSpinBox;
@@ -75,6 +81,7 @@ SettingsPanel::SettingsPanel(QWidget* parent) : QWidget(parent) {
   form->addRow("Fallbacks", fallbacks_);
   form->addRow("Formulation", formulation_);
   form->addRow("Contact model", contact_model_);
+  form->addRow("I-constraint primaries", primaries_);
   form->addRow("Gyroscopic term", gyroscopic_);
   form->addRow("Friction directions", directions_);
   form->addRow("ε (contact distance)", epsilon_);
@@ -89,6 +96,7 @@ SettingsPanel::SettingsPanel(QWidget* parent) : QWidget(parent) {
   connect(formulation_, &QComboBox::currentIndexChanged, this, &SettingsPanel::edited);
   connect(contact_model_, &QComboBox::currentIndexChanged, this, &SettingsPanel::edited);
   connect(gyroscopic_, &QComboBox::currentIndexChanged, this, &SettingsPanel::edited);
+  connect(primaries_, &QComboBox::currentIndexChanged, this, &SettingsPanel::edited);
   connect(directions_, &QSpinBox::valueChanged, this, &SettingsPanel::edited);
   connect(epsilon_, &QDoubleSpinBox::valueChanged, this, &SettingsPanel::edited);
   connect(eps_theta_, &QDoubleSpinBox::valueChanged, this, &SettingsPanel::edited);
@@ -109,6 +117,7 @@ void SettingsPanel::setSettings(const pegsim::Settings& s) {
   formulation_->setCurrentText(to_string(s.formulation));
   contact_model_->setCurrentText(to_string(s.contact_model));
   gyroscopic_->setCurrentText(to_string(s.gyroscopic));
+  primaries_->setCurrentText(to_string(s.primaries));
   directions_->setValue(s.friction_directions);
   epsilon_->setValue(s.epsilon);
   eps_theta_->setValue(s.eps_theta);
@@ -133,6 +142,7 @@ pegsim::Settings SettingsPanel::settings() const {
   parse_formulation(formulation_->currentText().toStdString(), s.formulation);  // listed names parse
   parse_contact_model(contact_model_->currentText().toStdString(), s.contact_model);
   parse_gyroscopic(gyroscopic_->currentText().toStdString(), s.gyroscopic);
+  parse_primaries(primaries_->currentText().toStdString(), s.primaries);
   s.friction_directions = directions_->value();
   s.epsilon = epsilon_->value();
   s.eps_theta = eps_theta_->value();
