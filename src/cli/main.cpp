@@ -82,6 +82,7 @@ commands:
       --out DIR                    output folder (default: ./experiments/NAME)
       --reduced                    the short form CI runs (one seed, three step sizes)
       --models A,B                 contact models to compare (default: every model)
+      --primaries largest-gap|several  the models' I-constraint primaries (as for run)
       --scenes DIR                 the shipped scenes (default: found beside the program)
       --force                      allow replacing the files of an earlier run
       --write-scene FILE           write one trial's generated scene instead (polygon_pour,
@@ -316,7 +317,8 @@ int write_scene(const Experiment& e, const Args& a, const std::string& file) {
 }
 
 int experiment(const std::vector<std::string>& argv) {
-  Args a(argv, {"reduced", "force"}, {"out", "models", "scenes", "write-scene", "seed", "h"});
+  Args a(argv, {"reduced", "force"},
+         {"out", "models", "scenes", "write-scene", "seed", "h", "primaries"});
   if (a.positional().size() != 1)
     throw UsageError("experiment: expected 'list' or one experiment name");
   const std::string name = a.positional()[0];
@@ -334,6 +336,10 @@ int experiment(const std::vector<std::string>& argv) {
   o.reduced = a.flag("reduced");
   o.force = a.flag("force");
   if (auto v = a.value("models")) o.models = split_list(*v);
+  if (auto v = a.value("primaries")) {
+    if (!parse_primaries(*v, o.primaries))
+      throw UsageError("--primaries: expected largest-gap or several, got '" + *v + "'");
+  }
   try {
     const nlohmann::json summary = run_experiment(*e, o);
     std::cout << summary.dump(2) << '\n';

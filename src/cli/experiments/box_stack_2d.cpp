@@ -248,7 +248,7 @@ nlohmann::json run_box_stack(const ExperimentOptions& options) {
               "later"}};
   for (const Variant& v : variants(chosen_models(options.models))) {
     Settings settings = scene.settings;
-    use_contact_model(settings, v.model);
+    use_contact_model(settings, v.model, options.primaries);
     settings.sm_enforce = v.enforce;
     settings.feasibility_depth = feasibility_allowance(settings.h);  // as in the pours
     const Run run = simulate(scene, settings, box, steps);

@@ -19,9 +19,10 @@ std::vector<std::string> chosen_models(const std::vector<std::string>& requested
   return requested;
 }
 
-void use_contact_model(Settings& settings, const std::string& name) {
+void use_contact_model(Settings& settings, const std::string& name, Primaries primaries) {
   if (!parse_contact_model(name, settings.contact_model))
     throw ExperimentError("unknown contact model '" + name + "'");
+  settings.primaries = primaries;
 }
 
 }  // namespace pegsim::cli

@@ -11,6 +11,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "engine/core/settings.hpp"
+
 namespace pegsim::cli {
 
 struct ExperimentOptions {
@@ -19,6 +21,7 @@ struct ExperimentOptions {
   bool reduced = false;                  // the CI form: one seed, three step sizes
   bool force = false;                    // allow replacing files of an earlier run
   std::vector<std::string> models;       // contact models to compare (empty: every model)
+  Primaries primaries = Primaries::LargestGap;  // of the compared models' I-constraints
 };
 
 // Bad experiment input (unknown name, unusable option): one line naming what was expected.

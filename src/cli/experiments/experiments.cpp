@@ -29,6 +29,7 @@ nlohmann::json run_experiment(const Experiment& experiment, const ExperimentOpti
   summary["experiment"] = experiment.name;
   summary["section"] = experiment.section;
   summary["reduced"] = options.reduced;
+  summary["primaries"] = to_string(options.primaries);
   write_experiment_file(options, experiment.name + ".json", summary.dump(2) + "\n");
   return summary;
 }

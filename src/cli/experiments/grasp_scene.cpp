@@ -252,7 +252,7 @@ nlohmann::json grasp_scene(const GraspSetup& s) {
       number(kLiftStart) + " s to " + number(kLiftEnd) + " s; friction " + number(s.mu) + ".";
   scene["dimension"] = 2;
   scene["duration"] = s.duration;
-  scene["settings"] = scaled_settings(s.h, s.contact_model);
+  scene["settings"] = scaled_settings(s.h, s.contact_model, s.primaries);
   scene["bodies"] = bodies;
   scene["joints"] = joints;
   scene["controllers"] = controllers;

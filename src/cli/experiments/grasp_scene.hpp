@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "engine/core/math.hpp"
+#include "engine/core/settings.hpp"
 
 namespace pegsim::cli {
 
@@ -22,6 +23,7 @@ struct GraspSetup {
   double mu = 0.0;         // friction between all bodies: 0 (§5.2.5) or 0.25 (§5.2.6)
   double duration = 2.0;   // s
   std::string contact_model = "peg";
+  Primaries primaries = Primaries::LargestGap;
 };
 
 // The random polygon at rest on the floor, turned so that a stable edge is at the bottom and

@@ -38,7 +38,7 @@ nlohmann::json run_momentum_row(const ExperimentOptions& options) {
   const int steps = static_cast<int>(std::lround(scene.duration / scene.settings.h));
   for (const std::string& model : chosen_models(options.models)) {
     Settings settings = scene.settings;
-    use_contact_model(settings, model);
+    use_contact_model(settings, model, options.primaries);
     Simulator sim(scene.model, scene.initial, settings);
     const std::size_t n = sim.model().bodies.size();
     std::vector<ChartSeries> per_body(n);

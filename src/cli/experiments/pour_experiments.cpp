@@ -34,7 +34,8 @@ json run_pour(const PourPlan& plan, const ExperimentOptions& options, const json
   CsvTable trials({"model", "seed", "h", "finished", "steps", "end_time", "mean_overlap",
                    "max_overlap", "mean_sm_traps", "max_sm_traps", "steps_with_sm_traps",
                    "mean_contacts", "mean_problem_size", "mean_solve_ms", "max_solve_ms",
-                   "steps_without_x", "failure"});
+                   "steps_without_x", "steps_primaries_moved", "steps_primaries_unresolved",
+                   "failure"});
   CsvTable steps({"model", "step", "time", "contacts", "sm_traps", "problem_size", "overlap",
                   "solve_ms"});
   Chart overlap_chart, traps_chart, solve_chart;
@@ -70,12 +71,13 @@ json run_pour(const PourPlan& plan, const ExperimentOptions& options, const json
     int finished_total = 0, trial_total = 0;
     for (double h : plan.step_sizes) {
       std::vector<double> overlap, solve_ms, trap_rate;
-      int finished = 0, without_x = 0;
+      int finished = 0, without_x = 0, moved = 0;
       for (std::uint64_t seed : plan.seeds) {
         PourSetup setup = plan.setup(seed, h);
         if (plan.bodies > 0) setup.bodies = plan.bodies;
         if (plan.duration > 0) setup.duration = plan.duration;
         setup.contact_model = model;
+        setup.primaries = options.primaries;
         const bool example = seed == plan.seeds.front() && h == plan.example_h;
         const PourTrial t = run_pour_trial(setup, example);
         overlap.push_back(t.mean_overlap);
@@ -83,6 +85,7 @@ json run_pour(const PourPlan& plan, const ExperimentOptions& options, const json
         trap_rate.push_back(t.steps ? double(t.steps_with_sm_traps) / t.steps : 0.0);
         finished += t.finished;
         without_x += t.steps_without_x > 0;
+        moved += t.steps_primaries_moved > 0;
         if (!t.finished)
           failures.push_back({{"seed", seed}, {"h", h}, {"time", t.end_time}, {"why", t.failure}});
         trials.add({model, std::to_string(seed), CsvTable::number(h), t.finished ? "1" : "0",
@@ -93,7 +96,8 @@ json run_pour(const PourPlan& plan, const ExperimentOptions& options, const json
                     CsvTable::number(t.mean_problem_size),
                     CsvTable::number(1e3 * t.mean_solve_seconds),
                     CsvTable::number(1e3 * t.max_solve_seconds),
-                    std::to_string(t.steps_without_x), "\"" + t.failure + "\""});
+                    std::to_string(t.steps_without_x), std::to_string(t.steps_primaries_moved),
+                    std::to_string(t.steps_primaries_unresolved), "\"" + t.failure + "\""});
         for (std::size_t k = 0; k < t.series.size(); ++k) {
           const PourStep& s = t.series[k];
           steps.add({model, std::to_string(k + 1), CsvTable::number(s.time),
@@ -115,6 +119,7 @@ json run_pour(const PourPlan& plan, const ExperimentOptions& options, const json
                       {"steps_with_sm_traps_fraction_median", tr.median},
                       {"finished", finished},
                       {"trials_with_x_dropped", without_x},
+                      {"trials_with_primaries_moved", moved},
                       {"trials", plan.seeds.size()}});
       finished_total += finished;
       trial_total += static_cast<int>(plan.seeds.size());

@@ -88,7 +88,7 @@ nlohmann::json pour_scene(const PourSetup& s) {
   scene["dimension"] = s.dimension;
   scene["duration"] = s.duration;
   // Frictionless, as every simulation of thesis §5.2.
-  scene["settings"] = scaled_settings(s.h, s.contact_model);
+  scene["settings"] = scaled_settings(s.h, s.contact_model, s.primaries);
   // The thesis solved the pours with PATH, whose answers count as solved at a residual of 1e-6
   // (its default convergence_tolerance); a crash ended a run (§5 common set-up). PEG's pile
   // steps often have LCPs that no method solves beyond 1e-7 ... 1e-5 (Lemke ends on an

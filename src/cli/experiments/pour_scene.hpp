@@ -9,6 +9,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "engine/core/settings.hpp"
+
 namespace pegsim::cli {
 
 struct PourSetup {
@@ -19,6 +21,7 @@ struct PourSetup {
   double interval = 0.25;    // s between two bodies (§5.2.3: 0.25 s, §5.2.4: 0.5 s)
   double duration = 5.0;     // s (both experiments)
   std::string contact_model = "sm";
+  Primaries primaries = Primaries::LargestGap;
 };
 
 // The thesis' set-ups: PourSetup for §5.2.3 (dimension 2) and §5.2.4 (dimension 3).

@@ -58,6 +58,8 @@ PourTrial run_pour_trial(const PourSetup& setup, bool keep_series) {
     t.max_sm_traps = std::max(t.max_sm_traps, step.sm_traps);
     t.steps_with_sm_traps += step.sm_traps > 0;
     t.steps_without_x += r.dropped_cross_constraints > 0;
+    t.steps_primaries_moved += r.primaries_moved > 0;
+    t.steps_primaries_unresolved += r.primary_search_unresolved;
     t.max_solve_seconds = std::max(t.max_solve_seconds, step.solve_seconds);
     if (keep_series) t.series.push_back(step);
     if (const int b = exploded_body(sim.model(), s); b >= 0) {

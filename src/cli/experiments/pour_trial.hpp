@@ -30,6 +30,9 @@ struct PourTrial {
   double mean_contacts = 0.0, mean_problem_size = 0.0;
   double mean_solve_seconds = 0.0, max_solve_seconds = 0.0;
   int steps_without_x = 0;   // steps solved only after dropping their X-constraints (§4.2.3)
+  // Settings::primaries = several: steps whose answer moved an I-constraint's primary off the
+  // largest gap ((4.13) broken by the thesis' choice), and steps no leaf met (4.13) on.
+  int steps_primaries_moved = 0, steps_primaries_unresolved = 0;
   std::vector<PourStep> series;  // every step, when asked for
 };
 

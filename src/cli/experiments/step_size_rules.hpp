@@ -6,6 +6,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "engine/core/settings.hpp"
+
 namespace pegsim::cli {
 
 // Contact-consideration distance, epsilon = 10 h (thesis §5.2.1).
@@ -20,13 +22,16 @@ inline double feasibility_allowance(double h) { return std::max(0.0025, 2.0 * h)
 
 // The "settings" of a generated experiment scene at step size h: the two rules above, Lemke
 // with PGS behind it.
-inline nlohmann::json scaled_settings(double h, const std::string& contact_model) {
-  return {{"h", h},
-          {"epsilon", contact_distance(h)},
-          {"feasibility_depth", feasibility_allowance(h)},
-          {"contact_model", contact_model},
-          {"solver", "lemke"},
-          {"fallbacks", {"pgs"}}};
+inline nlohmann::json scaled_settings(double h, const std::string& contact_model,
+                                      Primaries primaries) {
+  nlohmann::json s = {{"h", h},
+                      {"epsilon", contact_distance(h)},
+                      {"feasibility_depth", feasibility_allowance(h)},
+                      {"contact_model", contact_model},
+                      {"solver", "lemke"},
+                      {"fallbacks", {"pgs"}}};
+  if (primaries != Primaries::LargestGap) s["primaries"] = to_string(primaries);
+  return s;
 }
 
 }  // namespace pegsim::cli

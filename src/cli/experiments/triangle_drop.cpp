@@ -95,7 +95,7 @@ nlohmann::json run_triangle_drop(const ExperimentOptions& options) {
     for (double h : steps) {
       Settings settings = scene.settings;
       settings.h = h;
-      use_contact_model(settings, model);
+      use_contact_model(settings, model, options.primaries);
       const Trajectory run = simulate(scene, settings, body);
       double worst = 0.0;
       for (std::size_t k = 0; k < run.poses.size(); ++k) {
