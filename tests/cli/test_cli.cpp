@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include <array>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -79,6 +80,56 @@ TEST(Cli, BadArgumentsGiveAClearErrorAndStatus2) {
   r = cli("run /no/such/scene.json");
   EXPECT_EQ(r.status, 2);
   EXPECT_NE(r.out.find("/no/such/scene.json"), std::string::npos) << r.out;
+}
+
+// Several primaries per I-constraint (thesis (4.10)-(4.13)): a needle's tip 2 mm above the
+// edge of a wedge whose faces meet at 120 degrees, moving at (0.6/sqrt3, 0, -1.2) m/s with no
+// gravity (tests/engine/dynamics/test_primary_search.cpp solves it by hand). The thesis'
+// primary, the top face, takes 0.4 N s and leaves the tip 6 mm behind it; the search moves the
+// impulse to the slanted face (0.2 N s), the run summary counts it.
+TEST(Cli, SeveralPrimariesAreSearchedAndCounted) {
+  const fs::path file = temp_dir() / "needle_over_wedge.json";
+  std::ofstream(file) << R"({"settings": {"gravity": [0, 0, 0], "contact_model": "peg",
+      "epsilon": 0.02},
+    "bodies": [
+      {"name": "wedge", "static": true, "mu": 0, "position": [-0.36666666666666667, 0, -0.46188021535170065],
+       "shape": {"type": "hull", "points": [[-1, -0.5, 0], [0, -0.5, 0], [0.5, -0.5, -0.8660254037844386],
+         [-1, -0.5, -0.8660254037844386], [-1, 0.5, 0], [0, 0.5, 0], [0.5, 0.5, -0.8660254037844386],
+         [-1, 0.5, -0.8660254037844386]]}},
+      {"name": "needle", "mass": 1, "inertia": [1e9, 1e9, 1e9], "mu": 0,
+       "position": [0, 0, 0.752], "velocity": [0.34641016151377546, 0, -1.2],
+       "shape": {"type": "hull", "points": [[0, 0, 0], [-0.1, -0.1, 1], [-0.1, 0.1, 1],
+         [0.1, -0.1, 1], [0.1, 0.1, 1]]}}]})";
+  Result r = cli("run " + file.string() + " --steps 1 --primaries several --json --quiet");
+  ASSERT_EQ(r.status, 0) << r.out;
+  auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["primaries"], "several");
+  EXPECT_EQ(j["primary_search"]["steps"], 1);
+  EXPECT_EQ(j["primary_search"]["leaves"], 2);
+  EXPECT_EQ(j["primary_search"]["steps_moved"], 1);
+  EXPECT_EQ(j["primary_search"]["steps_unresolved"], 0);
+  const auto v = j["bodies"][1]["velocity"];
+  EXPECT_NEAR(v[0].get<double>(), 0.6 / std::sqrt(3.0) + 0.1 * std::sqrt(3.0), 1e-9);
+  EXPECT_NEAR(v[2].get<double>(), -1.1, 1e-9);
+
+  r = cli("run " + file.string() + " --steps 1 --json --quiet");  // the thesis' choice
+  ASSERT_EQ(r.status, 0) << r.out;
+  j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["primaries"], "largest-gap");
+  EXPECT_FALSE(j.contains("primary_search"));
+  EXPECT_NEAR(j["bodies"][1]["velocity"][2].get<double>(), -0.8, 1e-9);
+
+  r = cli("run " + file.string() + " --steps 1 --primaries several --quiet");
+  ASSERT_EQ(r.status, 0) << r.out;
+  EXPECT_NE(r.out.find("primary search   1 steps, 2 LCPs"), std::string::npos) << r.out;
+
+  r = cli("run " + file.string() + " --primaries all");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.out.find("--primaries: expected largest-gap or several, got 'all'"),
+            std::string::npos) << r.out;
+  r = cli("experiment momentum_row --primaries sometimes");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.out.find("--primaries"), std::string::npos) << r.out;
 }
 
 // Formulation ncp (the quadratic cone, thesis (2.18)-(2.20)) from the command line and from a
