@@ -262,5 +262,22 @@ TEST(PrimarySearch, TheSimulatorMovesThePrimaryOfANeedleTipOverAWedgeEdge) {
   EXPECT_NEAR(tip.z(), -0.009, 1e-9);
 }
 
+// The search re-solves whatever the formulation poses: the NCP of (4.37)-(4.40) (path) gives
+// the same leaf and the same answer, frictionless.
+TEST(PrimarySearch, TheNcpFormulationFindsTheSameLeaf) {
+  const NeedleOverWedge scene;
+  const Vec3 v0(0.6 / kS3, 0, -1.2), n2(kS3 / 2, 0, 0.5);
+  Settings settings = scene.settings(Primaries::Several);
+  settings.formulation = Formulation::Ncp;
+  settings.solver = "path";
+  settings.fallbacks.clear();
+  Simulator sim(scene.w.model, scene.w.state, settings);
+  const StepReport& s = sim.step();
+  ASSERT_FALSE(s.failed) << s.failure;
+  EXPECT_EQ(s.primary_leaves, 2);
+  EXPECT_EQ(s.primaries_moved, 1);
+  EXPECT_NEAR((sim.state().bodies[scene.needle].velocity - (v0 + 0.2 * n2)).norm(), 0.0, 1e-8);
+}
+
 }  // namespace
 }  // namespace pegsim
