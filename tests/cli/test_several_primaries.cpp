@@ -31,7 +31,7 @@ double end_gap(const State& before, const State& after, const Model& model, cons
 struct Breaches {
   int steps_breaking = 0;  // steps with an I-constraint whose impulse breaks (4.13)
   int steps_moved = 0, steps_unresolved = 0;
-  double worst = 0.0;      // m below the group's largest end gap
+  double worst = 0.0;  // m below the group's largest end gap
 };
 
 Breaches run(PourSetup setup, Primaries primaries) {
@@ -61,9 +61,8 @@ Breaches run(PourSetup setup, Primaries primaries) {
       for (int m = g.first; m < g.first + g.count; ++m)
         largest = std::max(largest, end_gap(before, sim.state(), sim.model(),
                                             r.contacts[r.constraints.members[m]], settings.h));
-      const double below =
-          largest - end_gap(before, sim.state(), sim.model(),
-                            r.contacts[r.constraints.primary(g)], settings.h);
+      const double below = largest - end_gap(before, sim.state(), sim.model(),
+                                             r.contacts[r.constraints.primary(g)], settings.h);
       b.worst = std::max(b.worst, below);
       breaking |= below > 1e-8;
     }

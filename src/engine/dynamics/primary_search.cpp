@@ -14,7 +14,7 @@ bool tried(const PrimarySearch& s) {
 
 int candidates(const PrimarySearch& s, int k) {
   const int end = k + 1 < static_cast<int>(s.cand_first.size()) ? s.cand_first[k + 1]
-                                                                  : static_cast<int>(s.cand.size());
+                                                                : static_cast<int>(s.cand.size());
   return end - s.cand_first[k];
 }
 

@@ -31,12 +31,12 @@ inline constexpr int kMaxPrimaryLeaves = 16;
 inline constexpr double kGapTie = 1e-9;
 
 struct PrimarySearch {
-  ConstraintSet base;             // the step's set with the thesis' primaries (the first leaf)
-  std::vector<int> groups;        // the I-constraints with two or more C_iota contacts
-  std::vector<int> cand_first;    // per searched group: its candidates in `cand`
-  std::vector<int> cand;          // offsets within the group of its C_iota members (0 first)
-  std::vector<int> choice;        // per searched group: index into its candidates
-  std::vector<int> visited;       // the leaves tried, groups.size() choices each
+  ConstraintSet base;           // the step's set with the thesis' primaries (the first leaf)
+  std::vector<int> groups;      // the I-constraints with two or more C_iota contacts
+  std::vector<int> cand_first;  // per searched group: its candidates in `cand`
+  std::vector<int> cand;        // offsets within the group of its C_iota members (0 first)
+  std::vector<int> choice;      // per searched group: index into its candidates
+  std::vector<int> visited;     // the leaves tried, groups.size() choices each
 };
 
 // Fills search.groups and the candidates from `set` (taken as the first leaf, copied to

@@ -239,8 +239,9 @@ TEST(PrimarySearch, TheSimulatorMovesThePrimaryOfANeedleTipOverAWedgeEdge) {
   ASSERT_EQ(r.constraints.groups.size(), 1u);
   EXPECT_EQ(r.constraints.groups[0].kind, ConstraintKind::InterContact);
   EXPECT_EQ(r.primary_leaves, 0);  // no search
-  EXPECT_NEAR((r.contacts[r.constraints.primary(r.constraints.groups[0])].normal -
-               Vec3::UnitZ()).norm(), 0.0, 1e-12);
+  EXPECT_NEAR(
+      (r.contacts[r.constraints.primary(r.constraints.groups[0])].normal - Vec3::UnitZ()).norm(),
+      0.0, 1e-12);
   EXPECT_NEAR(r.constraints.groups[0].impulse, 0.4, 1e-9);
   EXPECT_NEAR((thesis.state().bodies[scene.needle].velocity - Vec3(v0.x(), 0, -0.8)).norm(), 0.0,
               1e-9);
