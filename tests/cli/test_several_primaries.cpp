@@ -71,10 +71,9 @@ Breaches run(PourSetup setup, Primaries primaries) {
   return b;
 }
 
-// The thesis' primary (largest gap at the start) breaks (4.13) on a few steps of these trials;
+// The thesis' primary (largest gap at the start) breaks (4.13) on a few steps of the trial;
 // the search finds a leaf that meets it on every step.
-TEST(SeveralPrimaries, EveryImpulseOfThePolyhedraPourIsAtTheLargestEndGap) {
-  const PourSetup setup = polyhedra_pour_setup(0, 0.01);
+void expect_the_search_meets_4_13(const PourSetup& setup) {
   const Breaches thesis = run(setup, Primaries::LargestGap);
   EXPECT_GE(thesis.steps_breaking, 1);
   const Breaches several = run(setup, Primaries::Several);
@@ -83,14 +82,12 @@ TEST(SeveralPrimaries, EveryImpulseOfThePolyhedraPourIsAtTheLargestEndGap) {
   EXPECT_EQ(several.steps_unresolved, 0);
 }
 
+TEST(SeveralPrimaries, EveryImpulseOfThePolyhedraPourIsAtTheLargestEndGap) {
+  expect_the_search_meets_4_13(polyhedra_pour_setup(0, 0.01));
+}
+
 TEST(SeveralPrimaries, EveryImpulseOfThePolygonPourIsAtTheLargestEndGap) {
-  const PourSetup setup = polygon_pour_setup(2, 0.01);
-  const Breaches thesis = run(setup, Primaries::LargestGap);
-  EXPECT_GE(thesis.steps_breaking, 1);
-  const Breaches several = run(setup, Primaries::Several);
-  EXPECT_EQ(several.steps_breaking, 0) << "worst " << several.worst << " m";
-  EXPECT_GE(several.steps_moved, 1);
-  EXPECT_EQ(several.steps_unresolved, 0);
+  expect_the_search_meets_4_13(polygon_pour_setup(2, 0.01));
 }
 
 }  // namespace

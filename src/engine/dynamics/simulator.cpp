@@ -223,12 +223,7 @@ const StepReport& Simulator::step() {
       if (r.failed && drop_cross_constraints()) {
         // Thesis §4.2.3: X-constraints can make the subproblem unsatisfiable. Without them the
         // step keeps every U- and I-constraint (and reports what it dropped).
-        r.failed = false;
-        r.failure.clear();
-        r.solve = SolveReport{};
-        assemble_constraint_problem(model_, state_, settings_, r.contacts, r.constraints,
-                                    primaries_, problem_);
-        solve_problem();
+        assemble_and_solve();
         r.fell_back = true;  // the chain's first solver did not answer the step's problem
       }
       if (settings_.primaries == Primaries::Several) search_primaries();
@@ -315,16 +310,20 @@ void Simulator::search_primaries() {
   for (int c : search_.choice) r.primaries_moved += c != 0;
 }
 
-void Simulator::solve_leaf() {
+void Simulator::assemble_and_solve() {
   StepReport& r = report_;
-  leaf_constraints(search_, r.constraints);
   r.failed = false;
   r.failure.clear();
   r.solve = SolveReport{};
   assemble_constraint_problem(model_, state_, settings_, r.contacts, r.constraints, primaries_,
                               problem_);
   solve_problem();
-  ++r.primary_leaves;
+}
+
+void Simulator::solve_leaf() {
+  leaf_constraints(search_, report_.constraints);
+  assemble_and_solve();
+  ++report_.primary_leaves;
 }
 
 double Simulator::leaf_violations() {

@@ -60,6 +60,8 @@ class Simulator {
   void solve(ContactProblem& problem);
   // solve(problem_), then velocity_ from the answer if a solver gave one.
   void solve_problem();
+  // problem_ assembled afresh from report_.constraints and solved, the last failure forgotten.
+  void assemble_and_solve();
   // Settings::primaries = several: the search of primary_search.hpp over report_.constraints'
   // I-constraints, each leaf assembled and solved into problem_, z_ and velocity_.
   void search_primaries();

@@ -31,15 +31,7 @@ struct Corner {
     settings.h = kH;
     settings.gravity = Vec3(0, 0, -kG);
   }
-  Contact at_centre(const Vec3& n, double gap) const {
-    Contact c;
-    c.body_a = block;
-    c.body_b = box;
-    c.normal = n;
-    c.gap = gap;
-    c.point_a = w.state.bodies[box].position - gap * n;  // p_b is the centre of mass
-    return c;
-  }
+  Contact at_centre(const Vec3& n, double gap) const { return w.at_centre(block, box, n, gap); }
 
   struct Answer {
     Vec3 velocity;

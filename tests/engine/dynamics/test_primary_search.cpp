@@ -46,15 +46,7 @@ struct SlantedCorner {
     settings.h = kH;
     settings.gravity.setZero();
   }
-  Contact at_centre(const Vec3& n, double gap) const {
-    Contact c;
-    c.body_a = block;
-    c.body_b = box;
-    c.normal = n;
-    c.gap = gap;
-    c.point_a = w.state.bodies[box].position - gap * n;  // p_b is the centre of mass
-    return c;
-  }
+  Contact at_centre(const Vec3& n, double gap) const { return w.at_centre(block, box, n, gap); }
 
   // Solves the leaf `set` and returns the box's velocity; fills the group's impulse.
   Vec3 solve(ConstraintSet& set, VecX& velocity) const {

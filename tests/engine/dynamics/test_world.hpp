@@ -4,6 +4,7 @@
 #include <memory>
 #include <string>
 
+#include "engine/core/contact.hpp"
 #include "engine/core/model.hpp"
 #include "engine/core/state.hpp"
 #include "engine/geometry/builders.hpp"
@@ -43,6 +44,17 @@ struct World {
     b.inertia = mp.inertia * (mass / mp.volume);
     b.mu = mu;
     return add(b, position, orientation);
+  }
+  // A contact of `face_body` (A) with `body` (B) at B's centre of mass (no lever arm on B),
+  // normal n from A onto B, gap psi.
+  Contact at_centre(int face_body, int body, const Vec3& n, double gap) const {
+    Contact c;
+    c.body_a = face_body;
+    c.body_b = body;
+    c.normal = n;
+    c.gap = gap;
+    c.point_a = state.bodies[body].position - gap * n;  // p_b is the centre of mass
+    return c;
   }
   int add_sphere(const std::string& name, double radius, double mass, const Vec3& position,
                  double mu = 0.5) {
