@@ -42,6 +42,8 @@ const char* lcp_defect(const Lcp& lcp, bool bounds_allowed) {
   return defect(lcp, bounds_allowed, true);
 }
 
+const char* lcp_shape_defect(const Lcp& lcp) { return defect(lcp, false, false); }
+
 const char* body_form_defect(const Lcp& lcp) {
   const LcpBodyForm& f = lcp.body_form;
   auto finite = [](const std::vector<Vec6>& v) {

@@ -60,6 +60,10 @@ struct Lcp {
 // rows), or nullptr when it is well-formed. Every solver checks this first.
 const char* lcp_defect(const Lcp& lcp, bool bounds_allowed = false);
 
+// lcp_defect without the pass over M's entries, for a solver that checks each entry as it reads
+// it (Lemke's sparse fast path): nullptr when the sizes, q and the bounds are well-formed.
+const char* lcp_shape_defect(const Lcp& lcp);
+
 // lcp_defect for a solver that reads M only in its diagonal blocks and couples them through
 // the body form (PGS in the body form): the sizes, q and the body form's vectors are checked
 // here, the diagonal blocks by the solver as it copies them; nullptr when well-formed.

@@ -20,14 +20,24 @@ SolveReport LemkeSolver::solve(const Lcp& lcp, VecX& z, const SolverOptions& opt
     return finish_report(std::move(report), status, std::move(message), lcp, z, t0);
   };
 
-  if (const char* defect = lcp_defect(lcp)) {
+  // The fast path reads every entry of M as it binds the problem, and checks them there: one
+  // pass over the dense M instead of two (on pour20's 900-row problems, 6.5 MB each).
+  const bool sparse = n >= kFastPathRows;
+  if (const char* defect = sparse ? lcp_shape_defect(lcp) : lcp_defect(lcp)) {
     z.setZero(n);
     return finish(SolveStatus::NumericalFailure, defect);
   }
   const double q_norm = n ? lcp.q.cwiseAbs().maxCoeff() : 0.0;
   const double tolerance = options.tolerance * (1.0 + q_norm);
   tolerance_ = tolerance;
-  revised_bound_ = false;
+  if (sparse && !revised_.bind(lcp, tolerance)) {
+    z.setZero(n);
+    return finish(SolveStatus::NumericalFailure, "M or q has a non-finite entry");
+  }
+  // The fast path's answers come with their residual, computed over M's nonzeros.
+  auto finish_fast = [&]() {
+    return finish_report(std::move(report), SolveStatus::Solved, "", fast_residual_, t0);
+  };
 
   // Runs 1 and 2 get at most `quick` pivots each; the last run gets what is left of the budget.
   const int budget = options.max_iterations;
@@ -75,7 +85,7 @@ SolveReport LemkeSolver::solve(const Lcp& lcp, VecX& z, const SolverOptions& opt
       bool ray = false;
       if (fast_solved_from(lcp, Z_, std::min(budget, report.iterations + n / 2 + 20), z, report,
                            &ray))
-        return finish(SolveStatus::Solved, "");
+        return finish_fast();
       // A warm run the fast path ended on a ray, the dense tableau would repeat pivot for pivot
       // (test FastPathWarmAnswersSolveThePour20Problems): the cold start follows at once. Such
       // a ray proves nothing about the LCP: the covering vector d = B e has negative entries,
@@ -103,7 +113,7 @@ SolveReport LemkeSolver::solve(const Lcp& lcp, VecX& z, const SolverOptions& opt
   // (coplanar contacts, friction directions spanning one plane) it keeps the pivots large.
   Z_.clear();
   if (fast_solved_from(lcp, Z_, std::min(budget, report.iterations + quick), z, report))
-    return finish(SolveStatus::Solved, "");
+    return finish_fast();
   fast_.start_cold();
   if (fast_solved(
           fast_.run(Fast::Rule::Harris, std::min(budget, report.iterations + quick), report)))
@@ -150,28 +160,27 @@ bool LemkeSolver::fast_solved_from(const Lcp& lcp, const std::vector<int>& Z, in
   if (ended_on_ray) *ended_on_ray = false;
   // Small problems (PGS's 9-row contact blocks, stack10) are done faster dense.
   if (lcp.size() < kFastPathRows) return false;
-  if (!revised_bound_) {
-    revised_.bind(lcp, tolerance_);
-    revised_bound_ = true;
-  }
   if (!revised_.start(Z)) return false;
   // The basis as it is, if it solves the problem to the tolerance (its degenerate basic values
   // may sit a rounding error below zero); else Lemke from it.
   revised_.extract(candidate_);
-  if (revised_.residual(candidate_) > tolerance_) {
+  fast_residual_ = revised_.residual(candidate_);
+  if (fast_residual_ > tolerance_) {
     const LemkeRevised::End end = revised_.run(max_pivots, report);
     if (ended_on_ray) *ended_on_ray = end == LemkeRevised::End::Ray;
     if (end != LemkeRevised::End::Solution) return false;
     revised_.extract(candidate_);
-    const double residual = revised_.residual(candidate_);
-    if (residual > tolerance_) return false;
+    fast_residual_ = revised_.residual(candidate_);
+    if (fast_residual_ > tolerance_) return false;
     revised_.basic_z(basis_);
     // The complementary basis without z0 answers exactly, which keeps the next step's warm
     // basis feasible (pour20, steps 150-1050: 634 of 900 steps then need no pivot, against 1).
     if (revised_.drop_z0()) {
       revised_.extract(polished_);
-      if (revised_.residual(polished_) < residual) {
+      const double polished = revised_.residual(polished_);
+      if (polished < fast_residual_) {
         candidate_.swap(polished_);
+        fast_residual_ = polished;
         revised_.basic_z(basis_);
       }
     }

@@ -37,9 +37,10 @@ class LemkeSolver final : public Solver {
   // Smaller problems skip the fast path: dense is faster there (stack10, 360 rows: 0.3 ms per
   // step dense, 1.1 ms through the sparse LU).
   static constexpr int kFastPathRows = 400;
-  LemkeRevised revised_;  // the fast path; the tableaus below are the verified fallback
-  bool revised_bound_ = false;
+  LemkeRevised revised_;  // the fast path, bound to problems of kFastPathRows rows and more;
+                          // the tableaus below are the verified fallback
   double tolerance_ = 0.0;
+  double fast_residual_ = 0.0;  // natural residual of the fast path's last candidate
 
   LemkeTableau<double> fast_;
   LemkeTableau<long double> exact_;

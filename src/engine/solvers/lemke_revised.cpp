@@ -7,13 +7,14 @@
 
 namespace pegsim {
 
-void LemkeRevised::bind(const Lcp& lcp, double tolerance) {
+bool LemkeRevised::bind(const Lcp& lcp, double tolerance) {
   lcp_ = &lcp;
   n_ = lcp.size();
   tolerance_ = tolerance;
   const double q_norm = n_ ? lcp.q.cwiseAbs().maxCoeff() : 0.0;
   x_floor_ = kTie * q_norm;
   double m_norm = 0.0;
+  bool finite = true;
   col_start_.assign(n_ + 1, 0);
   m_row_.clear();
   m_value_.clear();
@@ -23,12 +24,14 @@ void LemkeRevised::bind(const Lcp& lcp, double tolerance) {
       if (v == 0.0) continue;
       m_row_.push_back(i);
       m_value_.push_back(v);
+      finite = finite && std::isfinite(v);
       m_norm = std::max(m_norm, std::abs(v));
     }
     col_start_[j + 1] = static_cast<int>(m_row_.size());
   }
   lex_zero_ = m_norm * std::numeric_limits<double>::epsilon();
   counts_ = Counts{};
+  return finite;
 }
 
 bool LemkeRevised::start(const std::vector<int>& Z) {

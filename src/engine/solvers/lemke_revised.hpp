@@ -30,8 +30,8 @@ class LemkeRevised {
   enum class End { Solution, Ray, Doubtful };
 
   // Binds the problem (M indexed by columns, nonzeros only); `tolerance` is the natural
-  // residual accepted as a solution.
-  void bind(const Lcp& lcp, double tolerance);
+  // residual accepted as a solution. False if M has a non-finite entry.
+  bool bind(const Lcp& lcp, double tolerance);
 
   // Factors the complementary basis {z_i : i in Z} ∪ {w_i : i not in Z} with covering vector
   // d = B e (Z empty: the classical cold start B = I, d = e) and computes x = B^-1 q. False if

@@ -9,6 +9,8 @@
 
 #include <cmath>
 #include <filesystem>
+#include <limits>
+#include <random>
 #include <vector>
 
 #include "dense_lemke_reference.hpp"
@@ -278,6 +280,24 @@ TEST(LemkeSparse, SolverWarmStartedAlongPour20SolvesEveryProblem) {
     ASSERT_TRUE(report.solved()) << "problem " << k << ": " << report.message;
     EXPECT_TRUE(test::is_solution(lcp, z)) << "problem " << k;
     basis = *solver.final_basis();
+  }
+}
+
+// The fast path checks M's entries as it binds the problem (LemkeSolver skips the separate
+// pass over M from kFastPathRows rows on): a NaN or an infinity in M is still refused.
+TEST(LemkeSparse, LargeProblemWithANonFiniteMIsRefused) {
+  std::mt19937 rng(3);
+  const Lcp base = test::random_spd(450, rng);
+  for (double bad : {std::numeric_limits<double>::quiet_NaN(),
+                     std::numeric_limits<double>::infinity()}) {
+    Lcp lcp = base;
+    lcp.M(417, 12) = bad;
+    LemkeSolver solver;
+    VecX z;
+    const SolveReport report = solver.solve(lcp, z, SolverOptions{});
+    EXPECT_EQ(report.status, SolveStatus::NumericalFailure) << bad;
+    EXPECT_NE(report.message.find("non-finite"), std::string::npos) << report.message;
+    EXPECT_EQ(z.size(), 450);
   }
 }
 
