@@ -43,6 +43,14 @@ SolveReport LemkeSolver::solve(const Lcp& lcp, VecX& z, const SolverOptions& opt
   const int budget = options.max_iterations;
   const int quick = std::min(budget, 4 * n + 100);
   using Fast = LemkeTableau<double>;
+  // The dense tableau is bound when a run needs it (its bind reads all of M): the fast path
+  // answers most large problems alone.
+  bool dense_bound = false;
+  auto dense = [&]() -> Fast& {
+    if (!dense_bound) fast_.bind(lcp, tolerance);
+    dense_bound = true;
+    return fast_;
+  };
   auto accept = [&](auto& tableau) {
     tableau.extract(z);
     if (natural_residual(lcp, z) > tolerance) return false;
@@ -60,7 +68,7 @@ SolveReport LemkeSolver::solve(const Lcp& lcp, VecX& z, const SolverOptions& opt
     for (int i = 0; i < n; ++i)
       if (basis_[i]) Z_.push_back(i);
     basis_.clear();
-    return fast_.start_from_basis(Z_) &&
+    return dense().start_from_basis(Z_) &&
            fast_.run(Fast::Rule::Harris, std::min(budget, report.iterations + n / 2 + 20),
                      report) == Fast::End::Solution &&
            accept(fast_);
@@ -68,7 +76,6 @@ SolveReport LemkeSolver::solve(const Lcp& lcp, VecX& z, const SolverOptions& opt
   auto fast_solved = [&](Fast::End end) {
     return end == Fast::End::Solution && (accept(fast_) || restart_from(fast_));
   };
-  fast_.bind(lcp, tolerance);
 
   // 1. Warm start: the previous basis as it is, else the method from that basis. The basis,
   // when known, is what to start from: the support {z_i > 0} of a pile's answer alone makes a
@@ -98,7 +105,7 @@ SolveReport LemkeSolver::solve(const Lcp& lcp, VecX& z, const SolverOptions& opt
       }
       // A warm run that is not done after n/2 pivots is no cheaper than a cold one (pour20:
       // warm runs either finish in about n/4 pivots or wander for thousands).
-      if (!ray && fast_.start_from_basis(Z_) &&
+      if (!ray && dense().start_from_basis(Z_) &&
           fast_solved(fast_.run(Fast::Rule::Harris,
                                 std::min(budget, report.iterations + n / 2 + 20), report)))
         return finish(SolveStatus::Solved, "");
@@ -114,7 +121,7 @@ SolveReport LemkeSolver::solve(const Lcp& lcp, VecX& z, const SolverOptions& opt
   Z_.clear();
   if (fast_solved_from(lcp, Z_, std::min(budget, report.iterations + quick), z, report))
     return finish_fast();
-  fast_.start_cold();
+  dense().start_cold();
   if (fast_solved(
           fast_.run(Fast::Rule::Harris, std::min(budget, report.iterations + quick), report)))
     return finish(SolveStatus::Solved, "");
@@ -123,7 +130,7 @@ SolveReport LemkeSolver::solve(const Lcp& lcp, VecX& z, const SolverOptions& opt
   // degenerate path (hundreds of pivots on pour20's 500-row problems) can pick a wrong row
   // among ties and end on a false ray; so only a ray in long double, whose 11 more bits keep
   // those paths exact, is taken as the answer.
-  fast_.start_cold();
+  dense().start_cold();
   if (fast_solved(fast_.run(Fast::Rule::Lexicographic,
                             std::min(budget, report.iterations + quick), report)))
     return finish(SolveStatus::Solved, "");

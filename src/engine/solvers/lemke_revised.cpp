@@ -75,16 +75,30 @@ bool LemkeRevised::refactor() {
     r_row_.push_back(i);
   }
   const int k = static_cast<int>(z_slot_.size());
+  // S from the z columns' entries on R; -B_WZ (M_ij, or d_i for z0) kept by column for the
+  // solves, so that they touch only W's entries.
   triplets_.clear();
+  wz_start_.assign(1, 0);
+  wz_equation_.clear();
+  wz_value_.clear();
+  auto entry = [&](int i, int b, double minus_b) {
+    if (r_index_[i] >= 0) {
+      triplets_.emplace_back(r_index_[i], b, -minus_b);
+    } else {
+      wz_equation_.push_back(i);
+      wz_value_.push_back(minus_b);
+    }
+  };
   for (int b = 0; b < k; ++b) {
     const int v = factored_[z_slot_[b]];
     if (v < 2 * n) {
       for (int e = col_start_[v - n]; e < col_start_[v - n + 1]; ++e)
-        if (r_index_[m_row_[e]] >= 0) triplets_.emplace_back(r_index_[m_row_[e]], b, -m_value_[e]);
+        entry(m_row_[e], b, m_value_[e]);
     } else {
-      for (int a = 0; a < k; ++a)
-        if (d_(r_row_[a]) != 0.0) triplets_.emplace_back(a, b, -d_(r_row_[a]));
+      for (int i = 0; i < n; ++i)
+        if (d_(i) != 0.0) entry(i, b, d_(i));
     }
+    wz_start_.push_back(static_cast<int>(wz_equation_.size()));
   }
   ++counts_.refactorizations;
   eta_row_.clear();
@@ -115,19 +129,13 @@ void LemkeRevised::solve_factor(VecX& y) {
     part_.resize(k);
     for (int a = 0; a < k; ++a) part_(a) = y(r_row_[a]);
     part_ = lu_.solve(part_).eval();
+    // y_W -= B_WZ y_Z.
     for (int b = 0; b < k; ++b) {
       const double yz = part_(b);
       solved_(z_slot_[b]) = yz;
       if (yz == 0.0) continue;
-      const int v = factored_[z_slot_[b]];
-      // y_W -= B_WZ y_Z, with B's z column -M_j and the z0 column -d.
-      if (v < 2 * n) {
-        for (int e = col_start_[v - n]; e < col_start_[v - n + 1]; ++e)
-          if (w_slot_[m_row_[e]] >= 0) solved_(w_slot_[m_row_[e]]) += m_value_[e] * yz;
-      } else {
-        for (int i = 0; i < n; ++i)
-          if (w_slot_[i] >= 0) solved_(w_slot_[i]) += d_(i) * yz;
-      }
+      for (int e = wz_start_[b]; e < wz_start_[b + 1]; ++e)
+        solved_(w_slot_[wz_equation_[e]]) += wz_value_[e] * yz;
     }
   }
   y.swap(solved_);
@@ -144,15 +152,9 @@ void LemkeRevised::solve_factor_transposed(VecX& u) {
   if (k > 0) {
     part_.resize(k);
     for (int b = 0; b < k; ++b) {
-      const int v = factored_[z_slot_[b]];
       double rhs = u(z_slot_[b]);
-      if (v < 2 * n) {
-        for (int e = col_start_[v - n]; e < col_start_[v - n + 1]; ++e)
-          if (w_slot_[m_row_[e]] >= 0) rhs += m_value_[e] * solved_(m_row_[e]);
-      } else {
-        for (int i = 0; i < n; ++i)
-          if (w_slot_[i] >= 0) rhs += d_(i) * solved_(i);
-      }
+      for (int e = wz_start_[b]; e < wz_start_[b + 1]; ++e)
+        rhs += wz_value_[e] * solved_(wz_equation_[e]);
       part_(b) = rhs;
     }
     part_ = lu_.transpose().solve(part_).eval();
