@@ -18,14 +18,26 @@ bool LemkeRevised::bind(const Lcp& lcp, double tolerance) {
   col_start_.assign(n_ + 1, 0);
   m_row_.clear();
   m_value_.clear();
+  const bool by_bodies = coupled_blocks(lcp);
   for (int j = 0; j < n_; ++j) {
-    for (int i = 0; i < n_; ++i) {
-      const double v = lcp.M(i, j);
-      if (v == 0.0) continue;
-      m_row_.push_back(i);
-      m_value_.push_back(v);
-      finite = finite && std::isfinite(v);
-      m_norm = std::max(m_norm, std::abs(v));
+    auto read = [&](int begin, int end) {
+      for (int i = begin; i < end; ++i) {
+        const double v = lcp.M(i, j);
+        if (v == 0.0) continue;
+        m_row_.push_back(i);
+        m_value_.push_back(v);
+        finite = finite && std::isfinite(v);
+        m_norm = std::max(m_norm, std::abs(v));
+      }
+    };
+    if (!by_bodies) {
+      read(0, n_);
+    } else {
+      const int J = block_of_[j];
+      for (int e = coupled_start_[J]; e < coupled_start_[J + 1]; ++e) {
+        const int I = coupled_[e];
+        read(lcp.block_starts[I], I + 1 < blocks_ ? lcp.block_starts[I + 1] : n_);
+      }
     }
     col_start_[j + 1] = static_cast<int>(m_row_.size());
   }
@@ -50,6 +62,68 @@ bool LemkeRevised::start(const std::vector<int>& Z) {
   for (int j : Z)
     for (int k = col_start_[j]; k < col_start_[j + 1]; ++k) d_(m_row_[k]) -= m_value_[k];
   return refactor();
+}
+
+// The body form's contract (lcp.hpp): rows of different blocks couple only through a body both
+// act on. Per block, the blocks it may couple with, ascending (itself included), so that bind
+// reads those rows of M only, in the order a full scan would (pour20's pile: ~1/3 of M).
+bool LemkeRevised::coupled_blocks(const Lcp& lcp) {
+  const LcpBodyForm& f = lcp.body_form;
+  const int n = lcp.size();
+  if (f.empty() || lcp.block_starts.empty() || static_cast<int>(f.body_a.size()) != n ||
+      static_cast<int>(f.body_b.size()) != n || lcp.block_starts.front() != 0)
+    return false;
+  blocks_ = static_cast<int>(lcp.block_starts.size());
+  block_of_.resize(n);
+  for (int I = 0; I < blocks_; ++I) {
+    const int end = I + 1 < blocks_ ? lcp.block_starts[I + 1] : n;
+    if (lcp.block_starts[I] >= end || end > n) return false;
+    for (int i = lcp.block_starts[I]; i < end; ++i) block_of_[i] = I;
+  }
+  // Blocks per body (ascending, once each), then per block the union over its bodies.
+  auto valid = [&](int b) { return b >= 0 && b < f.bodies; };
+  auto for_each_body = [&](int I, auto&& visit) {
+    const int end = I + 1 < blocks_ ? lcp.block_starts[I + 1] : n;
+    for (int i = lcp.block_starts[I]; i < end; ++i) {
+      if (valid(f.body_a[i])) visit(f.body_a[i]);
+      if (valid(f.body_b[i])) visit(f.body_b[i]);
+    }
+  };
+  body_start_.assign(f.bodies + 1, 0);
+  mark_.assign(f.bodies, -1);
+  for (int I = 0; I < blocks_; ++I)
+    for_each_body(I, [&](int b) {
+      if (mark_[b] != I) ++body_start_[b + 1];
+      mark_[b] = I;
+    });
+  for (int b = 0; b < f.bodies; ++b) body_start_[b + 1] += body_start_[b];
+  body_blocks_.resize(body_start_[f.bodies]);
+  fill_.assign(body_start_.begin(), body_start_.end() - 1);
+  mark_.assign(f.bodies, -1);
+  for (int I = 0; I < blocks_; ++I)
+    for_each_body(I, [&](int b) {
+      if (mark_[b] != I) body_blocks_[fill_[b]++] = I;
+      mark_[b] = I;
+    });
+  coupled_start_.assign(1, 0);
+  coupled_.clear();
+  mark_.assign(blocks_, -1);
+  for (int I = 0; I < blocks_; ++I) {
+    merged_.clear();
+    merged_.push_back(I);
+    mark_[I] = I;
+    for_each_body(I, [&](int b) {
+      for (int e = body_start_[b]; e < body_start_[b + 1]; ++e)
+        if (mark_[body_blocks_[e]] != I) {
+          mark_[body_blocks_[e]] = I;
+          merged_.push_back(body_blocks_[e]);
+        }
+    });
+    std::sort(merged_.begin(), merged_.end());
+    coupled_.insert(coupled_.end(), merged_.begin(), merged_.end());
+    coupled_start_.push_back(static_cast<int>(coupled_.size()));
+  }
+  return true;
 }
 
 // B from its basic columns, factored afresh; x = B^-1 q recomputed from it. Only the block S

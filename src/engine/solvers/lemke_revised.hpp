@@ -70,6 +70,7 @@ class LemkeRevised {
   static constexpr double kSmallEta = 1e-6;  // a pivot this small relative to its column refactors
   static constexpr int kRefactor = 64;       // etas kept before the basis is factored afresh
 
+  bool coupled_blocks(const Lcp& lcp);  // false: no body form, bind reads all of M
   bool refactor();
   void column_of(int variable, VecX& column) const;  // column of B's variable in [I, -M, -d]
   void ftran(VecX& y);                          // y <- B^-1 y
@@ -86,6 +87,11 @@ class LemkeRevised {
   int n_ = 0;
   double tolerance_ = 0.0, x_floor_ = 0.0, lex_zero_ = 0.0;
   std::vector<int> col_start_, m_row_;  // M in compressed sparse columns
+  // coupled_blocks(): per row its block, per body the blocks acting on it, per block the blocks
+  // it may couple with (coupled_start_ indexes coupled_), and workspaces.
+  int blocks_ = 0;
+  std::vector<int> block_of_, body_start_, body_blocks_, coupled_start_, coupled_;
+  std::vector<int> fill_, mark_, merged_;
   std::vector<double> m_value_;
   std::vector<int> basic_, row_of_;     // variables: w_i = i, z_i = n + i, z0 = 2n
   int last_leaving_ = -1;               // the variable the last pivot of run() took out

@@ -283,6 +283,35 @@ TEST(LemkeSparse, SolverWarmStartedAlongPour20SolvesEveryProblem) {
   }
 }
 
+// With a body form, bind reads only the rows of blocks that share a body with the column
+// (LcpBodyForm's contract); without it, all of M. Both must bind the same nonzeros in the same
+// order: the same runs, pivot for pivot, to bit-identical answers.
+TEST(LemkeSparse, BindByBodiesReadsWhatTheFullScanReads) {
+  int compared = 0;
+  for (std::size_t k = 0; k < problems().size(); ++k) {
+    const Lcp& lcp = problems()[k];
+    ASSERT_FALSE(lcp.body_form.empty()) << k;
+    Lcp plain = lcp;
+    plain.body_form.clear();
+    LemkeRevised by_bodies, full;
+    ASSERT_TRUE(by_bodies.bind(lcp, tolerance(lcp)));
+    ASSERT_TRUE(full.bind(plain, tolerance(lcp)));
+    ASSERT_TRUE(by_bodies.start({}));
+    ASSERT_TRUE(full.start({}));
+    SolveReport a, b;
+    const auto end_a = by_bodies.run(20000, a), end_b = full.run(20000, b);
+    EXPECT_EQ(static_cast<int>(end_a), static_cast<int>(end_b)) << k;
+    EXPECT_EQ(a.iterations, b.iterations) << k;
+    VecX za, zb;
+    by_bodies.extract(za);
+    full.extract(zb);
+    EXPECT_EQ(za, zb) << k;
+    EXPECT_EQ(by_bodies.residual(za), full.residual(zb)) << k;
+    ++compared;
+  }
+  EXPECT_GE(compared, 15);
+}
+
 // The fast path checks M's entries as it binds the problem (LemkeSolver skips the separate
 // pass over M from kFastPathRows rows on): a NaN or an infinity in M is still refused.
 TEST(LemkeSparse, LargeProblemWithANonFiniteMIsRefused) {
