@@ -172,7 +172,9 @@ bool LemkeSolver::fast_solved_from(const Lcp& lcp, const std::vector<int>& Z, in
   // may sit a rounding error below zero); else Lemke from it.
   revised_.extract(candidate_);
   fast_residual_ = revised_.residual(candidate_);
-  if (fast_residual_ > tolerance_) {
+  if (fast_residual_ <= tolerance_) {
+    revised_.basic_z(basis_);
+  } else {
     const LemkeRevised::End end = revised_.run(max_pivots, report);
     if (ended_on_ray) *ended_on_ray = end == LemkeRevised::End::Ray;
     if (end != LemkeRevised::End::Solution) return false;
@@ -191,11 +193,8 @@ bool LemkeSolver::fast_solved_from(const Lcp& lcp, const std::vector<int>& Z, in
         revised_.basic_z(basis_);
       }
     }
-    z = candidate_;
-    return true;
   }
   z = candidate_;
-  revised_.basic_z(basis_);
   return true;
 }
 

@@ -134,7 +134,6 @@ bool LemkeRevised::coupled_blocks(const Lcp& lcp) {
 // and S has as many rows as basic z's (pour20's pile: about 260 of 900).
 bool LemkeRevised::refactor() {
   const int n = n_;
-  factored_ = basic_;
   w_slot_.assign(n, -1);
   z_slot_.clear();
   for (int r = 0; r < n; ++r) {
@@ -164,7 +163,7 @@ bool LemkeRevised::refactor() {
     }
   };
   for (int b = 0; b < k; ++b) {
-    const int v = factored_[z_slot_[b]];
+    const int v = basic_[z_slot_[b]];
     if (v < 2 * n) {
       for (int e = col_start_[v - n]; e < col_start_[v - n + 1]; ++e)
         entry(m_row_[e], b, m_value_[e]);

@@ -98,7 +98,7 @@ class LemkeRevised {
   VecX x_, d_, a_, res_, solved_, part_;
   // The factored block S of B_0 (refactor()): per equation the slot of its basic w_i or -1, the
   // slots of the basic z's (and z0), the rows R without a basic w and each row's place in R.
-  std::vector<int> factored_, w_slot_, z_slot_, r_row_, r_index_;  // factored_: B_0's variables
+  std::vector<int> w_slot_, z_slot_, r_row_, r_index_;
   std::vector<int> wz_start_, wz_equation_;  // -B_WZ by z slot: the equations of W it touches
   std::vector<double> wz_value_;             // and their values
   Eigen::SparseMatrix<double> S_;
