@@ -162,6 +162,8 @@ const StepReport& Simulator::step() {
   r.correction_position_iterations = 0;
   r.correction_velocity_iterations = 0;
   r.dropped_cross_constraints = 0;
+  r.cross_energy_gain = r.cross_energy_need = 0.0;
+  r.cross_energy_refused = false;
   r.primary_leaves = 0;
   r.primaries_moved = 0;
   r.primary_search_unresolved = false;
@@ -220,11 +222,15 @@ const StepReport& Simulator::step() {
     } else {
       t0 = Clock::now();
       solve_problem();
+      r.cross_energy_gain = energy_.gain;
+      r.cross_energy_need = energy_.need;
+      r.cross_energy_refused = energy_refused_;
       if (r.failed && drop_cross_constraints()) {
-        // Thesis §4.2.3: X-constraints can make the subproblem unsatisfiable. Without them the
-        // step keeps every U- and I-constraint (and reports what it dropped).
+        // Thesis §4.2.3: X-constraints can make the subproblem unsatisfiable, or answerable
+        // only by impulses that throw bodies apart (answer_energy_holds). Without them the
+        // step keeps every U- and I-constraint (and reports what it dropped, and why).
         assemble_and_solve();
-        r.fell_back = true;  // the chain's first solver did not answer the step's problem
+        r.fell_back = true;  // the chain's first answer, if any, was not kept
       }
       if (settings_.primaries == Primaries::Several) search_primaries();
       r.timings.solve = seconds_since(t0);
@@ -275,10 +281,33 @@ const StepReport& Simulator::step() {
 }
 
 void Simulator::solve_problem() {
+  energy_ = AnswerEnergy{};
+  energy_refused_ = false;
   solve(problem_);
   if (report_.failed) return;
   if (used_mixed_) mixed_velocities(problem_, z_, velocity_);
   else contact_velocities(problem_, z_, velocity_);
+  // A refused answer does not warm-start the re-solve without X-constraints, nor the next step.
+  if (answer_energy_holds()) remember_warm_start(problem_);
+}
+
+bool Simulator::answer_energy_holds() {
+  StepReport& r = report_;
+  const bool cross = std::any_of(r.constraints.groups.begin(), r.constraints.groups.end(),
+                                 [](const ConstraintGroup& g) {
+                                   return g.kind == ConstraintKind::CrossContact;
+                                 });
+  if (!cross) return true;
+  const AnswerEnergy& e = energy_ = answer_energy(model_, state_, settings_, r.contacts,
+                                                  r.constraints, problem_.free_velocity,
+                                                  velocity_, energy_work_);
+  if (!(e.gain > kCrossEnergyMargin * e.need)) return true;
+  energy_refused_ = true;
+  r.failed = true;
+  r.failure = "the answer adds " + format_number(e.gain) +
+              " J of kinetic energy where removing the overlaps needs an estimated " +
+              format_number(e.need) + " J (X-constraints, thesis 4.2.3)";
+  return false;
 }
 
 void Simulator::search_primaries() {
@@ -477,8 +506,12 @@ void Simulator::solve(ContactProblem& problem) {
   }
   // The contact blocks are z_'s last n rows (after the joints' rows in the mixed form).
   fill_impulses(problem, z_.tail(n));
+}
 
-  // Remember this step's impulses for the next warm start.
+void Simulator::remember_warm_start(const ContactProblem& problem) {
+  const StepReport& r = report_;
+  const int block = problem.block_size();
+  const int n = problem.lcp.size();
   warm_keys_.clear();
   for (int i = 0; i < problem.contacts(); ++i) {
     const Contact& c = r.contacts[problem.contact[i]];

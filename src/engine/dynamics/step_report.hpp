@@ -76,9 +76,18 @@ struct StepReport {
   std::vector<int> sm_trap_contacts;
   std::vector<JointStepReport> joints;  // per joint of the model
   int joint_limit_rows = 0;             // joint-limit rows in the LCP (after the contacts')
-  // X-constraints (thesis §4.2.3) dropped because no solver answered the step with them; the
-  // step was then solved without them and `constraints` lists what it kept.
+  // X-constraints (thesis §4.2.3) dropped because no solver answered the step with them, or
+  // because the answer with them added far more kinetic energy than an estimate of what its
+  // overlaps need (cross_energy_refused below); the step was then solved without them and
+  // `constraints` lists what it kept.
   int dropped_cross_constraints = 0;
+  // The energy check of the step's first answer when its problem had X-constraints (both 0
+  // otherwise): the kinetic energy the answer added to its worst set of bodies and the estimate
+  // of what removing that set's overlaps needs, J; refused when gain > kCrossEnergyMargin * need,
+  // the step then solved without its X-constraints (dropped_cross_constraints > 0).
+  double cross_energy_gain = 0.0;
+  double cross_energy_need = 0.0;
+  bool cross_energy_refused = false;
   // Settings::primaries = several (dynamics/primary_search.hpp): the single-primary LCPs the
   // step's search solved (0: no I-constraint had a primary to move), the I-constraints whose
   // primary is not the thesis' largest-gap choice, and whether no leaf met (4.13) within
