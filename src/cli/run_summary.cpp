@@ -34,6 +34,7 @@ void RunSummary::on_step(const Model&, const State&, const StepReport& r) {
     ++answered_by[r.solve.solver];
     if (!r.solve.solved()) ++unsolved;
     if (r.dropped_cross_constraints > 0) ++dropped_cross;
+    if (r.cross_energy_refused) ++cross_energy;
   }
   if (r.primary_leaves > 0) {
     ++primary_searches;
@@ -72,6 +73,7 @@ nlohmann::json summary_json(const RunInfo& info, const RunSummary& s, const Simu
   j["answered_by"] = s.answered_by;
   j["unsolved_steps"] = s.unsolved;
   j["dropped_cross_steps"] = s.dropped_cross;
+  j["cross_energy_steps"] = s.cross_energy;
   j["primaries"] = to_string(sim.settings().primaries);
   if (sim.settings().primaries == Primaries::Several)
     j["primary_search"] = {{"steps", s.primary_searches},
@@ -141,8 +143,9 @@ void print_summary(std::ostream& out, const RunInfo& info, const RunSummary& s,
     emit("unsolved steps   %lld (no solver answered; on_failure continue took the best answer)",
          s.unsolved);
   if (s.dropped_cross > 0)
-    emit("X dropped        %lld steps (unsatisfiable with their X-constraints, solved without)",
-         s.dropped_cross);
+    emit("X dropped        %lld steps, solved without their X-constraints (%lld unsatisfiable "
+         "with them, %lld whose answer added more than %g times the energy their overlaps need)",
+         s.dropped_cross, s.dropped_cross - s.cross_energy, s.cross_energy, kCrossEnergyMargin);
   if (sim.settings().primaries == Primaries::Several)
     emit("primary search   %lld steps, %lld LCPs; a primary moved off the largest gap in %lld, "
          "(4.13) unmet in %lld", s.primary_searches, s.primary_leaves, s.primaries_moved,

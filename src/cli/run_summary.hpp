@@ -25,6 +25,7 @@ class RunSummary : public StepObserver {
   long long fallbacks = 0;         // steps answered by a fallback (or failed after trying one)
   long long unsolved = 0;          // steps no solver answered, continued (on_failure: continue)
   long long dropped_cross = 0;     // steps solved only without their X-constraints (§4.2.3)
+  long long cross_energy = 0;      // of those, steps whose answer added too much energy
   // Settings::primaries = several: steps that searched (some I-constraint had two or more
   // C_iota contacts), the LCPs they solved, steps whose answer moved a primary off the largest
   // gap, and steps where no leaf met (4.13).

@@ -409,4 +409,24 @@ TEST(Cli, ExperimentWritesAGeneratedSceneThatValidatesAndRuns) {
   EXPECT_NE(r.out.find("--seed"), std::string::npos) << r.out;
 }
 
+// The X-constraint guard in the run summary: from tests/data/polyhedra_pour_thrown.json (a
+// polyhedra pour's pile under PEG with several primaries) the first two steps' answers add 276
+// and 25 times the energy their overlaps need (tests/cli/test_cross_constraint_guard.cpp); both
+// are refused and solved without their X-constraints.
+TEST(Cli, RunSummaryCountsStepsWhoseXConstraintsWereDropped) {
+  const fs::path file = fs::path(PEGSIM_TESTDATA_DIR) / "polyhedra_pour_thrown.json";
+  const std::string run = "run " + file.string() + " --steps 2 --quiet";
+  Result r = cli(run + " --json");
+  ASSERT_EQ(r.status, 0) << r.out;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["cross_energy_steps"], 2);
+  EXPECT_EQ(j["dropped_cross_steps"], 2);
+  r = cli(run);
+  ASSERT_EQ(r.status, 0) << r.out;
+  const std::string line =
+      "X dropped        2 steps, solved without their X-constraints (0 unsatisfiable with them, 2 "
+      "whose";
+  EXPECT_NE(r.out.find(line), std::string::npos) << r.out;
+}
+
 }  // namespace

@@ -120,14 +120,18 @@ TEST(CrossConstraintGuard, AnAnswerWithinTheMarginKeepsItsXConstraints) {
   EXPECT_GE(kept, 1);
 }
 
-// The whole trial then finishes (no body above kExplodedSpeed) with steps solved without X.
+// The whole trial then finishes (no body above kExplodedSpeed) and the energy check acted on it.
 TEST(CrossConstraintGuard, TheThrownPourFinishes) {
   PourSetup setup = polyhedra_pour_setup(0, 0.015);
   setup.contact_model = "peg";
   setup.primaries = Primaries::Several;
   const PourTrial t = run_pour_trial(setup, false);
   EXPECT_TRUE(t.finished) << t.failure;
-  EXPECT_GE(t.steps_without_x, 1);
+  EXPECT_LT(t.max_speed, kExplodedSpeed);
+  EXPECT_GE(t.steps_x_energy, 1);
+  EXPECT_GE(t.steps_without_x, t.steps_x_energy);
+  EXPECT_GT(t.x_energy_ratio_refused, kCrossEnergyMargin);
+  EXPECT_LE(t.x_energy_ratio_kept, kCrossEnergyMargin);
 }
 
 }  // namespace

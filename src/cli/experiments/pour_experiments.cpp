@@ -34,8 +34,9 @@ json run_pour(const PourPlan& plan, const ExperimentOptions& options, const json
   CsvTable trials({"model", "seed", "h", "finished", "steps", "end_time", "mean_overlap",
                    "max_overlap", "mean_sm_traps", "max_sm_traps", "steps_with_sm_traps",
                    "mean_contacts", "mean_problem_size", "mean_solve_ms", "max_solve_ms",
-                   "steps_without_x", "steps_primaries_moved", "steps_primaries_unresolved",
-                   "failure"});
+                   "steps_without_x", "steps_x_energy", "x_energy_ratio_kept",
+                   "x_energy_ratio_refused", "max_speed", "steps_primaries_moved",
+                   "steps_primaries_unresolved", "failure"});
   CsvTable steps({"model", "step", "time", "contacts", "sm_traps", "problem_size", "overlap",
                   "solve_ms"});
   Chart overlap_chart, traps_chart, solve_chart;
@@ -71,7 +72,7 @@ json run_pour(const PourPlan& plan, const ExperimentOptions& options, const json
     int finished_total = 0, trial_total = 0;
     for (double h : plan.step_sizes) {
       std::vector<double> overlap, solve_ms, trap_rate;
-      int finished = 0, without_x = 0, moved = 0;
+      int finished = 0, without_x = 0, x_energy = 0, moved = 0;
       for (std::uint64_t seed : plan.seeds) {
         PourSetup setup = plan.setup(seed, h);
         if (plan.bodies > 0) setup.bodies = plan.bodies;
@@ -85,6 +86,7 @@ json run_pour(const PourPlan& plan, const ExperimentOptions& options, const json
         trap_rate.push_back(t.steps ? double(t.steps_with_sm_traps) / t.steps : 0.0);
         finished += t.finished;
         without_x += t.steps_without_x > 0;
+        x_energy += t.steps_x_energy > 0;
         moved += t.steps_primaries_moved > 0;
         if (!t.finished)
           failures.push_back({{"seed", seed}, {"h", h}, {"time", t.end_time}, {"why", t.failure}});
@@ -96,7 +98,10 @@ json run_pour(const PourPlan& plan, const ExperimentOptions& options, const json
                     CsvTable::number(t.mean_problem_size),
                     CsvTable::number(1e3 * t.mean_solve_seconds),
                     CsvTable::number(1e3 * t.max_solve_seconds),
-                    std::to_string(t.steps_without_x), std::to_string(t.steps_primaries_moved),
+                    std::to_string(t.steps_without_x), std::to_string(t.steps_x_energy),
+                    CsvTable::number(t.x_energy_ratio_kept),
+                    CsvTable::number(t.x_energy_ratio_refused), CsvTable::number(t.max_speed),
+                    std::to_string(t.steps_primaries_moved),
                     std::to_string(t.steps_primaries_unresolved), "\"" + t.failure + "\""});
         for (std::size_t k = 0; k < t.series.size(); ++k) {
           const PourStep& s = t.series[k];
@@ -119,6 +124,7 @@ json run_pour(const PourPlan& plan, const ExperimentOptions& options, const json
                       {"steps_with_sm_traps_fraction_median", tr.median},
                       {"finished", finished},
                       {"trials_with_x_dropped", without_x},
+                      {"trials_with_x_energy_refused", x_energy},
                       {"trials_with_primaries_moved", moved},
                       {"trials", plan.seeds.size()}});
       finished_total += finished;

@@ -11,13 +11,20 @@
 namespace pegsim::cli {
 namespace {
 
-// The fastest present body faster than kExplodedSpeed, or -1.
-int exploded_body(const Model& model, const State& state) {
-  for (std::size_t i = 0; i < model.bodies.size(); ++i)
-    if (model.bodies[i].present_at(state.time) &&
-        !(state.bodies[i].velocity.norm() <= kExplodedSpeed))
-      return static_cast<int>(i);
-  return -1;
+// The fastest present body (-1 if none), and its speed.
+int fastest_body(const Model& model, const State& state, double& speed) {
+  int fastest = -1;
+  speed = 0.0;
+  for (std::size_t i = 0; i < model.bodies.size(); ++i) {
+    if (!model.bodies[i].present_at(state.time)) continue;
+    const double v = state.bodies[i].velocity.norm();
+    if (fastest < 0 || !(v <= speed)) {
+      fastest = static_cast<int>(i);
+      speed = v;
+      if (std::isnan(v)) break;  // not finite: exploded
+    }
+  }
+  return fastest;
 }
 
 }  // namespace
@@ -58,13 +65,24 @@ PourTrial run_pour_trial(const PourSetup& setup, bool keep_series) {
     t.max_sm_traps = std::max(t.max_sm_traps, step.sm_traps);
     t.steps_with_sm_traps += step.sm_traps > 0;
     t.steps_without_x += r.dropped_cross_constraints > 0;
+    if (r.cross_energy_need > 0.0) {
+      const double ratio = r.cross_energy_gain / r.cross_energy_need;
+      if (!r.cross_energy_refused) {
+        t.x_energy_ratio_kept = std::max(t.x_energy_ratio_kept, ratio);
+      } else if (t.steps_x_energy++ == 0 || ratio < t.x_energy_ratio_refused) {
+        t.x_energy_ratio_refused = ratio;
+      }
+    }
     t.steps_primaries_moved += r.primaries_moved > 0;
     t.steps_primaries_unresolved += r.primary_search_unresolved;
     t.max_solve_seconds = std::max(t.max_solve_seconds, step.solve_seconds);
     if (keep_series) t.series.push_back(step);
-    if (const int b = exploded_body(sim.model(), s); b >= 0) {
+    double speed = 0.0;
+    const int b = fastest_body(sim.model(), s, speed);
+    if (b >= 0) t.max_speed = std::max(t.max_speed, speed);
+    if (b >= 0 && !(speed <= kExplodedSpeed)) {
       t.failure = "exploded at step " + std::to_string(k + 1) + ": " + sim.model().bodies[b].name +
-                  " moves at " + std::to_string(s.bodies[b].velocity.norm()) + " m/s";
+                  " moves at " + std::to_string(speed) + " m/s";
       break;
     }
   }
