@@ -53,8 +53,8 @@
 // are refused; the trial ends at 8.9 m/s and a mean overlap of 1.3e-6 m^3 (1.6 times the median
 // at that h), where with the check off it reaches 23 m/s and 1.85e-4 m^3 (230 times). The one
 // trial still above 30 m/s with the check (seed 2, h = 0.015, 47 m/s in both settings; ratios
-// below 0.5) is not this pathology: a polyhedron leaves the box and falls to z = -112 m, as a
-// polygon does in three 2D trials (48 m/s).
+// below 0.5) is not this pathology: a polyhedron turning fast falls through the floor to
+// z = -112 m, as a polygon does in three 2D trials (48 m/s; README, Known limitations).
 #pragma once
 
 #include <vector>
