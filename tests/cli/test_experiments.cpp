@@ -11,6 +11,7 @@
 #include "cli/experiments/experiment.hpp"
 #include "cli/experiments/pour_scene.hpp"
 #include "cli/experiments/pour_trial.hpp"
+#include "engine/geometry/builders.hpp"
 #include "io/scene.hpp"
 
 namespace pegsim::cli {
@@ -262,22 +263,44 @@ TEST(Experiments, PourScenesAreSeededAndPourOneBodyPerInterval) {
   EXPECT_FALSE(find_experiment("momentum_row")->scene);
 }
 
-// A body that passes through the floor ends its trial as failed rather than finishing outside
-// the box (README, Known limitations): polyhedra_pour seed 2 at h = 0.015 under PEG loses its
-// first polyhedron at step 41 (it lands on a vertex turning 0.28 rad per step), polygon_pour
-// seed 5 at h = 0.013 its first polygon at step 43. Trials that keep their bodies finish
-// (CrossConstraintGuard.TheThrownPourFinishes, .TheTrappedPourFinishesWithoutSinking).
-TEST(Experiments, APourTrialStopsWhenABodyLeavesTheBox) {
-  PourSetup setup = polyhedra_pour_setup(2, 0.015);
-  setup.contact_model = "peg";
-  PourTrial t = run_pour_trial(setup, false);
-  EXPECT_FALSE(t.finished);
-  EXPECT_EQ(t.failure, "left the box at step 41: polyhedron0 is below the box");
-  setup = polygon_pour_setup(5, 0.013);
-  setup.contact_model = "peg";
-  t = run_pour_trial(setup, false);
-  EXPECT_FALSE(t.finished);
-  EXPECT_EQ(t.failure, "left the box at step 43: polygon0 is below the box");
+// A pour trial stops as failed when a body leaves the box (README, Known limitations: a body
+// can pass through the floor unheld), judged by its centre against the static bodies' lowest
+// point along -gravity; a body not yet poured does not count.
+TEST(Experiments, APourTrialCountsABodyBelowTheBoxAsLost) {
+  Model model;
+  State state;
+  auto add = [&](Body b, const Vec3& position) {
+    model.bodies.push_back(std::move(b));
+    BodyState s;
+    s.position = position;
+    state.bodies.push_back(s);
+  };
+  Body floor;
+  floor.name = "floor";
+  floor.is_static = true;
+  floor.shape = Shape::convex(std::make_shared<Polytope>(make_box(1.6, 1.6, 0.2)));
+  add(floor, Vec3(0, 0, -0.1));
+  Body cube;
+  cube.name = "cube";
+  cube.shape = Shape::convex(std::make_shared<Polytope>(make_box(0.1, 0.1, 0.1)));
+  add(cube, Vec3(0.3, 0, 0.05));
+  Body later = cube;
+  later.name = "later";
+  later.appear_time = 1.0;
+  add(later, Vec3(0, 0, -5.0));  // waits below the box until it is poured
+  const Vec3 up = Vec3::UnitZ();
+  const double bottom = box_bottom(model, state, up);
+  EXPECT_NEAR(bottom, -0.2, 1e-12);
+  EXPECT_EQ(body_below(model, state, up, bottom), -1);  // resting on the floor; `later` absent
+  state.bodies[1].position.z() = -0.15;                  // inside the floor: not yet lost
+  EXPECT_EQ(body_below(model, state, up, bottom), -1);
+  state.bodies[1].position.z() = -0.25;                  // under it
+  EXPECT_EQ(body_below(model, state, up, bottom), 1);
+  state.bodies[1].position.z() = 0.05;
+  state.time = 1.0;  // `later` is poured, below the box
+  EXPECT_EQ(body_below(model, state, up, bottom), 2);
+  // In 2D the box is in the x-y plane, up is +y.
+  EXPECT_NEAR(box_bottom(model, state, Vec3::UnitY()), -0.8, 1e-12);
 }
 
 }  // namespace

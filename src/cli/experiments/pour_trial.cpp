@@ -28,9 +28,8 @@ int fastest_body(const Model& model, const State& state, double& speed) {
   return fastest;
 }
 
-// Height (along -gravity) of the lowest point of the static bodies: the box's underside. A body
-// whose centre is below it has left the box through the floor or over a wall (README, Known
-// limitations: a body turning fast at large h can pass through the floor unheld).
+}  // namespace
+
 double box_bottom(const Model& model, const State& state, const Vec3& up) {
   double bottom = INFINITY;
   for (std::size_t i = 0; i < model.bodies.size(); ++i) {
@@ -43,7 +42,6 @@ double box_bottom(const Model& model, const State& state, const Vec3& up) {
   return bottom;
 }
 
-// The first present dynamic body whose centre is below `bottom`, or -1.
 int body_below(const Model& model, const State& state, const Vec3& up, double bottom) {
   for (std::size_t i = 0; i < model.bodies.size(); ++i)
     if (!model.bodies[i].is_static && model.bodies[i].present_at(state.time) &&
@@ -51,8 +49,6 @@ int body_below(const Model& model, const State& state, const Vec3& up, double bo
       return static_cast<int>(i);
   return -1;
 }
-
-}  // namespace
 
 PourTrial run_pour_trial(const PourSetup& setup, bool keep_series) {
   Scene scene;

@@ -8,6 +8,8 @@
 #include <vector>
 
 #include "cli/experiments/pour_scene.hpp"
+#include "engine/core/model.hpp"
+#include "engine/core/state.hpp"
 
 namespace pegsim::cli {
 
@@ -45,6 +47,13 @@ struct PourTrial {
 // A body faster than this has "exploded" (thesis §5.2.3): a body poured from 2.2 m, or one
 // that fell past the container for the whole 5 s, stays below 60 m/s.
 constexpr double kExplodedSpeed = 100.0;  // m/s
+
+// Height along `up` (-gravity, unit) of the lowest point of the static bodies: the box's
+// underside. A body whose centre is below it has left the box through the floor or over a
+// wall (README, Known limitations), and the trial stops ("left the box").
+double box_bottom(const Model& model, const State& state, const Vec3& up);
+// The first present dynamic body whose centre is below `bottom`, or -1.
+int body_below(const Model& model, const State& state, const Vec3& up, double bottom);
 
 // Runs one trial. Throws ExperimentError if the generated scene is refused (a bug).
 PourTrial run_pour_trial(const PourSetup& setup, bool keep_series);
