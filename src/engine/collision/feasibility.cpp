@@ -15,15 +15,16 @@ bool within(const PosedPolytope& P, const Vec3& x, double tolerance) {
 }  // namespace
 
 bool vertex_face_feasible(const Vec3& x, double psi, const FacePoint& nearest, const Vec3& eta,
-                          const Settings& settings) {
-  if (nearest.inside) return psi > -settings.feasibility_depth;
+                          const Settings& settings, double approach) {
+  if (nearest.inside) return psi > -(settings.feasibility_depth + settings.h * approach);
   const Vec3 offset = x - nearest.point;
   const double lateral = (offset - eta.dot(offset) * eta).norm();
   return psi >= -settings.feasibility_depth - lateral * std::tan(settings.feasibility_angle);
 }
 
-bool vertex_edge_feasible(double psi, bool inside, double lateral, const Settings& settings) {
-  if (inside) return psi > -settings.feasibility_depth;
+bool vertex_edge_feasible(double psi, bool inside, double lateral, const Settings& settings,
+                          double approach) {
+  if (inside) return psi > -(settings.feasibility_depth + settings.h * approach);
   return psi >= -settings.feasibility_depth - lateral * std::tan(settings.feasibility_angle);
 }
 

@@ -13,13 +13,18 @@ namespace pegsim {
 // nearest point at feasibility_angle below the face plane:
 //   psi >= -feasibility_depth - lateral * tan(feasibility_angle),
 // lateral being the distance from `nearest` to x measured along the face plane.
+// Inside the prism the depth allowed grows by the depth the vertex can have reached in the last
+// step, h times `approach` (its speed into the face, >= 0): a vertex that turned past its
+// applicability and into the face within one step (a body turning fast at large h, README
+// Known limitations) is still one that went in through this face, and must be held.
 bool vertex_face_feasible(const Vec3& x, double psi, const FacePoint& nearest, const Vec3& eta,
-                          const Settings& settings);
+                          const Settings& settings, double approach = 0.0);
 
 // The same test in 2D for a vertex near an edge (§3.3): `inside` when the vertex's foot on the
 // edge line falls within the edge (its Voronoi strip), `lateral` the distance along the edge
 // line from the nearest point of the edge to that foot.
-bool vertex_edge_feasible(double psi, bool inside, double lateral, const Settings& settings);
+bool vertex_edge_feasible(double psi, bool inside, double lateral, const Settings& settings,
+                          double approach = 0.0);
 
 // Feasibility of the contact of edge e_a of A and edge e_b of B, whose segments' nearest points
 // are c_a and c_b (Alg. 7, clamped to the edges) and whose normal n points from A onto B; the

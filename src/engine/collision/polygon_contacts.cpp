@@ -1,5 +1,6 @@
 #include "engine/collision/polygon_contacts.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include "engine/collision/applicability.hpp"
@@ -31,7 +32,8 @@ Contact vertex_edge_contact(const PosedPolygon& V, int v_body, int v, const Pose
   c.gap = psi;
   c.applicability = vertex_edge_applicability(V, v, eta);  // (3.3)
   c.applicable = c.applicability >= settings.eps_theta;
-  c.feasible = vertex_edge_feasible(psi, inside, lateral, settings);  // §3.3
+  const double approach = std::max(0.0, -(V.point_velocity(x) - E.point_velocity(x)).dot(eta));
+  c.feasible = vertex_edge_feasible(psi, inside, lateral, settings, approach);  // §3.3
   return c;
 }
 

@@ -1,5 +1,6 @@
 #include "engine/collision/polytope_contacts.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include "engine/collision/applicability.hpp"
@@ -63,7 +64,9 @@ Contact vertex_face_contact(const PosedPolytope& V, int v_body, int v, const Pos
   c.gap = psi;
   c.applicability = vertex_face_applicability(V, v, eta);  // (3.4)
   c.applicable = c.applicability >= settings.eps_theta;
-  c.feasible = vertex_face_feasible(x, psi, closest_on_face(F, f, x), eta, settings);  // §3.3
+  // The vertex's speed into the face, relative to the face's body.
+  const double approach = std::max(0.0, -(V.point_velocity(x) - F.point_velocity(x)).dot(eta));
+  c.feasible = vertex_face_feasible(x, psi, closest_on_face(F, f, x), eta, settings, approach);
   return c;
 }
 

@@ -17,11 +17,21 @@ struct PosedPolygon {
   const Polygon& shape;
   Mat2 rotation;
   Vec2 position;
+  Vec2 velocity;
+  double angular_velocity;  // about z
 
   PosedPolygon(const Polygon& p, const BodyState& s)
       : shape(p),
         rotation(s.orientation.toRotationMatrix().topLeftCorner<2, 2>()),
-        position(in_plane(s.position)) {}
+        position(in_plane(s.position)),
+        velocity(in_plane(s.velocity)),
+        angular_velocity(s.angular_velocity.z()) {}
+
+  // Velocity of the body's material point at plane point x.
+  Vec2 point_velocity(const Vec2& x) const {
+    const Vec2 r = x - position;
+    return velocity + angular_velocity * Vec2(-r.y(), r.x());
+  }
 
   Vec2 vertex(int v) const { return position + rotation * shape.vertices[v]; }
   // Outward unit normal of edge e (§3.5).

@@ -11,9 +11,19 @@ struct PosedPolytope {
   const Polytope& shape;
   Mat3 rotation;
   Vec3 position;
+  Vec3 velocity, angular_velocity;  // of the body at the start of the step (world)
 
   PosedPolytope(const Polytope& p, const BodyState& s)
-      : shape(p), rotation(s.orientation.toRotationMatrix()), position(s.position) {}
+      : shape(p),
+        rotation(s.orientation.toRotationMatrix()),
+        position(s.position),
+        velocity(s.velocity),
+        angular_velocity(s.angular_velocity) {}
+
+  // Velocity of the body's material point at world point x.
+  Vec3 point_velocity(const Vec3& x) const {
+    return velocity + angular_velocity.cross(x - position);
+  }
 
   Vec3 vertex(int v) const { return position + rotation * shape.vertices[v]; }
   // Outward unit normal of face f, (3.1).
