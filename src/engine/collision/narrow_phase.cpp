@@ -154,13 +154,16 @@ struct Parts {
   const CompoundPart* part(int k) const {
     return body.shape.kind == ShapeKind::Compound ? &body.shape.compound->parts[k] : nullptr;
   }
-  // World pose of part k: the body pose composed with the part's pose in the body frame.
+  // World pose of part k: the body pose composed with the part's pose in the body frame, and
+  // the body's twist at the part's origin (feasibility reads contact points' velocities).
   BodyState part_pose(int k) const {
     const CompoundPart* p = part(k);
     if (!p) return pose;
     BodyState s;
     s.position = pose.position + pose.orientation * p->position;
     s.orientation = pose.orientation * p->orientation;
+    s.velocity = pose.velocity + pose.angular_velocity.cross(s.position - pose.position);
+    s.angular_velocity = pose.angular_velocity;
     return s;
   }
   // A sphere around part k (infinite for a plane or half-plane), to skip part pairs far apart.

@@ -266,7 +266,8 @@ const Polytope* polytope_of(const Model& model, int body, int part) {
   return s.kind == ShapeKind::Polytope ? s.polytope.get() : nullptr;
 }
 
-// World pose of a body, or of its compound part.
+// World pose of a body, or of its compound part, with the body's twist at that part's origin
+// (the feasibility test reads the velocities of contact points).
 BodyState pose_of(const Model& model, const State& state, int body, int part) {
   const BodyState& b = state.bodies[body];
   if (part < 0) return b;
@@ -274,6 +275,8 @@ BodyState pose_of(const Model& model, const State& state, int body, int part) {
   BodyState s;
   s.position = b.position + b.orientation * p.position;
   s.orientation = b.orientation * p.orientation;
+  s.velocity = b.velocity + b.angular_velocity.cross(s.position - b.position);
+  s.angular_velocity = b.angular_velocity;
   return s;
 }
 

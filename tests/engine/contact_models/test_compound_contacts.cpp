@@ -41,6 +41,38 @@ int l_part(const Contact& c, int l) {
   return c.body_a == l ? c.part_a : (c.body_b == l ? c.part_b : -1);
 }
 
+// Feasibility reads the velocity of the compound's material point (collision/feasibility.hpp):
+// a box's bottom vertices 4 cm into the L's floor, h = 0.015, are feasible when the box falls
+// onto the L at 3 m/s, and not when the L falls with it (no approach), nor at rest.
+TEST(CompoundContacts, FeasibilityUsesTheVelocityOfTheCompoundsPart) {
+  test::World w;
+  const int l = add_l_corner(w, 0.0);
+  w.model.bodies[l].is_static = false;  // it moves in this test; contacts do not need a mass
+  const int box = w.add_box("box", Vec3::Constant(0.4), 1.0, Vec3(0.3, 0, 0.2 - 0.04));
+  Settings s;
+  s.h = 0.015;
+  auto floor_feasible = [&](const Vec3& v_box, const Vec3& v_l) {
+    w.state.bodies[box].velocity = v_box;
+    w.state.bodies[l].velocity = v_l;
+    BroadPhase broad;
+    std::vector<Contact> contacts;
+    detect_contacts(w.model, w.state, s, broad, contacts);
+    int deep = 0, feasible = 0;
+    for (const Contact& c : contacts) {
+      if (c.body_a != l || l_part(c, l) != 0 || c.feature_a.kind != FeatureKind::Face ||
+          c.normal.z() < 0.99 || c.gap > -0.03)
+        continue;
+      ++deep;
+      feasible += c.feasible;
+    }
+    EXPECT_EQ(deep, 4);  // the box's bottom corners on the floor's top face
+    return feasible;
+  };
+  EXPECT_EQ(floor_feasible(Vec3::Zero(), Vec3::Zero()), 0);
+  EXPECT_EQ(floor_feasible(Vec3(0, 0, -3), Vec3::Zero()), 4);
+  EXPECT_EQ(floor_feasible(Vec3(0, 0, -3), Vec3(0, 0, -3)), 0);
+}
+
 // A 0.4 m cube sitting in the corner, touching the floor and the wall.
 TEST(CompoundContacts, PerPartAndNoneFromTheBuriedWallFoot) {
   test::World w;
