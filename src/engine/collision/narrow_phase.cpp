@@ -14,6 +14,7 @@
 #include "engine/collision/closest_points.hpp"
 #include "engine/collision/planar_narrow_phase.hpp"
 #include "engine/collision/polytope_contacts.hpp"
+#include "engine/core/part_state.hpp"
 #include "engine/geometry/compound.hpp"
 
 namespace pegsim {
@@ -154,17 +155,10 @@ struct Parts {
   const CompoundPart* part(int k) const {
     return body.shape.kind == ShapeKind::Compound ? &body.shape.compound->parts[k] : nullptr;
   }
-  // World pose of part k: the body pose composed with the part's pose in the body frame, and
-  // the body's twist at the part's origin (feasibility reads contact points' velocities).
+  // World state of part k (feasibility reads contact points' velocities).
   BodyState part_pose(int k) const {
     const CompoundPart* p = part(k);
-    if (!p) return pose;
-    BodyState s;
-    s.position = pose.position + pose.orientation * p->position;
-    s.orientation = pose.orientation * p->orientation;
-    s.velocity = pose.velocity + pose.angular_velocity.cross(s.position - pose.position);
-    s.angular_velocity = pose.angular_velocity;
-    return s;
+    return p ? part_state(pose, *p) : pose;
   }
   // A sphere around part k (infinite for a plane or half-plane), to skip part pairs far apart.
   double part_radius(int k) const {

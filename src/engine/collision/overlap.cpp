@@ -8,6 +8,7 @@
 #include "engine/collision/closest_points.hpp"
 #include "engine/collision/planar_overlap.hpp"
 #include "engine/collision/posed_polytope.hpp"
+#include "engine/core/part_state.hpp"
 #include "engine/geometry/compound.hpp"
 #include "engine/geometry/polytope_overlap.hpp"
 #include "engine/geometry/sphere_overlap.hpp"
@@ -37,10 +38,7 @@ bool world_solids(const Body& body, const BodyState& pose, std::vector<ConvexSol
   }
   for (const CompoundPart& part : body.shape.compound->parts) {
     if (part.shape.kind != ShapeKind::Polytope) return false;
-    BodyState s;
-    s.position = pose.position + pose.orientation * part.position;
-    s.orientation = pose.orientation * part.orientation;
-    out.push_back(posed_solid(*part.shape.polytope, s));
+    out.push_back(posed_solid(*part.shape.polytope, part_state(pose, part)));
   }
   return true;
 }

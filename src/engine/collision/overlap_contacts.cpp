@@ -5,6 +5,7 @@
 #include "engine/collision/narrow_phase.hpp"
 #include "engine/collision/planar_narrow_phase.hpp"
 #include "engine/collision/posed_polygon.hpp"
+#include "engine/core/part_state.hpp"
 #include "engine/geometry/minimum_translation.hpp"
 #include "engine/geometry/polygon_overlap.hpp"
 #include "engine/geometry/polytope_overlap.hpp"
@@ -79,10 +80,7 @@ struct Part {
 Part part_of(const Body& body, const BodyState& pose, int k) {
   if (body.shape.kind != ShapeKind::Compound) return {body.shape, pose, -1};
   const CompoundPart& p = body.shape.compound->parts[k];
-  BodyState s;
-  s.position = pose.position + pose.orientation * p.position;
-  s.orientation = pose.orientation * p.orientation;
-  return {p.shape, s, k};
+  return {p.shape, part_state(pose, p), k};
 }
 
 int part_count(const Body& body) {

@@ -7,6 +7,7 @@
 
 #include "engine/collision/polygon_contacts.hpp"
 #include "engine/collision/posed_polygon.hpp"
+#include "engine/core/part_state.hpp"
 #include "engine/geometry/compound_2d.hpp"
 #include "engine/geometry/polygon_overlap.hpp"
 
@@ -74,10 +75,7 @@ std::vector<Piece> pieces(const Body& body, const BodyState& pose) {
     return out;
   }
   for (const CompoundPart& part : body.shape.compound->parts) {
-    BodyState s;
-    s.position = pose.position + pose.orientation * part.position;
-    s.orientation = pose.orientation * part.orientation;
-    add_piece(part.shape, s, out);
+    add_piece(part.shape, part_state(pose, part), out);
   }
   return out;
 }

@@ -10,6 +10,7 @@
 #include "engine/collision/posed_polytope.hpp"
 #include "engine/contact_models/constraint_groups.hpp"
 #include "engine/contact_models/peg_model_2d.hpp"
+#include "engine/core/part_state.hpp"
 #include "engine/geometry/compound.hpp"
 
 namespace pegsim {
@@ -271,13 +272,7 @@ const Polytope* polytope_of(const Model& model, int body, int part) {
 BodyState pose_of(const Model& model, const State& state, int body, int part) {
   const BodyState& b = state.bodies[body];
   if (part < 0) return b;
-  const CompoundPart& p = model.bodies[body].shape.compound->parts[part];
-  BodyState s;
-  s.position = b.position + b.orientation * p.position;
-  s.orientation = b.orientation * p.orientation;
-  s.velocity = b.velocity + b.angular_velocity.cross(s.position - b.position);
-  s.angular_velocity = b.angular_velocity;
-  return s;
+  return part_state(b, model.bodies[body].shape.compound->parts[part]);
 }
 
 // The polygon of a contact's side: the body's, or its planar compound part's; null otherwise.
