@@ -1,5 +1,7 @@
 #include "cli/complementarity_metrics.hpp"
 
+#include "engine/solvers/lcp_matrix.hpp"
+
 #include <algorithm>
 #include <cmath>
 
@@ -10,12 +12,15 @@ double cck(double a, double b, double lambda) {
 }
 
 CckMetrics cck_metrics(const Lcp& lcp, const VecX& z, int free_rows, double lambda) {
-  const VecX w = lcp.M * z + lcp.q;
+  VecX w;
+  multiply_m(lcp, z, w);
+  w += lcp.q;
   double plain = 0.0, scaled = 0.0;
   for (int i = 0; i < lcp.size(); ++i) {
     // z is an impulse and w a velocity: w / M_ii is the impulse that would cancel w, so the
     // scaled pair has one unit. Rows without a positive diagonal (slip rows) stay unscaled.
-    const double d = lcp.M(i, i) > 0.0 ? lcp.M(i, i) : 1.0;
+    const double m_ii = m_entry(lcp, i, i);
+    const double d = m_ii > 0.0 ? m_ii : 1.0;
     const double p = i < free_rows ? std::abs(w[i]) : cck(z[i], w[i], lambda);
     const double s = i < free_rows ? std::abs(w[i] / d) : cck(z[i], w[i] / d, lambda);
     plain += p * p;

@@ -10,6 +10,7 @@
 #include <pthread.h>
 #include <sched.h>
 
+#include "engine/solvers/lcp_matrix.hpp"
 #include "io/hdf5_io.hpp"
 #include "io/run_header_io.hpp"
 #include "io/run_layout.hpp"
@@ -409,8 +410,8 @@ void RunWriter::Impl::hand_off(std::unique_lock<std::mutex>& lock) {
   last_hand_off = std::chrono::steady_clock::now();
 }
 
-// M is copied as its nonzeros, column by column (Eigen's storage order, so the scan is
-// sequential): Stewart-Trinkle matrices couple only contacts that share a body.
+// M is copied as its nonzeros, column by column, rows ascending (the order of the simulator's
+// sparse M): Stewart-Trinkle matrices couple only contacts that share a body.
 void RunWriter::Impl::add_problem(Batch& b, const StepReport* r) {
   const Lcp* lcp = r ? r->lcp : nullptr;
   const int n = lcp ? lcp->size() : 0;
@@ -421,11 +422,8 @@ void RunWriter::Impl::add_problem(Batch& b, const StepReport* r) {
     else
       b.z.insert(b.z.end(), static_cast<std::size_t>(n), 0.0);
     const std::size_t before = b.entries.size();
-    for (int c = 0; c < n; ++c) {
-      const double* column = lcp->M.data() + static_cast<std::ptrdiff_t>(c) * n;
-      for (int i = 0; i < n; ++i)
-        if (column[i] != 0.0) b.entries.push_back({i, c, column[i]});
-    }
+    for (int c = 0; c < n; ++c)
+      for_each_in_column(*lcp, c, [&](int i, double v) { b.entries.push_back({i, c, v}); });
     entry_rows += static_cast<std::int64_t>(b.entries.size() - before);
     b.block_starts.insert(b.block_starts.end(), lcp->block_starts.begin(),
                           lcp->block_starts.end());

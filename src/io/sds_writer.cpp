@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "engine/solvers/lcp_matrix.hpp"
 #include "io/hdf5_io.hpp"
 #include "io/sds_layout.hpp"
 
@@ -52,7 +53,9 @@ h5::Handle make_group(hid_t parent, const std::string& name) {
 // The natural-map residual ||min(z, w)||_inf over the rows that `take` selects.
 template <typename Take>
 double residual_of(const RecordedProblem& p, Take take) {
-  const VecX w = p.lcp.M * p.z + p.lcp.q;
+  VecX w;
+  multiply_m(p.lcp, p.z, w);
+  w += p.lcp.q;
   double r = 0.0;
   for (int i = 0; i < p.lcp.size(); ++i)
     if (take(i)) r = std::max(r, std::abs(std::min(p.z[i], w[i])));
@@ -177,7 +180,8 @@ bool Writer::solutions(hid_t frame, const RunFrame& after, const std::vector<int
   }
   doubles(g.get(), "normal_error", normal_error, 1);
   doubles(g.get(), "friction_error", friction_error, 1);
-  dense_matrix(g.get(), "M", p.lcp.M);
+  MatX dense;
+  dense_matrix(g.get(), "M", m_is_sparse(p.lcp) ? (dense = MatX(p.lcp.S)) : p.lcp.M);
   doubles(g.get(), "q", std::vector<double>(p.lcp.q.data(), p.lcp.q.data() + n), 1);
   ints(g.get(), "blocks", std::vector<std::int32_t>(p.lcp.block_starts.begin(),
                                                     p.lcp.block_starts.end()), 1);

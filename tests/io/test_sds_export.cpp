@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "engine/dynamics/simulator.hpp"
+#include "engine/solvers/lcp_matrix.hpp"
 #include "io/run_header.hpp"
 #include "io/run_reader.hpp"
 #include "io/run_writer.hpp"
@@ -150,7 +151,7 @@ TEST(SdsExport, Table81GroupsFieldsAndSizes) {
       const int n = p.lcp.size();
       ASSERT_EQ(M.size(), static_cast<std::size_t>(n * n));
       for (int r = 0; r < n; ++r)
-        for (int c = 0; c < n; ++c) ASSERT_EQ(M[r * n + c], p.lcp.M(r, c)) << name;
+        for (int c = 0; c < n; ++c) ASSERT_EQ(M[r * n + c], m_entry(p.lcp, r, c)) << name;
     }
     H5Gclose(g);
   }

@@ -6,6 +6,7 @@
 #include <filesystem>
 
 #include "engine/dynamics/simulator.hpp"
+#include "engine/solvers/lcp_matrix.hpp"
 #include "engine/solvers/solver.hpp"
 #include "io/scene.hpp"
 
@@ -30,7 +31,8 @@ int block_of(const Lcp& lcp, int row) {
 // Between blocks, M = G^T W G over the shared bodies (thesis (6.1)): the body form must give
 // every such entry of the assembled M.
 TEST(PgsStack, BodyFormReproducesMBetweenBlocks) {
-  const Lcp lcp = stack10_first_lcp();
+  Lcp lcp = stack10_first_lcp();
+  make_dense(lcp);
   const LcpBodyForm& f = lcp.body_form;
   ASSERT_EQ(lcp.size(), 360);
   ASSERT_EQ(static_cast<int>(f.body_a.size()), 360);

@@ -63,9 +63,7 @@ void assemble_constraint_problem(const Model& model, const State& state, const S
   lcp.body_form.clear();  // the slack rows couple groups through (4.45), not through bodies
   const int n0 = lcp.size();
   const int n = n0 + ns;
-  lcp.M.conservativeResize(n, n);
-  lcp.M.rightCols(ns).setZero();
-  lcp.M.bottomRows(ns).setZero();
+  p.m_entries.clear();
   lcp.q.conservativeResize(n);
   const int m = static_cast<int>(p.joint_rows.size());
   p.row_joint_coupling.conservativeResize(n, m);
@@ -103,7 +101,7 @@ void assemble_constraint_problem(const Model& model, const State& state, const S
             double v = 0.0;
             if (on_a) v += D.g[k].dot(p.WG_a[col]);
             if (on_b) v += D.g[k].dot(p.WG_b[col]);
-            lcp.M(row, i * block + c) += v;
+            p.m_entries.emplace_back(row, i * block + c, v);
           }
         }
       }
@@ -116,7 +114,7 @@ void assemble_constraint_problem(const Model& model, const State& state, const S
           if (limit.body_a == D.body[d]) v += D.g[d].dot(p.WG_a[col]);
           if (limit.body_b == D.body[d]) v += D.g[d].dot(p.WG_b[col]);
         }
-        lcp.M(row, p.limit_row_start() + k) += v;
+        p.m_entries.emplace_back(row, p.limit_row_start() + k, v);
       }
       // Joints: the effective inverse mass W - W G_b A^-1 G_b^T W (stewart_trinkle.hpp), and
       // y = G_b^T W D for the mixed form.
@@ -132,16 +130,18 @@ void assemble_constraint_problem(const Model& model, const State& state, const S
       if (m > 0 && ncols > 0) {
         const VecX correction = joint_AinvY.transpose() * yd;
         for (int col = 0; col < ncols; ++col)
-          lcp.M(row, (col / cols_per_contact) * block + col % cols_per_contact) -= correction(col);
+          p.m_entries.emplace_back(row, (col / cols_per_contact) * block + col % cols_per_contact,
+                                   -correction(col));
         for (int col = ncols; col < correction.size(); ++col)  // the limit columns
-          lcp.M(row, p.limit_row_start() + (col - ncols)) -= correction(col);
+          p.m_entries.emplace_back(row, p.limit_row_start() + (col - ncols), -correction(col));
       }
       // (4.44): E_I1, lower triangular ones over the group's slacks.
-      for (int k = first_slack; k <= row; ++k) lcp.M(row, k) = 1.0;
+      for (int k = first_slack; k <= row; ++k) p.m_entries.emplace_back(row, k, 1.0);
       // (4.45): E_I2, the primary's normal row sums the group's slacks.
-      lcp.M(gi * block, row) = 1.0;
+      p.m_entries.emplace_back(gi * block, row, 1.0);
     }
   }
+  add_m_entries(p, n);
 }
 
 }  // namespace pegsim

@@ -5,6 +5,7 @@ namespace pegsim {
 void assemble_ncp(ContactProblem& p) {
   Ncp& ncp = p.ncp;
   ncp.linear.M = p.lcp.M;
+  ncp.linear.S = p.lcp.S;
   ncp.linear.q = p.lcp.q;
   ncp.linear.block_starts = p.lcp.block_starts;
   const int n = p.lcp.size();

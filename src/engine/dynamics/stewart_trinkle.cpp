@@ -193,6 +193,93 @@ void free_velocities(const Model& model, const State& state, const Settings& set
   }
 }
 
+namespace {
+// M of (6.1) straight into compressed columns. Column row_of(c2) of a Jacobian column c2 holds,
+// for every column c1 sharing a dynamic body with it, g_c1^T W g_c2 summed over the shared
+// bodies in ascending body index; with joints, every c1's row, less -Y^T A^-1 Y (the joints'
+// share of the effective inverse mass); and the slip row's U or -E^T. A slip column holds E.
+// Each entry's terms add in the order of the dense M(r, c) += ... (starting from 0), so M has
+// the same bits as a dense assembly would; exact zeros are not stored. columns_of_body lists
+// its columns ascending, so the rows come out ascending as the two bodies' lists are merged.
+void fill_m(ContactProblem& p, const std::vector<std::vector<std::pair<int, char>>>& columns_of_body,
+            bool slip_constants) {
+  const int n = p.lcp.size();
+  const int ncols = static_cast<int>(p.G_a.size());
+  const int nd = p.directions, block = p.block_size(), cols_per_contact = 1 + nd;
+  const int limit_row = p.limit_row_start(), limit_col = p.limit_column_start();
+  const bool joints = !p.joint_rows.empty() && ncols > 0;
+  p.lcp.M.resize(0, 0);
+  SparseMatX& S = p.lcp.S;
+  S.resize(n, n);  // keeps the storage of the step before
+  auto& data = S.data();
+  int* outer = S.outerIndexPtr();
+  auto put = [&](int r, double v) {
+    if (v != 0.0) data.append(v, r);
+  };
+  static const std::vector<std::pair<int, char>> none;
+  std::vector<int>& row_of = p.column_rows;
+  row_of.resize(static_cast<std::size_t>(ncols));
+  for (int c = 0; c < ncols; ++c) row_of[static_cast<std::size_t>(c)] = p.row_of_column(c);
+  for (int j = 0; j < n; ++j) {
+    outer[j] = static_cast<int>(data.size());
+    const int i = j < limit_row ? j / block : -1;  // the contact of a contact block's row
+    if (i >= 0 && j - i * block == nd + 1) {      // a slip column: E
+      if (slip_constants)
+        for (int k = 1; k <= nd; ++k) put(i * block + k, 1.0);
+      continue;
+    }
+    const int c2 = i >= 0 ? i * cols_per_contact + (j - i * block) : limit_col + (j - limit_row);
+    int b1 = i >= 0 ? p.body_a[i] : p.limit_rows[c2 - limit_col].body_a;
+    int b2 = i >= 0 ? p.body_b[i] : p.limit_rows[c2 - limit_col].body_b;
+    const Vec6* wg1 = &p.WG_a[c2];
+    const Vec6* wg2 = &p.WG_b[c2];
+    if (b1 < 0 || (b2 >= 0 && b2 < b1)) {  // the bodies ascending, a static one dropped
+      std::swap(b1, b2);
+      std::swap(wg1, wg2);
+    }
+    const auto& L1 = b1 >= 0 ? columns_of_body[b1] : none;
+    const auto& L2 = b2 >= 0 ? columns_of_body[b2] : none;
+    // The slip row's entry in this column: U (mu) under p_n, -1 under each p_f.
+    int slip_row = -1;
+    double slip_value = 0.0;
+    if (slip_constants && i >= 0) {
+      slip_row = i * block + nd + 1;
+      slip_value = j == i * block ? p.mu[i] : -1.0;
+    }
+    std::size_t k1 = 0, k2 = 0;
+    auto entry = [&](int c1) {
+      double v = 0.0;
+      if (k1 < L1.size() && L1[k1].first == c1) {
+        v += (L1[k1].second == 0 ? p.G_a[c1] : p.G_b[c1]).dot(*wg1);
+        ++k1;
+      }
+      if (k2 < L2.size() && L2[k2].first == c1) {
+        v += (L2[k2].second == 0 ? p.G_a[c1] : p.G_b[c1]).dot(*wg2);
+        ++k2;
+      }
+      if (joints) v -= p.joint_coupling(c1, c2);
+      const int r = row_of[static_cast<std::size_t>(c1)];
+      if (slip_row >= 0 && slip_row < r) {
+        put(slip_row, slip_value);
+        slip_row = -1;
+      }
+      put(r, v);
+    };
+    if (joints) {
+      for (int c1 = 0; c1 < ncols; ++c1) entry(c1);
+    } else {
+      while (k1 < L1.size() || k2 < L2.size()) {
+        const int next1 = k1 < L1.size() ? L1[k1].first : ncols;
+        const int next2 = k2 < L2.size() ? L2[k2].first : ncols;
+        entry(std::min(next1, next2));
+      }
+    }
+    if (slip_row >= 0) put(slip_row, slip_value);
+  }
+  outer[n] = static_cast<int>(data.size());
+}
+}  // namespace
+
 void assemble_stewart_trinkle(const Model& model, const State& state, const Settings& settings,
                               const std::vector<Contact>& contacts,
                               const std::vector<int>& enforced, ContactProblem& p) {
@@ -295,10 +382,8 @@ void assemble_stewart_trinkle(const Model& model, const State& state, const Sett
   // The LCP (6.1), one block [p_n; p_f; s] per contact, then one row per joint limit.
   const int n = nc * block + nl;
   Lcp& lcp = p.lcp;
-  lcp.M.setZero(n, n);
   lcp.q.setZero(n);
   lcp.block_starts.resize(nc + nl);
-  auto row_of = [&](int col) { return p.row_of_column(col); };
 
   // G^T M^-1 G couples only columns that share a dynamic body: accumulate body by body.
   std::vector<std::vector<std::pair<int, char>>> columns_of_body(nb);
@@ -314,26 +399,11 @@ void assemble_stewart_trinkle(const Model& model, const State& state, const Sett
     if (row.body_a >= 0) columns_of_body[row.body_a].push_back({limit_col + k, 0});
     if (row.body_b >= 0) columns_of_body[row.body_b].push_back({limit_col + k, 1});
   }
-  for (const auto& list : columns_of_body) {
-    for (const auto& [c1, end1] : list) {
-      const Vec6& g = end1 == 0 ? p.G_a[c1] : p.G_b[c1];
-      const int r = row_of(c1);
-      for (const auto& [c2, end2] : list) {
-        const Vec6& wg = end2 == 0 ? p.WG_a[c2] : p.WG_b[c2];
-        lcp.M(r, row_of(c2)) += g.dot(wg);
-      }
-    }
-  }
-
   free_velocities(model, state, settings, p.free_velocity);
   eliminate_joints(model, state, settings.h, inverse_inertia, columns_of_body, p);
   // -Y^T A^-1 Y: what the joints take from the contacts' effective inverse mass.
-  if (!p.joint_rows.empty() && ncols > 0) {
+  if (!p.joint_rows.empty() && ncols > 0)
     p.joint_coupling.noalias() = p.joint_Y.transpose() * p.joint_A.solve(p.joint_Y);
-    for (int c1 = 0; c1 < ncols; ++c1)
-      for (int c2 = 0; c2 < ncols; ++c2)
-        lcp.M(row_of(c1), row_of(c2)) -= p.joint_coupling(c1, c2);
-  }
   for (int i = 0; i < nc; ++i) {
     const Contact& c = contacts[enforced[i]];
     const int base = i * block;
@@ -350,13 +420,6 @@ void assemble_stewart_trinkle(const Model& model, const State& state, const Sett
     if (gap_term) lcp.q(base) += c.gap / settings.h;
     // Friction rows + E s, slip row U p_n - E^T p_f (2.21); the NCP's friction rows are
     // nonlinear, (2.18)-(2.20): its M keeps the tangential velocities only (coulomb_ncp.hpp).
-    if (ncp || frictionless) continue;
-    const int s = base + nd + 1;
-    for (int k = 1; k <= nd; ++k) {
-      lcp.M(base + k, s) = 1.0;
-      lcp.M(s, base + k) = -1.0;
-    }
-    lcp.M(s, base) = p.mu[i];
   }
   // Joint limit rows: gap / h + G^T nu, like a frictionless contact's normal row (2.27).
   for (int k = 0; k < nl; ++k) {
@@ -368,8 +431,30 @@ void assemble_stewart_trinkle(const Model& model, const State& state, const Sett
     if (row.body_b >= 0) v += row.G_b.dot(p.free_velocity.segment<6>(6 * row.body_b));
     lcp.q(r) = v;
   }
+  fill_m(p, columns_of_body, !ncp && !frictionless);
   set_joint_coupling_rows(p);
   set_body_form(p, nb, ncp);
+}
+
+void add_m_entries(ContactProblem& p, int n) {
+  const SparseMatX& old = p.lcp.S;
+  const int n0 = static_cast<int>(old.cols());
+  // Duplicates add in the order given (Eigen's collapseDuplicates), 0 + a = a: the dense sums.
+  SparseMatX added(n, n);
+  added.setFromTriplets(p.m_entries.begin(), p.m_entries.end());
+  SparseMatX& grown = p.grown_m;
+  grown.resize(n, n);
+  auto& data = grown.data();
+  int* outer = grown.outerIndexPtr();
+  for (int j = 0; j < n; ++j) {
+    outer[j] = static_cast<int>(data.size());
+    if (j < n0)
+      for (SparseMatX::InnerIterator it(old, j); it; ++it) data.append(it.value(), it.row());
+    for (SparseMatX::InnerIterator it(added, j); it; ++it)  // rows below the old ones
+      if (it.value() != 0.0) data.append(it.value(), it.row());
+  }
+  outer[n] = static_cast<int>(data.size());
+  p.lcp.S.swap(grown);
 }
 
 namespace {
@@ -435,7 +520,7 @@ void assemble_mixed_lcp(ContactProblem& p) {
   mixed.q.resize(m + n);
   mixed.M.topLeftCorner(m, m) = p.joint_gram;  // A, with regularization and damper compliance
   mixed.M.bottomLeftCorner(n, m) = p.row_joint_coupling;
-  mixed.M.bottomRightCorner(n, n) = p.lcp.M;
+  mixed.M.bottomRightCorner(n, n) = MatX(p.lcp.S);
   const MatX back = p.row_joint_coupling * p.joint_A.solve(p.joint_Y);  // y_r^T A^-1 Y
   for (int col = 0; col < ncols; ++col) {
     const int c = m + p.row_of_column(col);

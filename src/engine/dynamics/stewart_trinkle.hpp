@@ -33,7 +33,12 @@ struct ContactProblem {
   std::vector<int> body_a, body_b;      // per contact: dynamic state index or -1 if static
   // nu + M^-1 p_ext, 6 per body; with joints, plus the joints' own impulses M^-1 G_b p_b0.
   VecX free_velocity;
+  // The LCP, its M held by its nonzeros (lcp.S). PEG's slack rows and columns are added to it
+  // from m_entries (row, column, term), summed in the order written.
   Lcp lcp;
+  std::vector<Eigen::Triplet<double>> m_entries;
+  SparseMatX grown_m;            // workspace of add_m_entries
+  std::vector<int> column_rows;  // workspace: the LCP row of each Jacobian column
 
   // Joints, eliminated by their Schur complement (thesis (2.37)-(2.39)): with W = M^-1,
   // A = G_b^T W G_b and Y = G_b^T W G_c (G_c: the contact columns), the bilateral impulses are
@@ -81,6 +86,10 @@ struct ContactProblem {
     return (col / (directions + 1)) * block_size() + col % (directions + 1);
   }
 };
+
+// Grows lcp.S to n x n with the terms p.m_entries (rows and columns past the old size only),
+// summed in their order; exact zeros are not stored.
+void add_m_entries(ContactProblem& p, int n);
 
 // The friction columns per contact: settings.friction_directions for the linearized cone; for
 // the NCP (Formulation::Ncp) the orthonormal tangents t, o of (2.18)-(2.20), 2 in 3D, 1 (t) in

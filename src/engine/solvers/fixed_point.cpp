@@ -1,11 +1,15 @@
 #include "engine/solvers/fixed_point.hpp"
 
+#include "engine/solvers/lcp_matrix.hpp"
+
 #include <chrono>
 #include <string>
 
 namespace pegsim {
 
-SolveReport FixedPointSolver::solve(const Lcp& lcp, VecX& z, const SolverOptions& options) {
+SolveReport FixedPointSolver::solve(const Lcp& given, VecX& z, const SolverOptions& options) {
+  // Factors or scans all of M: the dense M (a copy when the problem holds its nonzeros).
+  const Lcp& lcp = with_dense_m(given, dense_);
   const auto t0 = std::chrono::steady_clock::now();
   SolveReport report;
   report.solver = "fixed-point";

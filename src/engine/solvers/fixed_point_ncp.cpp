@@ -8,7 +8,8 @@
 
 namespace pegsim {
 
-SolveReport FixedPointSolver::solve_ncp(const Ncp& ncp, VecX& z, const SolverOptions& options) {
+SolveReport FixedPointSolver::solve_ncp(const Ncp& given, VecX& z, const SolverOptions& options) {
+  const Ncp& ncp = with_dense_m(given, dense_ncp_);  // its Jacobians are dense
   const auto t0 = std::chrono::steady_clock::now();
   SolveReport report;
   report.solver = "fixed-point";

@@ -1,5 +1,7 @@
 #include "engine/solvers/interior_point.hpp"
 
+#include "engine/solvers/lcp_matrix.hpp"
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -22,7 +24,9 @@ double step_to_boundary(const VecX& x, const VecX& dx) {
 
 }  // namespace
 
-SolveReport InteriorPointSolver::solve(const Lcp& lcp, VecX& z, const SolverOptions& options) {
+SolveReport InteriorPointSolver::solve(const Lcp& given, VecX& z, const SolverOptions& options) {
+  // Factors or scans all of M: the dense M (a copy when the problem holds its nonzeros).
+  const Lcp& lcp = with_dense_m(given, dense_);
   const auto t0 = Clock::now();
   SolveReport report;
   report.solver = "interior-point";

@@ -19,6 +19,7 @@ class InteriorPointSolver final : public Solver {
   SolveReport solve(const Lcp& lcp, VecX& z, const SolverOptions& options) override;
 
  private:
+  Lcp dense_;  // the problem with M dense, when given by its nonzeros
   MatX K_;
   Eigen::PartialPivLU<MatX> lu_;
   VecX w_, r_, dz_, dw_, rhs_, dz_aff_, dw_aff_, candidate_;

@@ -2,6 +2,8 @@
 // and the elimination of an MCP's free rows.
 #include "engine/solvers/lcp.hpp"
 
+#include "engine/solvers/lcp_matrix.hpp"
+
 #include <Eigen/LU>
 #include <Eigen/QR>
 #include <algorithm>
@@ -22,8 +24,8 @@ namespace {
 // that read the body form check what they read).
 const char* defect(const Lcp& lcp, bool bounds_allowed, bool dense_m) {
   const Eigen::Index n = lcp.q.size();
-  if (lcp.M.rows() != n || lcp.M.cols() != n) return "M is not square of the size of q";
-  if ((dense_m && !lcp.M.allFinite()) || !lcp.q.allFinite()) return "M or q has a non-finite entry";
+  if (m_rows(lcp) != n || m_cols(lcp) != n) return "M is not square of the size of q";
+  if ((dense_m && !m_all_finite(lcp)) || !lcp.q.allFinite()) return "M or q has a non-finite entry";
   if (!lcp.has_bounds()) return nullptr;
   if (lcp.lower.size() != n || lcp.upper.size() != n)
     return "the bounds l, u are not both of the size of q";
@@ -56,9 +58,11 @@ const char* body_form_defect(const Lcp& lcp) {
 
 double natural_residual(const Lcp& lcp, const VecX& z) {
   const Eigen::Index n = lcp.q.size();
-  if (z.size() != n || lcp.M.rows() != n || lcp.M.cols() != n) return INFINITY;
+  if (z.size() != n || m_rows(lcp) != n || m_cols(lcp) != n) return INFINITY;
   if (z.size() == 0) return 0.0;
-  const VecX w = lcp.M * z + lcp.q;
+  VecX w;
+  multiply_m(lcp, z, w);
+  w += lcp.q;
   // min(z, w) vanishes exactly when z >= 0, w >= 0 and z_i w_i = 0 for every i.
   if (!lcp.has_bounds()) return z.cwiseMin(w).cwiseAbs().maxCoeff();
   if (lcp.lower.size() != n || lcp.upper.size() != n) return INFINITY;
@@ -102,9 +106,8 @@ bool reduce_free_rows(const Lcp& mcp, FreeRowReduction& out, const char*& why) {
   const int nf = static_cast<int>(out.free.size());
   const int nc = static_cast<int>(out.complementary.size());
   auto sub = [&](const std::vector<int>& rows, const std::vector<int>& cols) {
-    MatX S(rows.size(), cols.size());
-    for (std::size_t j = 0; j < cols.size(); ++j)
-      for (std::size_t i = 0; i < rows.size(); ++i) S(i, j) = mcp.M(rows[i], cols[j]);
+    MatX S;
+    gather_m(mcp, rows, cols, S);
     return S;
   };
   VecX qf(nf), qc(nc);
@@ -143,12 +146,10 @@ bool active_set_solution(const Lcp& lcp, const VecX& z, const VecX& w, double to
   out.setZero(z.size());
   if (!active.empty()) {
     const int m = static_cast<int>(active.size());
-    MatX MAA(m, m);
+    MatX MAA;
+    gather_m(lcp, active, active, MAA);
     VecX qA(m);
-    for (int j = 0; j < m; ++j) {
-      qA(j) = lcp.q(active[j]);
-      for (int i = 0; i < m; ++i) MAA(i, j) = lcp.M(active[i], active[j]);
-    }
+    for (int j = 0; j < m; ++j) qA(j) = lcp.q(active[j]);
     // Contact problems make M_AA singular (coplanar contacts, friction directions spanning a
     // plane) but consistent: the minimum-norm solution of the complete orthogonal
     // decomposition is then a solution where LU would divide by a rounding error.

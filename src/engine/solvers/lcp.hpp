@@ -5,6 +5,7 @@
 // (2.34); a row on [0, inf) is the LCP's. The pure LCP (no bounds) stays the common case.
 #pragma once
 
+#include <Eigen/SparseCore>
 #include <vector>
 
 #include "engine/core/math.hpp"
@@ -35,8 +36,16 @@ struct LcpBodyForm {
   }
 };
 
+// M by its nonzeros: compressed columns, rows ascending, no stored zero.
+using SparseMatX = Eigen::SparseMatrix<double, Eigen::ColMajor, int>;
+
 struct Lcp {
+  // M, either dense (problems written by hand or read from files) or by its nonzeros (S: what
+  // the simulator assembles, so that a pile of hundreds of contacts, ~5 % nonzero, needs no n x n
+  // array). Exactly one holds the matrix: M is 0 x 0 when S does. Read M through
+  // lcp_matrix.hpp, which takes either.
   MatX M;
+  SparseMatX S;
   VecX q;
   // Optional block structure: the first row of each block, ascending, starting at 0 (e.g. one
   // block per contact: normal, friction directions, slip speed). Empty = every row its own block.

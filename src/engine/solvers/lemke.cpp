@@ -1,6 +1,8 @@
 // Lemke's method: the order of runs on the tableau (lemke_tableau.hpp) and the warm start.
 #include "engine/solvers/lemke.hpp"
 
+#include "engine/solvers/lcp_matrix.hpp"
+
 #include <Eigen/LU>
 #include <chrono>
 #include <cmath>
@@ -205,12 +207,9 @@ bool LemkeSolver::fast_solved_from(const Lcp& lcp, const std::vector<int>& Z, in
 bool LemkeSolver::try_basis(const Lcp& lcp, const std::vector<int>& Z, VecX& z,
                             double tolerance) {
   const int k = static_cast<int>(Z.size());
-  MZZ_.resize(k, k);
+  gather_m(lcp, Z, Z, MZZ_);
   qZ_.resize(k);
-  for (int j = 0; j < k; ++j) {
-    qZ_(j) = lcp.q(Z[j]);
-    for (int i = 0; i < k; ++i) MZZ_(i, j) = lcp.M(Z[i], Z[j]);
-  }
+  for (int j = 0; j < k; ++j) qZ_(j) = lcp.q(Z[j]);
   const Eigen::PartialPivLU<MatX> lu(MZZ_);
   zZ_ = -lu.solve(qZ_);
   for (int round = 0; round < 2 && zZ_.allFinite(); ++round) zZ_ -= lu.solve(MZZ_ * zZ_ + qZ_);

@@ -1,6 +1,8 @@
 // Revised Lemke (lemke_revised.hpp): sparse LU of the basis, eta updates, FTRAN / BTRAN.
 #include "engine/solvers/lemke_revised.hpp"
 
+#include "engine/solvers/lcp_matrix.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -18,19 +20,23 @@ bool LemkeRevised::bind(const Lcp& lcp, double tolerance) {
   col_start_.assign(n_ + 1, 0);
   m_row_.clear();
   m_value_.clear();
-  const bool by_bodies = coupled_blocks(lcp);
+  auto keep = [&](int i, double v) {
+    m_row_.push_back(i);
+    m_value_.push_back(v);
+    finite = finite && std::isfinite(v);
+    m_norm = std::max(m_norm, std::abs(v));
+  };
+  // A sparse M gives its columns as they are; a dense one is scanned, by bodies when it can be.
+  const bool sparse = m_is_sparse(lcp);
+  const bool by_bodies = !sparse && coupled_blocks(lcp);
   for (int j = 0; j < n_; ++j) {
     auto read = [&](int begin, int end) {
-      for (int i = begin; i < end; ++i) {
-        const double v = lcp.M(i, j);
-        if (v == 0.0) continue;
-        m_row_.push_back(i);
-        m_value_.push_back(v);
-        finite = finite && std::isfinite(v);
-        m_norm = std::max(m_norm, std::abs(v));
-      }
+      for (int i = begin; i < end; ++i)
+        if (lcp.M(i, j) != 0.0) keep(i, lcp.M(i, j));
     };
-    if (!by_bodies) {
+    if (sparse) {
+      for_each_in_column(lcp, j, keep);
+    } else if (!by_bodies) {
       read(0, n_);
     } else {
       const int J = block_of_[j];

@@ -20,6 +20,7 @@
 #include <limits>
 #include <vector>
 
+#include "engine/solvers/lcp_matrix.hpp"
 #include "engine/solvers/solver.hpp"
 
 namespace pegsim {
@@ -40,7 +41,7 @@ class LemkeTableau {
     n_ = lcp.size();
     q_ = lcp.q.cast<T>();
     const T q_norm = n_ ? q_.cwiseAbs().maxCoeff() : T(0);
-    const T m_norm = n_ ? T(lcp.M.cwiseAbs().maxCoeff()) : T(0);
+    const T m_norm = T(m_max_abs(lcp));
     x_floor_ = kTie * q_norm;
     lex_zero_ = m_norm * std::numeric_limits<T>::epsilon();
     tolerance_ = tolerance;
@@ -173,22 +174,19 @@ class LemkeTableau {
     m_row_.clear();
     m_value_.clear();
     for (int j = 0; j < n_; ++j) {
-      for (int i = 0; i < n_; ++i) {
-        const double v = lcp_->M(i, j);
-        if (v == 0.0) continue;
+      for_each_in_column(*lcp_, j, [&](int i, double v) {
         m_row_.push_back(i);
         m_value_.push_back(T(v));
-      }
+      });
       col_start_[j + 1] = static_cast<int>(m_row_.size());
     }
     columns_indexed_ = true;
   }
 
   Mat gather(const std::vector<int>& rows, const std::vector<int>& cols) const {
-    Mat S(rows.size(), cols.size());
-    for (std::size_t j = 0; j < cols.size(); ++j)
-      for (std::size_t i = 0; i < rows.size(); ++i) S(i, j) = T(lcp_->M(rows[i], cols[j]));
-    return S;
+    MatX S;
+    gather_m(*lcp_, rows, cols, S);
+    return S.cast<T>();
   }
 
   // Column of `variable` in the current tableau: B^-1 times its column of [I, -M, -d]; for

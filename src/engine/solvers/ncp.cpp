@@ -1,13 +1,15 @@
 // F(z), its Jacobian and the natural residual of the contact NCP with the quadratic cone.
 #include "engine/solvers/ncp.hpp"
 
+#include "engine/solvers/lcp_matrix.hpp"
+
 #include <algorithm>
 #include <cmath>
 
 namespace pegsim {
 
 void Ncp::evaluate(const VecX& z, VecX& w, VecX& F) const {
-  w.noalias() = linear.M * z;
+  multiply_m(linear, z, w);
   w += linear.q;
   F = w;
   for (const FrictionCone& c : cones) {
@@ -22,7 +24,8 @@ void Ncp::evaluate(const VecX& z, VecX& w, VecX& F) const {
 }
 
 void Ncp::jacobian(const VecX& z, const VecX& w, MatX& J) const {
-  J = linear.M;
+  if (m_is_sparse(linear)) J = MatX(linear.S);
+  else J = linear.M;
   for (const FrictionCone& c : cones) {
     const double pn = z(c.normal), sigma = z(c.slip());
     const int s = c.slip();
@@ -88,7 +91,7 @@ double natural_residual_at(const Ncp& ncp, const VecX& z, const VecX& F) {
 
 double natural_residual(const Ncp& ncp, const VecX& z) {
   const int n = ncp.size();
-  if (z.size() != n || ncp.linear.M.rows() != n || ncp.linear.M.cols() != n ||
+  if (z.size() != n || m_rows(ncp.linear) != n || m_cols(ncp.linear) != n ||
       ncp.linear.lower.size() != n)
     return INFINITY;
   VecX w, F;
@@ -111,14 +114,24 @@ void add_slip_speed_gradient(const Ncp& ncp, const FrictionCone& cone, const Vec
                              double scale, int row, MatX& J) {
   const double speed = w.segment(cone.normal + 1, cone.tangents).norm();
   if (speed == 0.0) return;
-  for (int k = 1; k <= cone.tangents; ++k)
-    J.row(row) += (scale * w(cone.normal + k) / speed) * ncp.linear.M.row(cone.normal + k);
+  for (int k = 1; k <= cone.tangents; ++k) {
+    const double c = scale * w(cone.normal + k) / speed;
+    if (m_is_sparse(ncp.linear)) J.row(row) += c * ncp.linear.S.row(cone.normal + k);
+    else J.row(row) += c * ncp.linear.M.row(cone.normal + k);
+  }
 }
 
 void slip_rows(const Ncp& ncp, std::vector<int>& cone_of_row) {
   cone_of_row.assign(static_cast<std::size_t>(ncp.size()), -1);
   for (std::size_t k = 0; k < ncp.cones.size(); ++k)
     cone_of_row[static_cast<std::size_t>(ncp.cones[k].slip())] = static_cast<int>(k);
+}
+
+const Ncp& with_dense_m(const Ncp& ncp, Ncp& workspace) {
+  if (!m_is_sparse(ncp.linear)) return ncp;
+  with_dense_m(ncp.linear, workspace.linear);
+  workspace.cones = ncp.cones;
+  return workspace;
 }
 
 void clamp_to_bounds(const Ncp& ncp, VecX& z) {

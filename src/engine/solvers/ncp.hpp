@@ -81,6 +81,10 @@ void add_slip_speed_gradient(const Ncp& ncp, const FrictionCone& cone, const Vec
 // For each row, the index of the cone whose slip row it is, or -1 (resized to ncp.size()).
 void slip_rows(const Ncp& ncp, std::vector<int>& cone_of_row);
 
+// The NCP with its linear part's M dense: `ncp` itself when it is, else `workspace`, a copy
+// with M filled from S (the Newton methods' Jacobians are dense).
+const Ncp& with_dense_m(const Ncp& ncp, Ncp& workspace);
+
 // z with every row clamped to its bounds.
 void clamp_to_bounds(const Ncp& ncp, VecX& z);
 

@@ -110,7 +110,8 @@ bool NcpCrossover::held_solve(const Ncp& ncp, VecX& x) {
   return natural_residual(ncp, x) <= tolerance_;
 }
 
-bool NcpCrossover::solve(const Ncp& ncp, VecX& z, double tolerance) {
+bool NcpCrossover::solve(const Ncp& given, VecX& z, double tolerance) {
+  const Ncp& ncp = with_dense_m(given, dense_ncp_);  // its Jacobians are dense
   if (ncp.size() == 0) return false;
   tolerance_ = tolerance;
   released_.assign(static_cast<std::size_t>(ncp.size()), 0);

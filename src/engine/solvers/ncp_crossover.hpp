@@ -28,6 +28,7 @@ class NcpCrossover {
   bool solve(const Ncp& ncp, VecX& z, double tolerance);
 
  private:
+  Ncp dense_ncp_;  // the NCP with M dense, when given by its nonzeros
   enum class Row : char { AtBound, Equation, StickTangent, SlipSpeed };
   void classify(const Ncp& ncp, const VecX& z);
   // E(z) over the held rows (into E_) and, if J is non-null, its Jacobian over the free columns.

@@ -1,5 +1,7 @@
 #include "engine/solvers/newton.hpp"
 
+#include "engine/solvers/lcp_matrix.hpp"
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -83,7 +85,9 @@ bool NewtonSolver::descend(const VecX& z, double psi, const std::function<double
   return false;
 }
 
-SolveReport NewtonSolver::solve(const Lcp& lcp, VecX& z, const SolverOptions& options) {
+SolveReport NewtonSolver::solve(const Lcp& given, VecX& z, const SolverOptions& options) {
+  // Factors or scans all of M: the dense M (a copy when the problem holds its nonzeros).
+  const Lcp& lcp = with_dense_m(given, dense_);
   const auto t0 = Clock::now();
   SolveReport report;
   report.solver = std::string(name());

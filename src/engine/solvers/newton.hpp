@@ -49,6 +49,8 @@ class NewtonSolver final : public Solver {
   SolveReport solve_ncp(const Ncp& ncp, VecX& z, const SolverOptions& options) override;
 
  private:
+  Lcp dense_;  // the problem with M dense, when given by its nonzeros
+  Ncp dense_ncp_;
   // H (of map_) and Phi (Fischer's, the merit's) at z, with w = M z + q.
   void evaluate(const Lcp& lcp, const VecX& z, VecX& w, VecX& H, VecX& Phi) const;
   // J_ = dH/dz and JF_ = dPhi/dz (for minmap; Fischer's merit uses J_) at z.

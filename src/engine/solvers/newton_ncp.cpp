@@ -106,7 +106,8 @@ bool NewtonSolver::run_ncp(const Ncp& ncp, VecX& z, int max_iterations, double t
   return solved();
 }
 
-SolveReport NewtonSolver::solve_ncp(const Ncp& ncp, VecX& z, const SolverOptions& options) {
+SolveReport NewtonSolver::solve_ncp(const Ncp& given, VecX& z, const SolverOptions& options) {
+  const Ncp& ncp = with_dense_m(given, dense_ncp_);  // its Jacobians are dense
   const auto t0 = Clock::now();
   SolveReport report;
   report.solver = std::string(name());

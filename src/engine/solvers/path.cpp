@@ -1,5 +1,7 @@
 #include "engine/solvers/path.hpp"
 
+#include "engine/solvers/lcp_matrix.hpp"
+
 #include <Eigen/QR>
 #include <algorithm>
 #include <chrono>
@@ -71,13 +73,13 @@ bool active_set_polish(const Lcp& lcp, const VecX& z, const VecX& w, double tole
   }
   const int m = static_cast<int>(inner.size());
   if (m > 0) {
-    const VecX rhs_full = lcp.M * out + lcp.q;  // the bounded rows' part, M_IB z_B + q_I
-    MatX MII(m, m);
+    VecX rhs_full;  // the bounded rows' part, M_IB z_B + q_I
+    multiply_m(lcp, out, rhs_full);
+    rhs_full += lcp.q;
+    MatX MII;
+    gather_m(lcp, inner, inner, MII);
     VecX rhs(m);
-    for (int j = 0; j < m; ++j) {
-      rhs(j) = -rhs_full(inner[j]);
-      for (int i = 0; i < m; ++i) MII(i, j) = lcp.M(inner[i], inner[j]);
-    }
+    for (int j = 0; j < m; ++j) rhs(j) = -rhs_full(inner[j]);
     const VecX zI = Eigen::CompleteOrthogonalDecomposition<MatX>(MII).solve(rhs);
     if (!zI.allFinite()) return false;
     for (int j = 0; j < m; ++j) out(inner[j]) = zI(j);
@@ -191,15 +193,20 @@ SolveReport PathSolver::solve(const Lcp& lcp, VecX& z, const SolverOptions& opti
 
   // Sparse M with every diagonal entry stored, so J = diag(da) + diag(db) M has M's pattern.
   std::vector<Eigen::Triplet<double>> entries;
-  for (int j = 0; j < n; ++j)
-    for (int i = 0; i < n; ++i)
-      if (lcp.M(i, j) != 0.0 || i == j) entries.emplace_back(i, j, lcp.M(i, j));
+  for (int j = 0; j < n; ++j) {
+    bool diagonal = false;
+    for_each_in_column(lcp, j, [&](int i, double v) {
+      entries.emplace_back(i, j, v);
+      diagonal = diagonal || i == j;
+    });
+    if (!diagonal) entries.emplace_back(j, j, 0.0);
+  }
   M_.resize(n, n);
   M_.setFromTriplets(entries.begin(), entries.end());
   M_.makeCompressed();
   J_ = M_;
   pattern_ready_ = false;
-  const double regularization = kRegularization * (1.0 + lcp.M.cwiseAbs().maxCoeff());
+  const double regularization = kRegularization * (1.0 + m_max_abs(lcp));
 
   const double tolerance = options.tolerance * (1.0 + lcp.q.cwiseAbs().maxCoeff());
   auto solved_at = [&](const VecX& x, const VecX& w) {
@@ -207,7 +214,9 @@ SolveReport PathSolver::solve(const Lcp& lcp, VecX& z, const SolverOptions& opti
            natural_residual(lcp, clamp_to_bounds(lcp, x)) <= tolerance;
   };
   auto try_polish = [&](const VecX& x) {
-    const VecX w = lcp.M * x + lcp.q;
+    VecX w;
+    multiply_m(lcp, x, w);
+    w += lcp.q;
     if (!active_set_polish(lcp, x, w, tolerance, polished_)) return false;
     z = polished_;
     return true;

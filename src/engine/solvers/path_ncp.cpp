@@ -26,7 +26,8 @@ constexpr int kNewtonSteps = 100;    // Newton steps per run after sweeps
 
 }  // namespace
 
-SolveReport PathSolver::solve_ncp(const Ncp& ncp, VecX& z, const SolverOptions& options) {
+SolveReport PathSolver::solve_ncp(const Ncp& given, VecX& z, const SolverOptions& options) {
+  const Ncp& ncp = with_dense_m(given, dense_ncp_);  // its Jacobians are dense
   const auto t0 = std::chrono::steady_clock::now();
   SolveReport report;
   report.solver = "path";

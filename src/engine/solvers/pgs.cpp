@@ -3,6 +3,8 @@
 // kept up to date (column by column in Gauss–Seidel order), so the residual ||min(z, w)|| is O(n).
 #include "engine/solvers/pgs.hpp"
 
+#include "engine/solvers/lcp_matrix.hpp"
+
 #include <chrono>
 #include <cmath>
 #include <string>
@@ -61,7 +63,7 @@ SolveReport PgsSolver::solve(const Lcp& lcp, VecX& z, const SolverOptions& optio
     return finish(SolveStatus::NumericalFailure, defect);
   }
   const double tolerance = options.tolerance * (1.0 + lcp.q.cwiseAbs().maxCoeff());
-  w_.noalias() = lcp.M * z;
+  multiply_m(lcp, z, w_);
   w_ += lcp.q;
   SolverOptions block_options;
   block_options.tolerance = options.tolerance;
@@ -81,18 +83,18 @@ SolveReport PgsSolver::solve(const Lcp& lcp, VecX& z, const SolverOptions& optio
       if (sweep_ == Sweep::Jacobi) {
         change_.segment(s, m) = block_z_;
       } else if (!block_z_.isZero(0.0)) {
-        w_.noalias() += lcp.M.middleCols(s, m) * block_z_;
+        add_columns_product(lcp, s, m, block_z_, w_);
         z.segment(s, m) += block_z_;
       }
     }
     if (sweep_ == Sweep::Jacobi) {
       z += change_;
-      w_.noalias() += lcp.M * change_;
+      add_columns_product(lcp, 0, n, change_, w_);
     }
     double residual = z.cwiseMin(w_).cwiseAbs().maxCoeff();
     if (residual <= tolerance) {
       // Confirm on a freshly computed w: the running one accumulates rounding.
-      w_.noalias() = lcp.M * z;
+      multiply_m(lcp, z, w_);
       w_ += lcp.q;
       residual = z.cwiseMin(w_).cwiseAbs().maxCoeff();
     }
@@ -105,7 +107,7 @@ SolveReport PgsSolver::solve(const Lcp& lcp, VecX& z, const SolverOptions& optio
     }
     if (acceleration_ == Acceleration::Nncg && cg_.momentum(before_, z, step_)) {
       z += step_;
-      w_.noalias() += lcp.M * step_;
+      add_columns_product(lcp, 0, n, step_, w_);
     }
   }
   return finish(SolveStatus::MaxIterations,
@@ -116,7 +118,7 @@ bool PgsSolver::solve_block(const Lcp& lcp, const VecX& z, const VecX& w, int s,
                             SolverOptions& options, VecX& dz, std::string& why) {
   if (m == 1) {
     // Closed form of the 1x1 LCP: z_s = max(0, z_s - w_s / M_ss).
-    const double diagonal = lcp.M(s, s);
+    const double diagonal = m_entry(lcp, s, s);
     if (!(diagonal > 0.0)) {
       why = "row " + std::to_string(s) + " has a non-positive diagonal and no block";
       return false;
@@ -126,7 +128,7 @@ bool PgsSolver::solve_block(const Lcp& lcp, const VecX& z, const VecX& w, int s,
     return true;
   }
   // The block's own LCP: M_bb z_b + (w_b - M_bb z_b) with the other blocks fixed.
-  block_.M = lcp.M.block(s, s, m, m);
+  diagonal_block_m(lcp, s, m, block_.M);
   block_.q.noalias() = w.segment(s, m) - block_.M * z.segment(s, m);
   dz = z.segment(s, m);
   options.max_iterations = 50 * m;

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "engine/solvers/lcp_matrix.hpp"
 #include "engine/solvers/pgs.hpp"
 
 namespace pegsim {
@@ -69,7 +70,7 @@ bool PgsSolver::group_blocks(const Lcp& lcp) {
   group_M_.resize(groups_.size());
   for (std::size_t k = 0; k < groups_.size(); ++k) {
     const Group& g = groups_[k];
-    group_M_[k] = lcp.M.block(g.start, g.start, g.size, g.size);
+    diagonal_block_m(lcp, g.start, g.size, group_M_[k]);
     if (!group_M_[k].allFinite()) return false;  // the dense path reports the defect
   }
   return true;

@@ -59,7 +59,8 @@ bool ProximalNewton::newton(const Ncp& ncp, VecX& z, double tolerance, double in
   return natural_residual_at(proximal_, z, F_) <= inner_tolerance;
 }
 
-SolveReport ProximalNewton::solve(const Ncp& ncp, VecX& z, const SolverOptions& options) {
+SolveReport ProximalNewton::solve(const Ncp& given, VecX& z, const SolverOptions& options) {
+  const Ncp& ncp = with_dense_m(given, dense_ncp_);  // its Jacobians are dense
   const auto t0 = std::chrono::steady_clock::now();
   SolveReport report;
   report.solver = "proximal-newton";

@@ -28,6 +28,7 @@ class ProximalNewton {
   SolveReport solve(const Ncp& ncp, VecX& z, const SolverOptions& options);
 
  private:
+  Ncp dense_ncp_;  // the NCP with M dense, when given by its nonzeros
   // Newton steps on the subproblem proximal_ from z until its natural residual is
   // <= inner_tolerance or the NCP's is <= tolerance (true), the line search fails or `steps`
   // steps are spent (false).

@@ -154,7 +154,8 @@ TEST(ConstraintProblem, OnlyUnilateralConstraintsGiveTheStewartTrinkleLcp) {
                            {0, 1}, st);
   const auto sm = corner.solve(standard_model_set());
   ASSERT_EQ(sm.problem.lcp.size(), st.lcp.size());
-  EXPECT_EQ(sm.problem.lcp.M, st.lcp.M);
+  EXPECT_EQ(MatX(sm.problem.lcp.S), MatX(st.lcp.S));
+  EXPECT_EQ(sm.problem.lcp.S.nonZeros(), st.lcp.S.nonZeros());
   EXPECT_EQ(sm.problem.lcp.q, st.lcp.q);
   EXPECT_EQ(sm.problem.lcp.block_starts, st.lcp.block_starts);
 }

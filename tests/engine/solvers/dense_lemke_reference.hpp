@@ -11,6 +11,7 @@
 #include <limits>
 #include <vector>
 
+#include "engine/solvers/lcp_matrix.hpp"
 #include "engine/solvers/solver.hpp"
 
 namespace pegsim::test {
@@ -26,7 +27,8 @@ class DenseLemkeTableau {
   enum class Rule { Harris, Lexicographic };
 
   // Binds the problem; `tolerance` is the natural residual accepted as a solution.
-  void bind(const Lcp& lcp, double tolerance) {
+  void bind(const Lcp& given, double tolerance) {
+    const Lcp& lcp = with_dense_m(given, dense_);  // this reference reads M densely
     lcp_ = &lcp;
     n_ = lcp.size();
     q_ = lcp.q.cast<T>();
@@ -270,6 +272,7 @@ class DenseLemkeTableau {
 
   // Variables: w_i = i, z_i = n + i, the artificial z0 = 2n.
   const Lcp* lcp_ = nullptr;
+  Lcp dense_;
   int n_ = 0;
   Vec q_;
   Mat Binv_;                  // inverse of the basis matrix, columns of [I, -M, -d]

@@ -11,6 +11,7 @@
 #include <random>
 #include <string>
 
+#include "engine/solvers/lcp_matrix.hpp"
 #include "engine/solvers/solver.hpp"
 #include "io/siconos_lcp.hpp"
 #include "io/siconos_mlcp.hpp"
@@ -30,12 +31,16 @@ inline double accuracy(const Lcp& lcp) {
   return 1e-8 * (1.0 + lcp.q.cwiseAbs().maxCoeff());
 }
 
+// M as a dense matrix, whichever form the problem holds it in (the simulator's is sparse).
+inline MatX dense_m(const Lcp& lcp) { return m_is_sparse(lcp) ? MatX(lcp.S) : lcp.M; }
+
 // ||min(z, M z + q)||_inf recomputed here, independently of natural_residual and the report.
 inline double own_residual(const Lcp& lcp, const VecX& z) {
+  const MatX M = dense_m(lcp);
   double r = 0.0;
   for (int i = 0; i < lcp.size(); ++i) {
     double w = lcp.q(i);
-    for (int j = 0; j < lcp.size(); ++j) w += lcp.M(i, j) * z(j);
+    for (int j = 0; j < lcp.size(); ++j) w += M(i, j) * z(j);
     r = std::max(r, std::abs(std::min(z(i), w)));
   }
   return r;
@@ -49,7 +54,7 @@ inline ::testing::AssertionResult is_solution(const Lcp& lcp, const VecX& z) {
     return ::testing::AssertionFailure() << "z has size " << z.size() << ", not " << lcp.size();
   if (!z.allFinite()) return ::testing::AssertionFailure() << "z is not finite";
   if (z.minCoeff() < 0.0) return ::testing::AssertionFailure() << "min z = " << z.minCoeff();
-  const VecX w = lcp.M * z + lcp.q;
+  const VecX w = dense_m(lcp) * z + lcp.q;
   if (w.minCoeff() < -tol)
     return ::testing::AssertionFailure() << "min w = " << w.minCoeff() << " < -" << tol;
   for (int i = 0; i < lcp.size(); ++i)
@@ -72,7 +77,7 @@ inline ::testing::AssertionResult report_matches(const Lcp& lcp, const VecX& z,
                                          << ", report.residual is " << report.residual;
   const double own = own_residual(lcp, z);
   const double slack = 1e-13 * (1.0 + lcp.q.cwiseAbs().maxCoeff() +
-                                lcp.M.cwiseAbs().maxCoeff() * z.cwiseAbs().sum());
+                                m_max_abs(lcp) * z.cwiseAbs().sum());
   if (!(std::abs(report.residual - own) <= slack))
     return ::testing::AssertionFailure()
            << "report.residual " << report.residual << " but z has residual " << own;
@@ -108,7 +113,7 @@ inline ::testing::AssertionResult is_mcp_solution(const Lcp& lcp, const VecX& z)
   if (z.size() != lcp.size())
     return ::testing::AssertionFailure() << "z has size " << z.size() << ", not " << lcp.size();
   if (!z.allFinite()) return ::testing::AssertionFailure() << "z is not finite";
-  const VecX w = lcp.M * z + lcp.q;
+  const VecX w = dense_m(lcp) * z + lcp.q;
   for (int i = 0; i < lcp.size(); ++i) {
     const double l = lcp.has_bounds() ? lcp.lower(i) : 0.0;
     const double u = lcp.has_bounds() ? lcp.upper(i) : INFINITY;

@@ -66,7 +66,7 @@ bool answer_basis(const Lcp& lcp, std::vector<int>& Z) {
 void move_q(Lcp& lcp) {
   const double scale = 0.1 * (1.0 + lcp.q.cwiseAbs().maxCoeff());
   for (int i = 0; i < lcp.size(); ++i)
-    if (lcp.M(i, i) != 0.0) lcp.q(i) += scale * std::sin(1.0 + i);
+    if (m_entry(lcp, i, i) != 0.0) lcp.q(i) += scale * std::sin(1.0 + i);
 }
 
 // One run of both tableaus from the same start; the ends, pivot counts and answers must agree.
