@@ -29,6 +29,7 @@
 
 #include "engine/solvers/fixed_point.hpp"
 #include "engine/solvers/lemke.hpp"
+#include "engine/solvers/ncp_linearized.hpp"
 #include "engine/solvers/ncp_crossover.hpp"
 #include "engine/solvers/newton.hpp"
 #include "engine/solvers/proximal_newton.hpp"
@@ -63,6 +64,7 @@ class PathSolver final : public Solver {
   VecX start_;  // the NCP's start, for the proximal Newton
   std::deque<double> merits_;  // psi of the last kMemory iterates
   LemkeSolver lemke_;
+  LinearizedNcp linearized_;  // the NCP's polygonal LCP (path_ncp.cpp)
   FreeRowReduction reduction_;
   NewtonSolver newton_{NewtonSolver::Map::FischerBurmeister};  // the NCP's
   ProximalNewton proximal_newton_;                              // the NCP's

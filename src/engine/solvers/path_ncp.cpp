@@ -2,8 +2,12 @@
 // counterpart for a nonlinear F; what stands in for it here:
 //  1. Fischer–Newton with its restarts (newton_ncp.cpp): fast where the merit has no false
 //     minimum and the Jacobian is regular;
-//  2. where it stalls, Newton on Alart–Curnier's equations regularized as a proximal point
-//     (proximal_newton.hpp) from the same start: no false minima at contacts without load, and
+//  2. where it stalls, Lemke on the same contacts with a polygonal cone (ncp_linearized.hpp):
+//     the pivoting settles which contacts carry load, stick or slide, and Fischer–Newton from
+//     its answer, mapped to the round cone, finishes (pour20's pile: steps that took 10 000
+//     iterations without an answer solve in 6-300, README);
+//     then Newton on Alart–Curnier's equations regularized as a proximal point
+//     (proximal_newton.hpp) from that start: no false minima at contacts without load, and
 //     M + eps D is regular on piles whose face contacts make M singular (pour20, README);
 //  3. crossover (ncp_crossover.hpp): each row's side at the proximal Newton's end held, the held
 //     equations solved by minimum-norm Gauss–Newton, rows released one at a time where they are
@@ -16,6 +20,7 @@
 #include <chrono>
 #include <string>
 
+#include "engine/solvers/ncp_linearized.hpp"
 #include "engine/solvers/path.hpp"
 
 namespace pegsim {
@@ -23,6 +28,7 @@ namespace {
 
 constexpr int kSweeps = 200;         // fixed-point sweeps between two Newton runs
 constexpr int kNewtonSteps = 100;    // Newton steps per run after sweeps
+constexpr int kPolygonDirections = 16;  // of the polygonal cone (8 left pour20's step 56 unsolved)
 
 }  // namespace
 
@@ -48,6 +54,23 @@ SolveReport PathSolver::solve_ncp(const Ncp& given, VecX& z, const SolverOptions
   start_ = z;  // the warm start (or nothing): Newton's end may be a false minimum
   if (absorb(newton_.solve_ncp(ncp, z, options))) return finish(SolveStatus::Solved, "");
   SolverOptions part = options;
+  part.max_iterations = options.max_iterations - report.iterations;
+  if (part.max_iterations > 0) {  // Lemke's pivots count as iterations
+    linearize_ncp(ncp, kPolygonDirections, linearized_);
+    SolverOptions pivots = part;
+    pivots.warm_start = false;
+    VecX z_lcp;
+    const SolveReport polygon = lemke_.solve(linearized_.lcp, z_lcp, pivots);
+    report.iterations += polygon.iterations;
+    if (polygon.solved()) {
+      ncp_point(ncp, linearized_, z_lcp, start_);
+      z = start_;
+      part.warm_start = true;
+      part.max_iterations = options.max_iterations - report.iterations;
+      if (part.max_iterations > 0 && absorb(newton_.solve_ncp(ncp, z, part)))
+        return finish(SolveStatus::Solved, "");
+    }
+  }
   z = start_;
   part.max_iterations = options.max_iterations - report.iterations;
   if (part.max_iterations > 0 && absorb(proximal_newton_.solve(ncp, z, part)))

@@ -3,11 +3,14 @@
 // unlike the particles of test_ncp.cpp.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <random>
 
 #include "engine/dynamics/simulator.hpp"
 #include "engine/solvers/lcp_matrix.hpp"
+#include "engine/solvers/ncp_crossover.hpp"
+#include "engine/solvers/ncp_linearized.hpp"
 #include "engine/solvers/path.hpp"
 #include "io/scene.hpp"
 
@@ -19,7 +22,7 @@ namespace {
 // itself (under fischer-newton or path), or the LCP with Lemke (13 ms per step, where the NCP's
 // own history costs up to seconds per step: the same pile, the cubes' state of the linearized
 // cone).
-enum class History { Ncp, NcpPath, LcpLemke };
+enum class History { Ncp, LcpLemke };
 
 struct NcpStep {
   Ncp ncp;
@@ -39,7 +42,6 @@ NcpStep pour20_ncp_step(int step, History history) {
     before.formulation = Formulation::StewartTrinkle;
     before.solver = "lemke";
   }
-  if (history == History::NcpPath) before.solver = "path";
   Simulator sim(scene.model, scene.initial, before);
   for (int k = 1; k < step; ++k) sim.step();
   sim.set_settings(ncp);
@@ -125,20 +127,9 @@ TEST(NcpPile, PathSolvesPour20Step39) {
   }
 }
 
-// Step 44 of pour20 under ncp with `path` from the start (steps 1-43 take 0.8 s; 38 contacts,
-// 152 rows, M of rank 56): one contact sticks strictly inside its cone (|p_t| = 0.39 < mu p_n =
-// 0.84) but the Newton methods' iterates keep its u_t at 2e-9 m/s, and the sweeps cannot move it:
-// path ran out of 10 000 iterations at residual 1.9e-9 (tolerance 5.2e-10). The crossover
-// (ncp_crossover.hpp) holds each row's side and solves the held equations by minimum-norm
-// Gauss-Newton. Checked by (2.18)-(2.20)'s natural residual, the cone and the rows' sides:
-// u_t = 0 where |p_t| < mu p_n (stick), p_n >= 0 and w_n >= 0.
-TEST(NcpPile, PathSolvesPour20Step44AfterAPathHistory) {
-  const NcpStep step = pour20_ncp_step(44, History::NcpPath);
-  const Ncp& ncp = step.ncp;
-  EXPECT_EQ(ncp.size(), 152);
-  EXPECT_FALSE(step.solved) << "Fischer-Newton alone now solves this step; pick a harder one";
-  VecX z;
-  const double tolerance = solve_with_path(ncp, z);
+// The sides of a solution of pour20's pile: p_n >= 0, w_n >= 0, |p_t| <= mu p_n, and u_t = 0
+// where the contact sticks strictly inside its cone; returns how many do.
+int expect_solution_sides(const Ncp& ncp, const VecX& z, double tolerance) {
   VecX w;
   multiply_m(ncp.linear, z, w);
   w += ncp.linear.q;
@@ -152,7 +143,80 @@ TEST(NcpPile, PathSolvesPour20Step44AfterAPathHistory) {
     ++sticking;  // strictly inside the cone: (2.18)-(2.20) leave u_t = 0
     EXPECT_LE(w.segment(c.normal + 1, c.tangents).norm(), tolerance);
   }
-  EXPECT_GT(sticking, 0);
+  return sticking;
+}
+
+// Step 49 of pour20 after a Lemke history (49 contacts, 196 rows): Fischer–Newton stalls, and
+// `path` ran out of its 10 000 iterations at residual 2.9e-7 (tolerance 7.9e-10): the proximal
+// Newton and the sweeps crept, the crossover found the held equations inconsistent. Lemke on
+// the same contacts with a 16-sided cone (ncp_linearized.hpp) settles which contacts carry load,
+// stick or slide; Fischer–Newton from its answer finishes in a few steps.
+TEST(NcpPile, PathSolvesPour20Step49FromThePolygonalConesAnswer) {
+  const NcpStep step = pour20_ncp_step(49, History::LcpLemke);
+  const Ncp& ncp = step.ncp;
+  EXPECT_EQ(ncp.size(), 196);
+  EXPECT_FALSE(step.solved) << "Fischer-Newton alone now solves this step; pick a harder one";
+  PathSolver path;
+  VecX z;
+  const SolveReport report = path.solve_ncp(ncp, z, SolverOptions{});
+  const double tolerance = 1e-10 * (1.0 + ncp.linear.q.cwiseAbs().maxCoeff());
+  EXPECT_TRUE(report.solved()) << report.message << " residual " << report.residual;
+  EXPECT_LE(natural_residual(ncp, z), tolerance);
+  EXPECT_LT(report.iterations, 2000);  // Fischer–Newton's first run, Lemke's pivots, a few steps
+  EXPECT_GT(expect_solution_sides(ncp, z, tolerance), 0);
+}
+
+// The polygonal cone's LCP: its answer, mapped to the round cone, keeps every impulse inside the
+// round cone (the polygon is inscribed) and solves the NCP to the polygon's error: friction
+// within 1 - cos(pi / 16) ~ 2 % of the cone's radius. Checked on step 39's pile.
+TEST(NcpPile, ThePolygonalConesAnswerIsNearTheRoundConesSolution) {
+  const NcpStep step = pour20_ncp_step(39, History::LcpLemke);
+  const Ncp& ncp = step.ncp;
+  LinearizedNcp polygon;
+  linearize_ncp(ncp, 16, polygon);
+  EXPECT_EQ(polygon.lcp.size(), 28 * 18);  // 28 contacts: [p_n, 16 directions, s]
+  LemkeSolver lemke;
+  VecX z_lcp;
+  ASSERT_TRUE(lemke.solve(polygon.lcp, z_lcp, SolverOptions{}).solved());
+  VecX z;
+  ncp_point(ncp, polygon, z_lcp, z);
+  double largest_impulse = 0.0;
+  for (const FrictionCone& c : ncp.cones) {
+    EXPECT_GE(z(c.normal), 0.0);
+    EXPECT_LE(z.segment(c.normal + 1, c.tangents).norm(), c.mu * z(c.normal) * (1.0 + 1e-12) + 1e-15);
+    largest_impulse = std::max(largest_impulse, z(c.normal));
+  }
+  // Not a solution of the round cone, but near one: path's answer from zero.
+  VecX exact;
+  solve_with_path(ncp, exact);
+  double friction_gap = 0.0;
+  for (const FrictionCone& c : ncp.cones)
+    friction_gap = std::max(friction_gap, (z.segment(c.normal + 1, c.tangents) -
+                                           exact.segment(c.normal + 1, c.tangents)).norm());
+  EXPECT_GT(natural_residual(ncp, z), 1e-6);
+  EXPECT_LT(friction_gap, 0.1 * largest_impulse);
+}
+
+// The crossover (ncp_crossover.hpp) from an iterate that creeps near a solution, as the Newton
+// methods' iterates on the pile did (residual 1e-9..1e-7, contacts sticking at u_t ~ 1e-9 m/s):
+// step 49's solution with every impulse moved by up to 1e-9 N s. Holding each row's side and
+// solving the held equations by minimum-norm Gauss–Newton returns to the tolerance.
+TEST(NcpPile, CrossoverReturnsACreepingIterateToASolution) {
+  const NcpStep step = pour20_ncp_step(49, History::LcpLemke);
+  const Ncp& ncp = step.ncp;
+  VecX z;
+  const double tolerance = solve_with_path(ncp, z);
+  std::mt19937 rng(7);
+  std::uniform_real_distribution<double> nudge(-1e-9, 1e-9);
+  VecX creeping = z;
+  for (const FrictionCone& c : ncp.cones)
+    if (z(c.normal) > 1e-3)  // loaded contacts: their side stays as it was
+      for (int r = c.normal; r <= c.normal + c.tangents; ++r) creeping(r) += nudge(rng);
+  ASSERT_GT(natural_residual(ncp, creeping), tolerance);
+  NcpCrossover crossover;
+  ASSERT_TRUE(crossover.solve(ncp, creeping, tolerance));
+  EXPECT_LE(natural_residual(ncp, creeping), tolerance);
+  EXPECT_GT(expect_solution_sides(ncp, creeping, tolerance), 0);
 }
 
 }  // namespace
