@@ -1,9 +1,9 @@
 #include "cli/complementarity_metrics.hpp"
 
-#include "engine/solvers/lcp_matrix.hpp"
-
 #include <algorithm>
 #include <cmath>
+
+#include "engine/solvers/lcp_matrix.hpp"
 
 namespace pegsim::cli {
 

@@ -1,9 +1,9 @@
 #include "engine/solvers/fixed_point.hpp"
 
-#include "engine/solvers/lcp_matrix.hpp"
-
 #include <chrono>
 #include <string>
+
+#include "engine/solvers/lcp_matrix.hpp"
 
 namespace pegsim {
 

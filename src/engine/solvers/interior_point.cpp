@@ -1,11 +1,11 @@
 #include "engine/solvers/interior_point.hpp"
 
-#include "engine/solvers/lcp_matrix.hpp"
-
 #include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <string>
+
+#include "engine/solvers/lcp_matrix.hpp"
 
 namespace pegsim {
 namespace {

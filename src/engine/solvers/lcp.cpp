@@ -2,13 +2,13 @@
 // and the elimination of an MCP's free rows.
 #include "engine/solvers/lcp.hpp"
 
-#include "engine/solvers/lcp_matrix.hpp"
-
 #include <Eigen/LU>
 #include <Eigen/QR>
 #include <algorithm>
 #include <cmath>
 #include <vector>
+
+#include "engine/solvers/lcp_matrix.hpp"
 
 namespace pegsim {
 

@@ -1,12 +1,12 @@
 // Lemke's method: the order of runs on the tableau (lemke_tableau.hpp) and the warm start.
 #include "engine/solvers/lemke.hpp"
 
-#include "engine/solvers/lcp_matrix.hpp"
-
 #include <Eigen/LU>
 #include <chrono>
 #include <cmath>
 #include <string>
+
+#include "engine/solvers/lcp_matrix.hpp"
 
 namespace pegsim {
 

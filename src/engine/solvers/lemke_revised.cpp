@@ -1,11 +1,11 @@
 // Revised Lemke (lemke_revised.hpp): sparse LU of the basis, eta updates, FTRAN / BTRAN.
 #include "engine/solvers/lemke_revised.hpp"
 
-#include "engine/solvers/lcp_matrix.hpp"
-
 #include <algorithm>
 #include <cmath>
 #include <limits>
+
+#include "engine/solvers/lcp_matrix.hpp"
 
 namespace pegsim {
 

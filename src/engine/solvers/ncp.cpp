@@ -1,10 +1,10 @@
 // F(z), its Jacobian and the natural residual of the contact NCP with the quadratic cone.
 #include "engine/solvers/ncp.hpp"
 
-#include "engine/solvers/lcp_matrix.hpp"
-
 #include <algorithm>
 #include <cmath>
+
+#include "engine/solvers/lcp_matrix.hpp"
 
 namespace pegsim {
 

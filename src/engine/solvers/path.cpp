@@ -1,13 +1,13 @@
 #include "engine/solvers/path.hpp"
 
-#include "engine/solvers/lcp_matrix.hpp"
-
 #include <Eigen/QR>
 #include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <string>
 #include <vector>
+
+#include "engine/solvers/lcp_matrix.hpp"
 
 namespace pegsim {
 namespace {

@@ -3,11 +3,11 @@
 // kept up to date (column by column in Gauss–Seidel order), so the residual ||min(z, w)|| is O(n).
 #include "engine/solvers/pgs.hpp"
 
-#include "engine/solvers/lcp_matrix.hpp"
-
 #include <chrono>
 #include <cmath>
 #include <string>
+
+#include "engine/solvers/lcp_matrix.hpp"
 
 namespace pegsim {
 namespace {
