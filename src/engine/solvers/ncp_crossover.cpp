@@ -112,7 +112,7 @@ bool NcpCrossover::held_solve(const Ncp& ncp, VecX& x) {
 
 bool NcpCrossover::solve(const Ncp& given, VecX& z, double tolerance) {
   const Ncp& ncp = with_dense_m(given, dense_ncp_);  // its Jacobians are dense
-  if (ncp.size() == 0) return false;
+  if (ncp.size() == 0 || z.size() != ncp.size()) return false;
   tolerance_ = tolerance;
   released_.assign(static_cast<std::size_t>(ncp.size()), 0);
   x_ = z;

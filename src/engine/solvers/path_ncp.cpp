@@ -47,18 +47,18 @@ SolveReport PathSolver::solve_ncp(const Ncp& given, VecX& z, const SolverOptions
                                    part.residual_history.end());
     return part.solved();
   };
-  if (const char* defect = ncp_defect(ncp)) {
-    z.setZero(ncp.size());
+  // z of the NCP's size from here on (0 unless warm-started): every stage may start from it.
+  if (const char* defect = start_ncp_solve(ncp, options.warm_start, z))
     return finish(SolveStatus::NumericalFailure, defect);
-  }
-  start_ = z;  // the warm start (or nothing): Newton's end may be a false minimum
+  start_ = z;  // Newton's end may be a false minimum
   if (absorb(newton_.solve_ncp(ncp, z, options))) return finish(SolveStatus::Solved, "");
   SolverOptions part = options;
   part.max_iterations = options.max_iterations - report.iterations;
-  if (part.max_iterations > 0) {  // Lemke's pivots count as iterations
+  if (part.max_iterations > 1) {  // Lemke's pivots count as iterations: half of what is left
     linearize_ncp(ncp, kPolygonDirections, linearized_);
     SolverOptions pivots = part;
     pivots.warm_start = false;
+    pivots.max_iterations = part.max_iterations / 2;
     VecX z_lcp;
     const SolveReport polygon = lemke_.solve(linearized_.lcp, z_lcp, pivots);
     report.iterations += polygon.iterations;

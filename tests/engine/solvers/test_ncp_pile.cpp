@@ -166,6 +166,24 @@ TEST(NcpPile, PathSolvesPour20Step49FromThePolygonalConesAnswer) {
   EXPECT_GT(expect_solution_sides(ncp, z, tolerance), 0);
 }
 
+// A cold solve whose budget runs out before the later stages (Fischer–Newton's run and Lemke's
+// pivots take it all) still ends with a z of the NCP's size and reports the limit: the crossover
+// used to get the empty cold start and read past it (a crash on pour20's step 75).
+TEST(NcpPile, PathOutOfIterationsReturnsAnAnswerOfTheRightSize) {
+  const NcpStep step = pour20_ncp_step(49, History::LcpLemke);
+  ASSERT_FALSE(step.solved);
+  for (int budget : {1, 5, 40}) {
+    PathSolver path;
+    VecX z;
+    SolverOptions options;
+    options.max_iterations = budget;
+    const SolveReport report = path.solve_ncp(step.ncp, z, options);
+    EXPECT_EQ(report.status, SolveStatus::MaxIterations) << budget;
+    EXPECT_EQ(z.size(), step.ncp.size()) << budget;
+    EXPECT_TRUE(z.allFinite()) << budget;
+  }
+}
+
 // The polygonal cone's LCP: its answer, mapped to the round cone, keeps every impulse inside the
 // round cone (the polygon is inscribed) and solves the NCP to the polygon's error: friction
 // within 1 - cos(pi / 16) ~ 2 % of the cone's radius. Checked on step 39's pile.
