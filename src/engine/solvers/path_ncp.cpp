@@ -4,8 +4,8 @@
 //     minimum and the Jacobian is regular;
 //  2. where it stalls, Lemke on the same contacts with a polygonal cone (ncp_linearized.hpp):
 //     the pivoting settles which contacts carry load, stick or slide, and Fischer–Newton from
-//     its answer, mapped to the round cone, finishes (pour20's pile: steps that took 10 000
-//     iterations without an answer solve in 6-300, README);
+//     its answer, mapped to the round cone, finishes (pour20's pile after a Lemke history:
+//     4 of 106 steps' NCPs left unsolved, against 8 of 21 on steps 45-65 before, README);
 //     then Newton on Alart–Curnier's equations regularized as a proximal point
 //     (proximal_newton.hpp) from that start: no false minima at contacts without load, and
 //     M + eps D is regular on piles whose face contacts make M singular (pour20, README);
