@@ -180,8 +180,8 @@ bool Writer::solutions(hid_t frame, const RunFrame& after, const std::vector<int
   }
   doubles(g.get(), "normal_error", normal_error, 1);
   doubles(g.get(), "friction_error", friction_error, 1);
-  MatX dense;
-  dense_matrix(g.get(), "M", m_is_sparse(p.lcp) ? (dense = MatX(p.lcp.S)) : p.lcp.M);
+  Lcp dense;  // the dataset is dense n x n (the format)
+  dense_matrix(g.get(), "M", with_dense_m(p.lcp, dense).M);
   doubles(g.get(), "q", std::vector<double>(p.lcp.q.data(), p.lcp.q.data() + n), 1);
   ints(g.get(), "blocks", std::vector<std::int32_t>(p.lcp.block_starts.begin(),
                                                     p.lcp.block_starts.end()), 1);

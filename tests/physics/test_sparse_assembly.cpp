@@ -73,7 +73,6 @@ Assembled assemble_after(const std::filesystem::path& file, int steps, const Set
   const StepReport& r = sim.step();
   Assembled a;
   a.bodies = static_cast<int>(sim.model().bodies.size());
-  std::vector<int> enforced;
   std::vector<int> primaries;
   assemble_constraint_problem(sim.model(), before, sim.settings(), r.contacts, r.constraints,
                               primaries, a.problem);
