@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "engine/solvers/lcp_matrix.hpp"
+
 namespace pegsim {
 namespace {
 
@@ -32,8 +34,8 @@ TangentTrial tangent_trial(const FrictionCone& c, double r, const VecX& z, const
 }  // namespace
 
 void AlartCurnier::prepare(const Ncp& ncp) {
-  const MatX& M = ncp.linear.M;
   const int n = ncp.size();
+  const auto M = [&](int i, int j) { return m_entry(ncp.linear, i, j); };
   r_.resize(n);
   cone_row_.assign(static_cast<std::size_t>(n), 0);
   for (int i = 0; i < n; ++i) r_(i) = M(i, i) > 0.0 ? 1.0 / M(i, i) : 1.0;
@@ -70,13 +72,16 @@ void AlartCurnier::residual(const Ncp& ncp, const VecX& z, const VecX& w, VecX& 
   }
 }
 
-void AlartCurnier::jacobian(const Ncp& ncp, const VecX& z, const VecX& w, MatX& J) const {
-  const MatX& M = ncp.linear.M;
+void AlartCurnier::jacobian(const Ncp& ncp, const VecX& z, const VecX& w,
+                            JacobianRows& J) const {
   const int n = ncp.size();
-  J.noalias() = r_.asDiagonal() * M;  // the rows r_i dw_i, kept where the map selects w
+  for (int i = 0; i < n; ++i) {  // the rows r_i dw_i, kept where the map selects w
+    J.clear_row(i);
+    J.add_m_row(i, r_(i), i);
+  }
   auto identity_row = [&](int i) {
-    J.row(i).setZero();
-    J(i, i) = 1.0;
+    J.clear_row(i);
+    J.add(i, i, 1.0);
   };
   for (int i = 0; i < n; ++i) {
     if (cone_row_[static_cast<std::size_t>(i)] || ncp.linear.lower(i) == -INFINITY) continue;
@@ -92,19 +97,18 @@ void AlartCurnier::jacobian(const Ncp& ncp, const VecX& z, const VecX& w, MatX& 
       // a contact without load take one).
       const double scale = y.radius / y.length;
       for (int a = 0; a < c.tangents; ++a) {
-        J.row(t + a).setZero();
-        J(t + a, t + a) = 1.0;
+        identity_row(t + a);
         for (int b = 0; b < c.tangents; ++b) {
           const double P = scale * ((a == b ? 1.0 : 0.0) - y.y[a] * y.y[b] / (y.length * y.length));
-          J.row(t + a) += (P * r) * M.row(t + b);
-          J(t + a, t + b) -= P;
+          J.add_m_row(t + a, P * r, t + b);
+          J.add(t + a, t + b, -P);
         }
-        if (z(c.normal) >= 0.0) J(t + a, c.normal) -= c.mu * y.y[a] / y.length;
+        if (z(c.normal) >= 0.0) J.add(t + a, c.normal, -c.mu * y.y[a] / y.length);
       }
     }
     // G_s = sigma - |u_t|: e_s - (u_t / |u_t|)^T M_t (ncp.hpp's slip speed gradient).
     identity_row(c.slip());
-    add_slip_speed_gradient(ncp, c, w, -1.0, c.slip(), J);
+    add_slip_speed_gradient(c, w, -1.0, c.slip(), J);
   }
 }
 

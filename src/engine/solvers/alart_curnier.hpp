@@ -26,8 +26,9 @@ class AlartCurnier {
   void prepare(const Ncp& ncp);
   // G(z) into G (resized), given w = M z + q.
   void residual(const Ncp& ncp, const VecX& z, const VecX& w, VecX& G) const;
-  // An element of G's generalized Jacobian at z into J (resized), given w = M z + q.
-  void jacobian(const Ncp& ncp, const VecX& z, const VecX& w, MatX& J) const;
+  // An element of G's generalized Jacobian at z into J, given w = M z + q; J's pattern is
+  // ncp_jacobian_pattern's (ncp.hpp) for this NCP's M.
+  void jacobian(const Ncp& ncp, const VecX& z, const VecX& w, JacobianRows& J) const;
 
  private:
   VecX r_;

@@ -7,9 +7,7 @@
 
 namespace pegsim {
 
-SolveReport FixedPointSolver::solve(const Lcp& given, VecX& z, const SolverOptions& options) {
-  // Factors or scans all of M: the dense M (a copy when the problem holds its nonzeros).
-  const Lcp& lcp = with_dense_m(given, dense_);
+SolveReport FixedPointSolver::solve(const Lcp& lcp, VecX& z, const SolverOptions& options) {
   const auto t0 = std::chrono::steady_clock::now();
   SolveReport report;
   report.solver = "fixed-point";
@@ -23,14 +21,14 @@ SolveReport FixedPointSolver::solve(const Lcp& given, VecX& z, const SolverOptio
     return finish(SolveStatus::NumericalFailure, defect);
   }
   if (n == 0) return finish(SolveStatus::Solved, "");
-  const double bound = lcp.M.cwiseAbs().rowwise().sum().maxCoeff();
+  const double bound = m_max_row_sum(lcp);
   if (!(bound > 0.0)) return finish(SolveStatus::NumericalFailure, "M is zero");
   const double alpha = 1.0 / bound;
   const double tolerance = options.tolerance * (1.0 + lcp.q.cwiseAbs().maxCoeff());
 
   z = z.cwiseMax(0.0);
   for (int k = 1; k <= options.max_iterations; ++k) {
-    w_.noalias() = lcp.M * z;
+    multiply_m(lcp, z, w_);
     w_ += lcp.q;
     const double residual = z.cwiseMin(w_).cwiseAbs().maxCoeff();  // of the current z
     if (residual <= tolerance) return finish(SolveStatus::Solved, "");

@@ -25,8 +25,6 @@ class FixedPointSolver final : public Solver {
   SolveReport solve_ncp(const Ncp& ncp, VecX& z, const SolverOptions& options) override;
 
  private:
-  Lcp dense_;      // the problem with M dense, when given by its nonzeros
-  Ncp dense_ncp_;
   VecX w_, F_;
 };
 

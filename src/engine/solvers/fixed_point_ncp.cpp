@@ -5,11 +5,11 @@
 #include <string>
 
 #include "engine/solvers/fixed_point.hpp"
+#include "engine/solvers/lcp_matrix.hpp"
 
 namespace pegsim {
 
-SolveReport FixedPointSolver::solve_ncp(const Ncp& given, VecX& z, const SolverOptions& options) {
-  const Ncp& ncp = with_dense_m(given, dense_ncp_);  // its Jacobians are dense
+SolveReport FixedPointSolver::solve_ncp(const Ncp& ncp, VecX& z, const SolverOptions& options) {
   const auto t0 = std::chrono::steady_clock::now();
   SolveReport report;
   report.solver = "fixed-point";
@@ -20,14 +20,14 @@ SolveReport FixedPointSolver::solve_ncp(const Ncp& given, VecX& z, const SolverO
   if (const char* defect = start_ncp_solve(ncp, options.warm_start, z))
     return finish(SolveStatus::NumericalFailure, defect);
   if (n == 0) return finish(SolveStatus::Solved, "");
-  const double bound = ncp.linear.M.cwiseAbs().rowwise().sum().maxCoeff();
+  const double bound = m_max_row_sum(ncp.linear);
   if (!(bound > 0.0)) return finish(SolveStatus::NumericalFailure, "M is zero");
   const double alpha = 1.0 / bound;
   const double tolerance = options.tolerance * (1.0 + ncp.linear.q.cwiseAbs().maxCoeff());
 
   clamp_to_bounds(ncp, z);
   for (int k = 0;; ++k) {
-    w_.noalias() = ncp.linear.M * z;
+    multiply_m(ncp.linear, z, w_);
     w_ += ncp.linear.q;
     set_slip_speeds(ncp, w_, z);
     ncp.evaluate(z, w_, F_);

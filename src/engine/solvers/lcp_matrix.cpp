@@ -31,6 +31,15 @@ double m_max_abs(const Lcp& lcp) {
   return m;
 }
 
+double m_max_row_sum(const Lcp& lcp) {
+  if (!m_is_sparse(lcp))
+    return lcp.M.size() ? lcp.M.cwiseAbs().rowwise().sum().maxCoeff() : 0.0;
+  VecX sums = VecX::Zero(lcp.S.rows());
+  for (Eigen::Index j = 0; j < lcp.S.outerSize(); ++j)
+    for (SparseMatX::InnerIterator it(lcp.S, j); it; ++it) sums(it.row()) += std::abs(it.value());
+  return sums.size() ? sums.maxCoeff() : 0.0;
+}
+
 namespace {
 // y += S(:, first : first + count) x as Eigen's dense product sums it: the columns in chunks
 // (all of them below 128, else 16, or 4 when a column of the dense matrix would take 32000 bytes

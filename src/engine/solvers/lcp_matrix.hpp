@@ -19,6 +19,8 @@ Eigen::Index m_cols(const Lcp& lcp);
 double m_entry(const Lcp& lcp, int i, int j);
 bool m_all_finite(const Lcp& lcp);
 double m_max_abs(const Lcp& lcp);
+// max_i sum_j |M_ij|, M's infinity norm.
+double m_max_row_sum(const Lcp& lcp);
 
 // y = M x.
 void multiply_m(const Lcp& lcp, const VecX& x, VecX& y);

@@ -23,31 +23,47 @@ void Ncp::evaluate(const VecX& z, VecX& w, VecX& F) const {
   }
 }
 
-void Ncp::jacobian(const VecX& z, const VecX& w, MatX& J) const {
-  if (m_is_sparse(linear)) J = MatX(linear.S);
-  else J = linear.M;
+void Ncp::jacobian(const VecX& z, const VecX& w, JacobianRows& J) const {
+  for (int i = 0; i < size(); ++i) {
+    J.clear_row(i);
+    J.add_m_row(i, 1.0, i);
+  }
   for (const FrictionCone& c : cones) {
     const double pn = z(c.normal), sigma = z(c.slip());
     const int s = c.slip();
-    J.row(s).setZero();
-    J(s, c.normal) = c.mu;
+    J.clear_row(s);
+    J.add(s, c.normal, c.mu);
     // d|p_t| = p_t^T / |p_t|; at p_t = 0, 0 is an element of the generalized gradient.
     const double length = z.segment(c.normal + 1, c.tangents).norm();
     for (int k = 1; k <= c.tangents; ++k) {
       const int t = c.normal + k;
-      J(s, t) = length > 0.0 ? -z(t) / length : 0.0;
+      if (length > 0.0) J.add(s, t, -z(t) / length);
       if (c.mu == 0.0) {  // F_t = p_t
-        J.row(t).setZero();
-        J(t, t) = 1.0;
+        J.clear_row(t);
+        J.add(t, t, 1.0);
         continue;
       }
       // d(mu p_n u_t + p_t sigma): mu p_n M_t + mu u_t e_n + sigma e_t + p_t e_sigma.
-      J.row(t) *= c.mu * pn;
-      J(t, c.normal) += c.mu * w(t);
-      J(t, t) += sigma;
-      J(t, s) += z(t);
+      J.scale_row(t, c.mu * pn);
+      J.add(t, c.normal, c.mu * w(t));
+      J.add(t, t, sigma);
+      J.add(t, s, z(t));
     }
   }
+}
+
+void ncp_jacobian_pattern(const Ncp& ncp, const SparseRowsX& m, JacobianRows& J) {
+  std::vector<std::pair<int, int>> extra;
+  for (const FrictionCone& c : ncp.cones) {
+    const int s = c.slip();
+    for (int a = c.normal + 1; a <= s; ++a) {  // the tangent rows and the slip row
+      extra.emplace_back(a, c.normal);
+      for (int b = c.normal + 1; b <= s; ++b) extra.emplace_back(a, b);
+      for (int t = c.normal + 1; t < s; ++t)
+        for (SparseRowsX::InnerIterator it(m, t); it; ++it) extra.emplace_back(a, it.col());
+    }
+  }
+  J.set_pattern(m, extra);
 }
 
 const char* ncp_defect(const Ncp& ncp) {
@@ -110,28 +126,18 @@ void complementarity_partners(const Ncp& ncp, const VecX& z, const VecX& w, VecX
     a(c.slip()) = z(c.slip()) - w.segment(c.normal + 1, c.tangents).norm();
 }
 
-void add_slip_speed_gradient(const Ncp& ncp, const FrictionCone& cone, const VecX& w,
-                             double scale, int row, MatX& J) {
+void add_slip_speed_gradient(const FrictionCone& cone, const VecX& w, double scale, int row,
+                             JacobianRows& J) {
   const double speed = w.segment(cone.normal + 1, cone.tangents).norm();
   if (speed == 0.0) return;
-  for (int k = 1; k <= cone.tangents; ++k) {
-    const double c = scale * w(cone.normal + k) / speed;
-    if (m_is_sparse(ncp.linear)) J.row(row) += c * ncp.linear.S.row(cone.normal + k);
-    else J.row(row) += c * ncp.linear.M.row(cone.normal + k);
-  }
+  for (int k = 1; k <= cone.tangents; ++k)
+    J.add_m_row(row, scale * w(cone.normal + k) / speed, cone.normal + k);
 }
 
 void slip_rows(const Ncp& ncp, std::vector<int>& cone_of_row) {
   cone_of_row.assign(static_cast<std::size_t>(ncp.size()), -1);
   for (std::size_t k = 0; k < ncp.cones.size(); ++k)
     cone_of_row[static_cast<std::size_t>(ncp.cones[k].slip())] = static_cast<int>(k);
-}
-
-const Ncp& with_dense_m(const Ncp& ncp, Ncp& workspace) {
-  if (!m_is_sparse(ncp.linear)) return ncp;
-  with_dense_m(ncp.linear, workspace.linear);
-  workspace.cones = ncp.cones;
-  return workspace;
 }
 
 void clamp_to_bounds(const Ncp& ncp, VecX& z) {

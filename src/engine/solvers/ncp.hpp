@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "engine/core/math.hpp"
+#include "engine/solvers/jacobian_rows.hpp"
 #include "engine/solvers/lcp.hpp"
 
 namespace pegsim {
@@ -44,9 +45,16 @@ struct Ncp {
   int size() const { return linear.size(); }
   // w = M z + q and F(z) (both resized).
   void evaluate(const VecX& z, VecX& w, VecX& F) const;
-  // The Jacobian dF/dz into J (resized), given w = M z + q.
-  void jacobian(const VecX& z, const VecX& w, MatX& J) const;
+  // The Jacobian dF/dz into J, given w = M z + q; J's pattern is ncp_jacobian_pattern's.
+  void jacobian(const VecX& z, const VecX& w, JacobianRows& J) const;
 };
+
+// The pattern of dF/dz and of the Newton methods' Jacobians built on it (newton_ncp.cpp,
+// alart_curnier.hpp), for M by rows `m` (kept by J): M's nonzeros, the diagonal and, per cone,
+// the tangent rows' entries in the normal, tangent and slip columns, the slip row's in the
+// normal and tangent columns, and M's tangent rows on every tangent row and on the slip row
+// (the slip speed's gradient, Alart-Curnier's projection on the disc).
+void ncp_jacobian_pattern(const Ncp& ncp, const SparseRowsX& m, JacobianRows& J);
 
 // Why the NCP cannot be solved as given (the linear part's defects, bounds other than [0, inf)
 // and free, a cone outside the rows or with free rows other than its tangents), or nullptr.
@@ -76,14 +84,10 @@ void set_slip_speeds(const Ncp& ncp, const VecX& w, VecX& z);
 void complementarity_partners(const Ncp& ncp, const VecX& z, const VecX& w, VecX& a);
 // Adds scale * d|u_t|/dz = scale * (u_t / |u_t|)^T M_t to J's row `row` (zero at u_t = 0, an
 // element of the generalized gradient): the slip partner's gradient is e_sigma minus this.
-void add_slip_speed_gradient(const Ncp& ncp, const FrictionCone& cone, const VecX& w,
-                             double scale, int row, MatX& J);
+void add_slip_speed_gradient(const FrictionCone& cone, const VecX& w, double scale, int row,
+                             JacobianRows& J);
 // For each row, the index of the cone whose slip row it is, or -1 (resized to ncp.size()).
 void slip_rows(const Ncp& ncp, std::vector<int>& cone_of_row);
-
-// The NCP with its linear part's M dense: `ncp` itself when it is, else `workspace`, a copy
-// with M filled from S (the Newton methods' Jacobians are dense).
-const Ncp& with_dense_m(const Ncp& ncp, Ncp& workspace);
 
 // z with every row clamped to its bounds.
 void clamp_to_bounds(const Ncp& ncp, VecX& z);

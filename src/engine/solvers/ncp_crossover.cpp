@@ -8,9 +8,10 @@ namespace {
 
 constexpr int kIterations = 10;  // Gauss–Newton steps (quadratic once the sides are right)
 constexpr int kRounds = 20;      // rows released one by one when the held system is inconsistent
-// Singular values of the held Jacobian below kRank times its largest count as zero: the pile's
-// redundant contacts leave values near 1e-9 relative, whose directions Gauss–Newton would
-// follow 1e4 and more in length (measured on pour20 at 1e-12 and 1e-9: no decrease of |E|).
+// mu of the regularized least-squares step relative to the held Jacobian's largest column: the
+// pile's redundant contacts leave singular values near 1e-9 relative, whose directions
+// Gauss–Newton would follow 1e4 and more in length (measured on pour20 with a rank threshold of
+// 1e-12 and 1e-9: no decrease of |E|; 1e-6 worked).
 constexpr double kRank = 1e-6;
 constexpr char kReleaseNormal = 1, kReleaseStick = 2;
 
@@ -39,45 +40,53 @@ void NcpCrossover::classify(const Ncp& ncp, const VecX& z) {
     if (!loaded) row(c.slip()) = Row::SlipSpeed;
   }
   columns_.clear();
+  column_of_.assign(static_cast<std::size_t>(n), -1);
   for (int i = 0; i < n; ++i)
-    if (row(i) != Row::AtBound) columns_.push_back(i);
+    if (row(i) != Row::AtBound) {
+      column_of_[static_cast<std::size_t>(i)] = static_cast<int>(columns_.size());
+      columns_.push_back(i);
+    }
 }
 
-void NcpCrossover::equations(const Ncp& ncp, const VecX& z, MatX* J) {
+void NcpCrossover::equations(const Ncp& ncp, const VecX& z, SparseRowsX* J) {
   const int m = static_cast<int>(columns_.size());
   ncp.evaluate(z, w_, F_);
   if (J) {
     ncp.jacobian(z, w_, JF_);
-    J->resize(m, m);
+    entries_.clear();
   }
+  // Row k of J += scale * the given row's entries in the free columns (zeros kept: the held
+  // system's pattern stays fixed while the sides are held).
+  auto add_row = [&](int k, const SparseRowsX& rows, int row, double scale) {
+    for (SparseRowsX::InnerIterator it(rows, row); it; ++it)
+      if (const int j = column_of_[static_cast<std::size_t>(it.col())]; j >= 0)
+        entries_.emplace_back(k, j, scale * it.value());
+  };
   E_.resize(m);
   for (int k = 0; k < m; ++k) {
     const int i = columns_[static_cast<std::size_t>(k)];
     const Row kind = rows_[static_cast<std::size_t>(i)];
     if (kind == Row::Equation) {
       E_(k) = F_(i);
-      if (J)
-        for (int j = 0; j < m; ++j) (*J)(k, j) = JF_(i, columns_[static_cast<std::size_t>(j)]);
+      if (J) add_row(k, JF_.matrix(), i, 1.0);
     } else if (kind == Row::StickTangent) {  // u_t = 0: the linear row itself
       E_(k) = w_(i);
-      if (J)
-        for (int j = 0; j < m; ++j)
-          (*J)(k, j) = ncp.linear.M(i, columns_[static_cast<std::size_t>(j)]);
+      if (J) add_row(k, m_rows_, i, 1.0);
     } else {  // SlipSpeed: sigma - |u_t|
       const FrictionCone& c =
           ncp.cones[static_cast<std::size_t>(cone_of_row_[static_cast<std::size_t>(i)])];
       const double speed = w_.segment(c.normal + 1, c.tangents).norm();
       E_(k) = z(i) - speed;
       if (!J) continue;
-      for (int j = 0; j < m; ++j) {
-        const int col = columns_[static_cast<std::size_t>(j)];
-        double d = col == i ? 1.0 : 0.0;
-        if (speed > 0.0)
-          for (int t = 1; t <= c.tangents; ++t)
-            d -= w_(c.normal + t) / speed * ncp.linear.M(c.normal + t, col);
-        (*J)(k, j) = d;
-      }
+      entries_.emplace_back(k, k, 1.0);
+      for (int t = 1; t <= c.tangents; ++t)
+        add_row(k, m_rows_, c.normal + t, speed > 0.0 ? -w_(c.normal + t) / speed : 0.0);
     }
+  }
+  if (J) {
+    J->resize(m, m);
+    J->setFromTriplets(entries_.begin(), entries_.end());
+    J->makeCompressed();
   }
 }
 
@@ -87,12 +96,11 @@ bool NcpCrossover::held_solve(const Ncp& ncp, VecX& x) {
     if (rows_[static_cast<std::size_t>(i)] == Row::AtBound) x(i) = 0.0;  // NCP bounds are 0
   const int m = static_cast<int>(columns_.size());
   equations(ncp, x, &J_);
+  direction_.reset();  // a new held system: a new pattern
   double norm = E_.norm();
-  cod_.setThreshold(kRank);
   for (int it = 0; it < kIterations && norm > 0.0; ++it) {
-    cod_.compute(J_);
-    dx_.noalias() = -(cod_.solve(E_));
-    if (!dx_.allFinite()) break;
+    rhs_ = -E_;
+    if (!direction_.least_squares(J_, rhs_, kRank, dx_)) break;
     bool decreased = false;  // halve the step until |E| drops (the slide rows are nonlinear)
     for (double s = 1.0; s > 1e-3 && !decreased; s *= 0.5) {
       trial_ = x;
@@ -110,9 +118,10 @@ bool NcpCrossover::held_solve(const Ncp& ncp, VecX& x) {
   return natural_residual(ncp, x) <= tolerance_;
 }
 
-bool NcpCrossover::solve(const Ncp& given, VecX& z, double tolerance) {
-  const Ncp& ncp = with_dense_m(given, dense_ncp_);  // its Jacobians are dense
+bool NcpCrossover::solve(const Ncp& ncp, VecX& z, double tolerance) {
   if (ncp.size() == 0 || z.size() != ncp.size()) return false;
+  m_by_rows(ncp.linear, m_rows_);
+  ncp_jacobian_pattern(ncp, m_rows_, JF_);
   tolerance_ = tolerance;
   released_.assign(static_cast<std::size_t>(ncp.size()), 0);
   x_ = z;

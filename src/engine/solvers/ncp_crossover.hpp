@@ -6,17 +6,18 @@
 //   stick    (sigma at 0):       w_n = 0,  u_t = 0,  sigma = 0
 //   slide    (sigma > 0):        w_n = 0,  mu p_n u_t + p_t sigma = 0,  mu p_n - |p_t| = 0
 // and the resulting square system E(z) = 0 (smooth near z while no contact changes mode) is
-// solved by Gauss–Newton with minimum-norm steps. Why: on a pile M is singular (four corners of
+// solved by Gauss–Newton with regularized least-squares steps, near the minimum-norm ones
+// (sparse_direction.hpp). Why: on a pile M is singular (four corners of
 // a face on a face give 12 rows for 6 degrees of freedom) and the Newton methods' iterates creep
-// at residuals 1e-9..1e-7 (README, pour20); the held system is consistent there, and its
+// at residuals 1e-9..1e-7 (README, pour20); the held system is consistent there, and
 // minimum-norm steps move z least, so the inequalities that held with a margin keep holding.
 // The answer counts only if the NCP's own natural residual meets the tolerance.
 #pragma once
 
-#include <Eigen/QR>
 #include <vector>
 
 #include "engine/solvers/ncp.hpp"
+#include "engine/solvers/sparse_direction.hpp"
 
 namespace pegsim {
 
@@ -28,12 +29,11 @@ class NcpCrossover {
   bool solve(const Ncp& ncp, VecX& z, double tolerance);
 
  private:
-  Ncp dense_ncp_;  // the NCP with M dense, when given by its nonzeros
   enum class Row : char { AtBound, Equation, StickTangent, SlipSpeed };
   void classify(const Ncp& ncp, const VecX& z);
   // E(z) over the held rows (into E_) and, if J is non-null, its Jacobian over the free columns.
   // Rows and columns are the same indices (columns_): the system is square.
-  void equations(const Ncp& ncp, const VecX& z, MatX* J);
+  void equations(const Ncp& ncp, const VecX& z, SparseRowsX* J);
 
   // The sides read at x (released_ overriding), Gauss–Newton from x; true if x now solves.
   bool held_solve(const Ncp& ncp, VecX& x);
@@ -42,9 +42,13 @@ class NcpCrossover {
   std::vector<int> cone_of_row_;
   double tolerance_ = 0.0;
   std::vector<int> columns_;  // the variables not held at their bound
-  VecX x_, w_, F_, E_, dx_, trial_;
-  MatX JF_, J_;
-  Eigen::CompleteOrthogonalDecomposition<MatX> cod_;
+  std::vector<int> column_of_;  // per row, its place in columns_ (-1: held at its bound)
+  VecX x_, w_, F_, E_, dx_, rhs_, trial_;
+  SparseRowsX m_rows_;  // M by rows
+  JacobianRows JF_;     // dF/dz
+  SparseRowsX J_;       // the held system's Jacobian
+  std::vector<Eigen::Triplet<double>> entries_;
+  SparseDirection direction_;
 };
 
 }  // namespace pegsim

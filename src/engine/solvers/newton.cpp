@@ -15,13 +15,16 @@ using Clock = std::chrono::steady_clock;
 constexpr double kArmijo = 1e-4;      // sufficient decrease of psi per unit of directional slope
 constexpr double kMinStep = 1e-12;    // the line search gives up below this step length
 constexpr double kSingular = 1e-12;   // LU's reciprocal condition below which J counts singular
+// mu of the regularized least-squares step relative to J's largest column (sparse_direction.hpp)
+constexpr double kTikhonov = 1e-6;
+constexpr double kNegligible = 1e-14;  // a step below this, relative to 1 + |z|_inf, is none
 
 double fischer(double a, double b) { return std::hypot(a, b) - a - b; }
 
 }  // namespace
 
 void NewtonSolver::evaluate(const Lcp& lcp, const VecX& z, VecX& w, VecX& H, VecX& Phi) const {
-  w.noalias() = lcp.M * z;
+  multiply_m(lcp, z, w);
   w += lcp.q;
   H.resize(z.size());
   Phi.resize(z.size());
@@ -35,26 +38,20 @@ void NewtonSolver::evaluate(const Lcp& lcp, const VecX& z, VecX& w, VecX& H, Vec
 //   minmap:  row i is e_i^T where z_i <= w_i, else M_i (Erleben eq. 47);
 //   Fischer: row i is (z_i / r - 1) e_i^T + (w_i / r - 1) M_i with r = |(z_i, w_i)|; at the
 //            kink r = 0 any direction of the unit circle is valid: (1/√2, 1/√2) is used.
-void NewtonSolver::jacobian(const Lcp& lcp, const VecX& z, const VecX& w) {
+void NewtonSolver::jacobian(const VecX& z, const VecX& w) {
   const Eigen::Index n = z.size();
-  MatX& JF = map_ == Map::MinMap ? JF_ : J_;
-  JF.resize(n, n);
-  for (Eigen::Index i = 0; i < n; ++i) {
+  JacobianRows& JF = map_ == Map::MinMap ? JF_ : J_;
+  for (int i = 0; i < static_cast<int>(n); ++i) {
     const double r = std::hypot(z(i), w(i));
-    const double a = r > 0.0 ? z(i) / r - 1.0 : M_SQRT1_2 - 1.0;
-    const double b = r > 0.0 ? w(i) / r - 1.0 : M_SQRT1_2 - 1.0;
-    JF.row(i) = b * lcp.M.row(i);
-    JF(i, i) += a;
+    JF.clear_row(i);
+    JF.add_m_row(i, r > 0.0 ? w(i) / r - 1.0 : M_SQRT1_2 - 1.0, i);
+    JF.add(i, i, r > 0.0 ? z(i) / r - 1.0 : M_SQRT1_2 - 1.0);
   }
   if (map_ != Map::MinMap) return;
-  J_.resize(n, n);
-  for (Eigen::Index i = 0; i < n; ++i) {
-    if (z(i) <= w(i)) {
-      J_.row(i).setZero();
-      J_(i, i) = 1.0;
-    } else {
-      J_.row(i) = lcp.M.row(i);
-    }
+  for (int i = 0; i < static_cast<int>(n); ++i) {
+    J_.clear_row(i);
+    if (z(i) <= w(i)) J_.add(i, i, 1.0);
+    else J_.add_m_row(i, 1.0, i);
   }
 }
 
@@ -63,20 +60,22 @@ bool NewtonSolver::descend(const VecX& z, double psi, const std::function<double
   for (int direction = 0; direction < directions; ++direction) {
     // minmap: its Newton and minimum-norm steps, Fischer's, the gradient; Fischer: its own.
     const bool fischer_step = map_ == Map::MinMap && (direction == 2 || direction == 3);
-    const MatX& J = fischer_step ? JF_ : J_;
-    const VecX& rhs = fischer_step ? Phi_ : H_;
+    const SparseRowsX& J = (fischer_step ? JF_ : J_).matrix();
+    rhs_ = -(fischer_step ? Phi_ : H_);
     if (direction == directions - 1) {
       dz_ = -grad_;
     } else if (direction % 2 == 0) {
-      lu_.compute(J);
-      if (!(lu_.rcond() > kSingular)) continue;  // singular: the minimum-norm step next
-      dz_ = -lu_.solve(rhs);
-    } else {
-      cod_.compute(J);
-      dz_ = -cod_.solve(rhs);
+      // singular: the least-squares step next
+      if (!direction_.solve(J, rhs_, kSingular, dz_)) continue;
+    } else if (!direction_.least_squares(J, rhs_, kTikhonov, dz_)) {
+      continue;
     }
     const double slope = grad_.dot(dz_);
-    if (!dz_.allFinite() || !(slope < 0.0)) continue;
+    // A step lost in z's rounding (a least-squares step where H is orthogonal to J's range)
+    // only seems to descend: the next direction.
+    if (!dz_.allFinite() || !(slope < 0.0) ||
+        dz_.lpNorm<Eigen::Infinity>() <= kNegligible * (1.0 + z.lpNorm<Eigen::Infinity>()))
+      continue;
     for (double step = 1.0; step >= kMinStep; step *= 0.5) {
       trial_ = z + step * dz_;
       if (merit_at() <= psi + kArmijo * step * slope) return true;
@@ -85,9 +84,7 @@ bool NewtonSolver::descend(const VecX& z, double psi, const std::function<double
   return false;
 }
 
-SolveReport NewtonSolver::solve(const Lcp& given, VecX& z, const SolverOptions& options) {
-  // Factors or scans all of M: the dense M (a copy when the problem holds its nonzeros).
-  const Lcp& lcp = with_dense_m(given, dense_);
+SolveReport NewtonSolver::solve(const Lcp& lcp, VecX& z, const SolverOptions& options) {
   const auto t0 = Clock::now();
   SolveReport report;
   report.solver = std::string(name());
@@ -102,6 +99,10 @@ SolveReport NewtonSolver::solve(const Lcp& given, VecX& z, const SolverOptions& 
     return finish(SolveStatus::NumericalFailure, defect);
   }
   if (n == 0) return finish(SolveStatus::Solved, "");
+  m_by_rows(lcp, m_rows_);
+  J_.set_pattern(m_rows_, {});
+  JF_ = J_;
+  direction_.reset();
 
   const double tolerance = options.tolerance * (1.0 + lcp.q.cwiseAbs().maxCoeff());
   const auto merit_at = [&] {
@@ -118,8 +119,8 @@ SolveReport NewtonSolver::solve(const Lcp& given, VecX& z, const SolverOptions& 
     const double psi = 0.5 * Phi_.squaredNorm();
     since_gain = psi < 0.999 * best ? 0 : since_gain + 1;
     best = std::min(best, psi);
-    jacobian(lcp, z, w_);
-    grad_.noalias() = merit_jacobian().transpose() * Phi_;
+    jacobian(z, w_);
+    grad_.noalias() = merit_jacobian().matrix().transpose() * Phi_;
     const bool decreased = since_gain < kStall && descend(z, psi, merit_at);
     report.iterations = k;
     // At the limit of the arithmetic (singular J on degenerate contact problems) psi stops

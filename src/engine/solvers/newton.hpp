@@ -5,11 +5,11 @@
 // Each iteration takes a direction from J dz = -H with a generalized Jacobian J and backtracks
 // on the merit psi = |Phi|^2 / 2 of the Fischer–Burmeister map Phi (Armijo): the first direction
 // of these that decreases psi is taken:
-//   1. Newton's, J dz = -H by LU, when J is not singular;
-//   2. the minimum-norm least-squares step of J dz = -H (complete orthogonal decomposition):
-//      contact problems make J singular (coplanar contacts share their load in any proportion,
-//      friction directions span a plane, frictionless contacts leave their slip rows' columns
-//      empty), and LU then returns a step of 1e14 that no line search can use;
+//   1. Newton's, J dz = -H by sparse LU, when J is not singular (sparse_direction.hpp);
+//   2. the regularized least-squares step of J dz = -H (sparse_direction.hpp), near the
+//      minimum-norm one: contact problems make J singular (coplanar contacts share their load in
+//      any proportion, friction directions span a plane, frictionless contacts leave their slip
+//      rows' columns empty), and LU then returns a step of 1e14 that no line search can use;
 //   3. minmap only: the Fischer–Burmeister Newton step (as 1, else 2, on Phi's Jacobian);
 //   4. steepest descent -grad psi.
 // minmap-Newton measures its steps on Fischer's merit, as Siconos' lcp_newton_minFB (min
@@ -29,10 +29,9 @@
 
 #include <functional>
 
-#include <Eigen/LU>
-#include <Eigen/QR>
-
+#include "engine/solvers/jacobian_rows.hpp"
 #include "engine/solvers/solver.hpp"
+#include "engine/solvers/sparse_direction.hpp"
 
 namespace pegsim {
 
@@ -49,19 +48,17 @@ class NewtonSolver final : public Solver {
   SolveReport solve_ncp(const Ncp& ncp, VecX& z, const SolverOptions& options) override;
 
  private:
-  Lcp dense_;  // the problem with M dense, when given by its nonzeros
-  Ncp dense_ncp_;
   // H (of map_) and Phi (Fischer's, the merit's) at z, with w = M z + q.
   void evaluate(const Lcp& lcp, const VecX& z, VecX& w, VecX& H, VecX& Phi) const;
   // J_ = dH/dz and JF_ = dPhi/dz (for minmap; Fischer's merit uses J_) at z.
-  void jacobian(const Lcp& lcp, const VecX& z, const VecX& w);
+  void jacobian(const VecX& z, const VecX& w);
   // The same for the NCP (w = M z + q and F(z) on the way).
   void evaluate(const Ncp& ncp, const VecX& z, VecX& w, VecX& F, VecX& H, VecX& Phi);
   bool run_ncp(const Ncp& ncp, VecX& z, int max_iterations, double tolerance,
                SolveReport& report);
   void jacobian(const Ncp& ncp, const VecX& z, const VecX& w, const VecX& F);
   // The merit's Jacobian: JF_ for minmap, J_ for Fischer.
-  const MatX& merit_jacobian() const { return map_ == Map::MinMap ? JF_ : J_; }
+  const JacobianRows& merit_jacobian() const { return map_ == Map::MinMap ? JF_ : J_; }
   // The directions of the header comment in turn from z (psi its merit, grad_ its gradient)
   // until one decreases psi by Armijo's rule along it; true with the accepted point in trial_.
   // merit_at(trial_) evaluates a trial point (the caller's trial workspaces) and returns psi.
@@ -71,10 +68,10 @@ class NewtonSolver final : public Solver {
   static constexpr int kStall = 20;
 
   Map map_;
-  MatX J_, JF_;
-  Eigen::PartialPivLU<MatX> lu_;
-  Eigen::CompleteOrthogonalDecomposition<MatX> cod_;  // singular Jacobians
-  VecX w_, H_, Phi_, dz_, grad_, trial_, w_trial_, H_trial_, Phi_trial_, F_, F_trial_;
+  SparseRowsX m_rows_;    // M by rows, for the Jacobians' rows
+  JacobianRows J_, JF_;   // pattern set per solve
+  SparseDirection direction_;
+  VecX w_, H_, Phi_, dz_, rhs_, grad_, trial_, w_trial_, H_trial_, Phi_trial_, F_, F_trial_;
   VecX a_;                        // the NCP's complementarity partners (ncp.hpp)
   std::vector<int> cone_of_row_;  // the NCP's slip rows (ncp.hpp)
   bool slip_partners_ = false;    // pair the slip rows with sigma - |u_t| (else with sigma)

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <string>
 
+#include "engine/solvers/lcp_matrix.hpp"
 #include "engine/solvers/newton.hpp"
 
 namespace pegsim {
@@ -38,26 +39,25 @@ void NewtonSolver::evaluate(const Ncp& ncp, const VecX& z, VecX& w, VecX& F, Vec
 // arguments tie, the partner's row: on a slip row it keeps sigma's column, which dF/dz leaves
 // empty at a contact without load.
 void NewtonSolver::jacobian(const Ncp& ncp, const VecX& z, const VecX& w, const VecX& F) {
-  MatX& JF = map_ == Map::MinMap ? JF_ : J_;
+  JacobianRows& JF = map_ == Map::MinMap ? JF_ : J_;
   ncp.jacobian(z, w, JF);
   if (map_ == Map::MinMap) J_ = JF;
   if (slip_partners_) complementarity_partners(ncp, z, w, a_);
   else a_ = z;
   // Row i's derivative along a_i (its along F_i scales the row) into J: the partner's
   // gradient, e_i and, on a slip row paired with sigma - |u_t|, minus d|u_t|/dz.
-  auto add_partner = [&](MatX& J, Eigen::Index i, double da) {
-    J(i, i) += da;
+  auto add_partner = [&](JacobianRows& J, int i, double da) {
+    J.add(i, i, da);
     if (const int cone = cone_of_row_[static_cast<std::size_t>(i)]; slip_partners_ && cone >= 0)
-      add_slip_speed_gradient(ncp, ncp.cones[static_cast<std::size_t>(cone)], w, -da,
-                              static_cast<int>(i), J);
+      add_slip_speed_gradient(ncp.cones[static_cast<std::size_t>(cone)], w, -da, i, J);
   };
-  for (Eigen::Index i = 0; i < z.size(); ++i) {
+  for (int i = 0; i < static_cast<int>(z.size()); ++i) {
     if (is_free(ncp, i)) continue;
     const double r = std::hypot(a_(i), F(i));
-    JF.row(i) *= r > 0.0 ? F(i) / r - 1.0 : M_SQRT1_2 - 1.0;
+    JF.scale_row(i, r > 0.0 ? F(i) / r - 1.0 : M_SQRT1_2 - 1.0);
     add_partner(JF, i, r > 0.0 ? a_(i) / r - 1.0 : M_SQRT1_2 - 1.0);
     if (map_ != Map::MinMap || a_(i) > F(i)) continue;
-    J_.row(i).setZero();
+    J_.clear_row(i);
     add_partner(J_, i, 1.0);
   }
 }
@@ -73,7 +73,7 @@ bool NewtonSolver::run_ncp(const Ncp& ncp, VecX& z, int max_iterations, double t
     return natural_residual(ncp, trial_) <= tolerance;
   };
   clamp_to_bounds(ncp, z);
-  w_.noalias() = ncp.linear.M * z;
+  multiply_m(ncp.linear, z, w_);
   w_ += ncp.linear.q;
   // Start at the slip speeds of the impulses given (ncp.hpp): a cold start z = 0 would leave
   // every p_t out of (2.18), (2.19) and (2.20).
@@ -92,7 +92,7 @@ bool NewtonSolver::run_ncp(const Ncp& ncp, VecX& z, int max_iterations, double t
     else if (++since_gain >= kStall) return false;
     best = std::min(best, psi);
     jacobian(ncp, z, w_, F_);
-    grad_.noalias() = merit_jacobian().transpose() * Phi_;
+    grad_.noalias() = merit_jacobian().matrix().transpose() * Phi_;
     const bool decreased = descend(z, psi, merit_at);
     ++report.iterations;
     if (!decreased) return false;
@@ -106,8 +106,7 @@ bool NewtonSolver::run_ncp(const Ncp& ncp, VecX& z, int max_iterations, double t
   return solved();
 }
 
-SolveReport NewtonSolver::solve_ncp(const Ncp& given, VecX& z, const SolverOptions& options) {
-  const Ncp& ncp = with_dense_m(given, dense_ncp_);  // its Jacobians are dense
+SolveReport NewtonSolver::solve_ncp(const Ncp& ncp, VecX& z, const SolverOptions& options) {
   const auto t0 = Clock::now();
   SolveReport report;
   report.solver = std::string(name());
@@ -120,6 +119,10 @@ SolveReport NewtonSolver::solve_ncp(const Ncp& given, VecX& z, const SolverOptio
     return finish(SolveStatus::NumericalFailure, defect);
   if (n == 0) return finish(SolveStatus::Solved, "");
   slip_rows(ncp, cone_of_row_);
+  m_by_rows(ncp.linear, m_rows_);
+  ncp_jacobian_pattern(ncp, m_rows_, J_);
+  JF_ = J_;
+  direction_.reset();
   const double tolerance = options.tolerance * (1.0 + ncp.linear.q.cwiseAbs().maxCoeff());
 
   // At the kinks of the cone a local minimum of |Phi|^2 can hold the iterates: the NCP's own

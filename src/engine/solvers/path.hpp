@@ -47,7 +47,6 @@ class PathSolver final : public Solver {
   SolveReport solve_ncp(const Ncp& ncp, VecX& z, const SolverOptions& options) override;
 
  private:
-  Ncp dense_ncp_;  // the NCP with M dense, when given by its nonzeros
   using SparseMat = Eigen::SparseMatrix<double>;
   void evaluate(const Lcp& lcp, const VecX& z, VecX& w, VecX& Phi) const;
   void jacobian_diagonals(const Lcp& lcp, const VecX& z, const VecX& w);

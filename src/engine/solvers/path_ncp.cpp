@@ -32,8 +32,7 @@ constexpr int kPolygonDirections = 16;  // of the polygonal cone (8 left pour20'
 
 }  // namespace
 
-SolveReport PathSolver::solve_ncp(const Ncp& given, VecX& z, const SolverOptions& options) {
-  const Ncp& ncp = with_dense_m(given, dense_ncp_);  // its Jacobians are dense
+SolveReport PathSolver::solve_ncp(const Ncp& ncp, VecX& z, const SolverOptions& options) {
   const auto t0 = std::chrono::steady_clock::now();
   SolveReport report;
   report.solver = "path";

@@ -5,6 +5,8 @@
 #include <chrono>
 #include <string>
 
+#include "engine/solvers/lcp_matrix.hpp"
+
 namespace pegsim {
 namespace {
 
@@ -15,17 +17,23 @@ constexpr int kSubproblemSteps = 50;  // Newton steps per subproblem
 constexpr int kSubproblems = 200;
 constexpr int kRetry = 10;  // solved subproblems in a row after which a stalled eps is retried
 constexpr double kSingular = 1e-12;   // LU's reciprocal condition below which J counts singular
+constexpr double kTikhonov = 1e-6;    // mu of the least-squares step, relative (as newton.cpp)
 
 }  // namespace
 
 void ProximalNewton::direction() {
-  lu_.compute(J_);
-  if (lu_.rcond() > kSingular) {
-    dz_.noalias() = -(lu_.solve(G_));
-    return;
+  rhs_ = -G_;
+  if (direction_.solve(J_.matrix(), rhs_, kSingular, dz_)) return;
+  if (!direction_.least_squares(J_.matrix(), rhs_, kTikhonov, dz_)) dz_.setZero(G_.size());
+}
+
+void ProximalNewton::set_diagonal(double eps) {
+  // M's zero diagonal entries (slip rows) stay zero and unstored.
+  for (int i = 0; i < proximal_.size(); ++i) {
+    if (diagonal_(i) == 0.0) continue;
+    proximal_.linear.S.coeffRef(i, i) = (1.0 + eps) * diagonal_(i);
+    m_rows_.coeffRef(i, i) = (1.0 + eps) * diagonal_(i);
   }
-  cod_.compute(J_);
-  dz_.noalias() = -(cod_.solve(G_));
 }
 
 bool ProximalNewton::newton(const Ncp& ncp, VecX& z, double tolerance, double inner_tolerance,
@@ -42,7 +50,7 @@ bool ProximalNewton::newton(const Ncp& ncp, VecX& z, double tolerance, double in
     bool accepted = false;
     for (double s = 1.0; s > 1e-12 && !accepted; s *= 0.5) {
       trial_ = z + s * dz_;
-      w_trial_.noalias() = lin.M * trial_;
+      multiply_m(lin, trial_, w_trial_);
       w_trial_ += lin.q;
       equations_.residual(proximal_, trial_, w_trial_, G_trial_);
       accepted = 0.5 * G_trial_.squaredNorm() <= (1.0 - 1e-4 * s) * psi;
@@ -59,8 +67,7 @@ bool ProximalNewton::newton(const Ncp& ncp, VecX& z, double tolerance, double in
   return natural_residual_at(proximal_, z, F_) <= inner_tolerance;
 }
 
-SolveReport ProximalNewton::solve(const Ncp& given, VecX& z, const SolverOptions& options) {
-  const Ncp& ncp = with_dense_m(given, dense_ncp_);  // its Jacobians are dense
+SolveReport ProximalNewton::solve(const Ncp& ncp, VecX& z, const SolverOptions& options) {
   const auto t0 = std::chrono::steady_clock::now();
   SolveReport report;
   report.solver = "proximal-newton";
@@ -75,7 +82,12 @@ SolveReport ProximalNewton::solve(const Ncp& given, VecX& z, const SolverOptions
       return finish(SolveStatus::NumericalFailure, "a friction cone has more than two tangent rows");
   const double tolerance = options.tolerance * (1.0 + ncp.linear.q.cwiseAbs().maxCoeff());
   proximal_ = ncp;
-  diagonal_ = ncp.linear.M.diagonal();
+  if (!m_is_sparse(proximal_.linear)) make_sparse(proximal_.linear);
+  diagonal_.resize(ncp.size());
+  for (int i = 0; i < ncp.size(); ++i) diagonal_(i) = m_entry(ncp.linear, i, i);
+  m_by_rows(proximal_.linear, m_rows_);
+  ncp_jacobian_pattern(proximal_, m_rows_, J_);
+  direction_.reset();
   double eps = kFirstEps;
   double floor = kSmallestEps;  // raised past every eps whose subproblem stalled
   int solved_in_row = 0;
@@ -84,7 +96,7 @@ SolveReport ProximalNewton::solve(const Ncp& given, VecX& z, const SolverOptions
     const double residual = natural_residual_at(ncp, z, F_ncp_);
     if (residual <= tolerance) return finish(SolveStatus::Solved, "");
     // Subproblem k: M + eps D, q - eps D z_k (the proximal term eps D (z - z_k)).
-    proximal_.linear.M.diagonal() = (1.0 + eps) * diagonal_;
+    set_diagonal(eps);
     proximal_.linear.q = ncp.linear.q - eps * diagonal_.cwiseProduct(z);
     equations_.prepare(proximal_);
     centre_ = z;

@@ -13,11 +13,9 @@
 // after ten subproblems in a row are solved (else eps oscillates, measured on pour20's step 41).
 #pragma once
 
-#include <Eigen/LU>
-#include <Eigen/QR>
-
 #include "engine/solvers/alart_curnier.hpp"
 #include "engine/solvers/solver.hpp"
+#include "engine/solvers/sparse_direction.hpp"
 
 namespace pegsim {
 
@@ -28,21 +26,23 @@ class ProximalNewton {
   SolveReport solve(const Ncp& ncp, VecX& z, const SolverOptions& options);
 
  private:
-  Ncp dense_ncp_;  // the NCP with M dense, when given by its nonzeros
   // Newton steps on the subproblem proximal_ from z until its natural residual is
   // <= inner_tolerance or the NCP's is <= tolerance (true), the line search fails or `steps`
   // steps are spent (false).
   bool newton(const Ncp& ncp, VecX& z, double tolerance, double inner_tolerance, int steps,
               SolveReport& report);
-  // The direction of J dz = -G: LU, or the minimum-norm least-squares step where J is singular.
+  // The direction of J dz = -G: LU, or the regularized least-squares step where J is singular
+  // (sparse_direction.hpp).
   void direction();
+  // Subproblem k's M + eps D into proximal_ and m_rows_ (their diagonals).
+  void set_diagonal(double eps);
 
-  Ncp proximal_;
+  Ncp proximal_;          // M held by its nonzeros
+  SparseRowsX m_rows_;    // proximal_'s M by rows
   AlartCurnier equations_;
-  MatX J_;
-  Eigen::PartialPivLU<MatX> lu_;
-  Eigen::CompleteOrthogonalDecomposition<MatX> cod_;
-  VecX diagonal_, centre_, w_, F_, G_, dz_, trial_, w_trial_, G_trial_, w_ncp_, F_ncp_;
+  JacobianRows J_;
+  SparseDirection direction_;
+  VecX diagonal_, centre_, w_, F_, G_, dz_, rhs_, trial_, w_trial_, G_trial_, w_ncp_, F_ncp_;
 };
 
 }  // namespace pegsim

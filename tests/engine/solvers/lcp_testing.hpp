@@ -12,6 +12,7 @@
 #include <string>
 
 #include "engine/solvers/lcp_matrix.hpp"
+#include "engine/solvers/ncp.hpp"
 #include "engine/solvers/solver.hpp"
 #include "io/siconos_lcp.hpp"
 #include "io/siconos_mlcp.hpp"
@@ -33,6 +34,16 @@ inline double accuracy(const Lcp& lcp) {
 
 // M as a dense matrix, whichever form the problem holds it in (the simulator's is sparse).
 inline MatX dense_m(const Lcp& lcp) { return m_is_sparse(lcp) ? MatX(lcp.S) : lcp.M; }
+
+// dF/dz of an NCP at z (w = M z + q), dense, from Ncp::jacobian on its sparse pattern.
+inline MatX ncp_jacobian(const Ncp& ncp, const VecX& z, const VecX& w) {
+  SparseRowsX m;
+  m_by_rows(ncp.linear, m);
+  JacobianRows J;
+  ncp_jacobian_pattern(ncp, m, J);
+  ncp.jacobian(z, w, J);
+  return MatX(J.matrix());
+}
 
 // ||min(z, M z + q)||_inf recomputed here, independently of natural_residual and the report.
 inline double own_residual(const Lcp& lcp, const VecX& z) {

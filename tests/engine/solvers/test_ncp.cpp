@@ -73,8 +73,7 @@ TEST(Ncp, JacobianMatchesFiniteDifferences) {
     const VecX z = test::uniform(9, 1, rng, 0.1, 1.0);
     VecX w, F, Fp, Fm;
     ncp.evaluate(z, w, F);
-    MatX J;
-    ncp.jacobian(z, w, J);
+    const MatX J = test::ncp_jacobian(ncp, z, w);
     const double eps = 1e-6;
     for (int j = 0; j < 9; ++j) {
       VecX zp = z, zm = z;
@@ -195,15 +194,18 @@ TEST(Ncp, FrictionlessRowsAndSlipPartnerMatchFiniteDifferences) {
     VecX w, F, a, wp, wm, ap, am;
     ncp.evaluate(z, w, F);
     EXPECT_EQ(F.segment(1, 2), z.segment(1, 2));  // mu = 0: F_t = p_t
-    MatX J;
-    ncp.jacobian(z, w, J);
+    const MatX J = test::ncp_jacobian(ncp, z, w);
     complementarity_partners(ncp, z, w, a);
-    MatX A = MatX::Zero(8, 8);  // rows of da/dz on the slip rows 3 and 7
+    SparseRowsX m;
+    m_by_rows(ncp.linear, m);
+    JacobianRows partners;  // rows of da/dz on the slip rows 3 and 7
+    ncp_jacobian_pattern(ncp, m, partners);
     for (const FrictionCone& c : ncp.cones) {
       EXPECT_DOUBLE_EQ(a(c.slip()), z(c.slip()) - w.segment(c.normal + 1, 2).norm());
-      A(c.slip(), c.slip()) = 1.0;
-      add_slip_speed_gradient(ncp, c, w, -1.0, c.slip(), A);
+      partners.add(c.slip(), c.slip(), 1.0);
+      add_slip_speed_gradient(c, w, -1.0, c.slip(), partners);
     }
+    const MatX A(partners.matrix());
     const double eps = 1e-6;
     for (int j = 0; j < 8; ++j) {
       VecX zp = z, zm = z, Fp, Fm;

@@ -13,6 +13,7 @@
 #include "engine/solvers/ncp_linearized.hpp"
 #include "engine/solvers/path.hpp"
 #include "io/scene.hpp"
+#include "lcp_testing.hpp"
 
 namespace pegsim {
 namespace {
@@ -78,8 +79,7 @@ TEST(NcpPile, JacobianMatchesFiniteDifferencesOnPour20) {
     for (const FrictionCone& c : ncp.cones) z(c.slip()) = std::abs(z(c.slip()));
     VecX w, F;
     ncp.evaluate(z, w, F);
-    MatX J;
-    ncp.jacobian(z, w, J);
+    const MatX J = test::ncp_jacobian(ncp, z, w);
     for (int j = 0; j < n; ++j) {
       VecX zp = z, zm = z, wp, wm, Fp, Fm;
       zp(j) += h;
@@ -130,7 +130,9 @@ TEST(NcpPile, PathSolvesPour20Step39) {
 }
 
 // The sides of a solution of pour20's pile: p_n >= 0, w_n >= 0, |p_t| <= mu p_n, and u_t = 0
-// where the contact sticks strictly inside its cone; returns how many do.
+// where the contact sticks strictly inside its cone, to what the tolerance t on the natural
+// residual implies there: sigma <= t (slip row) and |mu p_n u_t + p_t sigma| <= t (2.18), so
+// |u_t| <= t (1 + |p_t|) / (mu p_n). Returns how many stick.
 int expect_solution_sides(const Ncp& ncp, const VecX& z, double tolerance) {
   VecX w;
   multiply_m(ncp.linear, z, w);
@@ -143,7 +145,8 @@ int expect_solution_sides(const Ncp& ncp, const VecX& z, double tolerance) {
     EXPECT_LE(pt, c.mu * z(c.normal) + tolerance);
     if (pt >= c.mu * z(c.normal) - 1e-3 || z(c.normal) < 1e-3) continue;
     ++sticking;  // strictly inside the cone: (2.18)-(2.20) leave u_t = 0
-    EXPECT_LE(w.segment(c.normal + 1, c.tangents).norm(), tolerance);
+    EXPECT_LE(w.segment(c.normal + 1, c.tangents).norm(),
+              tolerance * (1.0 + pt) / (c.mu * z(c.normal)));
   }
   return sticking;
 }
@@ -216,13 +219,19 @@ TEST(NcpPile, ThePolygonalConesAnswerIsNearTheRoundConesSolution) {
 
 // The crossover (ncp_crossover.hpp) from an iterate that creeps near a solution, as the Newton
 // methods' iterates on the pile did (residual 1e-9..1e-7, contacts sticking at u_t ~ 1e-9 m/s):
-// step 49's solution with every impulse moved by up to 1e-9 N s. Holding each row's side and
-// solving the held equations by minimum-norm Gauss–Newton returns to the tolerance.
+// step 49's solution (path at a relative tolerance of 1e-12, so that the nudge and not the
+// solve's own error sets the distance) with every impulse moved by up to 1e-9 N s. Holding each
+// row's side and solving the held equations by Gauss–Newton returns to the tolerance.
 TEST(NcpPile, CrossoverReturnsACreepingIterateToASolution) {
   const NcpStep step = pour20_ncp_step(49, History::LcpLemke);
   const Ncp& ncp = step.ncp;
   VecX z;
-  const double tolerance = solve_with_path(ncp, z);
+  PathSolver path;
+  SolverOptions tight;
+  tight.tolerance = 1e-12;
+  ASSERT_TRUE(path.solve_ncp(ncp, z, tight).solved());
+  const double tolerance =
+      SolverOptions{}.tolerance * (1.0 + ncp.linear.q.cwiseAbs().maxCoeff());
   std::mt19937 rng(7);
   std::uniform_real_distribution<double> nudge(-1e-9, 1e-9);
   VecX creeping = z;
