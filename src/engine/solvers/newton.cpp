@@ -17,7 +17,7 @@ constexpr double kMinStep = 1e-12;    // the line search gives up below this ste
 constexpr double kSingular = 1e-12;   // LU's reciprocal condition below which J counts singular
 // mu of the regularized least-squares step relative to J's largest column (sparse_direction.hpp)
 constexpr double kTikhonov = 1e-6;
-constexpr double kNegligible = 1e-14;  // a step below this, relative to 1 + |z|_inf, is none
+constexpr double kUseful = 1e-6;  // least decrease a Newton-like direction promises, / psi
 
 double fischer(double a, double b) { return std::hypot(a, b) - a - b; }
 
@@ -58,7 +58,7 @@ void NewtonSolver::jacobian(const VecX& z, const VecX& w) {
 bool NewtonSolver::descend(const VecX& z, double psi, const std::function<double()>& merit_at) {
   const int directions = map_ == Map::MinMap ? 5 : 3;
   for (int direction = 0; direction < directions; ++direction) {
-    // minmap: its Newton and minimum-norm steps, Fischer's, the gradient; Fischer: its own.
+    // minmap: its Newton and least-squares steps, Fischer's, the gradient; Fischer: its own.
     const bool fischer_step = map_ == Map::MinMap && (direction == 2 || direction == 3);
     const SparseRowsX& J = (fischer_step ? JF_ : J_).matrix();
     rhs_ = -(fischer_step ? Phi_ : H_);
@@ -71,10 +71,11 @@ bool NewtonSolver::descend(const VecX& z, double psi, const std::function<double
       continue;
     }
     const double slope = grad_.dot(dz_);
-    // A step lost in z's rounding (a least-squares step where H is orthogonal to J's range)
-    // only seems to descend: the next direction.
-    if (!dz_.allFinite() || !(slope < 0.0) ||
-        dz_.lpNorm<Eigen::Infinity>() <= kNegligible * (1.0 + z.lpNorm<Eigen::Infinity>()))
+    // A Newton-like step promises a decrease of the order of psi (exactly 2 psi for Fischer's
+    // own); one that promises almost nothing (a least-squares step where H lies along J's
+    // near-null directions, which it leaves out) would be taken for no gain: the next direction.
+    const bool gradient = direction == directions - 1;
+    if (!dz_.allFinite() || !(slope < 0.0) || (!gradient && !(slope < -kUseful * psi)))
       continue;
     for (double step = 1.0; step >= kMinStep; step *= 0.5) {
       trial_ = z + step * dz_;
