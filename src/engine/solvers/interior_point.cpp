@@ -24,9 +24,7 @@ double step_to_boundary(const VecX& x, const VecX& dx) {
 
 }  // namespace
 
-SolveReport InteriorPointSolver::solve(const Lcp& given, VecX& z, const SolverOptions& options) {
-  // Factors or scans all of M: the dense M (a copy when the problem holds its nonzeros).
-  const Lcp& lcp = with_dense_m(given, dense_);
+SolveReport InteriorPointSolver::solve(const Lcp& lcp, VecX& z, const SolverOptions& options) {
   const auto t0 = Clock::now();
   SolveReport report;
   report.solver = "interior-point";
@@ -48,22 +46,35 @@ SolveReport InteriorPointSolver::solve(const Lcp& given, VecX& z, const SolverOp
   w_.setConstant(n, 1.0 + q_norm);
   VecX best = VecX::Zero(n);
   double best_residual = natural_residual(lcp, best);
+  m_by_rows(lcp, m_rows_);
+  K_.set_pattern(m_rows_, {});
+  bool ordered = false;  // K's columns ordered for the sparse LU (its pattern is fixed)
 
   for (int k = 1; k <= options.max_iterations; ++k) {
-    r_.noalias() = lcp.M * z;
+    multiply_m(lcp, z, r_);
     r_ = w_ - r_ - lcp.q;  // primal infeasibility w - M z - q
     const double mu = z.dot(w_) / n;
 
     // Newton system of (w - M z - q = 0, z o w = target): with dw = M dz - r,
     // (Z M + W) dz = target - z o w + Z r.
-    K_ = z.asDiagonal() * lcp.M;
-    K_.diagonal() += w_;
-    lu_.compute(K_);
+    for (int i = 0; i < n; ++i) {
+      K_.clear_row(i);
+      K_.add_m_row(i, z(i), i);
+      K_.add(i, i, w_(i));
+    }
+    K_columns_ = K_.matrix();
+    if (!ordered) lu_.analyzePattern(K_columns_);
+    ordered = true;
+    lu_.factorize(K_columns_);
+    if (lu_.info() != Eigen::Success) {
+      z = best;
+      return finish(SolveStatus::NumericalFailure, "the Newton system became singular");
+    }
     // Predictor (affine scaling, target 0), then Mehrotra's centring sigma = (mu_aff / mu)^3
     // and the second-order correction -dz_aff o dw_aff.
     rhs_ = -z.cwiseProduct(w_) + z.cwiseProduct(r_);
     dz_aff_ = lu_.solve(rhs_);
-    dw_aff_.noalias() = lcp.M * dz_aff_;
+    multiply_m(lcp, dz_aff_, dw_aff_);
     dw_aff_ -= r_;
     const double alpha_aff = std::min(step_to_boundary(z, dz_aff_), step_to_boundary(w_, dw_aff_));
     const double mu_aff = (z + alpha_aff * dz_aff_).dot(w_ + alpha_aff * dw_aff_) / n;
@@ -74,7 +85,7 @@ SolveReport InteriorPointSolver::solve(const Lcp& given, VecX& z, const SolverOp
       z = best;
       return finish(SolveStatus::NumericalFailure, "the Newton system became singular");
     }
-    dw_.noalias() = lcp.M * dz_;
+    multiply_m(lcp, dz_, dw_);
     dw_ -= r_;
     const double alpha =
         std::min(1.0, kToBoundary * std::min(step_to_boundary(z, dz_), step_to_boundary(w_, dw_)));

@@ -4,8 +4,9 @@
 // LCPs with friction are neither in general, so it suits frictionless or symmetric problems.
 #pragma once
 
-#include <Eigen/LU>
+#include <Eigen/SparseLU>
 
+#include "engine/solvers/jacobian_rows.hpp"
 #include "engine/solvers/solver.hpp"
 
 namespace pegsim {
@@ -19,9 +20,10 @@ class InteriorPointSolver final : public Solver {
   SolveReport solve(const Lcp& lcp, VecX& z, const SolverOptions& options) override;
 
  private:
-  Lcp dense_;  // the problem with M dense, when given by its nonzeros
-  MatX K_;
-  Eigen::PartialPivLU<MatX> lu_;
+  SparseRowsX m_rows_;  // M by rows
+  JacobianRows K_;      // Z M + W, on M's pattern and the diagonal
+  SparseMatX K_columns_;
+  Eigen::SparseLU<SparseMatX, Eigen::COLAMDOrdering<int>> lu_;
   VecX w_, r_, dz_, dw_, rhs_, dz_aff_, dw_aff_, candidate_;
 };
 
