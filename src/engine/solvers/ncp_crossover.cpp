@@ -12,7 +12,7 @@ constexpr int kRounds = 20;      // rows released one by one when the held syste
 // pile's redundant contacts leave singular values near 1e-9 relative, whose directions
 // Gauss–Newton would follow 1e4 and more in length (measured on pour20 with a rank threshold of
 // 1e-12 and 1e-9: no decrease of |E|; 1e-6 worked).
-constexpr double kRank = 1e-6;
+constexpr double kTikhonov = 1e-6;
 constexpr char kReleaseNormal = 1, kReleaseStick = 2;
 
 }  // namespace
@@ -100,7 +100,7 @@ bool NcpCrossover::held_solve(const Ncp& ncp, VecX& x) {
   double norm = E_.norm();
   for (int it = 0; it < kIterations && norm > 0.0; ++it) {
     rhs_ = -E_;
-    if (!direction_.least_squares(J_, rhs_, kRank, dx_)) break;
+    if (!direction_.least_squares(J_, rhs_, kTikhonov, dx_)) break;
     bool decreased = false;  // halve the step until |E| drops (the slide rows are nonlinear)
     for (double s = 1.0; s > 1e-3 && !decreased; s *= 0.5) {
       trial_ = x;

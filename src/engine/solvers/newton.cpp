@@ -65,8 +65,7 @@ bool NewtonSolver::descend(const VecX& z, double psi, const std::function<double
     if (direction == directions - 1) {
       dz_ = -grad_;
     } else if (direction % 2 == 0) {
-      // singular: the least-squares step next
-      if (!direction_.solve(J, rhs_, kSingular, dz_)) continue;
+      if (!direction_.solve(J, rhs_, kSingular, dz_)) continue;  // singular: least squares next
     } else if (!direction_.least_squares(J, rhs_, kTikhonov, dz_)) {
       continue;
     }
