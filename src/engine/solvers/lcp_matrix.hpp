@@ -47,7 +47,7 @@ void for_each_in_column(const Lcp& lcp, int j, F&& f) {
 }
 
 // The problem with M dense: `lcp` itself when it is, else `workspace`, a copy of `lcp` with M
-// filled from S (for the solvers that factor or scan all of M anyway).
+// filled from S (for writers of dense file formats and dense reference code in tests).
 const Lcp& with_dense_m(const Lcp& lcp, Lcp& workspace);
 
 // Converts `lcp` in place to the dense or the sparse form (the sparse one stores no zero).
