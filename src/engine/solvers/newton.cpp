@@ -14,9 +14,6 @@ using Clock = std::chrono::steady_clock;
 
 constexpr double kArmijo = 1e-4;      // sufficient decrease of psi per unit of directional slope
 constexpr double kMinStep = 1e-12;    // the line search gives up below this step length
-constexpr double kSingular = 1e-12;   // LU's reciprocal condition below which J counts singular
-// mu of the regularized least-squares step relative to J's largest column (sparse_direction.hpp)
-constexpr double kTikhonov = 1e-6;
 constexpr double kUseful = 1e-6;  // least decrease a Newton-like direction promises, / psi
 
 double fischer(double a, double b) { return std::hypot(a, b) - a - b; }
@@ -65,8 +62,9 @@ bool NewtonSolver::descend(const VecX& z, double psi, const std::function<double
     if (direction == directions - 1) {
       dz_ = -grad_;
     } else if (direction % 2 == 0) {
-      if (!direction_.solve(J, rhs_, kSingular, dz_)) continue;  // singular: least squares next
-    } else if (!direction_.least_squares(J, rhs_, kTikhonov, dz_)) {
+      // singular: the least-squares step next
+      if (!direction_.solve(J, rhs_, SparseDirection::kSingular, dz_)) continue;
+    } else if (!direction_.least_squares(J, rhs_, SparseDirection::kMu, dz_)) {
       continue;
     }
     const double slope = grad_.dot(dz_);

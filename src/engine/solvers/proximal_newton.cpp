@@ -16,15 +16,14 @@ constexpr double kSmallestEps = 1e-10;
 constexpr int kSubproblemSteps = 50;  // Newton steps per subproblem
 constexpr int kSubproblems = 200;
 constexpr int kRetry = 10;  // solved subproblems in a row after which a stalled eps is retried
-constexpr double kSingular = 1e-12;   // LU's reciprocal condition below which J counts singular
-constexpr double kTikhonov = 1e-6;    // mu of the least-squares step, relative (as newton.cpp)
 
 }  // namespace
 
 void ProximalNewton::direction() {
   rhs_ = -G_;
-  if (direction_.solve(J_.matrix(), rhs_, kSingular, dz_)) return;
-  if (!direction_.least_squares(J_.matrix(), rhs_, kTikhonov, dz_)) dz_.setZero(G_.size());
+  if (direction_.solve(J_.matrix(), rhs_, SparseDirection::kSingular, dz_)) return;
+  if (!direction_.least_squares(J_.matrix(), rhs_, SparseDirection::kMu, dz_))
+    dz_.setZero(G_.size());
 }
 
 void ProximalNewton::set_diagonal(double eps) {

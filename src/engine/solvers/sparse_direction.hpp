@@ -27,6 +27,11 @@ namespace pegsim {
 
 class SparseDirection {
  public:
+  // The Newton methods' choices: LU's reciprocal condition at or below which J counts singular
+  // (as with their dense LU before), and mu of the least-squares step relative to J's largest
+  // column.
+  static constexpr double kSingular = 1e-12;
+  static constexpr double kMu = 1e-6;
   // A new pattern follows: the next factorizations order their columns afresh.
   void reset() { lu_ordered_ = ldlt_ordered_ = false; }
   // dz = J^-1 b; false when J is singular: a zero pivot, an estimated reciprocal condition
