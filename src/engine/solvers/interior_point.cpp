@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cmath>
 #include <string>
+#include <vector>
 
 #include "engine/solvers/lcp_matrix.hpp"
 
@@ -49,6 +50,7 @@ SolveReport InteriorPointSolver::solve(const Lcp& lcp, VecX& z, const SolverOpti
   m_by_rows(lcp, m_rows_);
   K_.set_pattern(m_rows_, {});
   bool ordered = false;  // K's columns ordered for the sparse LU (its pattern is fixed)
+  tried_.clear();        // the active set the crossover last failed on
 
   for (int k = 1; k <= options.max_iterations; ++k) {
     multiply_m(lcp, z, r_);
@@ -98,11 +100,19 @@ SolveReport InteriorPointSolver::solve(const Lcp& lcp, VecX& z, const SolverOpti
       best_residual = residual;
       best = z;
     }
-    // The crossover is cheap next to the Newton step; try it once the gap is small.
-    if (z.dot(w_) / n < 1e-6 * (1.0 + q_norm) && active_set_solution(lcp, z, w_, tolerance, candidate_)) {
-      z = candidate_;
-      report.residual_history.push_back(natural_residual(lcp, z));
-      return finish(SolveStatus::Solved, "");
+    // The crossover, once the gap is small; its answer depends on the active set alone, so a
+    // set it has failed on is not tried again.
+    if (z.dot(w_) / n < 1e-6 * (1.0 + q_norm)) {
+      active_.resize(static_cast<std::size_t>(n));
+      for (int i = 0; i < n; ++i) active_[static_cast<std::size_t>(i)] = z(i) > w_(i);
+      if (active_ != tried_) {
+        if (active_set_solution(lcp, z, w_, tolerance, candidate_)) {
+          z = candidate_;
+          report.residual_history.push_back(natural_residual(lcp, z));
+          return finish(SolveStatus::Solved, "");
+        }
+        tried_ = active_;
+      }
     }
     report.residual_history.push_back(residual);
     if (residual <= tolerance) return finish(SolveStatus::Solved, "");

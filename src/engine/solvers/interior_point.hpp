@@ -5,6 +5,7 @@
 #pragma once
 
 #include <Eigen/SparseLU>
+#include <vector>
 
 #include "engine/solvers/jacobian_rows.hpp"
 #include "engine/solvers/solver.hpp"
@@ -25,6 +26,7 @@ class InteriorPointSolver final : public Solver {
   SparseMatX K_columns_;
   Eigen::SparseLU<SparseMatX, Eigen::COLAMDOrdering<int>> lu_;
   VecX w_, r_, dz_, dw_, rhs_, dz_aff_, dw_aff_, candidate_;
+  std::vector<bool> active_, tried_;  // {z_i > w_i} now and at the last failed crossover
 };
 
 }  // namespace pegsim

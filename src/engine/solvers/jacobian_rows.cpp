@@ -18,6 +18,21 @@ void m_by_rows(const Lcp& lcp, SparseRowsX& out) {
   out.makeCompressed();
 }
 
+void m_block_by_rows(const Lcp& lcp, const std::vector<int>& index, SparseRowsX& out) {
+  std::vector<int> position(static_cast<std::size_t>(m_rows(lcp)), -1);
+  for (std::size_t k = 0; k < index.size(); ++k) position[static_cast<std::size_t>(index[k])] = static_cast<int>(k);
+  std::vector<Eigen::Triplet<double>> entries;
+  for (std::size_t k = 0; k < index.size(); ++k)
+    for_each_in_column(lcp, index[k], [&](int i, double v) {
+      if (position[static_cast<std::size_t>(i)] >= 0)
+        entries.emplace_back(position[static_cast<std::size_t>(i)], static_cast<int>(k), v);
+    });
+  const auto m = static_cast<int>(index.size());
+  out.resize(m, m);
+  out.setFromTriplets(entries.begin(), entries.end());
+  out.makeCompressed();
+}
+
 void JacobianRows::set_pattern(const SparseRowsX& m,
                                const std::vector<std::pair<int, int>>& extra) {
   m_ = &m;

@@ -19,6 +19,8 @@ using SparseRowsX = Eigen::SparseMatrix<double, Eigen::RowMajor, int>;
 
 // M of `lcp` by rows (its nonzeros, dense or sparse form alike).
 void m_by_rows(const Lcp& lcp, SparseRowsX& out);
+// M(index, index) by rows, a principal block (index without repeats).
+void m_block_by_rows(const Lcp& lcp, const std::vector<int>& index, SparseRowsX& out);
 
 class JacobianRows {
  public:

@@ -3,12 +3,13 @@
 #include "engine/solvers/lcp.hpp"
 
 #include <Eigen/LU>
-#include <Eigen/QR>
 #include <algorithm>
 #include <cmath>
 #include <vector>
 
+#include "engine/solvers/jacobian_rows.hpp"
 #include "engine/solvers/lcp_matrix.hpp"
+#include "engine/solvers/sparse_direction.hpp"
 
 namespace pegsim {
 
@@ -146,14 +147,15 @@ bool active_set_solution(const Lcp& lcp, const VecX& z, const VecX& w, double to
   out.setZero(z.size());
   if (!active.empty()) {
     const int m = static_cast<int>(active.size());
-    MatX MAA;
-    gather_m(lcp, active, active, MAA);
-    VecX qA(m);
-    for (int j = 0; j < m; ++j) qA(j) = lcp.q(active[j]);
+    SparseRowsX MAA;
+    m_block_by_rows(lcp, active, MAA);
+    VecX qA(m), zA;
+    for (int j = 0; j < m; ++j) qA(j) = -lcp.q(active[j]);
     // Contact problems make M_AA singular (coplanar contacts, friction directions spanning a
-    // plane) but consistent: the minimum-norm solution of the complete orthogonal
-    // decomposition is then a solution where LU would divide by a rounding error.
-    const VecX zA = -Eigen::CompleteOrthogonalDecomposition<MatX>(MAA).solve(qA);
+    // plane) but consistent: a least-squares step of nearly minimum norm is then a solution
+    // where LU would divide by a rounding error (sparse_direction.hpp).
+    SparseDirection block;
+    if (!block.solve_or_least_squares(MAA, qA, zA)) return false;
     if (!zA.allFinite() || zA.minCoeff() < -tolerance) return false;
     for (int j = 0; j < m; ++j) out(active[j]) = std::max(0.0, zA(j));
   }

@@ -98,8 +98,9 @@ bool reduce_free_rows(const Lcp& mcp, FreeRowReduction& out, const char*& why);
 
 
 // Purification of an approximate solution z (with w = M z + q): on the active set
-// A = {i : z_i > w_i} solves M_AA z_A = -q_A (z = 0 elsewhere; minimum norm if M_AA is singular) and writes it to `out` if that
-// is a solution within `tolerance`. Ends an iterative method with a pivoting method's accuracy
+// A = {i : z_i > w_i} solves M_AA z_A = -q_A by a sparse LU (z = 0 elsewhere; least squares of
+// nearly minimum norm if M_AA is singular) and writes it to `out` if that is a solution within
+// `tolerance`. Ends an iterative method with a pivoting method's accuracy
 // once the active set is right.
 bool active_set_solution(const Lcp& lcp, const VecX& z, const VecX& w, double tolerance,
                          VecX& out);

@@ -1,13 +1,14 @@
 #include "engine/solvers/path.hpp"
 
-#include <Eigen/QR>
 #include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <string>
 #include <vector>
 
+#include "engine/solvers/jacobian_rows.hpp"
 #include "engine/solvers/lcp_matrix.hpp"
+#include "engine/solvers/sparse_direction.hpp"
 
 namespace pegsim {
 namespace {
@@ -55,8 +56,9 @@ VecX clamp_to_bounds(const Lcp& lcp, const VecX& z) {
 }
 
 // Crossover: with the rows at a bound fixed there (where mid(l, u, z - w) is l or u) and w = 0
-// on the others, solve M_II z_I = -(q_I + M_IB z_B) (minimum norm: contact problems make M_II
-// singular but consistent); `out` is kept if it solves the MCP within `tolerance`.
+// on the others, solve M_II z_I = -(q_I + M_IB z_B) by a sparse LU (least squares of nearly
+// minimum norm where contact problems make M_II singular but consistent); `out` is kept if it
+// solves the MCP within `tolerance`.
 bool active_set_polish(const Lcp& lcp, const VecX& z, const VecX& w, double tolerance,
                        VecX& out) {
   const int n = lcp.size();
@@ -76,11 +78,12 @@ bool active_set_polish(const Lcp& lcp, const VecX& z, const VecX& w, double tole
     VecX rhs_full;  // the bounded rows' part, M_IB z_B + q_I
     multiply_m(lcp, out, rhs_full);
     rhs_full += lcp.q;
-    MatX MII;
-    gather_m(lcp, inner, inner, MII);
-    VecX rhs(m);
+    SparseRowsX MII;
+    m_block_by_rows(lcp, inner, MII);
+    VecX rhs(m), zI;
     for (int j = 0; j < m; ++j) rhs(j) = -rhs_full(inner[j]);
-    const VecX zI = Eigen::CompleteOrthogonalDecomposition<MatX>(MII).solve(rhs);
+    SparseDirection block;
+    if (!block.solve_or_least_squares(MII, rhs, zI)) return false;
     if (!zI.allFinite()) return false;
     for (int j = 0; j < m; ++j) out(inner[j]) = zI(j);
   }

@@ -21,9 +21,7 @@ constexpr int kRetry = 10;  // solved subproblems in a row after which a stalled
 
 void ProximalNewton::direction() {
   rhs_ = -G_;
-  if (direction_.solve(J_.matrix(), rhs_, SparseDirection::kSingular, dz_)) return;
-  if (!direction_.least_squares(J_.matrix(), rhs_, SparseDirection::kMu, dz_))
-    dz_.setZero(G_.size());
+  if (!direction_.solve_or_least_squares(J_.matrix(), rhs_, dz_)) dz_.setZero(G_.size());
 }
 
 void ProximalNewton::set_diagonal(double eps) {

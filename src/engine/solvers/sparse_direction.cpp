@@ -89,4 +89,8 @@ bool SparseDirection::least_squares(const SparseRowsX& J, const VecX& b, double 
   return dz.allFinite();
 }
 
+bool SparseDirection::solve_or_least_squares(const SparseRowsX& J, const VecX& b, VecX& dz) {
+  return solve(J, b, kSingular, dz) || least_squares(J, b, kMu, dz);
+}
+
 }  // namespace pegsim

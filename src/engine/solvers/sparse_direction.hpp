@@ -40,6 +40,9 @@ class SparseDirection {
   // The iterated Tikhonov step above with mu = relative * (J's largest column norm).
   // False only when the factorization fails (J non-finite).
   bool least_squares(const SparseRowsX& J, const VecX& b, double relative, VecX& dz);
+  // solve() with kSingular where J is regular, else least_squares() with kMu: the step of a
+  // minimum-norm solver without its dense factorization. False only when both fail.
+  bool solve_or_least_squares(const SparseRowsX& J, const VecX& b, VecX& dz);
 
  private:
   // An estimate of |J^-1|_1 from the current LU factors.

@@ -10,6 +10,7 @@
 #include <random>
 
 #include "engine/solvers/jacobian_rows.hpp"
+#include "engine/solvers/lcp_matrix.hpp"
 #include "engine/solvers/sparse_direction.hpp"
 #include "lcp_testing.hpp"
 
@@ -60,6 +61,26 @@ TEST(JacobianRows, RowOperationsMatchTheDenseOnes) {
   EXPECT_EQ(J.value(5, 0), 7.0);
   EXPECT_EQ(J.value(1, 4), -1.0);
   EXPECT_EQ(J.matrix().nonZeros(), pattern);
+}
+
+// A principal block of M by rows, in the order asked for, from the dense and the sparse form.
+TEST(JacobianRows, PrincipalBlockOfEitherForm) {
+  std::mt19937 rng(4);
+  Lcp lcp;
+  lcp.M = test::uniform(7, 7, rng);
+  lcp.M(3, 5) = lcp.M(6, 3) = 0.0;
+  lcp.q = VecX::Zero(7);
+  const std::vector<int> index{6, 3, 5, 0};
+  MatX expected(4, 4);
+  for (int i = 0; i < 4; ++i)
+    for (int j = 0; j < 4; ++j) expected(i, j) = lcp.M(index[i], index[j]);
+  SparseRowsX block;
+  m_block_by_rows(lcp, index, block);
+  EXPECT_EQ(MatX(block), expected);
+  EXPECT_EQ(block.nonZeros(), 14);  // M(3, 5) and M(6, 3) are not stored
+  make_sparse(lcp);
+  m_block_by_rows(lcp, index, block);
+  EXPECT_EQ(MatX(block), expected);
 }
 
 // On regular matrices the sparse LU's step is the dense LU's, and a singular or nearly singular
