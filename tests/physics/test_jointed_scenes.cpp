@@ -29,9 +29,12 @@ double worst_joint_error(const StepReport& r) {
 // The 20-gon wheels lose energy at every vertex, so a is at most that (r = circumradius), and
 // a wheel's rim speed omega r matches the cart's speed (no slip) for r between the polygon's
 // inradius and circumradius.
-TEST(JointedScenes, RollingCartRollsDownTheInclineWithoutSlip) {
+// `settings` = the scene's, or `mixed-lcp` under path alone (the joints as free rows of an MCP
+// with a sparse M, solved by the PATH-style method without fallback).
+void expect_rolling_without_slip(const Settings& settings, const char* what) {
+  SCOPED_TRACE(what);
   const Scene sc = shipped("rolling_cart");
-  Simulator sim(sc.model, sc.initial, sc.settings);
+  Simulator sim(sc.model, sc.initial, settings);
   const Model& m = sim.model();
   const Vec3 n = Vec3(0, 0.1, 1).normalized();
   const Vec3 g = sc.settings.gravity;
@@ -53,6 +56,7 @@ TEST(JointedScenes, RollingCartRollsDownTheInclineWithoutSlip) {
   for (int k = 1; k <= 250; ++k) {
     const StepReport& r = sim.step();
     ASSERT_FALSE(r.failed) << r.failure;
+    if (!r.solve.solver.empty()) ASSERT_EQ(r.solve.solver, settings.solver) << "step " << k;
     worst = std::max(worst, worst_joint_error(r));
     const double s = sim.state().bodies[chassis].position.dot(downhill);
     if (k > 100 && k <= 150) v1 += (s - s_prev) / (50 * h);
@@ -60,8 +64,8 @@ TEST(JointedScenes, RollingCartRollsDownTheInclineWithoutSlip) {
     s_prev = s;
   }
   const double a = (v2 - v1) / 1.0;
-  std::printf("rolling_cart: a = %.4f m/s^2, rolling without slip %.4f, sliding %.4f; joint error <= %.1e\n",
-              a, a_roll, g.norm() * sin_alpha, worst);
+  std::printf("rolling_cart (%s): a = %.4f m/s^2, rolling without slip %.4f, sliding %.4f; joint error <= %.1e\n",
+              what, a, a_roll, g.norm() * sin_alpha, worst);
   EXPECT_GT(v1, 0.0);
   EXPECT_LE(a, a_roll);
   EXPECT_GE(a, 0.5 * a_roll);
@@ -72,6 +76,16 @@ TEST(JointedScenes, RollingCartRollsDownTheInclineWithoutSlip) {
     EXPECT_LE(v.dot(downhill), 1.1 * rim * R) << w;
   }
   EXPECT_LE(worst, 1e-3);
+}
+
+TEST(JointedScenes, RollingCartRollsDownTheInclineWithoutSlip) {
+  const Scene sc = shipped("rolling_cart");
+  expect_rolling_without_slip(sc.settings, "schur form, lemke");
+  Settings mixed = sc.settings;
+  mixed.formulation = Formulation::MixedLcp;
+  mixed.solver = "path";
+  mixed.fallbacks = {};
+  expect_rolling_without_slip(mixed, "mixed-lcp, path");
 }
 
 // User guide Fig. 3.3: the hanging rod's joint position error stays below 7e-5 over 5 s at

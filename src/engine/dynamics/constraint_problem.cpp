@@ -64,6 +64,14 @@ void assemble_constraint_problem(const Model& model, const State& state, const S
   const int n0 = lcp.size();
   const int n = n0 + ns;
   p.m_entries.clear();
+  p.contact_m_entries.clear();
+  // A term of M's slack rows and columns; of M_c too (the mixed form's) unless it is the
+  // joints' share.
+  const bool mixed = p.contact_m.rows() > 0;
+  auto term = [&](int r, int c, double v) {
+    p.m_entries.emplace_back(r, c, v);
+    if (mixed) p.contact_m_entries.emplace_back(r, c, v);
+  };
   lcp.q.conservativeResize(n);
   const int m = static_cast<int>(p.joint_rows.size());
   p.row_joint_coupling.conservativeResize(n, m);
@@ -101,7 +109,7 @@ void assemble_constraint_problem(const Model& model, const State& state, const S
             double v = 0.0;
             if (on_a) v += D.g[k].dot(p.WG_a[col]);
             if (on_b) v += D.g[k].dot(p.WG_b[col]);
-            p.m_entries.emplace_back(row, i * block + c, v);
+            term(row, i * block + c, v);
           }
         }
       }
@@ -114,7 +122,7 @@ void assemble_constraint_problem(const Model& model, const State& state, const S
           if (limit.body_a == D.body[d]) v += D.g[d].dot(p.WG_a[col]);
           if (limit.body_b == D.body[d]) v += D.g[d].dot(p.WG_b[col]);
         }
-        p.m_entries.emplace_back(row, p.limit_row_start() + k, v);
+        term(row, p.limit_row_start() + k, v);
       }
       // Joints: the effective inverse mass W - W G_b A^-1 G_b^T W (stewart_trinkle.hpp), and
       // y = G_b^T W D for the mixed form.
@@ -136,9 +144,9 @@ void assemble_constraint_problem(const Model& model, const State& state, const S
           p.m_entries.emplace_back(row, p.limit_row_start() + (col - ncols), -correction(col));
       }
       // (4.44): E_I1, lower triangular ones over the group's slacks.
-      for (int k = first_slack; k <= row; ++k) p.m_entries.emplace_back(row, k, 1.0);
+      for (int k = first_slack; k <= row; ++k) term(row, k, 1.0);
       // (4.45): E_I2, the primary's normal row sums the group's slacks.
-      p.m_entries.emplace_back(gi * block, row, 1.0);
+      term(gi * block, row, 1.0);
     }
   }
   add_m_entries(p, n);

@@ -201,15 +201,14 @@ namespace {
 // Each entry's terms add in the order of the dense M(r, c) += ... (starting from 0), so M has
 // the same bits as a dense assembly would; exact zeros are not stored. columns_of_body lists
 // its columns ascending, so the rows come out ascending as the two bodies' lists are merged.
+// S is lcp.S (joint_schur: with the joints' share) or contact_m (without, for the mixed form).
 void fill_m(ContactProblem& p, const std::vector<std::vector<std::pair<int, char>>>& columns_of_body,
-            bool slip_constants) {
+            bool slip_constants, bool joint_schur, SparseMatX& S) {
   const int n = p.lcp.size();
   const int ncols = static_cast<int>(p.G_a.size());
   const int nd = p.directions, block = p.block_size(), cols_per_contact = 1 + nd;
   const int limit_row = p.limit_row_start(), limit_col = p.limit_column_start();
-  const bool joints = !p.joint_rows.empty() && ncols > 0;
-  p.lcp.M.resize(0, 0);
-  SparseMatX& S = p.lcp.S;
+  const bool joints = joint_schur && !p.joint_rows.empty() && ncols > 0;
   S.resize(n, n);  // keeps the storage of the step before
   auto& data = S.data();
   int* outer = S.outerIndexPtr();
@@ -431,30 +430,43 @@ void assemble_stewart_trinkle(const Model& model, const State& state, const Sett
     if (row.body_b >= 0) v += row.G_b.dot(p.free_velocity.segment<6>(6 * row.body_b));
     lcp.q(r) = v;
   }
-  fill_m(p, columns_of_body, !ncp && !frictionless);
+  const bool slip_constants = !ncp && !frictionless;
+  lcp.M.resize(0, 0);
+  fill_m(p, columns_of_body, slip_constants, true, lcp.S);
+  if (settings.formulation == Formulation::MixedLcp && !p.joint_rows.empty())
+    fill_m(p, columns_of_body, slip_constants, false, p.contact_m);
+  else
+    p.contact_m.resize(0, 0);
   set_joint_coupling_rows(p);
   set_body_form(p, nb, ncp);
 }
 
-void add_m_entries(ContactProblem& p, int n) {
-  const SparseMatX& old = p.lcp.S;
-  const int n0 = static_cast<int>(old.cols());
+namespace {
+// S grown to n x n with `entries` (rows and columns past S's size only), via `grown`.
+void grow(SparseMatX& S, const std::vector<Eigen::Triplet<double>>& entries, int n,
+          SparseMatX& grown) {
+  const int n0 = static_cast<int>(S.cols());
   // Duplicates add in the order given (Eigen's collapseDuplicates), 0 + a = a: the dense sums.
   SparseMatX added(n, n);
-  added.setFromTriplets(p.m_entries.begin(), p.m_entries.end());
-  SparseMatX& grown = p.grown_m;
+  added.setFromTriplets(entries.begin(), entries.end());
   grown.resize(n, n);
   auto& data = grown.data();
   int* outer = grown.outerIndexPtr();
   for (int j = 0; j < n; ++j) {
     outer[j] = static_cast<int>(data.size());
     if (j < n0)
-      for (SparseMatX::InnerIterator it(old, j); it; ++it) data.append(it.value(), it.row());
+      for (SparseMatX::InnerIterator it(S, j); it; ++it) data.append(it.value(), it.row());
     for (SparseMatX::InnerIterator it(added, j); it; ++it)  // rows below the old ones
       if (it.value() != 0.0) data.append(it.value(), it.row());
   }
   outer[n] = static_cast<int>(data.size());
-  p.lcp.S.swap(grown);
+  S.swap(grown);
+}
+}  // namespace
+
+void add_m_entries(ContactProblem& p, int n) {
+  grow(p.lcp.S, p.m_entries, n, p.grown_m);
+  if (p.contact_m.rows() > 0) grow(p.contact_m, p.contact_m_entries, n, p.grown_m);
 }
 
 namespace {
@@ -510,23 +522,31 @@ void set_joint_coupling_rows(ContactProblem& p) {
 void assemble_mixed_lcp(ContactProblem& p) {
   // Every row r of the Schur form reads g_r^T nu^{l+1} + c_r, with nu^{l+1} = nu_free +
   // W G_b (p_b - p_b0) + W G z (nu_free holds W G_b p_b0). Keeping p_b as unknowns: the row
-  // gains y_r^T p_b (y_r = G_b^T W g_r, row_joint_coupling), loses y_r^T p_b0 from q, and takes
-  // back the Schur complement's -y_r^T A^-1 Y on the force columns.
+  // gains y_r^T p_b (y_r = G_b^T W g_r, row_joint_coupling), loses y_r^T p_b0 from q, and its
+  // M is M_c, without the Schur complement (contact_m).
   const int m = static_cast<int>(p.joint_rows.size());
   const int n = p.lcp.size();
   const int ncols = static_cast<int>(p.G_a.size());
   Lcp& mixed = p.mixed;
-  mixed.M.setZero(m + n, m + n);
-  mixed.q.resize(m + n);
-  mixed.M.topLeftCorner(m, m) = p.joint_gram;  // A, with regularization and damper compliance
-  mixed.M.bottomLeftCorner(n, m) = p.row_joint_coupling;
-  mixed.M.bottomRightCorner(n, n) = MatX(p.lcp.S);
-  const MatX back = p.row_joint_coupling * p.joint_A.solve(p.joint_Y);  // y_r^T A^-1 Y
-  for (int col = 0; col < ncols; ++col) {
-    const int c = m + p.row_of_column(col);
-    mixed.M.col(c).head(m) = p.joint_Y.col(col);
-    mixed.M.col(c).tail(n) += back.col(col);
+  std::vector<Eigen::Triplet<double>> entries;
+  auto put = [&](int r, int c, double v) {
+    if (v != 0.0) entries.emplace_back(r, c, v);
+  };
+  for (int c = 0; c < m; ++c) {
+    for (int r = 0; r < m; ++r)  // A, with regularization and damper compliance
+      put(r, c, p.joint_gram(r, c));
+    for (int r = 0; r < n; ++r) put(m + r, c, p.row_joint_coupling(r, c));  // Y_r
   }
+  for (int col = 0; col < ncols; ++col)  // Y over the force columns
+    for (int r = 0; r < m; ++r) put(r, m + p.row_of_column(col), p.joint_Y(r, col));
+  for (int c = 0; c < p.contact_m.outerSize(); ++c)
+    for (SparseMatX::InnerIterator it(p.contact_m, c); it; ++it)
+      entries.emplace_back(m + static_cast<int>(it.row()), m + c, it.value());
+  mixed.M.resize(0, 0);
+  mixed.S.resize(m + n, m + n);
+  mixed.S.setFromTriplets(entries.begin(), entries.end());
+  mixed.S.makeCompressed();
+  mixed.q.resize(m + n);
   // q: -r_b (2.28) for the joints' rows (2.34)/(2.35).
   mixed.q.head(m) = -p.joint_rhs;
   mixed.q.tail(n) = p.lcp.q - p.row_joint_coupling * p.joint_impulse;

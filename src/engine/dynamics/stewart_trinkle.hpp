@@ -37,6 +37,10 @@ struct ContactProblem {
   // from m_entries (row, column, term), summed in the order written.
   Lcp lcp;
   std::vector<Eigen::Triplet<double>> m_entries;
+  // Formulation mixed-lcp with joints: M_c, M of the LCP without the joints' Schur complement
+  // (see `mixed`), and PEG's terms of it (m_entries less the joints' share); else empty.
+  SparseMatX contact_m;
+  std::vector<Eigen::Triplet<double>> contact_m_entries;
   SparseMatX grown_m;            // workspace of add_m_entries
   std::vector<int> column_rows;  // workspace: the LCP row of each Jacobian column
 
@@ -64,9 +68,10 @@ struct ContactProblem {
   //   [ Y_r  M_c   ] [ z ] + [ q - Y_r p_b0           ]     the LCP's rows on [0, inf)
   // where Y_r (row_joint_coupling) holds y_r = G_b^T W g_r for every LCP row r whose value is
   // a gap rate g_r^T nu (contact and limit columns: Y's columns; PEG's slack rows: their
-  // Jacobian difference), and M_c is the LCP's M with the Schur complement -Y_r A^-1 Y taken
-  // back. M is block diagonal, so nu^{l+1} = nu + W (p_ext + G_b p_b + G z) is exact and this
-  // form needs no factorization. Built by assemble_mixed_lcp.
+  // Jacobian difference), and M_c (contact_m) is the LCP's M without the Schur complement
+  // -Y_r A^-1 Y: sparse, where the Schur form's M couples every pair of force rows through the
+  // joints. M is block diagonal, so nu^{l+1} = nu + W (p_ext + G_b p_b + G z) is exact and this
+  // form needs no factorization. Built by assemble_mixed_lcp, held by its nonzeros.
   Lcp mixed;
   MatX row_joint_coupling;  // n x m, set whenever there are joints
 
@@ -88,7 +93,8 @@ struct ContactProblem {
 };
 
 // Grows lcp.S to n x n with the terms p.m_entries (rows and columns past the old size only),
-// summed in their order; exact zeros are not stored.
+// summed in their order; exact zeros are not stored. The same for contact_m from
+// contact_m_entries when the mixed form is kept.
 void add_m_entries(ContactProblem& p, int n);
 
 // The friction columns per contact: settings.friction_directions for the linearized cone; for

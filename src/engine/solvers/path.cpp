@@ -18,7 +18,8 @@ using Clock = std::chrono::steady_clock;
 constexpr double kArmijo = 1e-4;     // sufficient decrease per unit of directional slope
 constexpr double kMinStep = 1e-12;   // the line search gives up below this step length
 constexpr std::size_t kMemory = 10;  // non-monotone reference: max psi of the last 10 iterates
-constexpr int kWatchdog = 20;        // steps without a 0.1 % gain of the best merit -> go back
+constexpr int kWatchdog = 20;        // steps in which the best merit has not halved -> go back
+constexpr double kGain = 0.5;        // the watchdog's gain: psi halved
 constexpr double kRegularization = 1e-8;  // delta of J + delta I, relative to 1 + max |M_ij|
 
 // phi(a, b) = a + b - sqrt(a^2 + b^2) and its partial derivatives; at a = b = 0 the element
@@ -229,6 +230,7 @@ SolveReport PathSolver::solve(const Lcp& lcp, VecX& z, const SolverOptions& opti
   double psi = 0.5 * Phi_.squaredNorm();
   best_ = z;
   double best_psi = psi;
+  double anchor = psi;  // the best merit when the watchdog last counted from zero
   int since_gain = 0;
   bool returned_to_best = false;
   merits_.assign(1, psi);
@@ -280,11 +282,13 @@ SolveReport PathSolver::solve(const Lcp& lcp, VecX& z, const SolverOptions& opti
     if (merits_.size() > kMemory) merits_.pop_front();
     report.residual_history.push_back(residual_of(lcp, z, w_));
 
-    // Watchdog: keep the best iterate; when it has not improved by 0.1 % for kWatchdog steps,
-    // go back to it and search monotonically from there; a second time, the merit has stalled.
+    // Watchdog: keep the best iterate; when the best merit has not halved in kWatchdog steps,
+    // go back to it and search monotonically from there; a second time, the merit has stalled
+    // (a gain of a few per cent per step, steepest descent crawling, is a stall too).
     if (psi < best_psi) {
-      if (psi < 0.999 * best_psi) {
+      if (psi < kGain * anchor) {
         since_gain = 0;
+        anchor = psi;
         returned_to_best = false;
       }
       best_psi = psi;
@@ -301,6 +305,7 @@ SolveReport PathSolver::solve(const Lcp& lcp, VecX& z, const SolverOptions& opti
       }
       returned_to_best = true;
       since_gain = 0;
+      anchor = best_psi;
       z = best_;
       evaluate(lcp, z, w_, Phi_);
       psi = best_psi;
