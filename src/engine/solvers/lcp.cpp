@@ -12,6 +12,9 @@
 #include "engine/solvers/sparse_direction.hpp"
 
 namespace pegsim {
+namespace {
+constexpr int kExchanges = 4;  // active_set_solution's single exchanges after the first set
+}  // namespace
 
 int Lcp::free_rows() const {
   int count = 0;
@@ -141,25 +144,55 @@ bool reduce_free_rows(const Lcp& mcp, FreeRowReduction& out, const char*& why) {
 
 bool active_set_solution(const Lcp& lcp, const VecX& z, const VecX& w, double tolerance,
                          VecX& out) {
+  const Eigen::Index n = z.size();
+  std::vector<char> in(static_cast<std::size_t>(n));
+  for (Eigen::Index i = 0; i < n; ++i) in[static_cast<std::size_t>(i)] = z(i) > w(i);
   std::vector<int> active;
-  for (Eigen::Index i = 0; i < z.size(); ++i)
-    if (z(i) > w(i)) active.push_back(static_cast<int>(i));
-  out.setZero(z.size());
-  if (!active.empty()) {
-    const int m = static_cast<int>(active.size());
-    SparseRowsX MAA;
-    m_block_by_rows(lcp, active, MAA);
-    VecX qA(m), zA;
-    for (int j = 0; j < m; ++j) qA(j) = -lcp.q(active[j]);
-    // Contact problems make M_AA singular (coplanar contacts, friction directions spanning a
-    // plane) but consistent: a least-squares step of nearly minimum norm is then a solution
-    // where LU would divide by a rounding error (sparse_direction.hpp).
-    SparseDirection block;
-    if (!block.solve_or_least_squares(MAA, qA, zA)) return false;
-    if (!zA.allFinite() || zA.minCoeff() < -tolerance) return false;
-    for (int j = 0; j < m; ++j) out(active[j]) = std::max(0.0, zA(j));
+  SparseRowsX MAA;
+  SparseDirection block;
+  VecX qA, zA, wout;
+  for (int exchange = 0;; ++exchange) {
+    active.clear();
+    for (Eigen::Index i = 0; i < n; ++i)
+      if (in[static_cast<std::size_t>(i)]) active.push_back(static_cast<int>(i));
+    out.setZero(n);
+    if (!active.empty()) {
+      const int m = static_cast<int>(active.size());
+      m_block_by_rows(lcp, active, MAA);
+      qA.resize(m);
+      for (int j = 0; j < m; ++j) qA(j) = -lcp.q(active[j]);
+      // Contact problems make M_AA singular (coplanar contacts, friction directions spanning a
+      // plane) but consistent: a least-squares step of nearly minimum norm is then a solution
+      // where LU would divide by a rounding error (sparse_direction.hpp).
+      block.reset();
+      if (!block.solve_or_least_squares(MAA, qA, zA)) return false;
+      for (int j = 0; j < m; ++j) out(active[j]) = zA(j);
+    }
+    multiply_m(lcp, out, wout);
+    wout += lcp.q;
+    // The most violated row: on the set z_i < 0, or w_i > 0 where M_AA z_A = -q_A is
+    // inconsistent (redundant contacts the solution leaves unloaded, which must leave the set);
+    // off it w_i < 0.
+    int worst = -1;
+    double violation = tolerance;
+    for (Eigen::Index i = 0; i < n; ++i) {
+      const double v = in[static_cast<std::size_t>(i)] ? std::max(-out(i), wout(i)) : -wout(i);
+      if (v > violation) {
+        violation = v;
+        worst = static_cast<int>(i);
+      }
+    }
+    if (worst < 0) {
+      out = out.cwiseMax(0.0);
+      return natural_residual(lcp, out) <= tolerance;
+    }
+    // A set wrong in a row or two (a redundant contact loaded that the solution leaves
+    // unloaded) is mended by single exchanges of the most violated row, Murty's principal
+    // pivoting ("Note on a Bard-type scheme for solving the complementarity problem", 1974)
+    // with the largest violation in place of the least index; a few at most, as a polish.
+    if (exchange == kExchanges) return false;
+    in[static_cast<std::size_t>(worst)] ^= 1;
   }
-  return natural_residual(lcp, out) <= tolerance;
 }
 
 }  // namespace pegsim
