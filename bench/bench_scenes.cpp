@@ -18,11 +18,16 @@ namespace {
 using namespace pegsim;
 
 // Times steps of a scene with one solver, after `warmup` steps to reach its typical state
-// (for pour20: bodies in the air vs. piled up change the cost; the step range is the argument).
+// (for pour20: bodies in the air vs. piled up change the cost; the step range is the argument),
+// under the scene's formulation (`formulation` empty) or the one named.
 void step_scene(benchmark::State& bench, const std::string& name, const std::string& solver,
-                int warmup) {
+                int warmup, const std::string& formulation) {
   Scene scene = load_scene(std::filesystem::path(PEGSIM_SOURCE_DIR) / "scenes" / (name + ".json"));
   scene.settings.solver = solver;
+  if (!formulation.empty() && !parse_formulation(formulation, scene.settings.formulation)) {
+    bench.SkipWithError(("unknown formulation " + formulation).c_str());
+    return;
+  }
   // A step no solver answers would be retried from the same state; time the run as it goes on
   // with the best answer instead, and count such steps.
   scene.settings.on_failure = FailurePolicy::Continue;
@@ -69,22 +74,28 @@ void step_scene(benchmark::State& bench, const std::string& name, const std::str
 void pegsim::bench::register_all() {
   for (const char* solver : {"lemke", "pgs", "nncg"}) {
     benchmark::RegisterBenchmark((std::string("stack10/") + solver).c_str(), step_scene,
-                                 std::string("stack10"), std::string(solver), 10)
+                                 std::string("stack10"), std::string(solver), 10, std::string())
         ->Unit(benchmark::kMicrosecond)
         ->Iterations(300);
   }
   // pour20: the steps from 1.5 s to 4.5 s, once most cubes have landed.
   benchmark::RegisterBenchmark("pour20/lemke", step_scene, std::string("pour20"),
-                               std::string("lemke"), 150)
+                               std::string("lemke"), 150, std::string())
       ->Unit(benchmark::kMicrosecond)
       ->Iterations(300);
   // rolling_cart from 1 s, once the cart rolls; powerball_arm over its first 3 s.
   benchmark::RegisterBenchmark("rolling_cart/lemke", step_scene, std::string("rolling_cart"),
-                               std::string("lemke"), 100)
+                               std::string("lemke"), 100, std::string())
+      ->Unit(benchmark::kMicrosecond)
+      ->Iterations(300);
+  // The same steps with the joints as free rows of an MCP (held sparse) for the PATH-style solver.
+  benchmark::RegisterBenchmark("rolling_cart/mixed-lcp/path", step_scene,
+                               std::string("rolling_cart"), std::string("path"), 100,
+                               std::string("mixed-lcp"))
       ->Unit(benchmark::kMicrosecond)
       ->Iterations(300);
   benchmark::RegisterBenchmark("powerball_arm/lemke", step_scene, std::string("powerball_arm"),
-                               std::string("lemke"), 0)
+                               std::string("lemke"), 0, std::string())
       ->Unit(benchmark::kMicrosecond)
       ->Iterations(300);
 }
