@@ -153,7 +153,8 @@ TEST(CompareSolvers, RecordedCascadingPolyhedraProblemsAreSolvedByTheRobustMetho
   EXPECT_GT(n, 100);  // the polyhedra rest on each other from early on
   for (const char* s : {"lemke", "interior-point", "minmap-newton", "fischer-newton", "path"})
     EXPECT_EQ(solved[s], n) << s;
-  for (const char* s : {"pgs", "nncg", "psor", "projected-jacobi"}) EXPECT_GE(solved[s], n - 3) << s;
+  for (const char* s : {"pgs", "nncg", "psor", "projected-jacobi"})
+    EXPECT_GE(solved[s], n - 3) << s;
 }
 
 TEST(CompareSolvers, AnSdsExportGivesTheSameComparison) {

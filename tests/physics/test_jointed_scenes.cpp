@@ -64,7 +64,8 @@ void expect_rolling_without_slip(const Settings& settings, const char* what) {
     s_prev = s;
   }
   const double a = (v2 - v1) / 1.0;
-  std::printf("rolling_cart (%s): a = %.4f m/s^2, rolling without slip %.4f, sliding %.4f; joint error <= %.1e\n",
+  std::printf("rolling_cart (%s): a = %.4f m/s^2, rolling without slip %.4f, sliding %.4f; "
+              "joint error <= %.1e\n",
               what, a, a_roll, g.norm() * sin_alpha, worst);
   EXPECT_GT(v1, 0.0);
   EXPECT_LE(a, a_roll);

@@ -20,7 +20,8 @@ void m_by_rows(const Lcp& lcp, SparseRowsX& out) {
 
 void m_block_by_rows(const Lcp& lcp, const std::vector<int>& index, SparseRowsX& out) {
   std::vector<int> position(static_cast<std::size_t>(m_rows(lcp)), -1);
-  for (std::size_t k = 0; k < index.size(); ++k) position[static_cast<std::size_t>(index[k])] = static_cast<int>(k);
+  for (std::size_t k = 0; k < index.size(); ++k)
+    position[static_cast<std::size_t>(index[k])] = static_cast<int>(k);
   std::vector<Eigen::Triplet<double>> entries;
   for (std::size_t k = 0; k < index.size(); ++k)
     for_each_in_column(lcp, index[k], [&](int i, double v) {

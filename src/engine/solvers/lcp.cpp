@@ -12,9 +12,6 @@
 #include "engine/solvers/sparse_direction.hpp"
 
 namespace pegsim {
-namespace {
-constexpr int kExchanges = 4;  // active_set_solution's single exchanges after the first set
-}  // namespace
 
 int Lcp::free_rows() const {
   int count = 0;
@@ -141,6 +138,10 @@ bool reduce_free_rows(const Lcp& mcp, FreeRowReduction& out, const char*& why) {
   }
   return true;
 }
+
+namespace {
+constexpr int kExchanges = 4;  // active_set_solution's single exchanges after the first set
+}  // namespace
 
 bool active_set_solution(const Lcp& lcp, const VecX& z, const VecX& w, double tolerance,
                          VecX& out) {

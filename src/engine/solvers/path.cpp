@@ -85,7 +85,6 @@ bool active_set_polish(const Lcp& lcp, const VecX& z, const VecX& w, double tole
     for (int j = 0; j < m; ++j) rhs(j) = -rhs_full(inner[j]);
     SparseDirection block;
     if (!block.solve_or_least_squares(MII, rhs, zI)) return false;
-    if (!zI.allFinite()) return false;
     for (int j = 0; j < m; ++j) out(inner[j]) = zI(j);
   }
   out = clamp_to_bounds(lcp, out);

@@ -10,7 +10,7 @@
 //    factorized by a sparse LU (M of a contact problem is mostly zeros);
 //  - a non-monotone line search on the merit psi = |Phi|^2 / 2 (Grippo, Lampariello & Lucidi:
 //    a step is accepted against the largest psi of the last kMemory iterates), with a watchdog
-//    that returns to the best iterate when the merit has not improved for kWatchdog steps;
+//    that returns to the best iterate when the best merit has not halved in kWatchdog steps;
 //  - a regularized Newton step (J + delta I) when J is singular, and the gradient step -J^T Phi
 //    when neither gives a descent direction;
 //  - once the merit stalls, the active set of the best iterate is solved exactly (crossover);
