@@ -56,6 +56,11 @@ std::vector<std::vector<std::string>> read_csv(const fs::path& file) {
   return rows;
 }
 
+// The index of the column `name` in a CSV header row.
+std::size_t column(const std::vector<std::string>& head, const std::string& name) {
+  return static_cast<std::size_t>(std::find(head.begin(), head.end(), name) - head.begin());
+}
+
 // A recorded hello_world run with problems, shared by the tests below.
 const fs::path& recorded_run() {
   static const fs::path file = [] {
@@ -75,10 +80,7 @@ TEST(CompareSolvers, SolvedCountsMatchTheRecordedStatuses) {
   ASSERT_EQ(r.status, 0) << r.out;
   const auto rows = read_csv(csv);
   ASSERT_GT(rows.size(), 1u);
-  const auto& head = rows[0];
-  auto col = [&](const std::string& name) {
-    return static_cast<std::size_t>(std::find(head.begin(), head.end(), name) - head.begin());
-  };
+  const auto col = [&](const std::string& name) { return column(rows[0], name); };
   int recorded_lemke = 0, lemke_solved = 0, lemke_rows = 0;
   for (std::size_t i = 1; i < rows.size(); ++i) {
     if (rows[i][col("solver")] != "lemke") continue;
@@ -136,10 +138,7 @@ TEST(CompareSolvers, RecordedCascadingPolyhedraProblemsAreSolvedByTheRobustMetho
   ASSERT_EQ(r.status, 0) << r.out;
   const auto rows = read_csv(csv);
   ASSERT_GT(rows.size(), 1u);
-  const auto& head = rows[0];
-  auto col = [&](const std::string& name) {
-    return static_cast<std::size_t>(std::find(head.begin(), head.end(), name) - head.begin());
-  };
+  const auto col = [&](const std::string& name) { return column(rows[0], name); };
   std::map<std::string, int> solved, problems;
   for (std::size_t i = 1; i < rows.size(); ++i) {
     const std::string& solver = rows[i][col("solver")];
