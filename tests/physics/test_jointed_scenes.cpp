@@ -56,7 +56,9 @@ void expect_rolling_without_slip(const Settings& settings, const char* what) {
   for (int k = 1; k <= 250; ++k) {
     const StepReport& r = sim.step();
     ASSERT_FALSE(r.failed) << r.failure;
-    if (!r.solve.solver.empty()) ASSERT_EQ(r.solve.solver, settings.solver) << "step " << k;
+    if (!r.solve.solver.empty()) {
+      ASSERT_EQ(r.solve.solver, settings.solver) << "step " << k;
+    }
     worst = std::max(worst, worst_joint_error(r));
     const double s = sim.state().bodies[chassis].position.dot(downhill);
     if (k > 100 && k <= 150) v1 += (s - s_prev) / (50 * h);

@@ -2,7 +2,8 @@
 // and the elimination of an MCP's free rows.
 #include "engine/solvers/lcp.hpp"
 
-#include <Eigen/LU>
+#include <Eigen/SparseQR>
+#include <Eigen/OrderingMethods>
 #include <algorithm>
 #include <cmath>
 #include <vector>
@@ -104,35 +105,46 @@ bool reduce_free_rows(const Lcp& mcp, FreeRowReduction& out, const char*& why) {
       return false;
     }
   }
+  const int n = mcp.size();
   const int nf = static_cast<int>(out.free.size());
   const int nc = static_cast<int>(out.complementary.size());
-  auto sub = [&](const std::vector<int>& rows, const std::vector<int>& cols) {
-    MatX S;
-    gather_m(mcp, rows, cols, S);
-    return S;
+  // The blocks by selection: M_XY = P_X^T M P_Y, P_X's column k the unit vector of row X[k].
+  auto selection = [n](const std::vector<int>& rows) {
+    SparseMatX P(n, static_cast<Eigen::Index>(rows.size()));
+    std::vector<Eigen::Triplet<double>> ones;
+    for (std::size_t k = 0; k < rows.size(); ++k) ones.emplace_back(rows[k], static_cast<int>(k), 1.0);
+    P.setFromTriplets(ones.begin(), ones.end());
+    return P;
   };
-  VecX qf(nf), qc(nc);
-  for (int k = 0; k < nf; ++k) qf(k) = mcp.q(out.free[k]);
-  for (int k = 0; k < nc; ++k) qc(k) = mcp.q(out.complementary[k]);
+  const SparseMatX M = m_is_sparse(mcp) ? mcp.S : SparseMatX(mcp.M.sparseView());
+  const SparseMatX PF = selection(out.free), PC = selection(out.complementary);
+  const SparseMatX M_c = M * PC;  // M's complementary columns
+  const SparseMatX M_cc = PC.transpose() * M_c;
   out.lcp = Lcp{};
+  out.lcp.q = PC.transpose() * mcp.q;
   if (nf == 0) {
-    out.inverse_ff_fc.setZero(0, nc);
+    out.inverse_ff_fc.resize(0, nc);
     out.inverse_ff_q.resize(0);
-    out.lcp.M = sub(out.complementary, out.complementary);
-    out.lcp.q = qc;
+    out.lcp.S = M_cc;
     return true;
   }
-  const Eigen::FullPivLU<MatX> lu(sub(out.free, out.free));
-  if (!lu.isInvertible()) {
+  const SparseMatX M_ff = PF.transpose() * M * PF;
+  const SparseMatX M_fc = PF.transpose() * M_c;
+  const SparseMatX M_cf = PC.transpose() * M * PF;
+  // A rank-revealing sparse QR: M_FF is J_F W J_F^T for joints (nonsingular when the joint rows
+  // are independent) but any square block in a file; a singular one is refused, not inverted.
+  Eigen::SparseQR<SparseMatX, Eigen::COLAMDOrdering<int>> qr(M_ff);
+  if (qr.info() != Eigen::Success || qr.rank() < nf) {
     why = "the free rows' block M_FF is singular, so they cannot be eliminated";
     return false;
   }
-  out.inverse_ff_fc = lu.solve(sub(out.free, out.complementary));
-  out.inverse_ff_q = lu.solve(qf);
-  const MatX M_cf = sub(out.complementary, out.free);
-  out.lcp.M = sub(out.complementary, out.complementary) - M_cf * out.inverse_ff_fc;
-  out.lcp.q = qc - M_cf * out.inverse_ff_q;
-  if (!out.lcp.M.allFinite() || !out.lcp.q.allFinite()) {
+  out.inverse_ff_fc = qr.solve(M_fc);
+  out.inverse_ff_fc.prune([](const int&, const int&, const double& v) { return v != 0.0; });
+  out.inverse_ff_q = qr.solve(VecX(PF.transpose() * mcp.q));
+  out.lcp.S = M_cc - M_cf * out.inverse_ff_fc;
+  out.lcp.S.prune([](const int&, const int&, const double& v) { return v != 0.0; });
+  out.lcp.q -= M_cf * out.inverse_ff_q;
+  if (!m_all_finite(out.lcp) || !out.lcp.q.allFinite() || !out.inverse_ff_q.allFinite()) {
     why = "the Schur complement of the free rows is not finite";
     return false;
   }

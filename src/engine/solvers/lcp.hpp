@@ -85,10 +85,11 @@ double natural_residual(const Lcp& lcp, const VecX& z);
 // The pure LCP left when the free rows F of an MCP (every other row on [0, inf)) are eliminated
 // by their Schur complement (thesis (2.37)/(2.38) for the joints):
 //   z_F = -M_FF^-1 (M_FC z_C + q_F),   LCP (M_CC - M_CF M_FF^-1 M_FC, q_C - M_CF M_FF^-1 q_F).
+// Sparse throughout (a sparse QR of M_FF; the reduced M by its nonzeros, Lcp::S): no n x n array.
 // Returns false (with `why`) when a row is bounded otherwise or M_FF is singular.
 struct FreeRowReduction {
   std::vector<int> free, complementary;  // row indices of the MCP
-  MatX inverse_ff_fc;                    // M_FF^-1 M_FC
+  SparseMatX inverse_ff_fc;              // M_FF^-1 M_FC
   VecX inverse_ff_q;                     // M_FF^-1 q_F
   Lcp lcp;                               // the reduced pure LCP on the complementary rows
   // The MCP's z from the reduced LCP's answer.

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/solvers/lcp_matrix.hpp"
 #include "lcp_testing.hpp"
 
 namespace pegsim {
@@ -109,6 +110,58 @@ TEST(PathSolver, LcpOnlySolversRefuseFreeRowsAndTheReducedLcpAgrees) {
     ASSERT_TRUE(path.report.solved()) << name;
     EXPECT_LE((path.z - z).cwiseAbs().maxCoeff(), 1e-6 * (1.0 + z.cwiseAbs().maxCoeff())) << name;
   }
+}
+
+// The reduction is sparse: 40 uncoupled copies of m3n2 (an MCP of 200 rows held by its nonzeros)
+// reduce to 40 uncoupled 3 x 3 blocks, nothing between them, and Lemke's answer on the reduced
+// LCP, expanded, solves the whole MCP. A copy of diodeBridge (singular M_FF) among them is refused.
+TEST(PathSolver, FreeRowReductionKeepsUncoupledBlocksSparse) {
+  const Lcp one = test::siconos_mlcp("m3n2");
+  const int n = one.size(), copies = 40;
+  auto stacked = [&](const std::vector<Lcp>& parts) {
+    Lcp mcp;
+    int size = 0;
+    for (const Lcp& p : parts) size += p.size();
+    std::vector<Eigen::Triplet<double>> entries;
+    mcp.q.resize(size);
+    mcp.lower.resize(size);
+    mcp.upper.resize(size);
+    int at = 0;
+    for (const Lcp& p : parts) {
+      for (int i = 0; i < p.size(); ++i)
+        for (int j = 0; j < p.size(); ++j)
+          if (m_entry(p, i, j) != 0.0) entries.emplace_back(at + i, at + j, m_entry(p, i, j));
+      mcp.q.segment(at, p.size()) = p.q;
+      mcp.lower.segment(at, p.size()) = p.lower;
+      mcp.upper.segment(at, p.size()) = p.upper;
+      at += p.size();
+    }
+    mcp.S.resize(size, size);
+    mcp.S.setFromTriplets(entries.begin(), entries.end());
+    return mcp;
+  };
+  const Lcp mcp = stacked(std::vector<Lcp>(copies, one));
+  FreeRowReduction single, reduction;
+  const char* why = nullptr;
+  ASSERT_TRUE(reduce_free_rows(one, single, why)) << why;
+  ASSERT_TRUE(reduce_free_rows(mcp, reduction, why)) << why;
+  ASSERT_TRUE(m_is_sparse(reduction.lcp));
+  EXPECT_EQ(reduction.lcp.size(), copies * single.lcp.size());
+  EXPECT_EQ(reduction.lcp.S.nonZeros(), copies * single.lcp.S.nonZeros());
+  const int nc = single.lcp.size();
+  for (int k = 0; k < reduction.lcp.S.outerSize(); ++k)
+    for (SparseMatX::InnerIterator it(reduction.lcp.S, k); it; ++it)
+      EXPECT_EQ(it.row() / nc, it.col() / nc) << "entry between blocks at " << it.row() << ", "
+                                              << it.col();
+  const test::Run lemke = run("lemke", reduction.lcp);
+  ASSERT_TRUE(lemke.report.solved()) << describe(lemke);
+  EXPECT_TRUE(is_mcp_solution(mcp, reduction.expand(lemke.z)));
+  EXPECT_EQ(mcp.size(), copies * n);
+
+  std::vector<Lcp> with_singular(3, one);
+  with_singular.push_back(test::siconos_mlcp("diodeBridge"));
+  EXPECT_FALSE(reduce_free_rows(stacked(with_singular), reduction, why));
+  EXPECT_NE(std::string(why).find("M_FF is singular"), std::string::npos) << why;
 }
 
 // Semismooth Newton: from near a nondegenerate solution a few steps suffice.
