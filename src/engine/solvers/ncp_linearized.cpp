@@ -6,7 +6,7 @@
 
 namespace pegsim {
 
-void linearize_ncp(const Ncp& ncp, int directions, LinearizedNcp& out) {
+void linearize_ncp(const Ncp& ncp, int directions, LinearizedNcp& out, double rotation) {
   const int n = ncp.size();
   std::vector<int> cone_at(static_cast<std::size_t>(n), -1);  // the cone whose normal row it is
   for (std::size_t k = 0; k < ncp.cones.size(); ++k)
@@ -28,7 +28,7 @@ void linearize_ncp(const Ncp& ncp, int directions, LinearizedNcp& out) {
     const int s = row + 1 + nd;  // the slip row
     p.emplace_back(c.normal, row, 1.0);
     for (int d = 0; d < nd; ++d) {
-      const double angle = 2.0 * M_PI * d / nd;
+      const double angle = 2.0 * M_PI * d / nd + rotation;
       if (c.tangents == 1) {
         p.emplace_back(c.normal + 1, row + 1 + d, d == 0 ? 1.0 : -1.0);
       } else {

@@ -18,8 +18,9 @@ struct LinearizedNcp {
 };
 
 // The polygonal LCP of `ncp` with `directions` friction directions per 3D cone (a 2D cone, one
-// tangent, always has the two, +-t).
-void linearize_ncp(const Ncp& ncp, int directions, LinearizedNcp& out);
+// tangent, always has the two, +-t), the polygon turned by `rotation` (rad) in each tangent
+// plane: d_k at angle 2 pi k / n_d + rotation from t.
+void linearize_ncp(const Ncp& ncp, int directions, LinearizedNcp& out, double rotation = 0.0);
 
 // The NCP point of an LCP answer: z = P z_lcp, each cone's sigma = |u_t| (set_slip_speeds).
 void ncp_point(const Ncp& ncp, const LinearizedNcp& linearized, const VecX& z_lcp, VecX& z);

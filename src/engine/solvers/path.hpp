@@ -19,8 +19,9 @@
 //    pivoting (Lemke) on the problem, reduced by the Schur complement of its free rows when it
 //    has any. Rows with finite bounds other than [0, inf) have no such fallback.
 // It also takes the NCP with the quadratic cone (path_ncp.cpp): Fischer–Newton with restarts,
-// then the proximal Newton on Alart–Curnier's equations, then a crossover on its end, then
-// fixed-point sweeps on the exact cone alternating with Newton steps (and a last crossover).
+// then from Lemke's answers on polygonal cones in four rotations a crossover, Fischer–Newton and
+// the proximal Newton on Alart–Curnier's equations with a crossover on its end, then fixed-point
+// sweeps on the exact cone alternating with Newton steps (and a last crossover).
 #pragma once
 
 #include <Eigen/SparseCore>

@@ -7,6 +7,7 @@
 #include <random>
 #include <string>
 
+#include "engine/solvers/ncp_linearized.hpp"
 #include "lcp_testing.hpp"
 
 namespace pegsim {
@@ -113,6 +114,34 @@ TEST(Ncp, PointContactSticksOrSlidesInEveryDirection) {
       EXPECT_LE(report.residual, 1e-12 * (1.0 + ncp.linear.q.cwiseAbs().maxCoeff()));
     }
     EXPECT_LE(worst, 1e-10) << solver;
+  }
+}
+
+// The polygonal cone turned (ncp_linearized.hpp, `rotation`): a sliding particle's friction on
+// the polygon is the vertex nearest the direction against the slip, -d. Turned so that a vertex
+// points along -d (angle a + pi), the polygon's answer is the round cone's, -mu p_n d; unturned,
+// with d at 0.3 of a sector (2 pi / 16) from a vertex, it is that vertex: off by the chord
+// 2 mu p_n sin(0.3 pi / 16).
+TEST(Ncp, TurnedPolygonHasAVertexWhereItIsTurned) {
+  const double m = 2.0, mu = 0.4, g = 9.81, h = 0.01;
+  const double pn = m * g * h, limit = mu * pn / m;
+  const double a = 0.3 * 2.0 * M_PI / 16;
+  const Vec3 d(0.0, std::cos(a), std::sin(a));
+  const Ncp ncp = particles(m, mu, {Vec3(-g * h, 0, 0) + 3.0 * limit * d}, -0.3);
+  for (const double rotation : {0.0, a + M_PI}) {
+    LinearizedNcp polygon;
+    linearize_ncp(ncp, 16, polygon, rotation);
+    // Column 1 is the first direction, d_0 = cos(rotation) t + sin(rotation) o.
+    EXPECT_NEAR(polygon.P.coeff(1, 1), std::cos(rotation), 1e-15);
+    EXPECT_NEAR(polygon.P.coeff(2, 1), std::sin(rotation), 1e-15);
+    const test::Run lemke = test::run("lemke", polygon.lcp);
+    ASSERT_TRUE(lemke.report.solved()) << rotation << ": " << test::describe(lemke);
+    VecX z;
+    ncp_point(ncp, polygon, lemke.z, z);
+    const Vec2 friction = z.segment<2>(1), exact = -mu * pn * d.tail<2>();
+    const double off = rotation == 0.0 ? 2.0 * mu * pn * std::sin(0.3 * M_PI / 16) : 0.0;
+    EXPECT_NEAR((friction - exact).norm(), off, 1e-12) << rotation;
+    EXPECT_NEAR(z(0), pn, 1e-12) << rotation;
   }
 }
 

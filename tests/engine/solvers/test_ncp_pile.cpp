@@ -168,6 +168,22 @@ TEST(NcpPile, PathSolvesPour20Step49FromThePolygonalConesAnswer) {
   EXPECT_GT(expect_solution_sides(ncp, z, tolerance), 0);
 }
 
+// Steps 60 and 93 of pour20 after a Lemke history (336 and 416 rows): from the unturned 16-sided
+// polygon's answer neither the crossover nor Fischer–Newton nor the proximal Newton reaches the
+// tolerance (step 60 creeps at 1.2e-8 with two contacts sticking at |u_t| = 1e-8 m/s, step 93
+// at 8.5e-10), and step 93's Lemke run on it takes 9520 pivots. `path` tries the polygon turned
+// by half a sector first, then a quarter: step 93 is solved from the first start, step 60 by
+// the crossover from the second's.
+TEST(NcpPile, PathSolvesPour20Steps60And93FromTurnedPolygons) {
+  for (const int number : {60, 93}) {
+    const NcpStep step = pour20_ncp_step(number, History::LcpLemke);
+    ASSERT_FALSE(step.solved) << number << ": Fischer-Newton alone now solves it";
+    VecX z;
+    const double tolerance = solve_with_path(step.ncp, z);
+    EXPECT_GT(expect_solution_sides(step.ncp, z, tolerance), 0) << number;
+  }
+}
+
 // A cold solve whose budget runs out before the later stages (Fischer–Newton's run and Lemke's
 // pivots take it all) still ends with a z of the NCP's size and reports the limit: the crossover
 // used to get the empty cold start and read past it (a crash on pour20's step 75).
