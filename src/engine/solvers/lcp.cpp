@@ -112,7 +112,8 @@ bool reduce_free_rows(const Lcp& mcp, FreeRowReduction& out, const char*& why) {
   auto selection = [n](const std::vector<int>& rows) {
     SparseMatX P(n, static_cast<Eigen::Index>(rows.size()));
     std::vector<Eigen::Triplet<double>> ones;
-    for (std::size_t k = 0; k < rows.size(); ++k) ones.emplace_back(rows[k], static_cast<int>(k), 1.0);
+    for (std::size_t k = 0; k < rows.size(); ++k)
+      ones.emplace_back(rows[k], static_cast<int>(k), 1.0);
     P.setFromTriplets(ones.begin(), ones.end());
     return P;
   };
@@ -128,9 +129,10 @@ bool reduce_free_rows(const Lcp& mcp, FreeRowReduction& out, const char*& why) {
     out.lcp.S = M_cc;
     return true;
   }
-  const SparseMatX M_ff = PF.transpose() * M * PF;
+  const SparseMatX M_f = M * PF;  // M's free columns
+  const SparseMatX M_ff = PF.transpose() * M_f;
   const SparseMatX M_fc = PF.transpose() * M_c;
-  const SparseMatX M_cf = PC.transpose() * M * PF;
+  const SparseMatX M_cf = PC.transpose() * M_f;
   // A rank-revealing sparse QR: M_FF is J_F W J_F^T for joints (nonsingular when the joint rows
   // are independent) but any square block in a file; a singular one is refused, not inverted.
   Eigen::SparseQR<SparseMatX, Eigen::COLAMDOrdering<int>> qr(M_ff);

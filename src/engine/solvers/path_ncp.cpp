@@ -19,8 +19,8 @@
 //     sweeps on the exact cone (fixed_point_ncp.cpp), each followed by Fischer–Newton steps
 //     from where they end (locally quadratic once close).
 #include <algorithm>
-#include <cmath>
 #include <chrono>
+#include <cmath>
 #include <string>
 
 #include "engine/solvers/ncp_linearized.hpp"
@@ -108,12 +108,12 @@ SolveReport PathSolver::solve_ncp(const Ncp& ncp, VecX& z, const SolverOptions& 
     if (crossover_.solve(ncp, z, tolerance)) return finish(SolveStatus::Solved, "");
   }
   part.warm_start = true;
-  while (report.iterations < options.max_iterations) {
-    part.max_iterations = std::min(kSweeps, options.max_iterations - report.iterations);
+  while (left() > 0) {
+    part.max_iterations = std::min(kSweeps, left());
     if (absorb(fixed_point_.solve_ncp(ncp, z, part))) return finish(SolveStatus::Solved, "");
-    if (report.iterations >= options.max_iterations) break;
+    if (left() <= 0) break;
     const VecX swept = z;
-    part.max_iterations = std::min(kNewtonSteps, options.max_iterations - report.iterations);
+    part.max_iterations = std::min(kNewtonSteps, left());
     if (absorb(newton_.solve_ncp(ncp, z, part))) return finish(SolveStatus::Solved, "");
     z = swept;  // Newton may have ended anywhere (its restarts from zero): sweep on
   }
