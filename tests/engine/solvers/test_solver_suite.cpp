@@ -146,5 +146,27 @@ TEST(SolverSuite, RelaxedSplittingsReachTheSameSolutionAsPgs) {
   }
 }
 
+// Solver agreement: where the solution is unique (M a P-matrix: symmetric positive definite or
+// strictly diagonally dominant, the latter a contraction for the fixed point too) every method
+// of the registry reaches the same z as Lemke's pivoting, to well within its tolerance.
+TEST(SolverSuite, EverySolverAgreesWithLemkeWhereTheSolutionIsUnique) {
+  std::mt19937 rng(29);
+  for (int n : {4, 9, 16})
+    for (const bool symmetric : {true, false}) {
+      const Lcp lcp = symmetric ? test::random_spd(n, rng) : test::random_dominant(n, rng);
+      const test::Run lemke = run("lemke", lcp);
+      ASSERT_TRUE(lemke.report.solved()) << describe(lemke);
+      ASSERT_GT(lemke.z.maxCoeff(), 0.0) << "a trivial problem (z = 0) would prove little";
+      for (const std::string& solver : solver_names()) {
+        const std::string what =
+            solver + (symmetric ? " on spd n = " : " on dominant n = ") + std::to_string(n);
+        const test::Run r = run(solver, lcp);
+        ASSERT_TRUE(r.report.solved()) << what << ": " << describe(r);
+        EXPECT_LE((r.z - lemke.z).cwiseAbs().maxCoeff(), 1e-7 * (1.0 + lemke.z.cwiseAbs().maxCoeff()))
+            << what;
+      }
+    }
+}
+
 }  // namespace
 }  // namespace pegsim
