@@ -8,6 +8,8 @@
 
 #include <cmath>
 #include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -15,6 +17,7 @@ extern "C" {
 #include <fclib.h>
 }
 
+#include "cli_runner.hpp"
 #include "engine/solvers/solver.hpp"
 #include "io/fclib_problem.hpp"
 #include "io/siconos_lcp.hpp"
@@ -79,6 +82,108 @@ TEST(FclibProblem, SlidingContactOpposesTheSlipWithMuTimesTheNormalReaction) {
   ASSERT_TRUE(r.solved()) << r.message;
   EXPECT_LE((reaction(fc, z) - Vec3(1.0, -0.5, 0.0)).cwiseAbs().maxCoeff(), 1e-9);
   EXPECT_NEAR(z(9), 1.5, 1e-9);  // the slip speed s = |u_T| = 2 - 0.5
+}
+
+// A CSC copy of a dense matrix, owning the arrays libfclib's struct points into.
+struct Csc {
+  std::vector<int> p, i;
+  std::vector<double> x;
+  fclib_matrix m{};
+  explicit Csc(const MatX& a) {
+    p.push_back(0);
+    for (int c = 0; c < a.cols(); ++c) {
+      for (int r = 0; r < a.rows(); ++r)
+        if (a(r, c) != 0.0) {
+          i.push_back(r);
+          x.push_back(a(r, c));
+        }
+      p.push_back(static_cast<int>(i.size()));
+    }
+    m = fclib_matrix{static_cast<int>(x.size()), static_cast<int>(a.rows()),
+                     static_cast<int>(a.cols()), p.data(), i.data(), x.data(), -1, nullptr};
+  }
+};
+
+// Any local problem, written by libfclib; V, R and s only when `s` is non-empty.
+fs::path write_local(const std::string& name, int spacedim, const MatX& W, VecX q, VecX mu,
+                     const MatX& V = MatX(), const MatX& R = MatX(), VecX s = VecX()) {
+  Csc w(W), v(V.size() ? V : MatX::Zero(1, 1)), r(R.size() ? R : MatX::Zero(1, 1));
+  const bool mixed = s.size() > 0;
+  fclib_local problem{&w.m, mixed ? &v.m : nullptr, mixed ? &r.m : nullptr, mu.data(), q.data(),
+                      mixed ? s.data() : nullptr, spacedim, nullptr};
+  const fs::path file = fresh(name);
+  EXPECT_EQ(fclib_write_local(&problem, file.c_str()), 1);
+  return file;
+}
+
+// The lambda rows of FCLib's mixed problem (V^T r + R lambda + s = 0, u = W r + V lambda + q)
+// become free rows ahead of the contact: with W = I, V = (1/2, 0, 0)^T, R = 1, s = 0 and
+// q = (-1, 0.3, -0.1), the loaded contact needs u_N = r_N + lambda / 2 - 1 = 0 with
+// lambda = -r_N / 2, so r_N = 4/3, lambda = -2/3, and it sticks: r_T = -q_T (|r_T| = 0.32 <
+// mu r_N = 0.67). path takes the MCP as it is.
+TEST(FclibProblem, LambdaRowsAreFreeRowsAheadOfTheContacts) {
+  MatX V = MatX::Zero(3, 1);
+  V(0, 0) = 0.5;
+  const FclibProblem fc =
+      read_fclib_local(write_local("mixed.hdf5", 3, MatX::Identity(3, 3), Vec3(-1.0, 0.3, -0.1),
+                                   VecX::Constant(1, 0.5), V, MatX::Identity(1, 1),
+                                   VecX::Zero(1)));
+  ASSERT_EQ(fc.free_rows, 1);
+  ASSERT_EQ(fc.contacts, 1);
+  ASSERT_EQ(fc.lcp.size(), 11);
+  ASSERT_TRUE(fc.lcp.has_bounds());
+  EXPECT_EQ(fc.lcp.lower(0), -INFINITY);
+  VecX z;
+  const SolveReport r = make_solver("path")->solve(fc.lcp, z, {});
+  ASSERT_TRUE(r.solved()) << r.message;
+  EXPECT_NEAR(z(0), -2.0 / 3.0, 1e-9);
+  EXPECT_LE((reaction(fc, z.tail(10)) - Vec3(4.0 / 3.0, -0.3, 0.1)).cwiseAbs().maxCoeff(), 1e-9);
+  // The LCP-only solvers refuse the free row (the simulator and compare-solvers give them the
+  // Schur-reduced LCP instead).
+  VecX z_lemke;
+  EXPECT_FALSE(make_solver("lemke")->solve(fc.lcp, z_lemke, {}).solved());
+}
+
+// A 2D problem (spacedim 2) has the exact 2D cone: two friction directions, +t and -t. W = I,
+// q = (-1, 0.3), mu = 0.5: the contact sticks with r = (1, -0.3); with q_T = 0.8 it slides and
+// r_T = -mu r_N = -0.5.
+TEST(FclibProblem, PlanarProblemsHaveTheExactTwoDirectionCone) {
+  for (const double qt : {0.3, 0.8}) {
+    const FclibProblem fc = read_fclib_local(
+        write_local("planar.hdf5", 2, MatX::Identity(2, 2), Vec2(-1.0, qt), VecX::Constant(1, 0.5)));
+    ASSERT_EQ(fc.spacedim, 2);
+    ASSERT_EQ(fc.directions, 2);
+    ASSERT_EQ(fc.lcp.size(), 4);
+    for (const char* solver : {"lemke", "path", "pgs"}) {
+      VecX z;
+      const SolveReport r = make_solver(solver)->solve(fc.lcp, z, {});
+      ASSERT_TRUE(r.solved()) << solver << ": " << r.message;
+      EXPECT_NEAR(z(0), 1.0, 1e-8) << solver;
+      EXPECT_NEAR(z(1) - z(2), -std::min(qt, 0.5), 1e-8) << solver;
+    }
+  }
+}
+
+// pegsim-cli compare-solvers takes an FCLib file as it takes a run file: every solver of the
+// registry gets a row; path solves the mixed problem as it is and the LCP solvers its
+// Schur-reduced form (R invertible).
+TEST(FclibProblem, CompareSolversRanksEverySolverOnAnFclibFile) {
+  MatX V = MatX::Zero(3, 1);
+  V(0, 0) = 0.5;
+  const fs::path problem =
+      write_local("compare.hdf5", 3, MatX::Identity(3, 3), Vec3(-1.0, 0.3, -0.1),
+                  VecX::Constant(1, 0.5), V, MatX::Identity(1, 1), VecX::Zero(1));
+  const fs::path csv = fresh("compare.csv");
+  const test::CliResult r = test::cli("compare-solvers " + problem.string() + " --csv " + csv.string());
+  ASSERT_EQ(r.status, 0) << r.out;
+  EXPECT_NE(r.out.find("1 problems in frames 0:1"), std::string::npos) << r.out;
+  std::stringstream text;
+  text << std::ifstream(csv).rdbuf();
+  for (const std::string& solver : solver_names())
+    EXPECT_NE(text.str().find(",11," + solver + ","), std::string::npos) << solver << "\n" << text.str();
+  for (const char* solver : {"lemke", "path", "interior-point", "fischer-newton"})
+    EXPECT_NE(text.str().find("," + std::string(solver) + ",solved,"), std::string::npos)
+        << solver << "\n" << text.str();
 }
 
 TEST(FclibProblem, BrokenFilesGiveOneClearError) {
