@@ -18,6 +18,7 @@
 #include "cli/run_summary.hpp"
 #include "cli/trajectory_csv.hpp"
 #include "engine/dynamics/simulator.hpp"
+#include "engine/solvers/solver.hpp"
 #include "io/run_header.hpp"
 #include "io/run_reader.hpp"
 #include "io/run_writer.hpp"
@@ -33,12 +34,11 @@ commands:
   run SCENE.json      simulate a scene and print a summary
       --duration T | --steps N     how long (default: the scene's duration)
       --h H                        step size in s
-      --solver NAME                lemke, pgs, nncg, psor, projected-jacobi, fixed-point,
-                                   interior-point, minmap-newton, fischer-newton, path
+      --solver NAME                @SOLVERS@
       --fallbacks A,B | none       solvers tried when the first fails
-      --formulation NAME           stewart-trinkle | anitescu-potra | mixed-lcp | ncp
-                                   (ncp: the quadratic cone; solver fischer-newton,
-                                   minmap-newton, fixed-point or path)
+      --formulation NAME           @FORMULATIONS@
+                                   ncp (the quadratic cone) takes the solvers
+                                   @NCP_SOLVERS@
       --contact-model NAME         sm | lnc | peg | corrective (thesis Ch. 4, §5.2)
       --sm-enforce primary|all     contacts the standard model enforces: primary ones, or
                                    every one within epsilon (the thesis' experiments)
@@ -93,6 +93,37 @@ commands:
 exit status: 0 success, 1 the run stopped on a failed step, 2 bad input or usage
 )";
 
+// `names` joined by `separator`, wrapped to the usage text's option column.
+std::string name_list(const std::vector<std::string>& names, const std::string& separator) {
+  const std::string indent(35, ' ');
+  std::string out, line;
+  for (std::size_t k = 0; k < names.size(); ++k) {
+    const std::string item = names[k] + (k + 1 < names.size() ? separator : "");
+    if (!line.empty() && indent.size() + line.size() + item.size() > 90) {
+      while (line.back() == ' ') line.pop_back();
+      out += line + "\n" + indent;
+      line.clear();
+    }
+    line += item;
+  }
+  return out + line;
+}
+
+// The usage text, with the solver and formulation names from the engine's registries.
+std::string usage() {
+  std::string text = kUsage;
+  auto fill = [&](const std::string& key, const std::string& value) {
+    text.replace(text.find(key), key.size(), value);
+  };
+  fill("@SOLVERS@", name_list(solver_names(), ", "));
+  fill("@FORMULATIONS@", name_list(formulation_names(), " | "));
+  std::vector<std::string> ncp;
+  for (const std::string& name : solver_names())
+    if (make_solver(name)->supports_ncp()) ncp.push_back(name);
+  fill("@NCP_SOLVERS@", name_list(ncp, ", "));
+  return text;
+}
+
 std::vector<std::string> split_list(const std::string& s) {
   std::vector<std::string> out;
   if (s == "none") return out;
@@ -108,9 +139,8 @@ void apply_overrides(const Args& a, Settings& s) {
   if (auto v = a.value("fallbacks")) s.fallbacks = split_list(*v);
   if (auto v = a.value("formulation")) {
     if (!parse_formulation(*v, s.formulation))
-      throw UsageError(
-          "--formulation: expected stewart-trinkle, anitescu-potra, mixed-lcp or ncp, got '" +
-          *v + "'");
+      throw UsageError("--formulation: expected one of " + name_list(formulation_names(), ", ") +
+                       ", got '" + *v + "'");
   }
   if (auto v = a.value("contact-model")) {
     if (!parse_contact_model(*v, s.contact_model))
@@ -356,7 +386,7 @@ int main(int argc, char** argv) {
   using namespace pegsim::cli;
   std::vector<std::string> args(argv + 1, argv + argc);
   if (args.empty() || args[0] == "help" || args[0] == "--help" || args[0] == "-h") {
-    std::cout << kUsage;
+    std::cout << usage();
     return args.empty() ? 2 : 0;
   }
   const std::string command = args[0];

@@ -65,6 +65,8 @@ nlohmann::json summary_json(const RunInfo& info, const RunSummary& s, const Simu
   j["contacts_per_step"] = s.steps ? double(s.contacts) / double(s.steps) : 0.0;
   j["max_contacts"] = s.max_contacts;
   j["enforced_per_step"] = s.steps ? double(s.enforced) / double(s.steps) : 0.0;
+  j["formulation"] = to_string(sim.settings().formulation);
+  j["contact_model"] = to_string(sim.settings().contact_model);
   j["solver"] = sim.settings().solver;
   j["fallbacks"] = sim.settings().fallbacks;
   j["solves"] = s.solves;
@@ -132,6 +134,8 @@ void print_summary(std::ostream& out, const RunInfo& info, const RunSummary& s,
   emit("contacts/step    %.2f (max %d, enforced %.2f/step)",
        s.steps ? double(s.contacts) / double(s.steps) : 0.0, s.max_contacts,
        s.steps ? double(s.enforced) / double(s.steps) : 0.0);
+  emit("formulation      %s, contact model %s, solver %s", to_string(sim.settings().formulation),
+       to_string(sim.settings().contact_model), sim.settings().solver.c_str());
   std::string answered;
   for (const auto& [name, count] : s.answered_by)
     answered += (answered.empty() ? "" : ", ") + name + " " + std::to_string(count);

@@ -94,8 +94,6 @@ bool parse_formulation(const std::string& name, Formulation& out);
 const char* to_string(ContactModel m);
 // Parse a contact model ("sm", "lnc", "peg", "corrective"); returns false if unknown.
 bool parse_contact_model(const std::string& name, ContactModel& out);
-// Every name parse_formulation accepts, in a stable order (what the GUI lists).
-std::vector<std::string> formulation_names();
 // Every name parse_contact_model accepts, in a stable order.
 std::vector<std::string> contact_model_names();
 const char* to_string(SmEnforce e);
