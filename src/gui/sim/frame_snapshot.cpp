@@ -95,6 +95,7 @@ FramePtr make_snapshot(const Model& model, const State& state, const StepReport*
     f->h = settings->h;
     f->configured_solver = settings->solver;
     f->contact_model = to_string(settings->contact_model);
+    f->formulation = to_string(settings->formulation);
   }
   return f;
 }
@@ -136,6 +137,7 @@ FramePtr make_snapshot(const Model& model, const RunFrame& frame, const Settings
     f->h = settings->h;
     f->configured_solver = settings->solver;
     f->contact_model = to_string(settings->contact_model);
+    f->formulation = to_string(settings->formulation);
   }
   return f;
 }

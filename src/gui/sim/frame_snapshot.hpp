@@ -69,6 +69,7 @@ struct FrameSnapshot {
   double h = 0.0;
   std::string configured_solver;
   std::string contact_model;  // "sm", "lnc", "peg", "corrective" (to_string(ContactModel))
+  std::string formulation;    // "stewart-trinkle", ..., "ncp" (to_string(Formulation))
 
   // Number of contacts touching `body` (as A or B).
   int contact_count(int body) const;

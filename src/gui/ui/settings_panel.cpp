@@ -30,6 +30,7 @@ SettingsPanel::SettingsPanel(QWidget* parent) : QWidget(parent) {
   fallbacks_->setToolTip("Solvers tried in turn when the solver does not answer, comma-separated: " +
                          solvers.join(", "));
   formulation_ = new QComboBox;
+  formulation_->setObjectName("formulation");
   // From the engine's registries: a solver or formulation added there shows up here.
   for (const std::string& name : formulation_names()) formulation_->addItem(QString::fromStdString(name));
   contact_model_ = new QComboBox;
@@ -69,6 +70,7 @@ SettingsPanel::SettingsPanel(QWidget* parent) : QWidget(parent) {
   history_->setSingleStep(1000);
   history_->setSuffix(" frames");
   problem_ = new QLabel;
+  problem_->setObjectName("problem");
   problem_->setWordWrap(true);
   problem_->setStyleSheet("color: #b00020");
   note_ = new QLabel;
