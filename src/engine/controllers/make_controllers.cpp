@@ -7,7 +7,9 @@ namespace pegsim {
 
 std::vector<std::unique_ptr<Controller>> make_controllers(const ControllerSpecs& specs) {
   std::vector<std::unique_ptr<Controller>> out;
-  for (const PdJointSpec& s : specs.pd_joints) out.push_back(std::make_unique<PdJointController>(s));
+  // Implicit drives are rows of the step's problem (joint_drives.hpp), not wrenches.
+  for (const PdJointSpec& s : specs.pd_joints)
+    if (!s.implicit) out.push_back(std::make_unique<PdJointController>(s));
   for (const WrenchSpec& s : specs.wrenches) out.push_back(std::make_unique<WrenchSchedule>(s));
   return out;
 }

@@ -16,8 +16,10 @@ struct JointRow {
   Vec6 G_a = Vec6::Zero(), G_b = Vec6::Zero();  // [linear; angular] on A and on B
   double violation = 0.0;        // psi_b of this row: m (position rows) or rad (rotation rows)
   // > 0 for a damping row (joint_damping.hpp): G^T nu + p / (damping h) = 0, i.e. the impulse
-  // p = -damping h G^T nu^{l+1} of a viscous damper, implicit in the new velocity.
+  // p = -damping h G^T nu^{l+1} of a viscous damper, implicit in the new velocity; and for an
+  // implicit PD drive's row (joint_drives.hpp), with its target in `violation`.
   double damping = 0.0;
+  bool drive = false;  // an implicit PD drive's row
 };
 
 // A joint whose two frames coincide, in `state`, at `anchor` (world) with z along `axis`

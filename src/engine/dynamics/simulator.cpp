@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 #include <stdexcept>
 
 #include "engine/collision/detect_contacts.hpp"
@@ -16,6 +17,7 @@
 #include "engine/dynamics/constraint_problem.hpp"
 #include "engine/dynamics/coulomb_ncp.hpp"
 #include "engine/dynamics/integrate.hpp"
+#include "engine/dynamics/joint_drives.hpp"
 
 namespace pegsim {
 namespace {
@@ -85,6 +87,10 @@ Simulator::Simulator(Model model, State initial, Settings settings)
     if (c.joint < 0 || c.joint >= nj)
       throw std::invalid_argument("a PD controller names joint " + std::to_string(c.joint) +
                                   " of " + std::to_string(nj));
+  for (const PdJointSpec& c : model_.controllers.pd_joints)
+    if (c.implicit && c.max_effort < std::numeric_limits<double>::infinity())
+      throw std::invalid_argument("an implicit PD drive (joint " + std::to_string(c.joint) +
+                                  ") takes no max_effort: its effort is not bounded");
   for (const WrenchSpec& c : model_.controllers.wrenches)
     if (c.body < 0 || c.body >= nb)
       throw std::invalid_argument("a wrench names body " + std::to_string(c.body) + " of " +
@@ -548,6 +554,14 @@ void Simulator::report_joints(const ContactProblem& problem, const VecX& z) {
     j.position_error = e.position;
     j.angle_error = e.angle;
     j.velocity_error = joint_velocity_error_[k];
+  }
+  // Implicit drives: their rows' share of p_b, known whenever the step was taken.
+  if (!r.failed) {
+    const int m = static_cast<int>(problem.joint_rows.size());
+    for (int k = 0; k < m && k < problem.joint_impulse.size(); ++k)
+      if (problem.joint_rows[k].drive)
+        r.joints[problem.joint_rows[k].joint].drive_effort +=
+            drive_effort(problem.joint_impulse(k), settings_.h);
   }
   // Limit impulses: only when this step's LCP (and so its limit rows) was solved; in the
   // mixed form the LCP's rows are z's last ones, after the joints' free rows.

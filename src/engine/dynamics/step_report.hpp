@@ -33,6 +33,10 @@ struct JointStepReport {
   // (+ from the lower bound, - from the upper): N m s on the angle, N s on the displacement.
   double angle_limit_impulse = 0.0;
   double displacement_limit_impulse = 0.0;
+  // The effort of the joint's implicit PD drives over the step (joint_drives.hpp), N m on the
+  // angle or N on the displacement, positive along the coordinate; 0 without one (an explicit
+  // controller's effort is part of applied_force / applied_torque).
+  double drive_effort = 0.0;
 };
 
 struct StepReport {

@@ -7,6 +7,7 @@
 
 #include "engine/dynamics/free_rotation.hpp"
 #include "engine/dynamics/joint_damping.hpp"
+#include "engine/dynamics/joint_drives.hpp"
 
 namespace pegsim {
 namespace {
@@ -57,6 +58,7 @@ void eliminate_joints(const Model& model, const State& state, double h,
                       ContactProblem& p) {
   joint_rows(model, state, p.joint_rows);
   joint_damping_rows(model, state, p.joint_rows);
+  joint_drive_rows(model, state, h, p.joint_rows);
   const int m = static_cast<int>(p.joint_rows.size());
   p.joint_WG_a.resize(m);
   p.joint_WG_b.resize(m);
@@ -103,7 +105,8 @@ void eliminate_joints(const Model& model, const State& state, double h,
     }
   }
   A.diagonal().array() += kJointRegularization * (1.0 + A.diagonal().maxCoeff());
-  // A damper's compliance 1 / (c h) (joint_damping.hpp).
+  // A damper's or an implicit drive's compliance 1 / (c h) (joint_damping.hpp,
+  // joint_drives.hpp).
   for (int k = 0; k < m; ++k)
     if (p.joint_rows[k].damping > 0.0) A(k, k) += 1.0 / (p.joint_rows[k].damping * h);
   p.joint_A.compute(A);
