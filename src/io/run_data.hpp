@@ -5,12 +5,12 @@
 #include <cstdint>
 #include <optional>
 #include <string>
-
-#include "engine/core/joint.hpp"
 #include <vector>
 
 #include "engine/core/constraint_set.hpp"
 #include "engine/core/contact.hpp"
+#include "engine/core/controller_spec.hpp"
+#include "engine/core/joint.hpp"
 #include "engine/core/math.hpp"
 #include "engine/core/settings.hpp"
 #include "engine/core/shape.hpp"
@@ -63,6 +63,9 @@ struct RunHeader {
   Settings settings;            // as at the start of the run (after command-line overrides)
   std::vector<RunBody> bodies;
   std::vector<Joint> joints;    // /joints (absent in files of runs without joints)
+  // /joint_drives: the implicit PD drives (rows of every step's problem, so a replay needs
+  // them); explicit controllers are recorded as the frames' wrenches instead.
+  std::vector<PdJointSpec> drives;
   std::vector<std::string> solver_names;
 };
 

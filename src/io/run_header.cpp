@@ -82,6 +82,8 @@ RunHeader make_run_header(const Scene& scene, const Model& model, const Settings
     h.bodies.push_back(std::move(rb));
   }
   h.joints = model.joints;
+  for (const PdJointSpec& pd : model.controllers.pd_joints)
+    if (pd.implicit) h.drives.push_back(pd);
   return h;
 }
 
@@ -157,6 +159,11 @@ Model build_model(const RunHeader& header, const std::string& origin) {
         j.body_b >= static_cast<int>(m.bodies.size()) || j.body_b < 0)
       throw RunFileError(origin + ": /joints: joint \"" + j.name + "\" names a body out of range");
   m.joints = header.joints;
+  for (const PdJointSpec& d : header.drives)
+    if (d.joint < 0 || d.joint >= static_cast<int>(m.joints.size()))
+      throw RunFileError(origin + ": /joint_drives/joint: joint " + std::to_string(d.joint) +
+                         " out of range (" + std::to_string(m.joints.size()) + " joints)");
+  m.controllers.pd_joints = header.drives;
   return m;
 }
 

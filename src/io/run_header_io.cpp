@@ -473,6 +473,84 @@ std::vector<Joint> read_joints(hid_t file) {
   return joints;
 }
 
+// /joint_drives: one row per implicit PD drive; the target's parameters as in Trajectory, the
+// waypoints of drive d in rows [waypoint_start[d], waypoint_start[d + 1]) of `waypoints`.
+void write_joint_drives(hid_t file, const std::vector<PdJointSpec>& drives) {
+  if (drives.empty()) return;
+  h5::Handle g = make_group(file, "/joint_drives");
+  const hid_t id = g.get();
+  const hsize_t n = drives.size();
+  std::vector<std::int32_t> joint;
+  std::vector<std::int8_t> coordinate, kind;
+  std::vector<double> gains, target, waypoints;
+  std::vector<std::int64_t> start{0};
+  for (const PdJointSpec& d : drives) {
+    joint.push_back(d.joint);
+    coordinate.push_back(d.displacement ? 1 : 0);
+    gains.insert(gains.end(), {d.kp, d.kd});
+    const Trajectory& t = d.target;
+    kind.push_back(static_cast<std::int8_t>(t.kind));
+    target.insert(target.end(), {t.value, t.offset, t.amplitude, t.angular_frequency, t.phase});
+    for (const auto& [time, value] : t.waypoints) waypoints.insert(waypoints.end(), {time, value});
+    start.push_back(static_cast<std::int64_t>(waypoints.size() / 2));
+  }
+  const hsize_t w = waypoints.size() / 2;
+  h5::write_dataset(id, "joint", H5T_NATIVE_INT32, H5T_STD_I32LE, {n}, joint.data());
+  h5::write_dataset(id, "coordinate", H5T_NATIVE_INT8, H5T_STD_I8LE, {n}, coordinate.data());
+  h5::write_dataset(id, "gains", H5T_NATIVE_DOUBLE, H5T_IEEE_F64LE, {n, 2}, gains.data());
+  h5::write_dataset(id, "target_kind", H5T_NATIVE_INT8, H5T_STD_I8LE, {n}, kind.data());
+  h5::write_dataset(id, "target", H5T_NATIVE_DOUBLE, H5T_IEEE_F64LE, {n, 5}, target.data());
+  h5::write_dataset(id, "waypoint_start", H5T_NATIVE_INT64, H5T_STD_I64LE, {n + 1}, start.data());
+  h5::write_dataset(id, "waypoints", H5T_NATIVE_DOUBLE, H5T_IEEE_F64LE, {w, 2}, waypoints.data());
+}
+
+std::vector<PdJointSpec> read_joint_drives(hid_t file) {
+  if (H5Lexists(file, "/joint_drives", H5P_DEFAULT) <= 0) {
+    H5Eclear2(H5E_DEFAULT);
+    return {};
+  }
+  h5::Handle g = open_group(file, "/joint_drives");
+  const hid_t id = g.get();
+  const auto joint = h5::read_all<std::int32_t>(id, "joint", H5T_NATIVE_INT32, 1);
+  const auto coordinate = h5::read_all<std::int8_t>(id, "coordinate", H5T_NATIVE_INT8, 1);
+  const auto gains = h5::read_all<double>(id, "gains", H5T_NATIVE_DOUBLE, 2);
+  const auto kind = h5::read_all<std::int8_t>(id, "target_kind", H5T_NATIVE_INT8, 1);
+  const auto target = h5::read_all<double>(id, "target", H5T_NATIVE_DOUBLE, 2);
+  const auto start = h5::read_all<std::int64_t>(id, "waypoint_start", H5T_NATIVE_INT64, 1);
+  const auto waypoints = h5::read_all<double>(id, "waypoints", H5T_NATIVE_DOUBLE, 2);
+  const std::size_t n = joint.size();
+  if (coordinate.size() != n || gains.size() != 2 * n || kind.size() != n ||
+      target.size() != 5 * n || start.size() != n + 1)
+    throw Failure("/joint_drives: expected " + std::to_string(n) +
+                  " rows in coordinate, gains [D,2], target_kind, target [D,5] and " +
+                  std::to_string(n + 1) + " in waypoint_start");
+  std::vector<PdJointSpec> drives(n);
+  for (std::size_t k = 0; k < n; ++k) {
+    PdJointSpec& d = drives[k];
+    d.joint = joint[k];
+    d.displacement = coordinate[k] == 1;
+    d.kp = gains[2 * k];
+    d.kd = gains[2 * k + 1];
+    d.implicit = true;
+    if (!(d.kp >= 0.0) || !(d.kd >= 0.0))
+      throw Failure("/joint_drives/gains: expected gains >= 0 in row " + std::to_string(k));
+    if (kind[k] < 0 || kind[k] > static_cast<int>(Trajectory::Kind::Waypoints))
+      throw Failure("/joint_drives/target_kind: unknown kind " + std::to_string(kind[k]));
+    Trajectory& t = d.target;
+    t.kind = static_cast<Trajectory::Kind>(kind[k]);
+    const double* p = &target[5 * k];
+    t.value = p[0], t.offset = p[1], t.amplitude = p[2], t.angular_frequency = p[3], t.phase = p[4];
+    if (start[k] < 0 || start[k] > start[k + 1] ||
+        static_cast<std::size_t>(2 * start[k + 1]) > waypoints.size())
+      throw Failure("/joint_drives/waypoint_start: rows " + std::to_string(k) + " and " +
+                    std::to_string(k + 1) + " do not bound a range of /joint_drives/waypoints");
+    for (std::int64_t r = start[k]; r < start[k + 1]; ++r)
+      t.waypoints.emplace_back(waypoints[2 * r], waypoints[2 * r + 1]);
+  }
+  H5Eclear2(H5E_DEFAULT);
+  return drives;
+}
+
 }  // namespace
 
 void write_run_header(hid_t file, const RunHeader& h) {
@@ -490,6 +568,7 @@ void write_run_header(hid_t file, const RunHeader& h) {
   write_settings(file, h.settings);
   write_bodies(file, h.bodies);
   write_joints(file, h.joints);
+  write_joint_drives(file, h.drives);
 }
 
 RunHeader read_run_header(hid_t file) {
@@ -519,6 +598,7 @@ RunHeader read_run_header(hid_t file) {
   h.settings = read_settings(file);
   h.bodies = read_bodies(file);
   h.joints = read_joints(file);
+  h.drives = read_joint_drives(file);
   return h;
 }
 

@@ -66,7 +66,7 @@ Trajectory read_target(const JsonNode& node) {
 }
 
 PdJointSpec read_pd(const JsonNode& node, const Model& model) {
-  node.allow_only({"type", "joint", "coordinate", "kp", "kd", "max_effort", "target"});
+  node.allow_only({"type", "joint", "coordinate", "kp", "kd", "max_effort", "implicit", "target"});
   PdJointSpec pd;
   const JsonNode joint_node = node.at("joint", "the name of a joint");
   pd.joint = joint_named(joint_node, model);
@@ -84,7 +84,13 @@ PdJointSpec read_pd(const JsonNode& node, const Model& model) {
   }
   pd.kp = node.at("kp", "a gain >= 0").non_negative("a gain >= 0 (N m/rad or N/m)");
   pd.kd = node.at("kd", "a gain >= 0").non_negative("a gain >= 0 (N m s/rad or N s/m)");
-  if (auto n = node.find("max_effort")) pd.max_effort = n->positive("a positive effort (N m or N)");
+  if (auto n = node.find("implicit")) pd.implicit = n->boolean();
+  if (auto n = node.find("max_effort")) {
+    if (pd.implicit)
+      n->fail("no max_effort on an implicit drive (its effort, taken at the end of the step, is "
+              "not bounded); leave it out or set \"implicit\": false");
+    pd.max_effort = n->positive("a positive effort (N m or N)");
+  }
   pd.target = read_target(node.at("target", "a target"));
   return pd;
 }

@@ -837,6 +837,65 @@ TEST(RunFile, ControlledLimitedDampedJointsReplayExactly) {
   expect_exact_replay(file);
 }
 
+// Implicit PD drives are rows of every step's problem, not wrenches: they travel in
+// /joint_drives (gains, target of every kind, waypoints) beside an explicit controller's
+// recorded wrench, and the replay from the file alone is exact.
+TEST(RunFile, ImplicitDrivesAreStoredAndReplayed) {
+  const fs::path file = fresh("drives.h5");
+  const std::string text = R"({"settings": {"h": 0.005},
+     "bodies": [{"name": "upper", "shape": {"type": "box", "size": [0.1, 0.1, 1]},
+                 "position": [0, 0, 1.5]},
+                {"name": "lower", "shape": {"type": "box", "size": [0.1, 0.1, 1]},
+                 "position": [0, 0, 0.5]},
+                {"name": "sled", "shape": {"type": "cube", "edge": 0.2}, "position": [1, 0, 1]}],
+     "joints": [{"name": "shoulder", "type": "revolute", "body_b": "upper", "anchor": [0, 0, 2],
+                 "axis": [1, 0, 0]},
+                {"name": "elbow", "type": "revolute", "body_a": "upper", "body_b": "lower",
+                 "anchor": [0, 0, 1], "axis": [1, 0, 0]},
+                {"name": "rail", "type": "cylindrical", "body_b": "sled", "anchor": [1, 0, 1],
+                 "axis": [0, 1, 0]}],
+     "controllers": [{"type": "pd", "joint": "shoulder", "kp": 400, "kd": 40, "implicit": true,
+                      "target": {"type": "sinusoid", "offset": 0.1, "amplitude": 1,
+                                 "angular_frequency": 3, "phase": 0.2}},
+                     {"type": "pd", "joint": "elbow", "kp": 40, "kd": 4, "target": 0.5},
+                     {"type": "pd", "joint": "rail", "coordinate": "displacement", "kp": 800,
+                      "kd": 160, "implicit": true,
+                      "target": {"type": "waypoints", "points": [[0, 0], [0.5, 0.4], [1, 0.1]]}},
+                     {"type": "pd", "joint": "rail", "kp": 5, "kd": 1, "implicit": true,
+                      "target": 1.2}]})";
+  const Scene sc = parse_scene(text, "drives.json", PEGSIM_SOURCE_DIR);
+  {
+    Simulator sim(sc.model, sc.initial, sc.settings);
+    RunWriter writer(file, make_run_header(sc, sim.model(), sim.settings(), "test"), sim.state());
+    sim.add_observer(&writer);
+    for (int k = 0; k < 300; ++k) ASSERT_FALSE(sim.step().failed);
+    EXPECT_NEAR(sim.last_report().joints[2].displacement, 0.1, 0.02);  // the drives acted
+    EXPECT_NEAR(sim.last_report().joints[2].angle, 1.2, 0.05);
+    writer.close();
+  }
+  RunReader reader(file);
+  const Model model = reader.model();
+  const std::vector<PdJointSpec>& drives = model.controllers.pd_joints;
+  ASSERT_EQ(drives.size(), 3u);  // the explicit elbow controller is in the frames' wrenches
+  for (int k = 0; k < 3; ++k) {
+    const PdJointSpec& want = sc.model.controllers.pd_joints[k == 0 ? 0 : k + 1];
+    const PdJointSpec& got = drives[k];
+    EXPECT_TRUE(got.implicit);
+    EXPECT_EQ(got.joint, want.joint);
+    EXPECT_EQ(got.displacement, want.displacement);
+    EXPECT_EQ(got.kp, want.kp);
+    EXPECT_EQ(got.kd, want.kd);
+    EXPECT_EQ(got.target.kind, want.target.kind);
+    EXPECT_EQ(got.target.value, want.target.value);
+    EXPECT_EQ(got.target.offset, want.target.offset);
+    EXPECT_EQ(got.target.amplitude, want.target.amplitude);
+    EXPECT_EQ(got.target.angular_frequency, want.target.angular_frequency);
+    EXPECT_EQ(got.target.phase, want.target.phase);
+    EXPECT_EQ(got.target.waypoints, want.target.waypoints);
+  }
+  expect_exact_replay(file);
+}
+
 }  // namespace
 
 namespace {

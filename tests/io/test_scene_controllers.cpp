@@ -46,7 +46,8 @@ TEST(SceneControllers, EveryFieldReachesTheModel) {
                       "target": {"type": "sinusoid", "amplitude": 1, "angular_frequency": 1}},
                      {"type": "pd", "joint": "rail", "kp": 10, "kd": 1,
                       "target": {"type": "waypoints", "points": [[0, 0], [1, 0.2]]}},
-                     {"type": "pd", "joint": "hinge", "kp": 1, "kd": 0, "target": 0.3},
+                     {"type": "pd", "joint": "hinge", "kp": 1, "kd": 0, "target": 0.3,
+                      "implicit": true},
                      {"type": "wrench", "body": "b", "force": [1, 2, 3], "point": [0, 0.5, 0],
                       "start": 0.1, "end": 0.2},
                      {"type": "wrench", "body": "a", "torque": [0, 0, 1]}])",
@@ -69,6 +70,8 @@ TEST(SceneControllers, EveryFieldReachesTheModel) {
   ASSERT_EQ(c.pd_joints[1].target.waypoints.size(), 2u);
   EXPECT_EQ(c.pd_joints[2].target.kind, Trajectory::Kind::Constant);
   EXPECT_EQ(c.pd_joints[2].target.value, 0.3);
+  EXPECT_FALSE(c.pd_joints[0].implicit);
+  EXPECT_TRUE(c.pd_joints[2].implicit);
   ASSERT_EQ(c.wrenches.size(), 2u);
   EXPECT_EQ(c.wrenches[0].body, 1);
   EXPECT_EQ(c.wrenches[0].force, Vec3(1, 2, 3));
@@ -101,6 +104,10 @@ TEST(SceneControllers, EachBadFieldNamesItsPointer) {
       {"", R"([{"type": "pd", "joint": "hinge", "kp": -1, "kd": 1, "target": 0}])",
        "/controllers/0/kp"},
       {"", R"([{"type": "pd", "joint": "hinge", "kp": 1, "kd": 1}])", "/controllers/0/target"},
+      {"", R"([{"type": "pd", "joint": "hinge", "kp": 1, "kd": 1, "target": 0,
+                "implicit": "yes"}])", "/controllers/0/implicit"},
+      {"", R"([{"type": "pd", "joint": "hinge", "kp": 1, "kd": 1, "target": 0,
+                "implicit": true, "max_effort": 3}])", "/controllers/0/max_effort"},
       {"", R"([{"type": "pd", "joint": "hinge", "kp": 1, "kd": 1, "target": 0,
                 "coordinate": "displacement"}])", "/controllers/0/coordinate"},
       {"", R"([{"type": "pd", "joint": "hinge", "kp": 1, "kd": 1,

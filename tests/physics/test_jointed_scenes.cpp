@@ -112,13 +112,15 @@ TEST(JointedScenes, HangingRodJointErrorStaysBelowTheUserGuideFigure) {
   EXPECT_LT(worst[0], 1e-3);
 }
 
-// Thesis §6.5: the arm's joints follow sin(t) under their PD controllers. The shoulder and the
-// elbow, which carry the arm, track within 0.25 and 0.4 rad after the first second (the
-// remaining error is gravity's load over kp); the light base and wrist joints, whose explicit
-// gains are capped by stability (h kd / I < 2), only stay bounded. Alg. 1 (on in the scene)
-// holds every joint within eps_p.
+// Thesis §6.5: the arm's joints follow sin(t) under their PD drives (implicit, kp = 500,
+// kd = 50 on every joint). After the first second every joint is within 0.05 rad of its target:
+// the shoulder, which carries the arm, lags most (measured 0.036 rad: gravity's moment of up to
+// ~20 N m over kp = 500 is 0.04 rad); the light wrist joints within 0.005 rad. With Script 7's
+// explicit effort the light joints could not hold such gains (h kd / I < 2) and drifted by up
+// to 1.7 rad. Alg. 1 (on in the scene) holds every joint within eps_p.
 TEST(JointedScenes, PowerballArmTracksTheSinusoidalTargets) {
   const Scene sc = shipped("powerball_arm");
+  for (const PdJointSpec& pd : sc.model.controllers.pd_joints) ASSERT_TRUE(pd.implicit);
   Simulator sim(sc.model, sc.initial, sc.settings);
   std::vector<double> worst_tracking(6, 0.0);
   double worst = 0.0;
@@ -133,10 +135,8 @@ TEST(JointedScenes, PowerballArmTracksTheSinusoidalTargets) {
   }
   for (int j = 0; j < 6; ++j) {
     std::printf("powerball_arm j%d: |angle - sin t| <= %.3f rad\n", j + 1, worst_tracking[j]);
-    EXPECT_LT(worst_tracking[j], 2.0) << j;
+    EXPECT_LT(worst_tracking[j], 0.05) << j;
   }
-  EXPECT_LE(worst_tracking[1], 0.25);
-  EXPECT_LE(worst_tracking[2], 0.4);
   EXPECT_LE(worst, 1.5e-5);
 }
 

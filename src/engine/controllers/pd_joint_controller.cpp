@@ -7,13 +7,6 @@
 #include "engine/dynamics/joint_rates.hpp"
 
 namespace pegsim {
-namespace {
-
-bool controls_angle(const PdJointSpec& spec, const Joint& joint) {
-  return has_free_angle(joint.type) && !(spec.displacement && has_free_translation(joint.type));
-}
-
-}  // namespace
 
 double PdJointController::effort(const Model& model, const State& state) const {
   const Joint& joint = model.joints.at(spec_.joint);
@@ -21,7 +14,7 @@ double PdJointController::effort(const Model& model, const State& state) const {
   const JointCoordinates x = joint_coordinates(state, joint);
   const JointCoordinates rate = joint_rates(state, joint);
   double error, error_rate;
-  if (controls_angle(spec_, joint)) {
+  if (drives_angle(spec_, joint.type)) {
     error = std::remainder(target.value - x.angle, 2.0 * M_PI);
     error_rate = target.rate - rate.angle;
   } else {
@@ -37,7 +30,7 @@ void PdJointController::control(const Model& model, const State& state, const Se
   const Joint& joint = model.joints.at(spec_.joint);
   const double e = effort(model, state);
   const Vec3 z = joint_frames(state, joint).axes_a.col(2);
-  if (controls_angle(spec_, joint)) {
+  if (drives_angle(spec_, joint.type)) {
     out.add(joint.body_b, Vec3::Zero(), e * z);
     out.add(joint.body_a, Vec3::Zero(), -e * z);
   } else {

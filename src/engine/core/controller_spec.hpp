@@ -6,6 +6,7 @@
 #include <utility>
 #include <vector>
 
+#include "engine/core/joint.hpp"
 #include "engine/core/math.hpp"
 
 namespace pegsim {
@@ -38,6 +39,12 @@ struct PdJointSpec {
   // state at the start of the step.
   bool implicit = false;
 };
+
+// Whether a PD spec acts on the joint's angle (else on its displacement): the angle unless the
+// type has none or the spec asks for the displacement of a cylindrical joint.
+inline bool drives_angle(const PdJointSpec& spec, JointType type) {
+  return has_free_angle(type) && !(spec.displacement && has_free_translation(type));
+}
 
 // An external wrench on one body (world frame) during [start, end) of simulated time, applied
 // at `point` (body frame; the centre of mass by default).

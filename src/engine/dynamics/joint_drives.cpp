@@ -35,7 +35,7 @@ void joint_drive_rows(const Model& model, const State& state, double h,
     row.damping = compliance_gain;
     row.drive = true;
     double error;
-    if (drive.displacement) {
+    if (!drives_angle(drive, j.type)) {
       // G^T nu = z . (v_a(P) - v_b(P)) at P = origin of {J_b}: minus the displacement rate.
       const Vec3 r_a = a >= 0 ? Vec3(f.origin_b - state.bodies[a].position) : Vec3::Zero();
       const Vec3 r_b = b >= 0 ? Vec3(f.origin_b - state.bodies[b].position) : Vec3::Zero();

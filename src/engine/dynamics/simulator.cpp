@@ -87,6 +87,13 @@ Simulator::Simulator(Model model, State initial, Settings settings)
     if (c.joint < 0 || c.joint >= nj)
       throw std::invalid_argument("a PD controller names joint " + std::to_string(c.joint) +
                                   " of " + std::to_string(nj));
+  for (const PdJointSpec& c : model_.controllers.pd_joints) {
+    const JointType type = model_.joints[c.joint].type;
+    if (!has_free_angle(type) && !has_free_translation(type))
+      throw std::invalid_argument("a PD controller drives joint " + std::to_string(c.joint) +
+                                  ", a " + to_string(type) +
+                                  " joint, which has no angle or displacement to drive");
+  }
   for (const PdJointSpec& c : model_.controllers.pd_joints)
     if (c.implicit && c.max_effort < std::numeric_limits<double>::infinity())
       throw std::invalid_argument("an implicit PD drive (joint " + std::to_string(c.joint) +
