@@ -21,6 +21,7 @@ constexpr std::size_t kMemory = 10;  // non-monotone reference: max psi of the l
 constexpr int kWatchdog = 20;        // steps in which the best merit has not halved -> go back
 constexpr double kGain = 0.5;        // the watchdog's gain: psi halved
 constexpr double kRegularization = 1e-8;  // delta of J + delta I, relative to 1 + max |M_ij|
+constexpr int kInteriorSteps = 200;  // the interior-point restart's budget (100 were enough)
 
 // phi(a, b) = a + b - sqrt(a^2 + b^2) and its partial derivatives; at a = b = 0 the element
 // (1 - 1/sqrt 2, 1 - 1/sqrt 2) of the generalized gradient.
@@ -209,9 +210,51 @@ SolveReport PathSolver::solve(const Lcp& lcp, VecX& z, const SolverOptions& opti
   M_.makeCompressed();
   J_ = M_;
   pattern_ready_ = false;
-  const double regularization = kRegularization * (1.0 + m_max_abs(lcp));
 
   const double tolerance = options.tolerance * (1.0 + lcp.q.cwiseAbs().maxCoeff());
+  std::string stall;
+  Phase phase = newton_phase(lcp, z, options.max_iterations, tolerance, report, stall);
+  if (phase == Phase::Stalled) {
+    if (pivot(lcp, z, options, report, tolerance)) return finish(SolveStatus::Solved, "");
+    // Where pivoting ends on a secondary ray too, the interior-point path leads near a solution
+    // that the merit's local minima hide (pour20's pile, step 59 under path alone: Newton stalls
+    // at a natural residual of 1e-2, Lemke ends on a ray, 100 interior-point steps reach 5e-9
+    // and Newton finishes in 19 steps from there). Once.
+    const int left = options.max_iterations - report.iterations;
+    if (left > 0 && interior_start(lcp, z, std::min(left, kInteriorSteps), report)) {
+      const int budget = options.max_iterations - report.iterations;
+      std::string second;
+      if (budget > 0 &&
+          newton_phase(lcp, z, budget, tolerance, report, second) == Phase::Solved)
+        return finish(SolveStatus::Solved, "");
+    }
+    z = best_;
+    return finish(SolveStatus::NumericalFailure, stall);
+  }
+  if (phase == Phase::Solved) return finish(SolveStatus::Solved, "");
+  z = best_;
+  return finish(SolveStatus::MaxIterations,
+                "iteration limit " + std::to_string(options.max_iterations) + " reached");
+}
+
+bool PathSolver::interior_start(const Lcp& lcp, VecX& z, int steps, SolveReport& report) {
+  const char* why = nullptr;
+  const bool mixed = lcp.has_bounds();
+  if (mixed && !reduce_free_rows(lcp, reduction_, why)) return false;
+  const Lcp& pure = mixed ? reduction_.lcp : lcp;
+  SolverOptions cold;
+  cold.max_iterations = steps;
+  VecX zc;
+  const SolveReport r = interior_.solve(pure, zc, cold);
+  report.iterations += r.iterations;
+  if (zc.size() != pure.size() || !zc.allFinite()) return false;
+  z = mixed ? reduction_.expand(zc) : zc;
+  return true;
+}
+
+PathSolver::Phase PathSolver::newton_phase(const Lcp& lcp, VecX& z, int budget, double tolerance,
+                                           SolveReport& report, std::string& stall) {
+  const double regularization = kRegularization * (1.0 + m_max_abs(lcp));
   auto solved_at = [&](const VecX& x, const VecX& w) {
     return residual_of(lcp, x, w) <= tolerance &&
            natural_residual(lcp, clamp_to_bounds(lcp, x)) <= tolerance;
@@ -233,9 +276,9 @@ SolveReport PathSolver::solve(const Lcp& lcp, VecX& z, const SolverOptions& opti
   int since_gain = 0;
   bool returned_to_best = false;
   merits_.assign(1, psi);
-  for (int k = 1; k <= options.max_iterations; ++k) {
-    if (solved_at(z, w_)) return finish(SolveStatus::Solved, "");
-    report.iterations = k;
+  for (int k = 1; k <= budget; ++k) {
+    if (solved_at(z, w_)) return Phase::Solved;
+    ++report.iterations;
     jacobian_diagonals(lcp, z, w_);
     grad_ = da_.cwiseProduct(Phi_);
     grad_.noalias() += M_.transpose() * db_.cwiseProduct(Phi_);
@@ -266,12 +309,10 @@ SolveReport PathSolver::solve(const Lcp& lcp, VecX& z, const SolverOptions& opti
     }
     if (!accepted) {
       // No decrease even against the reference: the merit is at a (local) minimum.
-      if (try_polish(best_) || pivot(lcp, z, options, report, tolerance))
-        return finish(SolveStatus::Solved, "");
-      z = best_;
-      return finish(SolveStatus::NumericalFailure,
-                    "the line search found no decrease of the Fischer-Burmeister merit (a local "
-                    "minimum that is no solution)");
+      if (try_polish(best_)) return Phase::Solved;
+      stall = "the line search found no decrease of the Fischer-Burmeister merit (a local "
+              "minimum that is no solution)";
+      return Phase::Stalled;
     }
     z.swap(trial_);
     w_.swap(w_trial_);
@@ -294,13 +335,11 @@ SolveReport PathSolver::solve(const Lcp& lcp, VecX& z, const SolverOptions& opti
       best_ = z;
     }
     if (++since_gain >= kWatchdog) {
-      if (try_polish(best_)) return finish(SolveStatus::Solved, "");
+      if (try_polish(best_)) return Phase::Solved;
       if (returned_to_best) {
-        if (pivot(lcp, z, options, report, tolerance)) return finish(SolveStatus::Solved, "");
-        z = best_;
-        return finish(SolveStatus::NumericalFailure,
-                      "the merit stalled at " + std::to_string(best_psi) +
-                          " (a local minimum of the Fischer-Burmeister merit that is no solution)");
+        stall = "the merit stalled at " + std::to_string(best_psi) +
+                " (a local minimum of the Fischer-Burmeister merit that is no solution)";
+        return Phase::Stalled;
       }
       returned_to_best = true;
       since_gain = 0;
@@ -311,11 +350,9 @@ SolveReport PathSolver::solve(const Lcp& lcp, VecX& z, const SolverOptions& opti
       merits_.assign(1, psi);
     }
   }
-  if (solved_at(z, w_)) return finish(SolveStatus::Solved, "");
-  if (try_polish(best_)) return finish(SolveStatus::Solved, "");
-  z = best_;
-  return finish(SolveStatus::MaxIterations,
-                "iteration limit " + std::to_string(options.max_iterations) + " reached");
+  if (solved_at(z, w_)) return Phase::Solved;
+  if (try_polish(best_)) return Phase::Solved;
+  return Phase::Limit;
 }
 
 }  // namespace pegsim

@@ -17,7 +17,9 @@
 //  - at a local minimum of the merit that is no solution (possible where M is not a P0-matrix,
 //    e.g. lcp_tobenna), what PATH's pivoting path search does for a linear problem: complementary
 //    pivoting (Lemke) on the problem, reduced by the Schur complement of its free rows when it
-//    has any. Rows with finite bounds other than [0, inf) have no such fallback.
+//    has any; where Lemke ends on a secondary ray too, the Newton phase once more from the point
+//    of up to 200 interior-point steps on that problem (the central path avoids the merit's
+//    local minima). Rows with finite bounds other than [0, inf) have neither fallback.
 // It also takes the NCP with the quadratic cone (path_ncp.cpp): Fischer–Newton with restarts,
 // then from Lemke's answers on polygonal cones in four rotations a crossover, Fischer–Newton and
 // the proximal Newton on Alart–Curnier's equations with a crossover on its end, then fixed-point
@@ -29,6 +31,7 @@
 #include <deque>
 
 #include "engine/solvers/fixed_point.hpp"
+#include "engine/solvers/interior_point.hpp"
 #include "engine/solvers/lemke.hpp"
 #include "engine/solvers/ncp_linearized.hpp"
 #include "engine/solvers/ncp_crossover.hpp"
@@ -55,6 +58,15 @@ class PathSolver final : public Solver {
   // Lemke on the problem (its free rows eliminated); true with z solved within `tolerance`.
   bool pivot(const Lcp& lcp, VecX& z, const SolverOptions& options, SolveReport& report,
              double tolerance);
+  // The semismooth Newton iteration with its line search and watchdog, from z, for at most
+  // `budget` steps: Solved (z solves it), Stalled (a local minimum of the merit; `stall` says
+  // which test found it) or Limit. best_ holds its best iterate.
+  enum class Phase { Solved, Stalled, Limit };
+  Phase newton_phase(const Lcp& lcp, VecX& z, int budget, double tolerance, SolveReport& report,
+                     std::string& stall);
+  // At most `steps` interior-point steps from a cold start on the problem (its free rows
+  // eliminated); false when they give no finite point, else z is that point.
+  bool interior_start(const Lcp& lcp, VecX& z, int steps, SolveReport& report);
 
   SparseMat M_, J_;
   Eigen::SparseLU<SparseMat, Eigen::COLAMDOrdering<int>> lu_;
@@ -64,6 +76,7 @@ class PathSolver final : public Solver {
   VecX start_;  // the NCP's start, for the proximal Newton
   std::deque<double> merits_;  // psi of the last kMemory iterates
   LemkeSolver lemke_;
+  InteriorPointSolver interior_;  // the restart after a failed pivot
   LinearizedNcp linearized_;  // the NCP's polygonal LCP (path_ncp.cpp)
   FreeRowReduction reduction_;
   NewtonSolver newton_{NewtonSolver::Map::FischerBurmeister};  // the NCP's

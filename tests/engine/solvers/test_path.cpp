@@ -4,11 +4,14 @@
 #include <gtest/gtest.h>
 
 #include <Eigen/Eigenvalues>
+#include <filesystem>
 #include <random>
 #include <string>
 #include <vector>
 
+#include "engine/dynamics/simulator.hpp"
 #include "engine/solvers/lcp_matrix.hpp"
+#include "io/scene.hpp"
 #include "lcp_testing.hpp"
 
 namespace pegsim {
@@ -175,6 +178,35 @@ TEST(PathSolver, ConvergesInFewStepsNearANondegenerateSolution) {
   const test::Run r = run("path", lcp, warm, reference.z + 1e-4 * VecX::Ones(lcp.size()));
   EXPECT_EQ(r.report.status, SolveStatus::Solved) << describe(r);
   EXPECT_LE(r.report.iterations, 4) << describe(r);
+}
+
+// Problems recorded from a shipped scene: pour20 under path alone (no fallback). At step 59 the
+// pile's 747-row LCP stops path's Newton phase at a local minimum of the merit (natural residual
+// 1e-2) and Lemke ends on a secondary ray from its best iterate and cold alike; the problem is
+// solvable (path finishes it from the interior-point method's point), so path restarts its
+// Newton phase from up to 200 interior-point steps. Every step of the 60 is solved.
+TEST(PathSolver, SolvesEveryLcpOfPour20sFirstSixtySteps) {
+  Scene scene = load_scene(std::filesystem::path(PEGSIM_SOURCE_DIR) / "scenes" / "pour20.json");
+  Settings s = scene.settings;
+  s.solver = "path";
+  s.fallbacks = {};
+  s.on_failure = FailurePolicy::Continue;
+  Simulator sim(scene.model, scene.initial, s);
+  int solves = 0;
+  for (int k = 1; k <= 60; ++k) {
+    const StepReport& r = sim.step();
+    if (r.problem_size == 0) continue;
+    ++solves;
+    ASSERT_TRUE(r.solve.solved()) << "step " << k << ": " << r.solve.message;
+    ASSERT_NE(r.lcp, nullptr);
+    ASSERT_NE(r.solution, nullptr);
+    EXPECT_TRUE(is_solution(*r.lcp, *r.solution)) << "step " << k;
+    if (k == 59) {
+      EXPECT_GE(r.problem_size, 700);
+      EXPECT_FALSE(run("lemke", *r.lcp).report.solved());  // why path needs its restart
+    }
+  }
+  EXPECT_GE(solves, 40);
 }
 
 }  // namespace
