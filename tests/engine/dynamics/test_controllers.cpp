@@ -15,13 +15,6 @@
 namespace pegsim {
 namespace {
 
-Settings no_gravity(double h) {
-  Settings s;
-  s.h = h;
-  s.gravity = Vec3::Zero();
-  return s;
-}
-
 // Records the times it is called at and pushes body 0 with 1 N along x.
 struct Recorder : Controller {
   std::vector<double>* times;
@@ -36,7 +29,7 @@ TEST(Controllers, UserControllerRunsAtTheStartOfEveryStep) {
   test::World w;
   w.add_sphere("ball", 0.1, 2.0, Vec3::Zero());
   std::vector<double> times;
-  Simulator sim(w.model, w.state, no_gravity(0.1));
+  Simulator sim(w.model, w.state, test::step_settings(0.1));
   sim.add_controller(std::make_unique<Recorder>(&times));
   for (int n = 0; n < 5; ++n) {
     const StepReport& r = sim.step();
@@ -89,7 +82,7 @@ TEST(Controllers, PdJointTracksAConstantTargetWithTheSecondOrderResponse) {
   const double h = 0.001, I = 2.0 / 12.0;
   const double wn = std::sqrt(pd.kp / I), zeta = pd.kd / (2.0 * std::sqrt(pd.kp * I));
   const double wd = wn * std::sqrt(1.0 - zeta * zeta);
-  Simulator sim(w.model, w.state, no_gravity(h));
+  Simulator sim(w.model, w.state, test::step_settings(h));
   double x = 0.0, v = 0.0, worst_discrete = 0.0, worst_analytic = 0.0, peak = 0.0;
   for (int n = 1; n <= 3000; ++n) {
     ASSERT_FALSE(sim.step().failed);
@@ -127,7 +120,7 @@ TEST(Controllers, PdEffortIsClampedAndActsBetweenTheBodies) {
   w.model.controllers.pd_joints.push_back(pd);
   PdJointController probe(pd);
   EXPECT_EQ(probe.effort(w.model, w.state), 0.5);
-  Simulator sim(w.model, w.state, no_gravity(0.01));
+  Simulator sim(w.model, w.state, test::step_settings(0.01));
   for (int n = 0; n < 50; ++n) {
     const StepReport& r = sim.step();
     ASSERT_FALSE(r.failed);
@@ -149,7 +142,7 @@ TEST(Controllers, PdOnAPrismaticJointReachesItsTarget) {
   pd.kd = 20.0;  // zeta = 20 / (2 sqrt(50 * 2)) = 1: critically damped
   pd.target.value = 0.3;
   w.model.controllers.pd_joints.push_back(pd);
-  Simulator sim(w.model, w.state, no_gravity(0.001));
+  Simulator sim(w.model, w.state, test::step_settings(0.001));
   for (int n = 0; n < 5000; ++n) ASSERT_FALSE(sim.step().failed);
   EXPECT_NEAR(sim.last_report().joints[0].displacement, 0.3, 1e-6);
   EXPECT_LE(sim.last_report().joints[0].position_error, 1e-9);
@@ -168,7 +161,7 @@ TEST(Controllers, TimedWrenchActsExactlyInItsInterval) {
   push.start = 0.1;
   push.end = 0.3;
   w.model.controllers.wrenches.push_back(push);
-  Simulator sim(w.model, w.state, no_gravity(0.01));
+  Simulator sim(w.model, w.state, test::step_settings(0.01));
   int active = 0;
   for (int n = 0; n < 50; ++n) {
     const double t = sim.state().time;

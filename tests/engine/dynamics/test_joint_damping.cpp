@@ -12,13 +12,6 @@
 namespace pegsim {
 namespace {
 
-Settings no_gravity(double h) {
-  Settings s;
-  s.h = h;
-  s.gravity = Vec3::Zero();
-  return s;
-}
-
 // A 1 kg plate 1 x 1 x 0.2 m spinning at 5 rad/s on a hinge along z through its centre:
 // I_z = m (1 + 1) / 12.
 TEST(JointDamping, RevoluteSpinDecaysAtTheAnalyticRate) {
@@ -29,7 +22,7 @@ TEST(JointDamping, RevoluteSpinDecaysAtTheAnalyticRate) {
   hinge.angular_damping = c;
   w.model.joints.push_back(hinge);
   w.state.bodies[plate].angular_velocity = Vec3(0, 0, omega0);
-  Simulator sim(w.model, w.state, no_gravity(h));
+  Simulator sim(w.model, w.state, test::step_settings(h));
   double discrete = omega0;
   for (int n = 1; n <= 1000; ++n) {
     ASSERT_FALSE(sim.step().failed);
@@ -56,7 +49,7 @@ TEST(JointDamping, PrismaticSlideDecaysAndAStiffDamperStaysStable) {
     w.model.joints.push_back(rail);
     w.state.bodies[box].velocity = Vec3(3.0, 0, 0);
     const double h = 0.01, m = 2.0;
-    Simulator sim(w.model, w.state, no_gravity(h));
+    Simulator sim(w.model, w.state, test::step_settings(h));
     double discrete = 3.0;
     for (int n = 1; n <= 200; ++n) {
       ASSERT_FALSE(sim.step().failed);
@@ -78,7 +71,7 @@ TEST(JointDamping, DampingBetweenTwoBodiesConservesMomentum) {
   w.model.joints.push_back(hinge);
   w.state.bodies[a].angular_velocity = Vec3(0, 0, 4.0);
   w.state.bodies[b].angular_velocity = Vec3(0, 0, -2.0);
-  Simulator sim(w.model, w.state, no_gravity(0.005));
+  Simulator sim(w.model, w.state, test::step_settings(0.005));
   for (int n = 0; n < 2000; ++n) ASSERT_FALSE(sim.step().failed);
   const double wa = sim.state().bodies[a].angular_velocity.z();
   const double wb = sim.state().bodies[b].angular_velocity.z();

@@ -16,13 +16,6 @@
 namespace pegsim {
 namespace {
 
-Settings with_gravity(double h, Vec3 gravity) {
-  Settings s;
-  s.h = h;
-  s.gravity = gravity;
-  return s;
-}
-
 // A plate (I = 1/6 kg m^2 about its hinge z through the centre, no gravity) driven towards a
 // constant 1 rad.
 struct Plate {
@@ -48,7 +41,7 @@ struct Plate {
 TEST(JointDrives, ImplicitEffortFollowsTheBackwardEulerRecurrence) {
   const double kp = 6.0, kd = 0.6, h = 0.01;
   Plate p(kp, kd);
-  Simulator sim(p.w.model, p.w.state, with_gravity(h, Vec3::Zero()));
+  Simulator sim(p.w.model, p.w.state, test::step_settings(h, Vec3::Zero()));
   double x = 0.0, v = 0.0, worst = 0.0, worst_effort = 0.0;
   for (int n = 0; n < 500; ++n) {
     const StepReport& r = sim.step();
@@ -70,7 +63,7 @@ TEST(JointDrives, ImplicitEffortFollowsTheBackwardEulerRecurrence) {
 TEST(JointDrives, StiffGainsAreStable) {
   const double kp = 1e6, kd = 1e4, h = 0.01;
   Plate p(kp, kd);
-  Simulator sim(p.w.model, p.w.state, with_gravity(h, Vec3::Zero()));
+  Simulator sim(p.w.model, p.w.state, test::step_settings(h, Vec3::Zero()));
   double peak = 0.0;
   for (int n = 0; n < 200; ++n) {
     const StepReport& r = sim.step();
@@ -99,7 +92,7 @@ TEST(JointDrives, HoldsALoadAtTheStaticDeflection) {
   const double mgd = 9.81 * 0.5;
   double x = 0.0;  // root of kp (-x) = mgd cos x by fixed point (a contraction: mgd / kp < 1)
   for (int k = 0; k < 100; ++k) x = -mgd * std::cos(x) / pd.kp;
-  Simulator sim(w.model, w.state, with_gravity(0.01, Vec3(0, 0, -9.81)));
+  Simulator sim(w.model, w.state, test::step_settings(0.01, Vec3(0, 0, -9.81)));
   for (int n = 0; n < 500; ++n) ASSERT_FALSE(sim.step().failed);
   const JointStepReport& j = sim.last_report().joints[0];
   EXPECT_NEAR(j.angle, x, 1e-9);
@@ -143,7 +136,7 @@ struct Mechanism {
 // the slider reaches its last waypoint.
 TEST(JointDrives, DrivesBetweenBodiesConserveMomentum) {
   Mechanism m(false);
-  Simulator sim(m.w.model, m.w.state, with_gravity(0.005, Vec3::Zero()));
+  Simulator sim(m.w.model, m.w.state, test::step_settings(0.005, Vec3::Zero()));
   const double masses[] = {3.0, 1.0, 0.5};
   double worst_momentum = 0.0;
   for (int n = 0; n < 600; ++n) {
@@ -160,7 +153,7 @@ TEST(JointDrives, DrivesBetweenBodiesConserveMomentum) {
 // LCP with path, which keeps the drive rows as free rows, take the same steps.
 TEST(JointDrives, SchurFormAndMixedLcpAgree) {
   Mechanism m(true);
-  Settings schur = with_gravity(0.005, Vec3(0, 0, -9.81));
+  Settings schur = test::step_settings(0.005, Vec3(0, 0, -9.81));
   Settings mixed = schur;
   mixed.formulation = Formulation::MixedLcp;
   mixed.solver = "path";
@@ -184,7 +177,7 @@ TEST(JointDrives, SchurFormAndMixedLcpAgree) {
 TEST(JointDrives, AnImplicitDriveTakesNoEffortBound) {
   Plate p(6.0, 0.6);
   p.w.model.controllers.pd_joints[0].max_effort = 1.0;
-  EXPECT_THROW(Simulator(p.w.model, p.w.state, with_gravity(0.01, Vec3::Zero())),
+  EXPECT_THROW(Simulator(p.w.model, p.w.state, test::step_settings(0.01, Vec3::Zero())),
                std::invalid_argument);
 }
 

@@ -14,13 +14,6 @@ namespace {
 
 constexpr double kG = 9.81;
 
-Settings settings_with(double h, Vec3 gravity) {
-  Settings s;
-  s.h = h;
-  s.gravity = gravity;
-  return s;
-}
-
 // A plate spinning at 2 rad/s about a hinge through its centre (no gravity) hits an upper
 // angle limit of 0.5 rad: the stop's impulses add up to -I omega0 and the plate stays at 0.5.
 TEST(JointLimits, AngleStopTakesTheAngularMomentum) {
@@ -32,7 +25,7 @@ TEST(JointLimits, AngleStopTakesTheAngularMomentum) {
   w.model.joints.push_back(hinge);
   const double I = 2.0 / 12.0, omega0 = 2.0;
   w.state.bodies[plate].angular_velocity = Vec3(0, 0, omega0);
-  Simulator sim(w.model, w.state, settings_with(0.01, Vec3::Zero()));
+  Simulator sim(w.model, w.state, test::step_settings(0.01, Vec3::Zero()));
   double total = 0.0, worst = -1.0;
   for (int n = 0; n < 100; ++n) {
     const StepReport& r = sim.step();
@@ -57,7 +50,7 @@ TEST(JointLimits, RestingStopCarriesTheGravityMoment) {
   hinge.angle_limit.lower = 0.0;  // gravity turns the rod towards negative angles about x
   w.model.joints.push_back(hinge);
   const double h = 0.01;
-  Simulator sim(w.model, w.state, settings_with(h, Vec3(0, 0, -kG)));
+  Simulator sim(w.model, w.state, test::step_settings(h, Vec3(0, 0, -kG)));
   for (int n = 0; n < 50; ++n) {
     const StepReport& r = sim.step();
     ASSERT_FALSE(r.failed) << r.failure;
@@ -76,7 +69,7 @@ TEST(JointLimits, PrismaticStopHoldsTheSlider) {
   rail.displacement_limit.upper = 0.1;
   w.model.joints.push_back(rail);
   const double h = 0.01;
-  Simulator sim(w.model, w.state, settings_with(h, Vec3(0, 0, -kG)));
+  Simulator sim(w.model, w.state, test::step_settings(h, Vec3(0, 0, -kG)));
   for (int n = 0; n < 100; ++n) {
     const StepReport& r = sim.step();
     ASSERT_FALSE(r.failed) << r.failure;
@@ -100,7 +93,7 @@ TEST(JointLimits, SwingingPendulumStaysBetweenItsStops) {
   w.model.joints.push_back(hinge);
   w.state.bodies[rod].angular_velocity = Vec3(4.0, 0, 0);
   w.state.bodies[rod].velocity = Vec3(4.0, 0, 0).cross(tilt * Vec3(0, 0, -0.5));
-  Simulator sim(w.model, w.state, settings_with(0.005, Vec3(0, 0, -kG)));
+  Simulator sim(w.model, w.state, test::step_settings(0.005, Vec3(0, 0, -kG)));
   int upper_hits = 0, lower_hits = 0;
   for (int n = 0; n < 1000; ++n) {
     const StepReport& r = sim.step();

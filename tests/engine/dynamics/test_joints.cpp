@@ -14,13 +14,6 @@ namespace {
 
 constexpr double kG = 9.81;
 
-Settings settings_with(double h, Vec3 gravity = Vec3(0, 0, -kG)) {
-  Settings s;
-  s.h = h;
-  s.gravity = gravity;
-  return s;
-}
-
 // A 1 kg rod 0.1 x 0.1 x 1 m hanging from a hinge about x at its top end, at the origin.
 struct Pendulum {
   test::World w;
@@ -39,7 +32,7 @@ TEST(Joints, PendulumSwingsWithTheAnalyticPeriod) {
   Pendulum p(0.05);
   const double I_O = (1.0 + 0.01) / 12.0 + 0.25;
   const double period = 2.0 * M_PI * std::sqrt(I_O / (kG * 0.5));
-  Simulator sim(p.w.model, p.w.state, settings_with(0.0005));
+  Simulator sim(p.w.model, p.w.state, test::step_settings(0.0005, Vec3(0, 0, -kG)));
   std::vector<double> crossings;  // times the angle changes sign upwards
   double previous = joint_coordinates(sim.state(), sim.model().joints[0]).angle;
   double worst_error = 0.0;
@@ -66,7 +59,7 @@ TEST(Joints, PrismaticSlideFollowsTheGravityComponentAlongItsAxis) {
   const Vec3 axis = Eigen::AngleAxisd(M_PI / 6, Vec3::UnitX()) * Vec3(0, 0, -1);
   w.model.joints.push_back(make_joint(w.state, JointType::Prismatic, -1, box, Vec3(0, 0, 1), axis));
   const double h = 0.01;
-  Simulator sim(w.model, w.state, settings_with(h));
+  Simulator sim(w.model, w.state, test::step_settings(h, Vec3(0, 0, -kG)));
   for (int n = 1; n <= 100; ++n) {
     ASSERT_FALSE(sim.step().failed);
     const double s = joint_coordinates(sim.state(), sim.model().joints[0]).displacement;
@@ -87,7 +80,7 @@ TEST(Joints, FixedJointKeepsAGluedPairRigidWhileItTumbles) {
   w.state.bodies[a].velocity = Vec3(1, 0, 0);
   w.state.bodies[a].angular_velocity = Vec3(0.3, 2.0, -1.0);
   w.state.bodies[b].velocity = Vec3(0, 0.5, 0);
-  Simulator sim(w.model, w.state, settings_with(0.002, Vec3::Zero()));
+  Simulator sim(w.model, w.state, test::step_settings(0.002, Vec3::Zero()));
   double worst_position = 0.0, worst_angle = 0.0;
   Vec3 momentum0 = Vec3::Zero();
   for (int n = 0; n < 1000; ++n) {
@@ -110,7 +103,7 @@ TEST(Joints, WheelSpinsFreelyAboutItsHinge) {
   const int wheel = w.add_box("wheel", Vec3(1.0, 1.0, 0.2), 1.0, Vec3(0, 0, 2));
   w.model.joints.push_back(make_joint(w.state, JointType::Revolute, -1, wheel, Vec3(0, 0, 2), Vec3::UnitZ()));
   w.state.bodies[wheel].angular_velocity = Vec3(0, 0, 5.0);
-  Simulator sim(w.model, w.state, settings_with(0.01, Vec3::Zero()));
+  Simulator sim(w.model, w.state, test::step_settings(0.01, Vec3::Zero()));
   for (int n = 0; n < 500; ++n) {
     ASSERT_FALSE(sim.step().failed);
     EXPECT_NEAR(sim.state().bodies[wheel].angular_velocity.z(), 5.0, 1e-9) << n;
@@ -127,7 +120,7 @@ TEST(Joints, SphericalJointHoldsTheAnchorOfASwingingRod) {
   const int rod = w.add_box("rod", Vec3(0.05, 0.05, 1.0), 1.0, tilt * Vec3(0, 0, -0.5), tilt);
   w.model.joints.push_back(make_joint(w.state, JointType::Spherical, -1, rod, Vec3::Zero(), Vec3::UnitZ()));
   w.state.bodies[rod].angular_velocity = Vec3(0, 0, 3.0);
-  Simulator sim(w.model, w.state, settings_with(0.001));
+  Simulator sim(w.model, w.state, test::step_settings(0.001, Vec3(0, 0, -kG)));
   double worst = 0.0;
   for (int n = 0; n < 2000; ++n) {
     ASSERT_FALSE(sim.step().failed);
@@ -143,7 +136,7 @@ TEST(Joints, HingedBoxRestsOnTheGround) {
   w.add_plane("ground", Vec3::Zero(), Quat::Identity(), 0.5);
   const int box = w.add_box("box", Vec3(1, 1, 1), 1.0, Vec3(0, 0, 0.5));
   w.model.joints.push_back(make_joint(w.state, JointType::Revolute, -1, box, Vec3(-0.5, 0, 0), Vec3::UnitY()));
-  Simulator sim(w.model, w.state, settings_with(0.01));
+  Simulator sim(w.model, w.state, test::step_settings(0.01, Vec3(0, 0, -kG)));
   for (int n = 0; n < 200; ++n) {
     const StepReport& r = sim.step();
     ASSERT_FALSE(r.failed) << r.failure;

@@ -6,11 +6,20 @@
 
 #include "engine/core/contact.hpp"
 #include "engine/core/model.hpp"
+#include "engine/core/settings.hpp"
 #include "engine/core/state.hpp"
 #include "engine/geometry/builders.hpp"
 #include "engine/geometry/mass_properties.hpp"
 
 namespace pegsim::test {
+
+// The default settings with step h and `gravity` (none unless given).
+inline Settings step_settings(double h, const Vec3& gravity = Vec3::Zero()) {
+  Settings s;
+  s.h = h;
+  s.gravity = gravity;
+  return s;
+}
 
 struct World {
   Model model;
