@@ -22,6 +22,7 @@ constexpr int kWatchdog = 20;        // steps in which the best merit has not ha
 constexpr double kGain = 0.5;        // the watchdog's gain: psi halved
 constexpr double kRegularization = 1e-8;  // delta of J + delta I, relative to 1 + max |M_ij|
 constexpr int kInteriorSteps = 200;  // the interior-point restart's budget (100 were enough)
+constexpr double kCrawlReach = 1e-6;  // natural residual below which a crawling step pivots
 
 // phi(a, b) = a + b - sqrt(a^2 + b^2) and its partial derivatives; at a = b = 0 the element
 // (1 - 1/sqrt 2, 1 - 1/sqrt 2) of the generalized gradient.
@@ -213,7 +214,7 @@ SolveReport PathSolver::solve(const Lcp& lcp, VecX& z, const SolverOptions& opti
 
   const double tolerance = options.tolerance * (1.0 + lcp.q.cwiseAbs().maxCoeff());
   std::string stall;
-  Phase phase = newton_phase(lcp, z, options.max_iterations, tolerance, report, stall);
+  Phase phase = newton_phase(lcp, z, options, options.max_iterations, tolerance, report, stall);
   if (phase == Phase::Stalled) {
     if (pivot(lcp, z, options, report, tolerance)) return finish(SolveStatus::Solved, "");
     // Where pivoting ends on a secondary ray too, the interior-point path leads near a solution
@@ -225,7 +226,7 @@ SolveReport PathSolver::solve(const Lcp& lcp, VecX& z, const SolverOptions& opti
       const int budget = options.max_iterations - report.iterations;
       std::string second;
       if (budget > 0 &&
-          newton_phase(lcp, z, budget, tolerance, report, second) == Phase::Solved)
+          newton_phase(lcp, z, options, budget, tolerance, report, second) == Phase::Solved)
         return finish(SolveStatus::Solved, "");
     }
     z = best_;
@@ -252,8 +253,9 @@ bool PathSolver::interior_start(const Lcp& lcp, VecX& z, int steps, SolveReport&
   return true;
 }
 
-PathSolver::Phase PathSolver::newton_phase(const Lcp& lcp, VecX& z, int budget, double tolerance,
-                                           SolveReport& report, std::string& stall) {
+PathSolver::Phase PathSolver::newton_phase(const Lcp& lcp, VecX& z, const SolverOptions& options,
+                                           int budget, double tolerance, SolveReport& report,
+                                           std::string& stall) {
   const double regularization = kRegularization * (1.0 + m_max_abs(lcp));
   auto solved_at = [&](const VecX& x, const VecX& w) {
     return residual_of(lcp, x, w) <= tolerance &&
@@ -275,6 +277,8 @@ PathSolver::Phase PathSolver::newton_phase(const Lcp& lcp, VecX& z, int budget, 
   double anchor = psi;  // the best merit when the watchdog last counted from zero
   int since_gain = 0;
   bool returned_to_best = false;
+  bool pivoted = false;  // the early crossover and pivoting were tried
+  const double scale = 1.0 + lcp.q.cwiseAbs().maxCoeff();
   merits_.assign(1, psi);
   for (int k = 1; k <= budget; ++k) {
     if (solved_at(z, w_)) return Phase::Solved;
@@ -314,13 +318,25 @@ PathSolver::Phase PathSolver::newton_phase(const Lcp& lcp, VecX& z, int budget, 
               "minimum that is no solution)";
       return Phase::Stalled;
     }
+    const double previous_psi = psi;
     z.swap(trial_);
     w_.swap(w_trial_);
     Phi_.swap(Phi_trial_);
     psi = trial_psi;
     merits_.push_back(psi);
     if (merits_.size() > kMemory) merits_.pop_front();
-    report.residual_history.push_back(residual_of(lcp, z, w_));
+    const double residual = residual_of(lcp, z, w_);
+    report.residual_history.push_back(residual);
+    // Near a degenerate solution (coplanar contacts sharing a load in any split) Newton loses
+    // its superlinear rate and crawls, and the crossover's active set is noise where z_i and
+    // w_i are both ~0; what finishes is the pivoting, warm from the current point. So once a
+    // step close to the answer fails to halve the merit, crossover and pivoting right away,
+    // not after two watchdog periods (hello_world's resting cube: 46 -> 7 steps), once a phase.
+    if (!pivoted && psi > kGain * previous_psi && residual <= kCrawlReach * scale) {
+      pivoted = true;
+      if (try_polish(z)) return Phase::Solved;
+      if (pivot(lcp, z, options, report, tolerance)) return Phase::Solved;  // from best_
+    }
 
     // Watchdog: keep the best iterate; when the best merit has not halved in kWatchdog steps,
     // go back to it and search monotonically from there; a second time, the merit has stalled

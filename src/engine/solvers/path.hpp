@@ -62,8 +62,8 @@ class PathSolver final : public Solver {
   // `budget` steps: Solved (z solves it), Stalled (a local minimum of the merit; `stall` says
   // which test found it) or Limit. best_ holds its best iterate.
   enum class Phase { Solved, Stalled, Limit };
-  Phase newton_phase(const Lcp& lcp, VecX& z, int budget, double tolerance, SolveReport& report,
-                     std::string& stall);
+  Phase newton_phase(const Lcp& lcp, VecX& z, const SolverOptions& options, int budget,
+                     double tolerance, SolveReport& report, std::string& stall);
   // At most `steps` interior-point steps from a cold start on the problem (its free rows
   // eliminated); false when they give no finite point, else z is that point.
   bool interior_start(const Lcp& lcp, VecX& z, int steps, SolveReport& report);
