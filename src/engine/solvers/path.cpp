@@ -327,12 +327,16 @@ PathSolver::Phase PathSolver::newton_phase(const Lcp& lcp, VecX& z, const Solver
     if (merits_.size() > kMemory) merits_.pop_front();
     const double residual = residual_of(lcp, z, w_);
     report.residual_history.push_back(residual);
-    // Near a degenerate solution (coplanar contacts sharing a load in any split) Newton loses
-    // its superlinear rate and crawls, and the crossover's active set is noise where z_i and
-    // w_i are both ~0; what finishes is the pivoting, warm from the current point. So once a
-    // step close to the answer fails to halve the merit, crossover and pivoting right away,
-    // not after two watchdog periods (hello_world's resting cube: 46 -> 7 steps), once a phase.
-    if (!pivoted && psi > kGain * previous_psi && residual <= kCrawlReach * scale) {
+    // Near a degenerate solution (coplanar contacts sharing a load in any split, a friction
+    // polygon's directions balancing each other) Newton loses its superlinear rate and crawls,
+    // and the crossover's M_II is singular; what finishes is the pivoting, warm from the best
+    // iterate. So once a step close to the answer fails to halve the merit, crossover and
+    // pivoting right away, not after two watchdog periods, once a phase (hello_world's resting
+    // cube: 41.9 -> 7.5 steps per problem; stack10 51 -> 8 ms per step). Not on an MCP: there
+    // the pivoting first reduces the free rows, which costs more than the crawl it saves
+    // (rolling_cart's mixed form: 6.7 -> 14 ms per step when it did).
+    if (!pivoted && !lcp.has_bounds() && psi > kGain * previous_psi &&
+        residual <= kCrawlReach * scale) {
       pivoted = true;
       if (try_polish(z)) return Phase::Solved;
       if (pivot(lcp, z, options, report, tolerance)) return Phase::Solved;  // from best_
