@@ -14,6 +14,8 @@
 //  - a regularized Newton step (J + delta I) when J is singular, and the gradient step -J^T Phi
 //    when neither gives a descent direction;
 //  - once the merit stalls, the active set of the best iterate is solved exactly (crossover);
+//    on a pure LCP also, once, as soon as a step near the answer fails to halve the merit, the
+//    crossover and then the pivoting below (degenerate contact problems: Newton crawls there);
 //  - at a local minimum of the merit that is no solution (possible where M is not a P0-matrix,
 //    e.g. lcp_tobenna), what PATH's pivoting path search does for a linear problem: complementary
 //    pivoting (Lemke) on the problem, reduced by the Schur complement of its free rows when it
