@@ -13,6 +13,7 @@
 #include <numbers>
 
 #include "engine/dynamics/joint_rows.hpp"
+#include "engine/dynamics/simulator.hpp"
 #include "engine/solvers/solver.hpp"
 #include "gui/plots/plots_panel.hpp"
 #include "gui/render/scene_view.hpp"
@@ -88,6 +89,23 @@ TEST(JointsView, TheJointsOverlayChangesThePixelsAtTheAnchorAndAClickThereInspec
     EXPECT_NEAR(inspector->jointValue("rotation error (rad)").toDouble(), e.error.angle, 1e-5 * e.error.angle + 1e-300);
   }
   EXPECT_NE(inspector->jointValue("angle (rad)").toDouble(), 0.0) << "frame 1 has moved from the start";
+}
+
+// powerball_arm's joints are implicit PD drives: after live steps the inspector shows the
+// shoulder drive's effort of the last step, the engine's (the same scene stepped as often
+// here); a recorded frame does not know it and shows no such row.
+TEST(JointsView, TheInspectorShowsAnImplicitDrivesEffort) {
+  test::Window win(20, "powerball_arm");
+  win.w.selectJoint(1);
+  InspectorPanel* inspector = win.w.inspector();
+  const Scene scene = load_scene(test::scene_path("powerball_arm"));
+  Simulator sim(scene.model, scene.initial, scene.settings);
+  for (int k = 0; k < 20; ++k) ASSERT_FALSE(sim.step().failed);
+  const double effort = sim.last_report().joints[1].drive_effort;
+  EXPECT_GT(std::abs(effort), 1.0) << "the shoulder carries the arm";
+  EXPECT_NEAR(inspector->jointValue("drive effort (N m)").toDouble(), effort, 1e-5 * std::abs(effort));
+  win.w.showFrameIndex(0);
+  EXPECT_TRUE(inspector->jointValue("drive effort (N m)").isEmpty()) << "the initial frame has none";
 }
 
 // Released 60 degrees from the vertical, the rod swings through the vertical to 60 degrees on

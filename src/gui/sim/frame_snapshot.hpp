@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <string>
 #include <vector>
@@ -48,6 +49,9 @@ struct JointSnapshot {
   JointFrames frames;
   JointError error;
   JointCoordinates coordinates;
+  // The step's implicit PD drive effort on the joint (StepReport): N m or N; NaN where unknown
+  // (initial and recorded frames: run files do not store it).
+  double drive_effort = std::numeric_limits<double>::quiet_NaN();
 };
 
 struct FrameSnapshot {

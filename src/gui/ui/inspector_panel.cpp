@@ -5,6 +5,7 @@
 #include <QListWidget>
 #include <QTableWidget>
 #include <QVBoxLayout>
+#include <cmath>
 
 namespace pegsim::gui {
 
@@ -107,6 +108,13 @@ void InspectorPanel::showJoint(const ModelPtr& model, const FramePtr& frame, int
   }
   if (j.type == JointType::Prismatic || j.type == JointType::Cylindrical)
     rows.push_back({"displacement (m)", number(s.coordinates.displacement)});
+  // An implicit drive's effort over the last step, where the frame knows it (live runs).
+  for (const PdJointSpec& pd : model->controllers.pd_joints)
+    if (pd.implicit && pd.joint == joint && std::isfinite(s.drive_effort)) {
+      rows.push_back({drives_angle(pd, j.type) ? "drive effort (N m)" : "drive effort (N)",
+                      number(s.drive_effort)});
+      break;
+    }
   rows.push_back({"position error (m)", number(s.error.position)});
   rows.push_back({"rotation error (rad)", number(s.error.angle)});
   joint_table_->setRowCount(int(rows.size()));
