@@ -1,13 +1,6 @@
 #include "engine/dynamics/joint_damping.hpp"
 
 namespace pegsim {
-namespace {
-
-int dynamic_index(const Model& model, int body) {
-  return body >= 0 && !model.bodies[body].is_static ? body : -1;
-}
-
-}  // namespace
 
 void joint_damping_rows(const Model& model, const State& state, std::vector<JointRow>& rows) {
   for (std::size_t k = 0; k < model.joints.size(); ++k) {

@@ -5,13 +5,6 @@
 #include "engine/controllers/trajectory.hpp"
 
 namespace pegsim {
-namespace {
-
-int dynamic_index(const Model& model, int body) {
-  return body >= 0 && !model.bodies[body].is_static ? body : -1;
-}
-
-}  // namespace
 
 void joint_drive_rows(const Model& model, const State& state, double h,
                       std::vector<JointRow>& rows) {

@@ -7,10 +7,6 @@
 namespace pegsim {
 namespace {
 
-int dynamic_index(const Model& model, int body) {
-  return body >= 0 && !model.bodies[body].is_static ? body : -1;
-}
-
 // Rows for the bounds of one coordinate x, whose rate is G_a^T nu_a + G_b^T nu_b with the
 // given columns (the lower bound's gap x - lower grows with x, the upper's shrinks).
 void add_bounds(int joint, bool angle, const JointLimit& limit, double x, int a, int b,

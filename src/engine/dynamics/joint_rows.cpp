@@ -37,11 +37,11 @@ Vec3 rotation_error(const Mask& m, const JointFrames& f) {
   return f.axes_b.col(2).cross(f.axes_a.col(2));
 }
 
+}  // namespace
+
 int dynamic_index(const Model& model, int body) {
   return body >= 0 && !model.bodies[body].is_static ? body : -1;
 }
-
-}  // namespace
 
 Joint make_joint(const State& state, JointType type, int body_a, int body_b, const Vec3& anchor,
                  const Vec3& axis) {

@@ -22,6 +22,10 @@ struct JointRow {
   bool drive = false;  // an implicit PD drive's row
 };
 
+// The dynamic body `body` is, or -1 for the world (-1) or a static body: the index a joint row
+// names for each of its ends.
+int dynamic_index(const Model& model, int body);
+
 // A joint whose two frames coincide, in `state`, at `anchor` (world) with z along `axis`
 // (world, normalized here); body_a may be -1 (the world).
 Joint make_joint(const State& state, JointType type, int body_a, int body_b, const Vec3& anchor,
