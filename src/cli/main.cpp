@@ -93,13 +93,15 @@ commands:
 exit status: 0 success, 1 the run stopped on a failed step, 2 bad input or usage
 )";
 
-// `names` joined by `separator`, wrapped to the usage text's option column.
-std::string name_list(const std::vector<std::string>& names, const std::string& separator) {
+// `names` joined by `separator`; with `wrap`, broken before 90 columns onto lines indented to
+// the usage text's option column.
+std::string name_list(const std::vector<std::string>& names, const std::string& separator,
+                      bool wrap = true) {
   const std::string indent(35, ' ');
   std::string out, line;
   for (std::size_t k = 0; k < names.size(); ++k) {
     const std::string item = names[k] + (k + 1 < names.size() ? separator : "");
-    if (!line.empty() && indent.size() + line.size() + item.size() > 90) {
+    if (wrap && !line.empty() && indent.size() + line.size() + item.size() > 90) {
       while (line.back() == ' ') line.pop_back();
       out += line + "\n" + indent;
       line.clear();
@@ -117,10 +119,7 @@ std::string usage() {
   };
   fill("@SOLVERS@", name_list(solver_names(), ", "));
   fill("@FORMULATIONS@", name_list(formulation_names(), " | "));
-  std::vector<std::string> ncp;
-  for (const std::string& name : solver_names())
-    if (make_solver(name)->supports_ncp()) ncp.push_back(name);
-  fill("@NCP_SOLVERS@", name_list(ncp, ", "));
+  fill("@NCP_SOLVERS@", name_list(ncp_solver_names(), ", "));
   return text;
 }
 
@@ -139,7 +138,7 @@ void apply_overrides(const Args& a, Settings& s) {
   if (auto v = a.value("fallbacks")) s.fallbacks = split_list(*v);
   if (auto v = a.value("formulation")) {
     if (!parse_formulation(*v, s.formulation))
-      throw UsageError("--formulation: expected one of " + name_list(formulation_names(), ", ") +
+      throw UsageError("--formulation: expected one of " + name_list(formulation_names(), ", ", false) +
                        ", got '" + *v + "'");
   }
   if (auto v = a.value("contact-model")) {

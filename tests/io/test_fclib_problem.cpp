@@ -181,8 +181,8 @@ TEST(FclibProblem, CompareSolversRanksEverySolverOnAnFclibFile) {
   text << std::ifstream(csv).rdbuf();
   for (const std::string& solver : solver_names())
     EXPECT_NE(text.str().find(",11," + solver + ","), std::string::npos) << solver << "\n" << text.str();
-  for (const char* solver : {"lemke", "path", "interior-point", "fischer-newton"})
-    EXPECT_NE(text.str().find("," + std::string(solver) + ",solved,"), std::string::npos)
+  for (const std::string solver : {"lemke", "path", "interior-point", "fischer-newton"})
+    EXPECT_NE(text.str().find(std::string(",") + solver + ",solved,"), std::string::npos)
         << solver << "\n" << text.str();
 }
 

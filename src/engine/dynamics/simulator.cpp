@@ -83,21 +83,19 @@ Simulator::Simulator(Model model, State initial, Settings settings)
                                 " bodies, the model " + std::to_string(model_.bodies.size()));
   const int nj = static_cast<int>(model_.joints.size());
   const int nb = static_cast<int>(model_.bodies.size());
-  for (const PdJointSpec& c : model_.controllers.pd_joints)
+  for (const PdJointSpec& c : model_.controllers.pd_joints) {
     if (c.joint < 0 || c.joint >= nj)
       throw std::invalid_argument("a PD controller names joint " + std::to_string(c.joint) +
                                   " of " + std::to_string(nj));
-  for (const PdJointSpec& c : model_.controllers.pd_joints) {
     const JointType type = model_.joints[c.joint].type;
     if (!has_free_angle(type) && !has_free_translation(type))
       throw std::invalid_argument("a PD controller drives joint " + std::to_string(c.joint) +
                                   ", a " + to_string(type) +
                                   " joint, which has no angle or displacement to drive");
-  }
-  for (const PdJointSpec& c : model_.controllers.pd_joints)
     if (c.implicit && c.max_effort < std::numeric_limits<double>::infinity())
       throw std::invalid_argument("an implicit PD drive (joint " + std::to_string(c.joint) +
                                   ") takes no max_effort: its effort is not bounded");
+  }
   for (const WrenchSpec& c : model_.controllers.wrenches)
     if (c.body < 0 || c.body >= nb)
       throw std::invalid_argument("a wrench names body " + std::to_string(c.body) + " of " +

@@ -39,10 +39,16 @@ std::vector<std::string> solver_names() {
           "fischer-newton", "path"};
 }
 
+std::vector<std::string> ncp_solver_names() {
+  std::vector<std::string> out;
+  for (const std::string& name : solver_names())
+    if (make_solver(name)->supports_ncp()) out.push_back(name);
+  return out;
+}
+
 std::string ncp_solver_list() {
   std::string out;
-  for (const std::string& name : solver_names())
-    if (make_solver(name)->supports_ncp()) out += (out.empty() ? "" : ", ") + name;
+  for (const std::string& name : ncp_solver_names()) out += (out.empty() ? "" : ", ") + name;
   return out;
 }
 

@@ -82,7 +82,9 @@ SolveReport finish_report(SolveReport report, SolveStatus status, std::string me
                           const Ncp& ncp, const VecX& z,
                           std::chrono::steady_clock::time_point start);
 
-// The solvers that take the NCP, by name, for messages ("fischer-newton, minmap-newton, ...").
+// The solvers that take the NCP, by name (Solver::supports_ncp), in solver_names()' order.
+std::vector<std::string> ncp_solver_names();
+// The same joined for messages ("fischer-newton, minmap-newton, ...").
 std::string ncp_solver_list();
 
 }  // namespace pegsim

@@ -64,7 +64,8 @@ FramePtr make_snapshot(const Model& model, const State& state, const StepReport*
   if (!report) return f;
   const StepReport& r = *report;
   if (!r.failed && r.joints.size() == f->joints.size())
-    for (std::size_t k = 0; k < r.joints.size(); ++k) f->joints[k].drive_effort = r.joints[k].drive_effort;
+    for (std::size_t k = 0; k < r.joints.size(); ++k)
+      f->joints[k].drive_effort = r.joints[k].drive_effort;
   f->contacts.reserve(r.contacts.size());
   for (std::size_t i = 0; i < r.contacts.size(); ++i) {
     const Contact& c = r.contacts[i];

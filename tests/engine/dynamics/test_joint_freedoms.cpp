@@ -176,9 +176,7 @@ TEST(JointFreedoms, AStepProjectsAnyTwistOntoTheFreeMotions) {
             s.bodies[i].angular_velocity = nu.segment<3>(6 * block + 3);
             ++block;
           }
-          Settings settings;
-          settings.h = 1e-3;
-          settings.gravity = Vec3::Zero();
+          Settings settings = test::step_settings(1e-3);
           settings.formulation = formulation;
           settings.solver = formulation == Formulation::MixedLcp ? "path" : "lemke";
           settings.fallbacks = {};
@@ -216,10 +214,7 @@ TEST(JointFreedoms, TheFreeCoordinatesMoveAndTheConstrainedOnesHold) {
     const Vec6 twist = rigid_twist(p.anchor, slide * p.axis, spin * p.axis, s.bodies[p.b].position);
     s.bodies[p.b].velocity = twist.head<3>();
     s.bodies[p.b].angular_velocity = twist.tail<3>();
-    Settings settings;
-    settings.h = 1e-3;
-    settings.gravity = Vec3::Zero();
-    Simulator sim(p.w.model, s, settings);
+    Simulator sim(p.w.model, s, test::step_settings(1e-3));
     double worst_position = 0.0, worst_angle = 0.0;
     for (int n = 0; n < 500; ++n) {
       ASSERT_FALSE(sim.step().failed) << to_string(t.type);
