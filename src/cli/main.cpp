@@ -206,6 +206,7 @@ int run(const std::vector<std::string>& argv) {
 
   Simulator sim(scene.model, scene.initial, scene.settings);
   RunSummary summary;
+  summary.start(sim.model(), sim.state());
   sim.add_observer(&summary);
   std::optional<TrajectoryCsv> csv;
   if (auto file = a.value("csv")) {

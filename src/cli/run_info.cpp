@@ -51,6 +51,7 @@ RunFileStats run_file_stats(const RunReader& reader) {
     s.sm_trap_steps += n > 0;
   }
   if (s.frames > 1) s.sm_traps_mean = double(s.sm_traps_total) / double(s.frames - 1);
+  s.overlap = run_pair_overlap(reader);
   return s;
 }
 
@@ -79,6 +80,7 @@ nlohmann::json stats_json(const RunFileStats& s) {
           {"contacts_per_step_mean", s.contacts_mean},
           {"contacts_per_step_max", s.contacts_max},
           {"max_penetration", s.max_penetration},
+          {"overlap", overlap_json(s.overlap)},
           {"sm_traps", {{"recorded", s.has_sm_traps},
                         {"total", s.sm_traps_total},
                         {"per_step_mean", s.sm_traps_mean},
@@ -121,8 +123,10 @@ void print_stats(std::ostream& out, const std::string& file, const RunFileStats&
   out << line;
   std::snprintf(line, sizeof line, "  residual        max %.3g\n", s.residual_max);
   out << line;
-  std::snprintf(line, sizeof line, "  max penetration %.3g m\n", s.max_penetration);
+  std::snprintf(line, sizeof line, "  max penetration %.3g m (enforced contacts)\n",
+                s.max_penetration);
   out << line;
+  out << overlap_lines(s.overlap, "  ", 16);
   if (s.has_sm_traps)
     std::snprintf(line, sizeof line,
                   "  SM traps        %lld (per step mean %.2f, max %lld; %lld steps with traps)\n",

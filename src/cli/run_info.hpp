@@ -9,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "cli/run_overlap.hpp"
 #include "io/run_reader.hpp"
 
 namespace pegsim::cli {
@@ -31,6 +32,8 @@ struct RunFileStats {
   double contacts_mean = 0.0;   // per recorded step (frames after the first)
   long long contacts_max = 0;
   double max_penetration = 0.0; // m, deepest enforced contact
+  // The largest overlap of any body pair, from the recorded poses (also frame 0's).
+  PairOverlapRecord overlap;
   // SM traps (thesis Fig. 5.13, 5.15): per recorded step; false/0 for files without them.
   bool has_sm_traps = false;
   long long sm_traps_total = 0, sm_traps_max = 0, sm_trap_steps = 0;  // steps with a trap

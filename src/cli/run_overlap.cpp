@@ -10,14 +10,11 @@ namespace {
 
 constexpr std::int64_t kBlock = 2048;  // frames read at once
 
-}  // namespace
-
-std::vector<FrameOverlap> run_overlap(const RunReader& reader) {
+// Calls visit(frame) for every frame's overlap, in frame order, a block of frames at a time.
+template <class Visit>
+void visit_overlaps(const RunReader& reader, Visit visit) {
   const Model model = reader.model();
-  const bool planar = std::any_of(model.bodies.begin(), model.bodies.end(),
-                                  [](const Body& b) { return b.shape.planar(); });
-  std::vector<FrameOverlap> out;
-  out.reserve(static_cast<std::size_t>(reader.frame_count()));
+  const bool planar = model.planar();
   State state;
   for (std::int64_t first = 0; first < reader.frame_count(); first += kBlock) {
     const std::int64_t n = std::min(kBlock, reader.frame_count() - first);
@@ -25,10 +22,78 @@ std::vector<FrameOverlap> run_overlap(const RunReader& reader) {
       state.time = f.time;
       state.step = f.step;
       state.bodies = std::move(f.bodies);
-      out.push_back({f.index, f.time, total_overlap(model, state), planar});
+      visit(FrameOverlap{f.index, f.time, total_overlap(model, state), planar});
     }
   }
+}
+
+}  // namespace
+
+const char* overlap_unit(bool planar) {
+  return planar ? "m^2" : "m^3";
+}
+
+void PairOverlapRecord::add(std::int64_t k, double t, const OverlapTotals& totals) {
+  if (k > 0) {
+    ++steps;
+    steps_with_overlap += totals.overlapping_pairs > 0;
+  }
+  max_unmeasured = std::max(max_unmeasured, totals.unmeasured_pairs);
+  if (totals.max_pair_volume > max_pair) {
+    max_pair = totals.max_pair_volume;
+    step = k;
+    time = t;
+  }
+}
+
+nlohmann::json overlap_json(const PairOverlapRecord& r) {
+  return {{"measure", r.planar ? "area" : "volume"},
+          {"unit", overlap_unit(r.planar)},
+          {"max_pair", r.max_pair},
+          {"step", r.step},
+          {"time", r.time},
+          {"steps_with_overlap", r.steps_with_overlap},
+          {"max_unmeasured_pairs", r.max_unmeasured}};
+}
+
+std::string overlap_lines(const PairOverlapRecord& r, const std::string& indent, int label_width) {
+  char line[512];
+  std::string out;
+  if (r.max_pair > 0.0)
+    std::snprintf(line, sizeof line,
+                  "%s%-*s%.3e %s (one body pair's %s) at step %lld (t = %g s);"
+                  " %lld of %lld steps with overlap\n",
+                  indent.c_str(), label_width, "max overlap", r.max_pair, overlap_unit(r.planar),
+                  r.planar ? "area" : "volume", static_cast<long long>(r.step), r.time,
+                  r.steps_with_overlap, r.steps);
+  else
+    std::snprintf(line, sizeof line, "%s%-*s0 %s (no body pair overlaps in any step)\n",
+                  indent.c_str(), label_width, "max overlap", overlap_unit(r.planar));
+  out += line;
+  if (r.max_unmeasured > 0) {
+    std::snprintf(line, sizeof line,
+                  "%s%-*sup to %d interpenetrating sphere-polytope or circle-polygon pairs per "
+                  "step not measured (no exact formula)\n",
+                  indent.c_str(), label_width, "", r.max_unmeasured);
+    out += line;
+  }
   return out;
+}
+
+std::vector<FrameOverlap> run_overlap(const RunReader& reader) {
+  std::vector<FrameOverlap> out;
+  out.reserve(static_cast<std::size_t>(reader.frame_count()));
+  visit_overlaps(reader, [&](const FrameOverlap& f) { out.push_back(f); });
+  return out;
+}
+
+PairOverlapRecord run_pair_overlap(const RunReader& reader) {
+  PairOverlapRecord r;
+  visit_overlaps(reader, [&](const FrameOverlap& f) {
+    r.planar = f.planar;
+    r.add(f.frame, f.time, f.totals);
+  });
+  return r;
 }
 
 void report_overlap(std::ostream& out, const std::string& run_file,
@@ -42,7 +107,7 @@ void report_overlap(std::ostream& out, const std::string& run_file,
     unmeasured = std::max(unmeasured, f.totals.unmeasured_pairs);
     if (!worst || f.totals.volume > worst->totals.volume) worst = &f;
   }
-  const char* unit = !frames.empty() && frames.front().planar ? "m^2" : "m^3";
+  const char* unit = overlap_unit(!frames.empty() && frames.front().planar);
   char line[256];
   if (!csv.empty()) {
     if (!overwrite && std::filesystem::exists(csv))

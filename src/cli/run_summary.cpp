@@ -5,7 +5,12 @@
 
 namespace pegsim::cli {
 
-void RunSummary::on_step(const Model&, const State&, const StepReport& r) {
+void RunSummary::start(const Model& model, const State& state) {
+  overlap.planar = model.planar();
+  overlap.add(0, state.time, total_overlap(model, state));
+}
+
+void RunSummary::on_step(const Model& model, const State& state, const StepReport& r) {
   if (r.failed) {
     ++failures;
     if (r.fell_back) ++fallbacks;
@@ -18,6 +23,8 @@ void RunSummary::on_step(const Model&, const State&, const StepReport& r) {
   max_contacts = std::max(max_contacts, nc);
   enforced += std::count(r.enforced.begin(), r.enforced.end(), 1);
   max_penetration = std::max(max_penetration, r.max_penetration);
+  overlap.planar = model.planar();
+  overlap.add(r.step, r.time, total_overlap(model, state));
   joints.resize(r.joints.size());
   for (std::size_t k = 0; k < r.joints.size(); ++k) {
     joints[k].max_position = std::max(joints[k].max_position, r.joints[k].position_error);
@@ -87,6 +94,7 @@ nlohmann::json summary_json(const RunInfo& info, const RunSummary& s, const Simu
   j["max_residual"] = s.max_residual;
   j["solve_seconds"] = s.solve_seconds;
   j["max_penetration"] = s.max_penetration;
+  j["overlap"] = overlap_json(s.overlap);
   nlohmann::json bodies = nlohmann::json::array();
   for (std::size_t i = 0; i < sim.model().bodies.size(); ++i) {
     const BodyState& b = sim.state().bodies[i];
@@ -154,7 +162,8 @@ void print_summary(std::ostream& out, const RunInfo& info, const RunSummary& s,
     emit("primary search   %lld steps, %lld LCPs; a primary moved off the largest gap in %lld, "
          "(4.13) unmet in %lld", s.primary_searches, s.primary_leaves, s.primaries_moved,
          s.primary_unresolved);
-  emit("max penetration  %.3e m", s.max_penetration);
+  emit("max penetration  %.3e m (enforced contacts)", s.max_penetration);
+  out << overlap_lines(s.overlap, "", 17);
   if (!s.joints.empty()) {
     emit("joint errors     position (m) and angle (rad) about the constrained axes: max, final");
     for (std::size_t k = 0; k < s.joints.size(); ++k) {

@@ -8,12 +8,15 @@
 
 #include <nlohmann/json.hpp>
 
+#include "cli/run_overlap.hpp"
 #include "engine/dynamics/simulator.hpp"
 
 namespace pegsim::cli {
 
 class RunSummary : public StepObserver {
  public:
+  // The initial state, before the first step: its overlap counts toward the run's largest.
+  void start(const Model& model, const State& state);
   void on_step(const Model& model, const State& state, const StepReport& report) override;
 
   long long steps = 0;
@@ -34,6 +37,9 @@ class RunSummary : public StepObserver {
   int max_problem_size = 0;
   double max_residual = 0.0;       // largest accepted natural-map residual
   double max_penetration = 0.0;    // deepest negative gap of an enforced contact, m
+  // The exact overlap of every body pair after each step (collision/overlap.hpp), which sees
+  // what max_penetration does not: bodies passing through each other with no enforced contact.
+  PairOverlapRecord overlap;
   double solve_seconds = 0.0;
   std::map<std::string, long long> answered_by;  // solver name -> steps it answered
   std::string stop_reason;         // empty when the run completed

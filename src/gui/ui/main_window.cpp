@@ -435,7 +435,7 @@ void MainWindow::showRecordedSettings(qint64 k) {
 void MainWindow::display(const FramePtr& frame) {
   view_->showFrame(frame);
   if (compare_) view_->showGhost(comparisonFrame(frame->step));
-  status_->showFrame(*frame);
+  status_->showFrame(*frame, model_.get());
   inspector_->show(model_, frame, selected_);
   if (selected_joint_ >= 0) inspector_->showJoint(model_, frame, selected_joint_);
   plots_->setCursorTime(frame->time);
