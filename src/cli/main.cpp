@@ -2,9 +2,10 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <cstdio>
 #include <iostream>
 #include <optional>
 #include <sstream>
@@ -23,6 +24,7 @@
 #include "io/run_reader.hpp"
 #include "io/run_writer.hpp"
 #include "io/scene.hpp"
+#include "io/scene_settings.hpp"
 #include "io/sds_writer.hpp"
 
 namespace pegsim::cli {
@@ -132,7 +134,8 @@ std::vector<std::string> split_list(const std::string& s) {
   return out;
 }
 
-void apply_overrides(const Args& a, Settings& s) {
+// `dimension`: the scene's (3, or 2 for a planar scene), for what friction_directions takes.
+void apply_overrides(const Args& a, Settings& s, int dimension) {
   if (auto h = a.positive_number("h")) s.h = *h;
   if (auto v = a.value("solver")) s.solver = *v;
   if (auto v = a.value("fallbacks")) s.fallbacks = split_list(*v);
@@ -164,7 +167,15 @@ void apply_overrides(const Args& a, Settings& s) {
     if (v->empty() || *end != '\0' || s.eps_theta < -1.0 || s.eps_theta > 1.0)
       throw UsageError("--eps-theta: expected a number in [-1, 1], got '" + *v + "'");
   }
-  if (auto n = a.positive_integer("friction-directions")) s.friction_directions = int(*n);
+  if (auto v = a.value("friction-directions")) {
+    // The rule and the message of the scene file's /settings/friction_directions.
+    char* end = nullptr;
+    const long long n = std::strtoll(v->c_str(), &end, 10);
+    if (v->empty() || *end != '\0' || !friction_directions_allowed(n, dimension))
+      throw UsageError(std::string("--friction-directions: expected ") +
+                       friction_directions_expected(dimension) + ", got '" + *v + "'");
+    s.friction_directions = int(n);
+  }
   if (auto t = a.positive_number("tolerance")) s.tolerance = *t;
   if (auto n = a.positive_integer("max-iterations")) s.max_iterations = int(*n);
   if (auto v = a.value("on-failure")) {
@@ -194,7 +205,7 @@ int run(const std::vector<std::string>& argv) {
     throw UsageError("--duration and --steps exclude each other");
 
   Scene scene = load_scene(a.positional()[0]);
-  apply_overrides(a, scene.settings);
+  apply_overrides(a, scene.settings, scene.dimension);
   if (std::string why = check_settings(scene.settings, scene.model); !why.empty())
     throw UsageError(why);
   long long steps = 0;

@@ -5,6 +5,56 @@
 
 namespace pegsim::cli {
 
+std::vector<SettingDifference> settings_differences(const Settings& a, const Settings& b) {
+  std::vector<SettingDifference> out;
+  auto compare = [&](const char* name, const nlohmann::json& from, const nlohmann::json& to) {
+    if (from != to) out.push_back({name, from, to});
+  };
+  auto vec = [](const Vec3& v) { return nlohmann::json{v.x(), v.y(), v.z()}; };
+  compare("h", a.h, b.h);
+  compare("gravity", vec(a.gravity), vec(b.gravity));
+  compare("epsilon", a.epsilon, b.epsilon);
+  compare("eps_theta", a.eps_theta, b.eps_theta);
+  compare("feasibility_depth", a.feasibility_depth, b.feasibility_depth);
+  compare("feasibility_angle", a.feasibility_angle, b.feasibility_angle);
+  compare("friction_directions", a.friction_directions, b.friction_directions);
+  compare("formulation", to_string(a.formulation), to_string(b.formulation));
+  compare("contact_model", to_string(a.contact_model), to_string(b.contact_model));
+  compare("sm_enforce", to_string(a.sm_enforce), to_string(b.sm_enforce));
+  compare("gyroscopic", to_string(a.gyroscopic), to_string(b.gyroscopic));
+  compare("primaries", to_string(a.primaries), to_string(b.primaries));
+  compare("solver", a.solver, b.solver);
+  compare("fallbacks", a.fallbacks, b.fallbacks);
+  compare("tolerance", a.tolerance, b.tolerance);
+  compare("max_iterations", a.max_iterations, b.max_iterations);
+  compare("on_failure", to_string(a.on_failure), to_string(b.on_failure));
+  compare("warm_start", a.warm_start, b.warm_start);
+  compare("joint_correction", a.joint_correction, b.joint_correction);
+  compare("joint_position_tolerance", a.joint_position_tolerance, b.joint_position_tolerance);
+  compare("joint_velocity_tolerance", a.joint_velocity_tolerance, b.joint_velocity_tolerance);
+  return out;
+}
+
+namespace {
+
+// A setting's value as the text lines show it: names bare, lists comma-separated ("none" for
+// no fallbacks), numbers as JSON writes them (the shortest form that reads back exactly).
+std::string setting_text(const nlohmann::json& v) {
+  if (v.is_string()) return v.get<std::string>();
+  if (v.is_array()) {
+    if (v.empty()) return "none";
+    // Names as the command line takes them ("pgs,psor"), numbers as a vector "(0, 0, -9.81)".
+    const bool numbers = v.front().is_number();
+    std::string out;
+    for (const nlohmann::json& e : v)
+      out += (out.empty() ? "" : numbers ? ", " : ",") + setting_text(e);
+    return numbers ? "(" + out + ")" : out;
+  }
+  return v.dump();
+}
+
+}  // namespace
+
 RunFileStats run_file_stats(const RunReader& reader) {
   RunFileStats s;
   const RunHeader& h = reader.header();
@@ -14,6 +64,7 @@ RunFileStats run_file_stats(const RunReader& reader) {
   s.frames = reader.frame_count();
   s.bodies = static_cast<std::int64_t>(h.bodies.size());
   s.h = h.settings.h;
+  s.settings = h.settings;
   s.settings_changes = reader.settings_changes();
   const std::vector<double>& t = reader.times();
   if (!t.empty()) s.duration = t.back() - t.front();
@@ -57,10 +108,21 @@ RunFileStats run_file_stats(const RunReader& reader) {
 
 nlohmann::json stats_json(const RunFileStats& s) {
   nlohmann::json changes = nlohmann::json::array();
-  for (const SettingsChange& c : s.settings_changes)
-    changes.push_back({{"frame", c.frame}, {"h", c.settings.h}, {"solver", c.settings.solver},
+  const Settings* before = &s.settings;
+  for (const SettingsChange& c : s.settings_changes) {
+    nlohmann::json changed = nlohmann::json::object();
+    for (const SettingDifference& d : settings_differences(*before, c.settings))
+      changed[d.name] = {{"from", d.from}, {"to", d.to}};
+    before = &c.settings;
+    changes.push_back({{"frame", c.frame},
+                       {"h", c.settings.h},
+                       {"solver", c.settings.solver},
                        {"epsilon", c.settings.epsilon},
-                       {"friction_directions", c.settings.friction_directions}});
+                       {"friction_directions", c.settings.friction_directions},
+                       {"formulation", to_string(c.settings.formulation)},
+                       {"contact_model", to_string(c.settings.contact_model)},
+                       {"changed", changed}});
+  }
   return {{"scene", s.scene},
           {"program", s.program},
           {"created", s.created},
@@ -68,6 +130,9 @@ nlohmann::json stats_json(const RunFileStats& s) {
           {"steps", s.frames > 0 ? s.frames - 1 : 0},
           {"bodies", s.bodies},
           {"h", s.h},
+          {"formulation", to_string(s.settings.formulation)},
+          {"contact_model", to_string(s.settings.contact_model)},
+          {"solver", s.settings.solver},
           {"settings_changes", changes},
           {"duration", s.duration},
           {"solves", s.solves},
@@ -81,11 +146,12 @@ nlohmann::json stats_json(const RunFileStats& s) {
           {"contacts_per_step_max", s.contacts_max},
           {"max_penetration", s.max_penetration},
           {"overlap", overlap_json(s.overlap)},
-          {"sm_traps", {{"recorded", s.has_sm_traps},
-                        {"total", s.sm_traps_total},
-                        {"per_step_mean", s.sm_traps_mean},
-                        {"per_step_max", s.sm_traps_max},
-                        {"steps_with_traps", s.sm_trap_steps}}}};
+          {"sm_traps",
+           {{"recorded", s.has_sm_traps},
+            {"total", s.sm_traps_total},
+            {"per_step_mean", s.sm_traps_mean},
+            {"per_step_max", s.sm_traps_max},
+            {"steps_with_traps", s.sm_trap_steps}}}};
 }
 
 void print_stats(std::ostream& out, const std::string& file, const RunFileStats& s) {
@@ -96,10 +162,18 @@ void print_stats(std::ostream& out, const std::string& file, const RunFileStats&
                 static_cast<long long>(s.frames), static_cast<long long>(std::max<std::int64_t>(s.frames - 1, 0)),
                 s.h, s.duration);
   out << line;
+  out << "  settings        formulation " << to_string(s.settings.formulation) << ", contact model "
+      << to_string(s.settings.contact_model) << ", solver " << s.settings.solver << '\n';
+  const Settings* before = &s.settings;
   for (const SettingsChange& c : s.settings_changes) {
-    std::snprintf(line, sizeof line, "  settings from   frame %lld: h = %g s, solver %s\n",
-                  static_cast<long long>(c.frame), c.settings.h, c.settings.solver.c_str());
-    out << line;
+    out << "  settings from   frame " << c.frame << ':';
+    const std::vector<SettingDifference> changed = settings_differences(*before, c.settings);
+    for (std::size_t k = 0; k < changed.size(); ++k)
+      out << (k ? ", " : " ") << changed[k].name << ' ' << setting_text(changed[k].from) << " -> "
+          << setting_text(changed[k].to);
+    if (changed.empty()) out << " (none changed)";
+    out << '\n';
+    before = &c.settings;
   }
   out << "  bodies          " << s.bodies << '\n';
   std::snprintf(line, sizeof line, "  contacts/step   mean %.2f, max %lld\n", s.contacts_mean,

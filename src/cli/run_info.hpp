@@ -20,6 +20,7 @@ struct RunFileStats {
   std::int64_t frames = 0;      // frame 0 included
   std::int64_t bodies = 0;
   double h = 0.0;               // at the start of the run
+  Settings settings;            // at the start of the run (formulation, contact model, ...)
   // Settings changed during the run (the frame each applies from), empty if they never did.
   std::vector<SettingsChange> settings_changes;
   double duration = 0.0;        // simulated time from the first frame to the last, s
@@ -39,6 +40,15 @@ struct RunFileStats {
   long long sm_traps_total = 0, sm_traps_max = 0, sm_trap_steps = 0;  // steps with a trap
   double sm_traps_mean = 0.0;
 };
+
+// One setting that differs between two Settings: its scene-file name and both values (numbers,
+// names, booleans; gravity and fallbacks as arrays).
+struct SettingDifference {
+  std::string name;
+  nlohmann::json from, to;
+};
+// Every setting that differs from `before` to `after`, in the order of the scene format.
+std::vector<SettingDifference> settings_differences(const Settings& before, const Settings& after);
 
 RunFileStats run_file_stats(const RunReader& reader);
 nlohmann::json stats_json(const RunFileStats& s);

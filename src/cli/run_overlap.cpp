@@ -115,7 +115,10 @@ void report_overlap(std::ostream& out, const std::string& run_file,
     std::ofstream file(csv, std::ios::out | std::ios::trunc);
     if (!file) throw std::runtime_error(csv.string() + ": cannot be created");
     file.precision(17);
-    file << "frame,time,overlap_volume,max_pair_volume,overlapping_pairs,unmeasured_pairs\n";
+    // A 2D run's figures are areas: the columns say so.
+    const char* measure = !frames.empty() && frames.front().planar ? "area" : "volume";
+    file << "frame,time,overlap_" << measure << ",max_pair_" << measure
+         << ",overlapping_pairs,unmeasured_pairs\n";
     for (const FrameOverlap& f : frames)
       file << f.frame << ',' << f.time << ',' << f.totals.volume << ',' << f.totals.max_pair_volume
            << ',' << f.totals.overlapping_pairs << ',' << f.totals.unmeasured_pairs << '\n';

@@ -25,6 +25,10 @@ void RunSummary::on_step(const Model& model, const State& state, const StepRepor
   max_penetration = std::max(max_penetration, r.max_penetration);
   overlap.planar = model.planar();
   overlap.add(r.step, r.time, total_overlap(model, state));
+  const long long traps = static_cast<long long>(r.sm_traps.size());
+  sm_traps += traps;
+  sm_traps_max = std::max(sm_traps_max, traps);
+  sm_trap_steps += traps > 0;
   joints.resize(r.joints.size());
   for (std::size_t k = 0; k < r.joints.size(); ++k) {
     joints[k].max_position = std::max(joints[k].max_position, r.joints[k].position_error);
@@ -95,6 +99,10 @@ nlohmann::json summary_json(const RunInfo& info, const RunSummary& s, const Simu
   j["solve_seconds"] = s.solve_seconds;
   j["max_penetration"] = s.max_penetration;
   j["overlap"] = overlap_json(s.overlap);
+  j["sm_traps"] = {{"total", s.sm_traps},
+                   {"per_step_mean", s.steps ? double(s.sm_traps) / double(s.steps) : 0.0},
+                   {"per_step_max", s.sm_traps_max},
+                   {"steps_with_traps", s.sm_trap_steps}};
   nlohmann::json bodies = nlohmann::json::array();
   for (std::size_t i = 0; i < sim.model().bodies.size(); ++i) {
     const BodyState& b = sim.state().bodies[i];
@@ -164,6 +172,8 @@ void print_summary(std::ostream& out, const RunInfo& info, const RunSummary& s,
          s.primary_unresolved);
   emit("max penetration  %.3e m (enforced contacts)", s.max_penetration);
   out << overlap_lines(s.overlap, "", 17);
+  emit("SM traps         %lld (per step mean %.2f, max %lld; %lld steps with traps)", s.sm_traps,
+       s.steps ? double(s.sm_traps) / double(s.steps) : 0.0, s.sm_traps_max, s.sm_trap_steps);
   if (!s.joints.empty()) {
     emit("joint errors     position (m) and angle (rad) about the constrained axes: max, final");
     for (std::size_t k = 0; k < s.joints.size(); ++k) {

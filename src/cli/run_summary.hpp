@@ -40,6 +40,9 @@ class RunSummary : public StepObserver {
   // The exact overlap of every body pair after each step (collision/overlap.hpp), which sees
   // what max_penetration does not: bodies passing through each other with no enforced contact.
   PairOverlapRecord overlap;
+  // SM traps (StepReport::sm_traps, thesis Fig. 4.1, 5.13): summed over steps, the most in one
+  // step, and the steps with one.
+  long long sm_traps = 0, sm_traps_max = 0, sm_trap_steps = 0;
   double solve_seconds = 0.0;
   std::map<std::string, long long> answered_by;  // solver name -> steps it answered
   std::string stop_reason;         // empty when the run completed

@@ -2,6 +2,7 @@
 #include "io/scene_settings.hpp"
 
 #include <cmath>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -76,6 +77,16 @@ std::vector<std::string> fallbacks(const JsonNode& node) {
 
 }  // namespace
 
+bool friction_directions_allowed(long long n, int dimension) {
+  return dimension == 2 ? n == 2 : n >= 3 && n <= std::numeric_limits<int>::max();
+}
+
+const char* friction_directions_expected(int dimension) {
+  return dimension == 2 ? "2 in a 2D scene (+-t is the exact friction cone)"
+                        : "an integer number of directions >= 3 (with 1 or 2 the linearized "
+                          "friction cone lies along one line: no friction across it)";
+}
+
 Settings default_settings(int dimension) {
   Settings out;
   if (dimension == 2) {
@@ -114,10 +125,9 @@ Settings parse_settings(const JsonNode& s, int dimension) {
   if (auto n = s.find("feasibility_angle"))
     out.feasibility_angle = n->non_negative("an angle >= 0 in rad");
   if (auto n = s.find("friction_directions")) {
-    const char* what = planar ? "2 in a 2D scene (+-t is the exact friction cone)"
-                              : "an integer number of directions >= 3";
-    out.friction_directions = n->integer(what, planar ? 2 : 3);
-    if (planar && out.friction_directions != 2) n->fail(what);
+    const char* what = friction_directions_expected(dimension);
+    out.friction_directions = n->integer(what, 1);
+    if (!friction_directions_allowed(out.friction_directions, dimension)) n->fail(what);
   }
   if (auto n = s.find("formulation")) out.formulation = formulation(*n);
   if (auto n = s.find("contact_model")) out.contact_model = contact_model(*n);

@@ -353,7 +353,8 @@ TEST(Cli, PlanarSceneRunsRecordsAndExports) {
   EXPECT_TRUE(fs::exists(dir / "box9.csv"));
   r = cli("run " + scene("box_stack_2d") + " --steps 1 --friction-directions 7");
   EXPECT_EQ(r.status, 2);
-  EXPECT_NE(r.out.find("friction_directions must be 2"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("--friction-directions: expected 2 in a 2D scene"), std::string::npos)
+      << r.out;
 }
 
 TEST(Cli, ExportWritesTrajectoriesAndContacts) {
