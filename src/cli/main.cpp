@@ -33,7 +33,8 @@ namespace {
 constexpr const char* kUsage = R"(usage: pegsim-cli <command> [options]
 
 commands:
-  run SCENE.json      simulate a scene and print a summary
+  run SCENE.json      simulate a scene and print a summary (with the largest overlap of any
+                      body pair and the SM-trap count)
       --duration T | --steps N     how long (default: the scene's duration)
       --h H                        step size in s
       --solver NAME                @SOLVERS@
@@ -51,7 +52,7 @@ commands:
                                    so that it is one the step ends at (4.10)-(4.13)
       --epsilon E                  contact distance in m
       --eps-theta X                applicability relaxation (-sin theta)
-      --friction-directions N      directions of the linearized cone
+      --friction-directions N      directions of the linearized cone (>= 3; 2 in 2D)
       --tolerance T                solver tolerance on the natural-map residual
       --max-iterations N           solver iteration / pivot limit
       --on-failure stop|continue   what a step no solver answers does
@@ -62,13 +63,15 @@ commands:
       --json                       print the summary as one JSON object
       --quiet                      no progress bar
   validate SCENE.json  check a scene without running it
-  info RUN.h5          statistics of a recorded run: frames, solver, contacts
+  info RUN.h5          statistics of a recorded run: frames, settings and their changes,
+                       solver, contacts, largest body-pair overlap
       --json                       print them as one JSON object
   export RUN.h5 --csv DIR          write DIR/<body>.csv trajectories, DIR/contacts.csv and
                                    DIR/sm_traps.csv
   export RUN.h5 --sds OUT.h5       write the RPIsim Simulation Data Standard (docs/sds.md)
       --force                      allow replacing existing files
-  overlap RUN.h5       exact overlap volume of all body pairs in every frame, and its maximum
+  overlap RUN.h5       exact overlap volume (2D: area) of all body pairs in every frame, and
+                       its maximum
       --csv FILE                   one row per frame there instead of on the terminal
       --force                      allow replacing FILE
   compare-solvers FILE             re-solve recorded problems (run file recorded with
