@@ -1,5 +1,6 @@
 #include "engine/collision/overlap_contacts.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include "engine/collision/narrow_phase.hpp"
@@ -33,6 +34,34 @@ Contact overlap_contact(int a, int b, const MinimumTranslation& t, const Vec3& c
   return c;  // APPL 1, applicable and feasible
 }
 
+// An overlap too thin for its clipped area or volume to be positive in double (bodies that
+// have just met face to face): the contact sits between the features that meet, the mean of
+// A's vertices within the depth of its deepest one along n and the same of B's along -n. A
+// deepest vertex alone would be one corner of a touching face, and the corrective impulse
+// there would spin bodies that meet squarely.
+Vec3 in_space(const Vec2& x) {
+  return to_world3(x);
+}
+const Vec3& in_space(const Vec3& x) {
+  return x;
+}
+
+template <typename Point, typename Vertices>
+Point touching_centroid(const Vertices& vertices, int count, const Vec3& direction, double depth) {
+  auto along = [&](int v) { return in_space(vertices(v)).dot(direction); };
+  double deepest = -INFINITY;
+  for (int v = 0; v < count; ++v) deepest = std::max(deepest, along(v));
+  const double within = 2.0 * depth + 1e-12 * (1.0 + std::abs(deepest));
+  Point sum = Point::Zero();
+  int n = 0;
+  for (int v = 0; v < count; ++v)
+    if (along(v) >= deepest - within) {
+      sum += vertices(v);
+      ++n;
+    }
+  return sum / n;
+}
+
 void polygon_pair(const Polygon& pa, const BodyState& sa, int a, const Polygon& pb,
                   const BodyState& sb, int b, OverlapContactWorkspace& w,
                   std::vector<Contact>& out) {
@@ -41,11 +70,14 @@ void polygon_pair(const Polygon& pa, const BodyState& sa, int a, const Polygon& 
   MinimumTranslation t;
   if (!polygon_minimum_translation(w.outline_a, w.outline_b, t)) return;
   polygon_intersection(w.outline_a, w.outline_b, w.common, w.scratch);
-  // An overlap too thin for its clipped area to be positive in double: between the two
-  // deepest vertices instead.
-  const Vec2 centroid = w.common.size() >= 3 && polygon_area(w.common) > 0.0
-                            ? polygon_centroid(w.common)
-                            : 0.5 * (w.outline_a[t.deepest_a] + w.outline_b[t.deepest_b]);
+  const Vec2 centroid =
+      w.common.size() >= 3 && polygon_area(w.common) > 0.0
+          ? polygon_centroid(w.common)
+          : 0.5 *
+                (touching_centroid<Vec2>([&](int v) { return w.outline_a[v]; },
+                                         static_cast<int>(w.outline_a.size()), t.normal, t.depth) +
+                 touching_centroid<Vec2>([&](int v) { return w.outline_b[v]; },
+                                         static_cast<int>(w.outline_b.size()), -t.normal, t.depth));
   out.push_back(overlap_contact(a, b, t, to_world3(centroid)));
 }
 
@@ -54,11 +86,15 @@ void polytope_pair(const Polytope& pa, const BodyState& sa, int a, const Polytop
   MinimumTranslation t;
   if (!polytope_minimum_translation(pa, sa, pb, sb, t)) return;
   const ConvexSolid& common = polytope_intersection(pa, sa, pb, sb, w);
+  auto world_a = [&](int v) { return Vec3(sa.position + sa.orientation * pa.vertices[v]); };
+  auto world_b = [&](int v) { return Vec3(sb.position + sb.orientation * pb.vertices[v]); };
   const Vec3 centroid =
       !common.empty() && solid_volume(common) > 0.0
           ? solid_centroid(common)
-          : 0.5 * (sa.position + sa.orientation * pa.vertices[t.deepest_a] + sb.position +
-                   sb.orientation * pb.vertices[t.deepest_b]);
+          : 0.5 * (touching_centroid<Vec3>(world_a, static_cast<int>(pa.vertices.size()), t.normal,
+                                           t.depth) +
+                   touching_centroid<Vec3>(world_b, static_cast<int>(pb.vertices.size()), -t.normal,
+                                           t.depth));
   out.push_back(overlap_contact(a, b, t, centroid));
 }
 
