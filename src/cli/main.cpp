@@ -45,14 +45,18 @@ commands:
       --contact-model NAME         sm | lnc | peg | corrective (thesis Ch. 4, §5.2)
       --sm-enforce primary|all     contacts the standard model enforces: primary ones, or
                                    every one within epsilon (the thesis' experiments)
-      --gyroscopic implicit|explicit  the gyroscopic term: backward Euler (default) or
-                                   explicit as thesis (2.30)
+      --gyroscopic midpoint|implicit|explicit  the gyroscopic term: the midpoint Lie
+                                   rule (default; keeps a free body's L and energy),
+                                   backward Euler, or explicit as thesis (2.30)
       --primaries largest-gap|several  which contact of an I-constraint carries its force:
                                    the largest gap at the start (4.14), or any, searched
                                    so that it is one the step ends at (4.10)-(4.13)
       --epsilon E                  contact distance in m
       --eps-theta X                applicability relaxation (-sin theta)
       --friction-directions N      directions of the linearized cone (>= 3; 2 in 2D)
+      --cone-orientation motion|fixed  one friction direction against each contact's
+                                   slip (default: Coulomb's law at any heading), or
+                                   from a fixed tangent as RPIsim
       --tolerance T                solver tolerance on the natural-map residual
       --max-iterations N           solver iteration / pivot limit
       --on-failure stop|continue   what a step no solver answers does
@@ -157,7 +161,11 @@ void apply_overrides(const Args& a, Settings& s, int dimension) {
   }
   if (auto v = a.value("gyroscopic")) {
     if (!parse_gyroscopic(*v, s.gyroscopic))
-      throw UsageError("--gyroscopic: expected implicit or explicit, got '" + *v + "'");
+      throw UsageError("--gyroscopic: expected midpoint, implicit or explicit, got '" + *v + "'");
+  }
+  if (auto v = a.value("cone-orientation")) {
+    if (!parse_cone_orientation(*v, s.cone_orientation))
+      throw UsageError("--cone-orientation: expected motion or fixed, got '" + *v + "'");
   }
   if (auto v = a.value("primaries")) {
     if (!parse_primaries(*v, s.primaries))
@@ -199,8 +207,9 @@ void draw_progress(long long done, long long total, double wall) {
 
 int run(const std::vector<std::string>& argv) {
   Args a(argv, {"json", "quiet", "force", "record-problems"},
-         {"duration", "steps", "h", "solver", "fallbacks", "formulation", "contact-model", "sm-enforce", "gyroscopic", "primaries",
-          "epsilon", "eps-theta", "friction-directions", "tolerance", "max-iterations", "on-failure", "csv", "record"});
+         {"duration", "steps", "h", "solver", "fallbacks", "formulation", "contact-model",
+          "sm-enforce", "gyroscopic", "primaries", "cone-orientation", "epsilon", "eps-theta",
+          "friction-directions", "tolerance", "max-iterations", "on-failure", "csv", "record"});
   if (a.positional().size() != 1) throw UsageError("run: expected one scene file");
   if (a.flag("record-problems") && !a.value("record"))
     throw UsageError("--record-problems needs --record RUN.h5");

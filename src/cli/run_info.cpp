@@ -23,6 +23,7 @@ std::vector<SettingDifference> settings_differences(const Settings& a, const Set
   compare("sm_enforce", to_string(a.sm_enforce), to_string(b.sm_enforce));
   compare("gyroscopic", to_string(a.gyroscopic), to_string(b.gyroscopic));
   compare("primaries", to_string(a.primaries), to_string(b.primaries));
+  compare("cone_orientation", to_string(a.cone_orientation), to_string(b.cone_orientation));
   compare("solver", a.solver, b.solver);
   compare("fallbacks", a.fallbacks, b.fallbacks);
   compare("tolerance", a.tolerance, b.tolerance);

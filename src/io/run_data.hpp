@@ -82,6 +82,7 @@ struct RecordedContact {
   double normal_impulse = 0.0;               // N s
   Vec3 friction_impulse = Vec3::Zero();      // N s, world frame
   bool sliding = false;
+  Vec3 friction_basis = Vec3::Zero();  // t0 of the friction cone (zero: none recorded)
 };
 
 struct RecordedAttempt {

@@ -57,6 +57,7 @@ void write_settings(hid_t file, const Settings& s) {
   h5::write_attribute(id, "sm_enforce", std::string(to_string(s.sm_enforce)));
   h5::write_attribute(id, "gyroscopic", std::string(to_string(s.gyroscopic)));
   h5::write_attribute(id, "primaries", std::string(to_string(s.primaries)));
+  h5::write_attribute(id, "cone_orientation", std::string(to_string(s.cone_orientation)));
   h5::write_attribute(id, "solver", s.solver);
   h5::write_attribute(id, "fallbacks", join(s.fallbacks));
   h5::write_attribute(id, "tolerance", std::vector<double>{s.tolerance});
@@ -107,7 +108,15 @@ Settings read_settings(hid_t file) {
   if (h5::has_attribute(id, "gyroscopic")) {
     const std::string which = h5::read_string_attribute(id, "gyroscopic");
     if (!parse_gyroscopic(which, s.gyroscopic))
-      throw Failure("/settings gyroscopic: expected implicit or explicit, got '" + which + "'");
+      throw Failure("/settings gyroscopic: expected midpoint, implicit or explicit, got '" + which +
+                    "'");
+  }
+  // Files written before the option turned every friction cone from a fixed tangent.
+  s.cone_orientation = ConeOrientation::Fixed;
+  if (h5::has_attribute(id, "cone_orientation")) {
+    const std::string which = h5::read_string_attribute(id, "cone_orientation");
+    if (!parse_cone_orientation(which, s.cone_orientation))
+      throw Failure("/settings cone_orientation: expected motion or fixed, got '" + which + "'");
   }
   // Files written before the option used the largest gap (4.14).
   if (h5::has_attribute(id, "primaries")) {

@@ -51,7 +51,7 @@ h5::Handle status_type() {
                    true);
 }
 
-h5::Handle contact_type(bool with_duplicate_of, bool with_parts) {
+h5::Handle contact_type(bool with_duplicate_of, bool with_parts, bool with_friction_basis) {
   h5::Handle t = h5::type(H5Tcreate(H5T_COMPOUND, sizeof(ContactRow)));
   const h5::Handle kind = feature_kind_type();
   const h5::Handle v3 = vec3();
@@ -75,6 +75,8 @@ h5::Handle contact_type(bool with_duplicate_of, bool with_parts) {
   H5Tinsert(id, "normal_impulse", HOFFSET(ContactRow, normal_impulse), H5T_NATIVE_DOUBLE);
   H5Tinsert(id, "friction_impulse", HOFFSET(ContactRow, friction_impulse), v3.get());
   H5Tinsert(id, "sliding", HOFFSET(ContactRow, sliding), H5T_NATIVE_UINT8);
+  if (with_friction_basis)
+    H5Tinsert(id, "friction_basis", HOFFSET(ContactRow, friction_basis), v3.get());
   if (with_parts) {
     H5Tinsert(id, "part_a", HOFFSET(ContactRow, part_a), H5T_NATIVE_INT32);
     H5Tinsert(id, "part_b", HOFFSET(ContactRow, part_b), H5T_NATIVE_INT32);

@@ -73,6 +73,7 @@ struct ContactRow {
   double applicability;
   double normal_impulse;          // N s
   double friction_impulse[3];     // N s, world frame
+  double friction_basis[3];       // t0 of the friction cone, world frame; zero if none
   std::int32_t part_a, part_b;    // part of a compound body, -1 for other shapes
 };
 
@@ -122,7 +123,8 @@ struct SmTrapRow {
 // The types of the structs above (native layout, used in memory and in the file).
 // Without duplicate_of (or part_a/part_b): the contact rows of files written before that
 // field existed.
-h5::Handle contact_type(bool with_duplicate_of = true, bool with_parts = true);
+h5::Handle contact_type(bool with_duplicate_of = true, bool with_parts = true,
+                        bool with_friction_basis = true);
 h5::Handle solver_type();
 h5::Handle attempt_type();
 h5::Handle entry_type();

@@ -76,6 +76,7 @@ struct RunReader::Impl {
   h5::Handle entry_type = L::entry_type();
   bool has_duplicate_of = true;   // contact rows written before it existed lack the field
   bool has_parts = true;          // so do rows written before compound parts
+  bool has_friction_basis = true;  // and rows written before the cone followed the motion
   bool has_wrenches = false;      // /frames/force and /frames/torque (absent in older files)
   bool has_groups = false;        // the constraint groups (absent in older files)
   h5::Handle group_type = L::group_type();
@@ -194,8 +195,9 @@ void RunReader::Impl::open() {
     open_column(contacts, L::kContacts, {});
     has_duplicate_of = has_member(contacts.dataset.get(), "duplicate_of");
     has_parts = has_member(contacts.dataset.get(), "part_a");
-    if (!has_duplicate_of || !has_parts)
-      contact_type = L::contact_type(has_duplicate_of, has_parts);
+    has_friction_basis = has_member(contacts.dataset.get(), "friction_basis");
+    if (!has_duplicate_of || !has_parts || !has_friction_basis)
+      contact_type = L::contact_type(has_duplicate_of, has_parts, has_friction_basis);
     check_fields(contacts.dataset.get(), contact_type.get(), L::kContacts);
     open_column(attempt_offset, L::kAttemptOffset, {});
     open_column(attempts, L::kAttempts, {});
@@ -268,7 +270,8 @@ void RunReader::Impl::read_settings_log() {
       L::settings_type(has_member(row_column.dataset.get(), "joint_correction"),
                        has_member(row_column.dataset.get(), "sm_enforce"),
                        has_member(row_column.dataset.get(), "gyroscopic"),
-                       has_member(row_column.dataset.get(), "primaries"));
+                       has_member(row_column.dataset.get(), "primaries"),
+                       has_member(row_column.dataset.get(), "cone_orientation"));
   check_fields(row_column.dataset.get(), type.get(), L::kSettingsLogRows);
   const auto count = static_cast<std::int64_t>(std::min(frame_column.rows, row_column.rows));
   const auto frames = rows<std::int64_t>(frame_column, H5T_NATIVE_INT64, 0, count);
@@ -540,6 +543,8 @@ std::vector<RunFrame> RunReader::Impl::read(std::int64_t first, std::int64_t cou
         c.friction_impulse =
             Vec3(r.friction_impulse[0], r.friction_impulse[1], r.friction_impulse[2]);
         c.sliding = r.sliding != 0;
+        if (has_friction_basis)
+          c.friction_basis = Vec3(r.friction_basis[0], r.friction_basis[1], r.friction_basis[2]);
         fr.contacts.push_back(c);
       }
       if (has_groups) read_groups(go, gr, mo, mr, f, fr);

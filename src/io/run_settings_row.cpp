@@ -33,7 +33,7 @@ h5::Handle fixed_string(std::size_t n) {
 }  // namespace
 
 h5::Handle settings_type(bool with_joint_correction, bool with_sm_enforce, bool with_gyroscopic,
-                         bool with_primaries) {
+                         bool with_primaries, bool with_cone_orientation) {
   h5::Handle t = h5::type(H5Tcreate(H5T_COMPOUND, sizeof(SettingsRow)));
   const hsize_t three = 3;
   const h5::Handle v3 = h5::type(H5Tarray_create2(H5T_NATIVE_DOUBLE, 1, &three));
@@ -45,6 +45,7 @@ h5::Handle settings_type(bool with_joint_correction, bool with_sm_enforce, bool 
   const h5::Handle sm_enforce = fixed_string(sizeof(SettingsRow::sm_enforce));
   const h5::Handle gyroscopic = fixed_string(sizeof(SettingsRow::gyroscopic));
   const h5::Handle primaries = fixed_string(sizeof(SettingsRow::primaries));
+  const h5::Handle cone_orientation = fixed_string(sizeof(SettingsRow::cone_orientation));
   const hid_t id = t.get();
   H5Tinsert(id, "h", HOFFSET(SettingsRow, h), H5T_NATIVE_DOUBLE);
   H5Tinsert(id, "gravity", HOFFSET(SettingsRow, gravity), v3.get());
@@ -75,6 +76,9 @@ h5::Handle settings_type(bool with_joint_correction, bool with_sm_enforce, bool 
     H5Tinsert(id, "gyroscopic", HOFFSET(SettingsRow, gyroscopic), gyroscopic.get());
   if (with_primaries)
     H5Tinsert(id, "primaries", HOFFSET(SettingsRow, primaries), primaries.get());
+  if (with_cone_orientation)
+    H5Tinsert(id, "cone_orientation", HOFFSET(SettingsRow, cone_orientation),
+              cone_orientation.get());
   return t;
 }
 
@@ -100,6 +104,7 @@ SettingsRow to_row(const Settings& s) {
   put(r.sm_enforce, to_string(s.sm_enforce), "sm_enforce");
   put(r.gyroscopic, to_string(s.gyroscopic), "gyroscopic");
   put(r.primaries, to_string(s.primaries), "primaries");
+  put(r.cone_orientation, to_string(s.cone_orientation), "cone_orientation");
   std::string fallbacks;
   for (const std::string& f : s.fallbacks) fallbacks += (fallbacks.empty() ? "" : ",") + f;
   put(r.fallbacks, fallbacks, "fallbacks");
@@ -137,7 +142,13 @@ Settings from_row(const SettingsRow& r) {
   const std::string gyroscopic = get(r.gyroscopic);
   s.gyroscopic = Gyroscopic::Explicit;  // rows written before the option
   if (!gyroscopic.empty() && !parse_gyroscopic(gyroscopic, s.gyroscopic))
-    throw h5::Failure("/settings_log gyroscopic: expected implicit or explicit, got '" + gyroscopic + "'");
+    throw h5::Failure("/settings_log gyroscopic: expected midpoint, implicit or explicit, got '" +
+                      gyroscopic + "'");
+  const std::string cone = get(r.cone_orientation);
+  s.cone_orientation = ConeOrientation::Fixed;  // rows written before the option
+  if (!cone.empty() && !parse_cone_orientation(cone, s.cone_orientation))
+    throw h5::Failure("/settings_log cone_orientation: expected motion or fixed, got '" + cone +
+                      "'");
   const std::string primaries = get(r.primaries);
   if (!primaries.empty() && !parse_primaries(primaries, s.primaries))
     throw h5::Failure("/settings_log primaries: expected largest-gap or several, got '" + primaries + "'");
@@ -156,7 +167,8 @@ bool same_settings(const Settings& a, const Settings& b) {
          a.friction_directions == b.friction_directions && a.formulation == b.formulation &&
          a.contact_model == b.contact_model && a.sm_enforce == b.sm_enforce &&
          a.gyroscopic == b.gyroscopic && a.primaries == b.primaries &&
-         a.solver == b.solver && a.fallbacks == b.fallbacks && a.tolerance == b.tolerance &&
+         a.cone_orientation == b.cone_orientation && a.solver == b.solver &&
+         a.fallbacks == b.fallbacks && a.tolerance == b.tolerance &&
          a.max_iterations == b.max_iterations && a.on_failure == b.on_failure &&
          a.warm_start == b.warm_start && a.joint_correction == b.joint_correction &&
          a.joint_position_tolerance == b.joint_position_tolerance &&

@@ -30,12 +30,14 @@ struct SettingsRow {
   char sm_enforce[8];            // empty in files written before the option: "primary"
   char gyroscopic[16];           // empty in files written before the option: "explicit"
   char primaries[16];            // empty in files written before the option: "largest-gap"
+  char cone_orientation[8];      // empty in files written before the option: "fixed"
 };
 
-// The row's compound type; without the joint-correction fields, sm_enforce, gyroscopic or
-// primaries for files written before them.
+// The row's compound type; without the joint-correction fields, sm_enforce, gyroscopic,
+// primaries or cone_orientation for files written before them.
 h5::Handle settings_type(bool with_joint_correction = true, bool with_sm_enforce = true,
-                         bool with_gyroscopic = true, bool with_primaries = true);
+                         bool with_gyroscopic = true, bool with_primaries = true,
+                         bool with_cone_orientation = true);
 
 // Throws h5::Failure naming the field if a name does not fit its column.
 SettingsRow to_row(const Settings& s);

@@ -338,6 +338,8 @@ void RunWriter::Impl::add(const State& state, const StepReport* r) {
       const Vec3 f = i < r->friction_impulse.size() ? r->friction_impulse[i] : Vec3::Zero();
       for (int k = 0; k < 3; ++k) cr.friction_impulse[k] = f[k];
       cr.sliding = i < r->sliding.size() && r->sliding[i];
+      const Vec3 t0 = i < r->friction_basis.size() ? r->friction_basis[i] : Vec3::Zero();
+      for (int k = 0; k < 3; ++k) cr.friction_basis[k] = t0[k];
       b.contacts.push_back(cr);
     }
     contact_rows += static_cast<std::int64_t>(nc);

@@ -47,10 +47,17 @@ SmEnforce sm_enforce(const JsonNode& node) {
 }
 
 Gyroscopic gyroscopic(const JsonNode& node) {
-  const char* what = "the gyroscopic term's treatment: \"implicit\" or \"explicit\"";
+  const char* what = "the gyroscopic term's treatment: \"midpoint\", \"implicit\" or \"explicit\"";
   Gyroscopic g{};
   if (!parse_gyroscopic(node.string(what), g)) node.fail(what);
   return g;
+}
+
+ConeOrientation cone_orientation(const JsonNode& node) {
+  const char* what = "how the friction cone is turned: \"motion\" or \"fixed\"";
+  ConeOrientation c{};
+  if (!parse_cone_orientation(node.string(what), c)) node.fail(what);
+  return c;
 }
 
 Primaries primaries(const JsonNode& node) {
@@ -98,11 +105,28 @@ Settings default_settings(int dimension) {
 
 Settings parse_settings(const JsonNode& s, int dimension) {
   s.require_object("a settings object");
-  s.allow_only({"h", "gravity", "epsilon", "eps_theta", "feasibility_depth", "feasibility_angle",
-                "friction_directions", "formulation", "contact_model", "solver", "fallbacks",
-                "tolerance", "max_iterations", "on_failure", "warm_start", "joint_correction",
-                "joint_position_tolerance", "joint_velocity_tolerance", "sm_enforce",
-                "gyroscopic", "primaries"});
+  s.allow_only({"h",
+                "gravity",
+                "epsilon",
+                "eps_theta",
+                "feasibility_depth",
+                "feasibility_angle",
+                "friction_directions",
+                "formulation",
+                "contact_model",
+                "solver",
+                "fallbacks",
+                "tolerance",
+                "max_iterations",
+                "on_failure",
+                "warm_start",
+                "joint_correction",
+                "joint_position_tolerance",
+                "joint_velocity_tolerance",
+                "sm_enforce",
+                "gyroscopic",
+                "primaries",
+                "cone_orientation"});
   Settings out = default_settings(dimension);
   const bool planar = dimension == 2;
   if (auto n = s.find("h")) out.h = n->positive("a positive time step in s");
@@ -133,6 +157,7 @@ Settings parse_settings(const JsonNode& s, int dimension) {
   if (auto n = s.find("contact_model")) out.contact_model = contact_model(*n);
   if (auto n = s.find("sm_enforce")) out.sm_enforce = sm_enforce(*n);
   if (auto n = s.find("gyroscopic")) out.gyroscopic = gyroscopic(*n);
+  if (auto n = s.find("cone_orientation")) out.cone_orientation = cone_orientation(*n);
   if (auto n = s.find("primaries")) out.primaries = primaries(*n);
   if (auto n = s.find("solver")) out.solver = solver_name(*n);
   if (auto n = s.find("fallbacks")) out.fallbacks = fallbacks(*n);

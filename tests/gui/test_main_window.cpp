@@ -205,14 +205,15 @@ TEST(MainWindow, AnEditInTheSettingsPanelChangesTheNextStep) {
   EXPECT_DOUBLE_EQ(win.w.settingsPanel()->settings().h, h0 / 2.0);
 }
 
-// The gyroscopic term (implicit backward Euler or the thesis' explicit (2.30)) is switched in
-// the dock like any setting: the worker applies it and answers with the settings it now runs.
+// The gyroscopic term (the midpoint rule, backward Euler or the thesis' explicit (2.30)) is
+// switched in the dock like any setting: the worker applies it and answers with the settings it now
+// runs.
 TEST(MainWindow, TheGyroscopicTermIsSwitchedFromTheSettingsPanel) {
   Window win(1);
   auto* box = win.w.settingsPanel()->findChild<QComboBox*>("gyroscopic");
   ASSERT_NE(box, nullptr);
-  ASSERT_EQ(box->count(), 2);
-  EXPECT_EQ(box->currentText(), "implicit");  // the default
+  ASSERT_EQ(box->count(), 3);
+  EXPECT_EQ(box->currentText(), "midpoint");  // the default
   std::optional<Settings> applied;
   QObject::connect(win.w.simulation()->worker(), &SimWorker::settingsApplied, &win.w,
                    [&applied](const Settings& s) { applied = s; });

@@ -114,6 +114,7 @@ void expect_same_frame(const RunFrame& f, const State& s, const StepReport* r) {
     EXPECT_EQ(got.normal_impulse, r->normal_impulse[i]);
     EXPECT_EQ(got.friction_impulse, r->friction_impulse[i]);
     EXPECT_EQ(got.sliding, r->sliding[i] != 0);
+    EXPECT_EQ(got.friction_basis, r->friction_basis[i]);
   }
   const RecordedSolve& s2 = f.solve;
   EXPECT_EQ(s2.problem_size, r->problem_size);
@@ -758,10 +759,12 @@ TEST(RunFile, ReadsFilesWrittenBeforeTheAdditions) {
     H5Ldelete(f, "/settings_log", H5P_DEFAULT);
     H5Adelete_by_name(f, "/settings", "gyroscopic", H5P_DEFAULT);
     H5Adelete_by_name(f, "/settings", "primaries", H5P_DEFAULT);
+    H5Adelete_by_name(f, "/settings", "cone_orientation", H5P_DEFAULT);
   });
   RunReader reader(old);
   EXPECT_EQ(reader.header().settings.gyroscopic, Gyroscopic::Explicit);  // as (2.30) ran
   EXPECT_EQ(reader.header().settings.primaries, Primaries::LargestGap);  // as (4.14) ran
+  EXPECT_EQ(reader.header().settings.cone_orientation, ConeOrientation::Fixed);  // as it ran
   EXPECT_EQ(reader.header().format_version, 1);
   ASSERT_EQ(reader.frame_count(), 41);
   EXPECT_FALSE(reader.has_wrenches());
@@ -774,6 +777,7 @@ TEST(RunFile, ReadsFilesWrittenBeforeTheAdditions) {
     ASSERT_EQ(f.contacts.size(), want.contacts.size());
     for (std::size_t i = 0; i < f.contacts.size(); ++i) {
       EXPECT_EQ(f.contacts[i].duplicate_of, -1);
+      EXPECT_EQ(f.contacts[i].friction_basis, Vec3::Zero());  // not recorded then
       EXPECT_EQ(f.contacts[i].contact.point_a, want.contacts[i].contact.point_a);
       EXPECT_EQ(f.contacts[i].normal_impulse, want.contacts[i].normal_impulse);
       EXPECT_EQ(f.contacts[i].contact.feature_b.index, want.contacts[i].contact.feature_b.index);
@@ -830,7 +834,7 @@ TEST(RunFile, ControlledLimitedDampedJointsReplayExactly) {
   EXPECT_TRUE(model.controllers.empty());  // their effect is in the recorded wrenches
   EXPECT_TRUE(reader.header().settings.joint_correction);
   EXPECT_FALSE(reader.settings(200).joint_correction);
-  EXPECT_EQ(reader.header().settings.gyroscopic, Gyroscopic::Implicit);
+  EXPECT_EQ(reader.header().settings.gyroscopic, Gyroscopic::Midpoint);
   EXPECT_EQ(reader.settings(200).gyroscopic, Gyroscopic::Explicit);
   EXPECT_EQ(reader.header().settings.primaries, Primaries::LargestGap);
   EXPECT_EQ(reader.settings(200).primaries, Primaries::Several);

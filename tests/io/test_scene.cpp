@@ -130,7 +130,7 @@ TEST(Scene, SettingsFieldsAreRead) {
       "feasibility_depth": 0.001, "feasibility_angle": 0.2, "friction_directions": 4,
       "formulation": "anitescu-potra", "solver": "pgs", "fallbacks": ["lemke"],
       "tolerance": 1e-8, "max_iterations": 50, "on_failure": "continue", "warm_start": false,
-      "gyroscopic": "explicit", "primaries": "several"},
+      "gyroscopic": "explicit", "primaries": "several", "cone_orientation": "fixed"},
     "bodies": [{"name": "b", "shape": {"type": "sphere", "radius": 1}}]})");
   const Settings& t = s.settings;
   EXPECT_DOUBLE_EQ(s.duration, 2.5);
@@ -149,7 +149,9 @@ TEST(Scene, SettingsFieldsAreRead) {
   EXPECT_EQ(t.on_failure, FailurePolicy::Continue);
   EXPECT_FALSE(t.warm_start);
   EXPECT_EQ(t.gyroscopic, Gyroscopic::Explicit);
-  EXPECT_EQ(Settings{}.gyroscopic, Gyroscopic::Implicit);
+  EXPECT_EQ(Settings{}.gyroscopic, Gyroscopic::Midpoint);
+  EXPECT_EQ(t.cone_orientation, ConeOrientation::Fixed);
+  EXPECT_EQ(Settings{}.cone_orientation, ConeOrientation::Motion);
   EXPECT_EQ(t.primaries, Primaries::Several);
   EXPECT_EQ(Settings{}.primaries, Primaries::LargestGap);
   EXPECT_EQ(s.name, "test");  // no "name": the origin's stem

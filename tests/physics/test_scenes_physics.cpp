@@ -1,6 +1,7 @@
 // Whole shipped scenes against invariants and analytic answers (thesis §5.4, issue targets).
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <filesystem>
 
 #include "engine/dynamics/simulator.hpp"
@@ -84,6 +85,49 @@ TEST(ScenePhysics, MomentumRowConservesMomentumThroughEveryImpact) {
   ASSERT_NEAR(mass, 3.67, 1e-12);
   for (std::size_t i = 0; i < sim.model().bodies.size(); ++i)
     EXPECT_NEAR(sim.state().bodies[i].velocity.x(), 3.0 / 3.67, 1e-6) << sim.model().bodies[i].name;
+}
+
+// sliding_block: its description's a = g (sin 30 - 0.3 cos 30) = 2.3563 m/s^2 down the fall
+// line (-x along the incline), with no sideways drift: v = a t at every step (velocity-level
+// steps are exact for a constant acceleration).
+TEST(ScenePhysics, SlidingBlockSlidesAtTheAccelerationItsDescriptionStates) {
+  Scene scene = shipped("sliding_block");
+  Simulator sim(scene.model, scene.initial, scene.settings);
+  const int block = sim.model().body_index("block");
+  const double theta = M_PI / 6.0, a = 9.81 * (std::sin(theta) - 0.3 * std::cos(theta));
+  ASSERT_NEAR(a, 2.3563, 1e-4);
+  const Vec3 downhill(-std::cos(theta), 0.0, -std::sin(theta));
+  const Vec3 start = sim.state().bodies[block].position;
+  const int steps = static_cast<int>(std::lround(scene.duration / scene.settings.h));
+  for (int k = 1; k <= steps; ++k) {
+    const StepReport& r = sim.step();
+    ASSERT_FALSE(r.failed) << r.failure;
+    const Vec3 v = sim.state().bodies[block].velocity;
+    ASSERT_NEAR(v.dot(downhill), a * k * scene.settings.h, 0.005 * a * k * scene.settings.h)
+        << "step " << k;
+  }
+  const Vec3 moved = sim.state().bodies[block].position - start;
+  EXPECT_LT(std::abs(moved.y()), 1e-9);
+  EXPECT_LT(std::atan2(moved.cross(downhill).norm(), moved.dot(downhill)), 0.1 * M_PI / 180);
+}
+
+// hello_world and sphere_drop: "it lands and comes to rest", "stays there": at the end of the
+// scene's duration the body is still, resting on the ground (its centre half its height up,
+// within a millimetre), and upright.
+TEST(ScenePhysics, DroppedBodiesComeToRestWhereTheyLand) {
+  for (const char* name : {"hello_world", "sphere_drop"}) {
+    SCOPED_TRACE(name);
+    Scene scene = shipped(name);
+    Simulator sim(scene.model, scene.initial, scene.settings);
+    const int steps = static_cast<int>(std::lround(scene.duration / scene.settings.h));
+    for (int k = 0; k < steps; ++k) ASSERT_FALSE(sim.step().failed);
+    const int body = 1;  // after the ground
+    const BodyState& s = sim.state().bodies[body];
+    EXPECT_LT(s.velocity.norm(), 1e-6);
+    EXPECT_LT(s.angular_velocity.norm(), 1e-6);
+    EXPECT_NEAR(s.position.z(), 0.5, 1e-3);
+    EXPECT_LT(s.orientation.angularDistance(scene.initial.bodies[body].orientation), 1e-6);
+  }
 }
 
 }  // namespace

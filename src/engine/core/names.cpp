@@ -101,13 +101,33 @@ const char* to_string(Gyroscopic g) {
   switch (g) {
     case Gyroscopic::Explicit: return "explicit";
     case Gyroscopic::Implicit: return "implicit";
+    case Gyroscopic::Midpoint:
+      return "midpoint";
   }
   return "?";
 }
 
 bool parse_gyroscopic(const std::string& name, Gyroscopic& out) {
-  return parse_name(name, std::initializer_list<Gyroscopic>{Gyroscopic::Explicit, Gyroscopic::Implicit},
+  return parse_name(name,
+                    std::initializer_list<Gyroscopic>{Gyroscopic::Explicit, Gyroscopic::Implicit,
+                                                      Gyroscopic::Midpoint},
                     out);
+}
+
+const char* to_string(ConeOrientation c) {
+  switch (c) {
+    case ConeOrientation::Motion:
+      return "motion";
+    case ConeOrientation::Fixed:
+      return "fixed";
+  }
+  return "?";
+}
+
+bool parse_cone_orientation(const std::string& name, ConeOrientation& out) {
+  return parse_name(
+      name, std::initializer_list<ConeOrientation>{ConeOrientation::Motion, ConeOrientation::Fixed},
+      out);
 }
 
 const char* to_string(Primaries p) {

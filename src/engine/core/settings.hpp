@@ -41,7 +41,17 @@ enum class Gyroscopic {
   Explicit,  // thesis (2.30): evaluated at the step's start; adds energy to a tumbling body
              // (by a factor 1 + O((h w)^2) per step) and can spin it up without bound
   Implicit,  // backward Euler on Euler's equations in the body frame (Newton's method):
-             // kinetic energy and |L| of a torque-free body do not grow, whatever h w
+             // kinetic energy and |L| of a torque-free body do not grow, whatever h w, but decay
+  Midpoint,  // the midpoint Lie algorithm (dynamics/free_rotation.hpp): a torque-free body
+             // keeps its world angular momentum and kinetic energy, whatever h w
+};
+
+// How each contact's linearized friction cone (2.21) is turned about its normal.
+enum class ConeOrientation {
+  Motion,  // one direction against the slip of the free motion (dynamics/friction_basis.hpp):
+           // Coulomb's law whatever the heading
+  Fixed,   // from the fixed tangent any_perpendicular(n), as RPIsim: the friction a sliding
+           // body gets depends on its heading (up to 1 - cos(pi / n_d) less between directions)
 };
 
 // Which C_iota contact of an I-constraint may carry the constraint's impulse (thesis §4.2.2).
@@ -67,10 +77,11 @@ struct Settings {
   double feasibility_depth = 0.0025;         // penetration allowed inside the Voronoi region, m
   double feasibility_angle = 0.4;            // phi outside the Voronoi region, rad (§3.3)
   int friction_directions = 7;               // n_d of the linearized cone (2.21)
+  ConeOrientation cone_orientation = ConeOrientation::Motion;
   Formulation formulation = Formulation::StewartTrinkle;
   ContactModel contact_model = ContactModel::Standard;
   SmEnforce sm_enforce = SmEnforce::Primary;  // the standard model's contacts (and SM traps)
-  Gyroscopic gyroscopic = Gyroscopic::Implicit;
+  Gyroscopic gyroscopic = Gyroscopic::Midpoint;
   Primaries primaries = Primaries::LargestGap;  // of I-constraints (PEG, LNC)
   std::string solver = "lemke";
   std::vector<std::string> fallbacks{"pgs"};
@@ -100,8 +111,11 @@ const char* to_string(SmEnforce e);
 // Parse "primary" or "all"; returns false if unknown.
 bool parse_sm_enforce(const std::string& name, SmEnforce& out);
 const char* to_string(Gyroscopic g);
-// Parse "explicit" or "implicit"; returns false if unknown.
+// Parse "explicit", "implicit" or "midpoint"; returns false if unknown.
 bool parse_gyroscopic(const std::string& name, Gyroscopic& out);
+const char* to_string(ConeOrientation c);
+// Parse "motion" or "fixed"; returns false if unknown.
+bool parse_cone_orientation(const std::string& name, ConeOrientation& out);
 const char* to_string(Primaries p);
 // Parse "largest-gap" or "several"; returns false if unknown.
 bool parse_primaries(const std::string& name, Primaries& out);

@@ -73,6 +73,10 @@ std::string check_settings(const Settings& s, const Model& model) {
   if (std::string why = check_settings(s); !why.empty()) return why;
   if (model.planar() && s.formulation != Formulation::Ncp && s.friction_directions != 2)
     return "friction_directions must be 2 in a planar (2D) model (+-t is the exact cone)";
+  // The scene files' and the CLI's rule (io/scene_settings.hpp), for settings made elsewhere.
+  if (!model.planar() && s.formulation != Formulation::Ncp && s.friction_directions < 3)
+    return "friction_directions must be >= 3 in a 3D model (with 1 or 2 the linearized cone "
+           "lies along one line: no friction across it)";
   return {};
 }
 
@@ -262,7 +266,8 @@ const StepReport& Simulator::step() {
   // Stage 7: integrate; a failed step leaves the state as it was (FailurePolicy::Stop).
   t0 = Clock::now();
   if (!r.failed) {
-    integrate_positions(model_, velocity_, settings_.h, state_);
+    mark_held();
+    integrate_positions(model_, velocity_, settings_.h, settings_.gyroscopic, held_, state_);
     state_.time += settings_.h;
     ++state_.step;
     for (BodyState& s : state_.bodies) {
@@ -402,6 +407,17 @@ bool Simulator::drop_cross_constraints() {
   std::swap(r.constraints, kept_constraints_);
   mark_enforced();  // a contact only an X-constraint held is no longer enforced
   return true;
+}
+
+void Simulator::mark_held() {
+  const StepReport& r = report_;
+  held_.assign(model_.bodies.size(), 0);
+  for (std::size_t i = 0; i < r.contacts.size(); ++i)
+    if (r.enforced[i]) held_[r.contacts[i].body_a] = held_[r.contacts[i].body_b] = 1;
+  for (const Joint& j : model_.joints) {
+    if (j.body_a >= 0) held_[j.body_a] = 1;
+    if (j.body_b >= 0) held_[j.body_b] = 1;
+  }
 }
 
 void Simulator::mark_enforced() {
@@ -587,8 +603,9 @@ void Simulator::fill_impulses(const ContactProblem& problem, const Eigen::Ref<co
   r.normal_impulse.assign(nc, 0.0);
   r.friction_impulse.assign(nc, Vec3::Zero());
   r.sliding.assign(nc, 0);
+  r.friction_basis.assign(nc, Vec3::Zero());
   for (ConstraintGroup& g : r.constraints.groups) g.impulse = 0.0;
-  if (z.size() == 0) return;
+  if (z.size() == 0) return;  // (problem may then be an earlier step's)
   const int nd = problem.directions;
   // Block i is the primary of group i; a contact that is the primary of several groups
   // (an X-constraint written as an I-constraint, §4.2.3) receives the sum.
@@ -597,6 +614,7 @@ void Simulator::fill_impulses(const ContactProblem& problem, const Eigen::Ref<co
     const int base = i * problem.block_size();
     r.constraints.groups[i].impulse = z(base);
     r.normal_impulse[c] += z(base);
+    if (nd > 0) r.friction_basis[c] = problem.tangents[i * nd];
     for (int k = 0; k < nd; ++k) r.friction_impulse[c] += z(base + 1 + k) * problem.tangents[i * nd + k];
     if (nd > 0 && z(base + nd + 1) > settings_.tolerance) r.sliding[c] = 1;
   }

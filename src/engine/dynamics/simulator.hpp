@@ -85,6 +85,9 @@ class Simulator {
   bool drop_cross_constraints();
   // report_.enforced and max_penetration from report_.constraints.
   void mark_enforced();
+  // held_[b] = 1 for a body that an enforced contact or a joint holds this step: it turns by
+  // its solved w (integrate_positions).
+  void mark_held();
   void fill_impulses(const ContactProblem& problem, const Eigen::Ref<const VecX>& z);
   void run_controllers();
   void report_joints(const ContactProblem& problem, const VecX& z);
@@ -113,6 +116,7 @@ class Simulator {
   std::vector<double> end_rate_, leaf_violation_;
   SmTrapWorkspace trap_workspace_;
   VecX z_, best_z_, velocity_;
+  std::vector<char> held_;
   std::vector<Vec3> pending_force_, pending_torque_;  // wrenches before the controllers added theirs
   JointCorrectionWorkspace correction_;
   std::vector<double> joint_position_error_, joint_velocity_error_;

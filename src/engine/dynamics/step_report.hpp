@@ -62,6 +62,10 @@ struct StepReport {
                                         // primary of, N s (0 if it carries no force)
   std::vector<Vec3> friction_impulse;   // per contact: world-frame sum of p_f,j d_j, N s
   std::vector<char> sliding;            // per contact: 1 if the slip speed s (NCP: sigma) > 0
+  // Per enforced frictional contact: t0, the first friction direction d_1 of its cone (the
+  // others are t0 turned about the normal by 2 pi j / n_d; NCP: t, with o = n x t); zero for
+  // a contact not enforced or without friction rows. See dynamics/friction_basis.hpp.
+  std::vector<Vec3> friction_basis;
   int problem_size = 0;                 // LCP (or NCP) dimension (0: no enforced contact, no solve)
   SolveReport solve;                    // the answer that was used
   std::vector<SolveReport> attempts;    // every solver tried, in fallback order (leaf after

@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "engine/dynamics/free_rotation.hpp"
+#include "engine/dynamics/friction_basis.hpp"
 #include "engine/dynamics/joint_damping.hpp"
 #include "engine/dynamics/joint_drives.hpp"
 
@@ -192,7 +193,8 @@ void free_velocities(const Model& model, const State& state, const Settings& set
     }
     // Newton–Euler (2.7); the gyroscopic term as Settings::gyroscopic says ((2.30): explicit).
     free_velocity.segment<3>(6 * i) = s.velocity + h * (settings.gravity + s.force * body.inv_mass());
-    free_velocity.segment<3>(6 * i + 3) = free_angular_velocity(body, s, h, settings.gyroscopic);
+    free_velocity.segment<3>(6 * i + 3) =
+        free_rotation(body, s, h, settings.gyroscopic).angular_velocity;
   }
 }
 
@@ -326,6 +328,14 @@ void assemble_stewart_trinkle(const Model& model, const State& state, const Sett
     return inv_inertia[b];
   };
 
+  // nu + M^-1 p_ext before the joints' impulses: it orients the friction cones.
+  free_velocities(model, state, settings, p.free_velocity);
+  auto free_point_velocity = [&](int b, const Vec3& r) -> Vec3 {
+    if (model.bodies[b].is_static) return Vec3::Zero();
+    const auto v = p.free_velocity.segment<6>(6 * b);
+    return v.head<3>() + v.tail<3>().cross(r);
+  };
+
   // Columns of G_n and G_f (2.26), (2.22): body A is pushed along -n, body B along +n.
   for (int i = 0; i < nc; ++i) {
     const Contact& c = contacts[enforced[i]];
@@ -340,7 +350,16 @@ void assemble_stewart_trinkle(const Model& model, const State& state, const Sett
     const bool planar = A.shape.planar() && B.shape.planar();
     if (planar && !ncp && !frictionless && nd != 2)
       throw std::invalid_argument("a planar contact needs friction_directions = 2 (+-t)");
-    const Vec3 t0 = planar ? planar_tangent(c.normal) : any_perpendicular(c.normal);
+    // t0: the planar cone is exact (+-t) and the NCP's quadratic cone isotropic, so only the
+    // linearized 3D cone is turned to serve the motion (friction_basis.hpp).
+    Vec3 t0;
+    if (planar)
+      t0 = planar_tangent(c.normal);
+    else if (ncp || frictionless || settings.cone_orientation == ConeOrientation::Fixed)
+      t0 = any_perpendicular(c.normal);
+    else
+      t0 = friction_basis(c.normal,
+                          free_point_velocity(c.body_b, r_b) - free_point_velocity(c.body_a, r_a));
     for (int k = 0; k < cols_per_contact; ++k) {
       Vec3 dir;
       if (k == 0) {
@@ -401,7 +420,6 @@ void assemble_stewart_trinkle(const Model& model, const State& state, const Sett
     if (row.body_a >= 0) columns_of_body[row.body_a].push_back({limit_col + k, 0});
     if (row.body_b >= 0) columns_of_body[row.body_b].push_back({limit_col + k, 1});
   }
-  free_velocities(model, state, settings, p.free_velocity);
   eliminate_joints(model, state, settings.h, inverse_inertia, columns_of_body, p);
   // -Y^T A^-1 Y: what the joints take from the contacts' effective inverse mass.
   if (!p.joint_rows.empty() && ncols > 0)

@@ -41,10 +41,12 @@ SettingsPanel::SettingsPanel(QWidget* parent) : QWidget(parent) {
   for (const std::string& name : contact_model_names()) contact_model_->addItem(QString::fromStdString(name));
   gyroscopic_ = new QComboBox;
   gyroscopic_->setObjectName("gyroscopic");
-  gyroscopic_->setToolTip("The gyroscopic torque -w x Jw of a tumbling body: implicit (backward Euler, "
-                          "never adds energy) or explicit as thesis (2.30) (adds energy; spins a body "
-                          "up at large h|w|)");
-  for (Gyroscopic g : {Gyroscopic::Implicit, Gyroscopic::Explicit}) gyroscopic_->addItem(to_string(g));
+  gyroscopic_->setToolTip(
+      "The gyroscopic torque -w x Jw of a tumbling body: midpoint (keeps a free "
+      "body's angular momentum and energy), implicit (backward Euler, loses both) "
+      "or explicit as thesis (2.30) (adds energy; spins a body up at large h|w|)");
+  for (Gyroscopic g : {Gyroscopic::Midpoint, Gyroscopic::Implicit, Gyroscopic::Explicit})
+    gyroscopic_->addItem(to_string(g));
   primaries_ = new QComboBox;
   primaries_->setObjectName("primaries");
   primaries_->setToolTip("Which contact of an I-constraint (peg, lnc) carries its force: largest-gap the "

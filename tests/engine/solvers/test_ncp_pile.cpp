@@ -34,6 +34,9 @@ struct NcpStep {
 NcpStep pour20_ncp_step(int step, History history) {
   Scene scene = load_scene(std::filesystem::path(PEGSIM_SOURCE_DIR) / "scenes" / "pour20.json");
   Settings ncp = scene.settings;
+  // The history the steps below were chosen from: cones from a fixed tangent, backward Euler.
+  ncp.cone_orientation = ConeOrientation::Fixed;
+  ncp.gyroscopic = Gyroscopic::Implicit;
   ncp.formulation = Formulation::Ncp;
   ncp.solver = "fischer-newton";
   ncp.fallbacks = {};

@@ -191,6 +191,7 @@ TEST(PathSolver, SolvesPour20sStep59WhereLemkeEndsOnARay) {
   Settings s = scene.settings;
   s.solver = "path";
   s.fallbacks = {};
+  s.cone_orientation = ConeOrientation::Fixed;  // the cones the LCP was found with
   Simulator sim(scene.model, scene.initial, s);
   const StepReport& r = sim.step();
   ASSERT_EQ(r.problem_size, 747);
