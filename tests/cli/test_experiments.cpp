@@ -303,5 +303,50 @@ TEST(Experiments, APourTrialCountsABodyBelowTheBoxAsLost) {
   EXPECT_NEAR(box_bottom(model, state, Vec3::UnitY()), -0.8, 1e-12);
 }
 
+// Coulomb's law at every heading (docs/friction.md), reduced to headings 15 degrees apart: with
+// the cones turned against the slip, n_d = 7 meets the targets (heading <= 0.1 degree,
+// acceleration within 0.5 %, no false slip or stick), and so do 4 and 16; turned from a fixed
+// tangent, n_d = 7 slides off the fall line and slips where mu = 0.6 > tan 30 degrees must hold.
+TEST(Experiments, FrictionHeadingMeetsCoulombWithTheConeTurnedAgainstTheSlip) {
+  TempDir dir;
+  const nlohmann::json s = run_experiment(*find_experiment("friction_heading"), options(dir));
+  ASSERT_EQ(s["table"].size(), 6u);
+  for (const auto& row : s["table"]) {
+    SCOPED_TRACE(row.dump());
+    EXPECT_EQ(row["failed_runs"].get<int>(), 0);
+    if (row["cone_orientation"] == "motion") {
+      EXPECT_LE(row["level_max_heading_error_deg"].get<double>(), 0.1);
+      EXPECT_LE(row["incline_max_heading_error_deg"].get<double>(), 0.1);
+      EXPECT_LE(row["level_max_deceleration_error"].get<double>(), 0.005);
+      EXPECT_LE(row["incline_max_acceleration_error"].get<double>(), 0.005);
+      EXPECT_EQ(row["false_slips"].get<int>(), 0);
+      EXPECT_EQ(row["false_sticks"].get<int>(), 0);
+    } else if (row["friction_directions"] == 7) {
+      EXPECT_GT(row["incline_max_heading_error_deg"].get<double>(), 1.0);
+      EXPECT_GT(row["false_slips"].get<int>(), 0);
+    }
+  }
+}
+
+// A torque-free box near its middle axis for 10 s (reduced): the midpoint rule keeps world L
+// and T to roundoff at h |w| = 0.05 ... 2; backward Euler loses energy, explicit (2.30) gains it.
+TEST(Experiments, FreeRotationDriftIsRoundoffUnderTheMidpointRule) {
+  TempDir dir;
+  const nlohmann::json s = run_experiment(*find_experiment("free_rotation"), options(dir));
+  ASSERT_EQ(s["table"].size(), 12u);
+  for (const auto& row : s["table"]) {
+    SCOPED_TRACE(row.dump());
+    if (row["gyroscopic"] == "midpoint") {
+      EXPECT_FALSE(row["failed"].get<bool>());
+      EXPECT_LT(row["momentum_drift_max"].get<double>(), 1e-10);
+      EXPECT_LT(row["energy_drift_max"].get<double>(), 1e-10);
+    } else if (row["gyroscopic"] == "implicit" && row["h_w"] == 0.5) {
+      EXPECT_LT(row["energy_final"].get<double>(), -0.01);
+    } else if (row["gyroscopic"] == "explicit" && row["h_w"] == 0.5) {
+      EXPECT_TRUE(row["failed"].get<bool>() || row["energy_final"].get<double>() > 0.01);
+    }
+  }
+}
+
 }  // namespace
 }  // namespace pegsim::cli

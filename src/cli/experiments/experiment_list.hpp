@@ -12,5 +12,7 @@ Experiment polygon_pour_experiment();
 Experiment polyhedra_pour_experiment();
 Experiment grasp_2d_experiment();
 Experiment rotation_error_experiment();
+Experiment friction_heading_experiment();
+Experiment free_rotation_experiment();
 
 }  // namespace pegsim::cli
