@@ -111,6 +111,24 @@ TEST(ScenePhysics, SlidingBlockSlidesAtTheAccelerationItsDescriptionStates) {
   EXPECT_LT(std::atan2(moved.cross(downhill).norm(), moved.dot(downhill)), 0.1 * M_PI / 180);
 }
 
+// cascading_polyhedra, as its description says: the octahedron drops off the pedestal to the
+// ground, and Coulomb friction (mu = sqrt(0.3 x 0.1) against the top) stops the tetrahedron on
+// the top with its centre a little inside the rim at x = 1 m; both end at rest.
+TEST(ScenePhysics, CascadingPolyhedraEndWhereTheDescriptionSays) {
+  Scene scene = shipped("cascading_polyhedra");
+  Simulator sim(scene.model, scene.initial, scene.settings);
+  const int steps = static_cast<int>(std::lround(scene.duration / scene.settings.h));
+  for (int k = 0; k < steps; ++k) ASSERT_FALSE(sim.step().failed);
+  const BodyState& tetrahedron = sim.state().bodies[sim.model().body_index("tetrahedron")];
+  const BodyState& octahedron = sim.state().bodies[sim.model().body_index("octahedron")];
+  EXPECT_GT(tetrahedron.position.z(), 2.0);  // on the pedestal's top face (z = 2)
+  EXPECT_GT(tetrahedron.position.x(), 0.95);
+  EXPECT_LT(tetrahedron.position.x(), 1.0);
+  EXPECT_LT(octahedron.position.z(), 0.5);  // on the ground
+  EXPECT_GT(std::abs(octahedron.position.y()), 1.0);
+  EXPECT_LT(tetrahedron.velocity.norm() + octahedron.velocity.norm(), 1e-6);
+}
+
 // hello_world and sphere_drop: "it lands and comes to rest", "stays there": at the end of the
 // scene's duration the body is still, resting on the ground (its centre half its height up,
 // within a millimetre), and upright.
