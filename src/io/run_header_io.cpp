@@ -606,6 +606,17 @@ RunHeader read_run_header(hid_t file) {
   }
   h.settings = read_settings(file);
   h.bodies = read_bodies(file);
+  // A damaged dimension would draw and replay 3D bodies as 2D ones (or the reverse).
+  for (const RunBody& b : h.bodies) {
+    auto planar = [](ShapeKind k) {
+      return k == ShapeKind::Polygon || k == ShapeKind::Circle || k == ShapeKind::HalfPlane;
+    };
+    bool is_planar = planar(b.kind);
+    if (b.kind == ShapeKind::Compound) is_planar = !b.parts.empty() && planar(b.parts.front().kind);
+    if (is_planar != (h.dimension == 2))
+      throw Failure("dimension " + std::to_string(h.dimension) + ", but body " + b.name + " is a " +
+                    (is_planar ? "2D" : "3D") + " shape");
+  }
   h.joints = read_joints(file);
   h.drives = read_joint_drives(file);
   return h;

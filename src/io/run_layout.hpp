@@ -39,6 +39,8 @@ inline constexpr const char* kHistory = "/frames/residual_history";
 // contacts) with their own offset table; a group's `first` counts from its frame's members.
 inline constexpr const char* kGroupOffset = "/frames/constraint_group_offset";
 inline constexpr const char* kGroups = "/frames/constraint_groups";
+// Attribute of /frames written when the writer closed the file whole: its frame count.
+inline constexpr const char* kClosedFrameCount = "closed_frame_count";
 inline constexpr const char* kMemberOffset = "/frames/constraint_member_offset";
 inline constexpr const char* kMembers = "/frames/constraint_members";
 // Optional (RunWriterOptions::record_problems): each step's LCP and its z. Rows of q and z

@@ -15,6 +15,11 @@ namespace {
 
 namespace L = run_layout;
 
+// Metadata read attempts under SWMR read (HDF5's default: 100, with growing sleeps between
+// them): enough to ride over a read that races the writer, few enough that a file whose
+// metadata is damaged is refused within about a second.
+constexpr unsigned kSwmrMetadataReadAttempts = 8;
+
 struct Column {
   h5::Handle dataset;
   const char* name = "";
@@ -108,13 +113,16 @@ struct RunReader::Impl {
   }
   template <typename T>
   std::vector<T> rows(const Column& c, hid_t type, std::int64_t first, std::int64_t count) const {
+    // Checked before anything is allocated, in unsigned arithmetic that cannot wrap: both
+    // are at most the stored rows.
+    if (first < 0 || count < 0 || static_cast<hsize_t>(first) > c.rows ||
+        static_cast<hsize_t>(count) > c.rows - static_cast<hsize_t>(first))
+      throw h5::Failure(std::string(c.name) + ": rows " + std::to_string(first) + " + " +
+                        std::to_string(count) + " outside the " + std::to_string(c.rows) +
+                        " stored (truncated file?)");
     std::size_t per_row = 1;
     for (hsize_t n : c.inner) per_row *= n;
     std::vector<T> out(static_cast<std::size_t>(count) * per_row);
-    if (first < 0 || count < 0 || static_cast<hsize_t>(first + count) > c.rows)
-      throw h5::Failure(std::string(c.name) + ": rows " + std::to_string(first) + ".." +
-                        std::to_string(first + count) + " outside the " + std::to_string(c.rows) +
-                        " stored (truncated file?)");
     h5::read_rows(c.dataset.get(), type, static_cast<hsize_t>(first),
                   static_cast<hsize_t>(count), c.inner, out.data(), c.name);
     return out;
@@ -159,12 +167,17 @@ void RunReader::Impl::open() {
   h5::last_error();
   if (is_hdf5 == 0) throw RunFileError(where("not an HDF5 file (expected a pegsim run file)"));
   if (is_hdf5 < 0) throw RunFileError(where("cannot be read"));
-  // SWMR read opens a file whose writer is still running or was killed; a file written
-  // without SWMR (not ours) needs the plain mode.
-  file = h5::file(H5Fopen(path.c_str(), H5F_ACC_RDONLY | H5F_ACC_SWMR_READ, H5P_DEFAULT));
+  // The plain mode first: it opens every closed file and refuses a damaged one at once. SWMR
+  // read only where that fails, for a file whose writer is still running or was killed (its
+  // superblock still says so). Under SWMR, HDF5 retries a metadata read whose checksum fails
+  // (a concurrent write may be under way) with growing sleeps, by default 100 times: for one
+  // damaged byte that is minutes, so the attempts are bounded.
+  const h5::Handle access = h5::plist(H5Pcreate(H5P_FILE_ACCESS));
+  H5Pset_metadata_read_attempts(access.get(), kSwmrMetadataReadAttempts);
+  file = h5::file(H5Fopen(path.c_str(), H5F_ACC_RDONLY, access.get()));
   if (!file) {
     h5::last_error();
-    file = h5::file(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT));
+    file = h5::file(H5Fopen(path.c_str(), H5F_ACC_RDONLY | H5F_ACC_SWMR_READ, access.get()));
   }
   if (!file) {
     const std::string why = h5::last_error();
@@ -253,6 +266,17 @@ void RunReader::Impl::open() {
     };
     while (n > 0 && !complete(n)) --n;
     frame_count = static_cast<std::int64_t>(n);
+    // A file its writer closed must hold every frame it wrote: fewer is damage (an emptied
+    // column), not a killed writer.
+    if (h5::has_attribute(frames.get(), L::kClosedFrameCount)) {
+      const std::int64_t closed = h5::read_int_attribute(frames.get(), L::kClosedFrameCount);
+      if (closed < 1 || frame_count < closed)
+        throw h5::Failure("the writer closed it with " + std::to_string(closed) +
+                          " frames, but only " + std::to_string(frame_count) +
+                          " are whole in its columns (/frames/pose has " +
+                          std::to_string(pose.rows) + " rows): the file is damaged");
+      frame_count = closed;
+    }
     read_settings_log();
   } catch (const h5::Failure& e) {
     throw RunFileError(where(e.what()));
@@ -456,7 +480,9 @@ void RunReader::Impl::read_groups(const std::vector<std::int64_t>& go,
   }
   for (std::int64_t i = go[f]; i < go[f + 1]; ++i) {
     const L::GroupRow& r = gr[i - go.front()];
-    if (r.first < 0 || r.count < 1 || r.first + r.count > nm || r.kind < 0 || r.kind > 2)
+    // In 64 bits: first = 2^31 - 1 with count = 1 must not wrap to a small sum.
+    if (r.first < 0 || r.count < 1 || std::int64_t{r.first} + std::int64_t{r.count} > nm ||
+        r.kind < 0 || r.kind > 2)
       throw h5::Failure(std::string(L::kGroups) + ": row " + std::to_string(i) +
                         " is not a group of 1 or more of the frame's " + std::to_string(nm) +
                         " members");

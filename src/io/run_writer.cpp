@@ -101,6 +101,9 @@ hsize_t rows_per_chunk(std::size_t row_bytes, hsize_t target_bytes = 65536) {
 // small batches keep the buffers hot in cache and never grow them again after the first few
 // (growing a multi-MB buffer costs the stepping thread milliseconds of page faults).
 constexpr std::size_t kBatchBytes = 512 * 1024;
+// The most frames (in bytes) that wait in the stepping thread for the writer; with the batch
+// being written and the one handed over, pending frames hold at most 3 times this.
+constexpr std::size_t kMaxBacklogBytes = 16 * kBatchBytes;
 
 }  // namespace
 
@@ -387,12 +390,21 @@ void RunWriter::Impl::add(const State& state, const StepReport* r) {
   ++frames;
 }
 
-// The stepping thread never waits for the writer: it hands its batch over when the batch is
-// full or a half flush period has passed, but only if it gets the lock at once and the writer
-// has taken the previous batch; otherwise the frames stay and go with a later step. (Waiting
-// on the lock cost steps up to milliseconds when the writer was descheduled holding it.)
+// The stepping thread does not wait for the writer while it keeps up: it hands its batch over
+// when the batch is full or a half flush period has passed, but only if it gets the lock at
+// once and the writer has taken the previous batch; otherwise the frames stay and go with a
+// later step. (Waiting on the lock cost steps up to milliseconds when the writer was
+// descheduled holding it.) Once kMaxBacklogBytes wait, it waits: a writer that falls behind
+// (large problems recorded with --record-problems) slows the run instead of growing memory.
 void RunWriter::Impl::try_hand_off() {
   if (filling.frames() == 0) return;
+  if (filling.bytes() >= kMaxBacklogBytes) {
+    std::unique_lock lock(mutex);
+    hand_off(lock);
+    lock.unlock();
+    wake.notify_one();
+    return;
+  }
   const auto now = std::chrono::steady_clock::now();
   if (filling.bytes() < kBatchBytes &&
       now - last_hand_off < std::chrono::duration<double>(options.flush_seconds / 2))
@@ -557,9 +569,28 @@ void RunWriter::Impl::shutdown() {
                     &settings_rows, &group_offset, &groups, &member_offset, &members,
                     &sm_trap_offset, &sm_traps, &sm_trap_member_offset, &sm_trap_members})
     c->dataset.reset();
+  // Only a file this writer created and wrote is marked: creation may have failed on a file
+  // that exists (a user's, never to be touched).
+  const bool written = static_cast<bool>(file);
   if (file && H5Fclose(file.get()) < 0 && error.empty())
     error = "cannot close (" + h5::last_error() + ")";
   file = h5::Handle();  // already closed (or failed): do not close twice
+  // Said once the file is whole (SWMR writing creates no attribute): a reader then knows how
+  // many frames every column must hold, and takes fewer for damage, not for a killed writer.
+  if (written && error.empty()) {
+    const h5::Handle whole = h5::file(H5Fopen(path.c_str(), H5F_ACC_RDWR, H5P_DEFAULT));
+    const h5::Handle g =
+        whole ? h5::group(H5Gopen2(whole.get(), "/frames", H5P_DEFAULT)) : h5::Handle();
+    if (!g) {
+      error = "cannot mark the file complete (" + h5::last_error() + ")";
+    } else {
+      try {
+        h5::write_attribute(g.get(), L::kClosedFrameCount, std::int64_t{frames});
+      } catch (const h5::Failure& e) {
+        error = std::string("cannot mark the file complete (") + e.what() + ")";
+      }
+    }
+  }
 }
 
 RunWriter::RunWriter(const std::filesystem::path& file, const RunHeader& header,

@@ -24,8 +24,10 @@ struct RunWriterOptions {
 // A StepObserver: frame 0 (the initial state) is written on construction, then one frame per
 // observed step (failed steps included: their flag is set and the state is unchanged).
 // Frames are buffered and written by a background thread, so that a step pays only for
-// copying its report and never waits for the writer (batches are handed over when the
-// writer is free); the file is flushed about every `flush_seconds` and on close(). A step
+// copying its report and does not wait for the writer while it keeps up (batches are handed
+// over when the writer is free); once 8 MiB of frames wait for it, the step waits, so the
+// frames pending hold at most 24 MiB. The file is flushed about every `flush_seconds` and on
+// close(), and marked whole then (closed_frame_count, docs/run-format.md). A step
 // hands the frames over at the latest flush_seconds / 2 after the previous hand-off, so a
 // caller that stops stepping (a paused GUI) calls flush() to put the last frames on disk.
 // The file is written in HDF5 SWMR mode: a process killed at any moment leaves a file that

@@ -3,14 +3,15 @@
 #include <gtest/gtest.h>
 #include <hdf5.h>
 
+#include <sys/wait.h>
+#include <unistd.h>
 #include <chrono>
 #include <csignal>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <random>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include "engine/dynamics/simulator.hpp"
 #include "io/run_header.hpp"
@@ -334,6 +335,11 @@ TEST(RunFile, NeverReplacesAFileWithoutOverwrite) {
   force.overwrite = true;
   { RunWriter w(file, h, sc.initial, force); }
   EXPECT_EQ(RunReader(file).frame_count(), 1);
+  // A run file refused in turn is not touched either (not even marked).
+  const auto stamp = fs::last_write_time(file);
+  EXPECT_THROW(RunWriter(file, h, sc.initial), RunFileError);
+  EXPECT_EQ(fs::last_write_time(file), stamp);
+  EXPECT_EQ(RunReader(file).frame_count(), 1);
 }
 
 TEST(RunFile, UnwritablePlaceGivesAClearError) {
@@ -378,6 +384,93 @@ fs::path broken_copy(const fs::path& good, const std::string& name, Edit edit) {
   edit(f);
   H5Fclose(f);
   return p;
+}
+
+// A crafted group row whose first member is 2^31 - 1 with a count of 1: first + count wraps in
+// 32 bits to a small sum and used to pass the check, and the GUI's overlay then read
+// members[2147483647]. Every frame read must refuse it, naming the dataset.
+TEST(RunFile, AGroupPastTheMembersIsRefusedWithoutWrapping) {
+  const fs::path good = fresh("groups-good.h5");
+  record("hello_world", 30, good);
+  const fs::path bad = broken_copy(good, "groups-wrap.h5", [](hid_t f) {
+    hid_t d = H5Dopen2(f, "/frames/constraint_groups", H5P_DEFAULT);
+    hid_t t = H5Tcreate(H5T_COMPOUND, sizeof(std::int32_t));
+    H5Tinsert(t, "first", 0, H5T_NATIVE_INT32);
+    hid_t space = H5Dget_space(d);
+    std::vector<std::int32_t> first(static_cast<std::size_t>(H5Sget_simple_extent_npoints(space)));
+    EXPECT_FALSE(first.empty());
+    H5Dread(d, t, H5S_ALL, H5S_ALL, H5P_DEFAULT, first.data());
+    if (!first.empty()) first.back() = std::numeric_limits<std::int32_t>::max();
+    H5Dwrite(d, t, H5S_ALL, H5S_ALL, H5P_DEFAULT, first.data());
+    H5Sclose(space);
+    H5Tclose(t);
+    H5Dclose(d);
+  });
+  RunReader reader(bad);
+  try {
+    (void)reader.frames(0, reader.frame_count());
+    ADD_FAILURE() << "the wrapped group was read";
+  } catch (const RunFileError& e) {
+    EXPECT_NE(std::string(e.what()).find("/frames/constraint_groups"), std::string::npos)
+        << e.what();
+  }
+}
+
+// One damaged metadata byte (the superblock's checksum, bytes 44-47, and bytes spread over the
+// file's first 4 KiB, where its object headers lie) must neither hang a reader nor crash it:
+// under SWMR read HDF5 retried a failed checksum with growing sleeps for minutes. Each copy is
+// refused with one clear error, or read if the byte was not metadata, within a few seconds.
+TEST(RunFile, ADamagedMetadataByteIsRefusedQuickly) {
+  const fs::path good = fresh("flip-good.h5");
+  record("hello_world", 30, good);
+  std::vector<std::uintmax_t> at = {44, 45, 46, 47};
+  for (std::uintmax_t k = 0; k < 40; ++k) at.push_back(48 + k * 101);
+  for (std::uintmax_t offset : at) {
+    if (offset >= fs::file_size(good)) continue;
+    SCOPED_TRACE("byte " + std::to_string(offset));
+    const fs::path p = fresh("flip.h5");
+    fs::copy_file(good, p);
+    {
+      std::fstream f(p, std::ios::in | std::ios::out | std::ios::binary);
+      f.seekg(static_cast<std::streamoff>(offset));
+      const char c = static_cast<char>(f.get() ^ 0x5a);
+      f.seekp(static_cast<std::streamoff>(offset));
+      f.put(c);
+    }
+    const auto t0 = std::chrono::steady_clock::now();
+    try {
+      RunReader reader(p);
+      (void)reader.frames(0, reader.frame_count());
+    } catch (const RunFileError& e) {
+      EXPECT_EQ(std::string(e.what()).find(p.string() + ": "), 0u) << e.what();
+    }
+    EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), 5.0);
+  }
+}
+
+// A damaged file must not pass for a short run (issue 28 item 9): a file its writer closed
+// holds every frame it wrote, so an emptied column is damage; and a dimension attribute that
+// disagrees with the bodies' shapes is refused.
+TEST(RunFile, AnEmptiedColumnOrAWrongDimensionIsDamageNotAShortRun) {
+  const fs::path good = fresh("whole.h5");
+  record("hello_world", 30, good);
+  EXPECT_EQ(RunReader(good).frame_count(), 31);
+  expect_bad(broken_copy(good, "emptied-pose.h5",
+                         [](hid_t f) {
+                           hid_t d = H5Dopen2(f, "/frames/pose", H5P_DEFAULT);
+                           const hsize_t none[3] = {0, 2, 7};
+                           H5Dset_extent(d, none);
+                           H5Dclose(d);
+                         }),
+             "the writer closed it with 31 frames, but only 0 are whole");
+  expect_bad(broken_copy(good, "dimension.h5",
+                         [](hid_t f) {
+                           hid_t a = H5Aopen(f, "dimension", H5P_DEFAULT);
+                           const long long two = 2;
+                           H5Awrite(a, H5T_NATIVE_LLONG, &two);
+                           H5Aclose(a);
+                         }),
+             "dimension 2, but body ground is a 3D shape");
 }
 
 TEST(RunFile, MalformedFilesGiveOneClearError) {

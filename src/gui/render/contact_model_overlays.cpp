@@ -1,5 +1,8 @@
 // The overlays of the contact models (thesis Ch. 4): SM traps and the constraint groups a
 // model made of the step's contacts.
+#include <algorithm>
+#include <cstdint>
+
 #include "engine/contact_models/sm_traps.hpp"
 #include "gui/render/feature_geometry.hpp"
 #include "gui/render/overlay.hpp"
@@ -38,7 +41,9 @@ class SmTraps : public Overlay {
     const double length = 0.06 * c.scene_size;
     for (const SmTrap& t : c.frame.sm_traps) {
       draw_feature(c, t.body, t.feature, kSmTrapFeature, 0.03 * c.scene_size, out);
-      for (int k = t.first; k < t.first + t.count && k < int(c.frame.sm_trap_contacts.size()); ++k) {
+      const std::int64_t end =
+          std::min(std::int64_t{t.first} + t.count, std::int64_t(c.frame.sm_trap_contacts.size()));
+      for (std::int64_t k = std::max(t.first, 0); k < end; ++k) {
         const int i = c.frame.sm_trap_contacts[std::size_t(k)];
         if (i < 0 || i >= int(c.frame.contacts.size())) continue;
         const ContactSnapshot& con = c.frame.contacts[std::size_t(i)];
@@ -68,7 +73,10 @@ class ConstraintGroups : public Overlay {
     const int n = int(c.frame.contacts.size());
     for (const ConstraintGroup& g : set.groups) {
       const Rgb& color = group_color(g.kind);
-      if (g.count < 1 || g.first < 0 || g.first + g.count > int(set.members.size())) continue;
+      // In 64 bits, so that a crafted first near 2^31 cannot wrap past the check.
+      if (g.count < 1 || g.first < 0 ||
+          std::int64_t{g.first} + g.count > std::int64_t(set.members.size()))
+        continue;
       const int primary = set.members[std::size_t(g.first)];
       if (primary < 0 || primary >= n) continue;
       const Vec3& p = c.frame.contacts[std::size_t(primary)].point_a;

@@ -1,6 +1,8 @@
 #include "gui/sim/frame_snapshot.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
 
 namespace pegsim::gui {
 
@@ -20,7 +22,9 @@ std::vector<int> FrameSnapshot::groups_of(int contact) const {
   std::vector<int> out;
   for (std::size_t g = 0; g < constraints.groups.size(); ++g) {
     const ConstraintGroup& group = constraints.groups[g];
-    for (int k = group.first; k < group.first + group.count && k < int(constraints.members.size()); ++k)
+    const std::int64_t end =
+        std::min(std::int64_t{group.first} + group.count, std::int64_t(constraints.members.size()));
+    for (std::int64_t k = std::max(group.first, 0); k < end; ++k)
       if (constraints.members[std::size_t(k)] == contact) {
         out.push_back(int(g));
         break;
