@@ -2,6 +2,8 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cmath>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -9,6 +11,7 @@
 #include <iostream>
 #include <optional>
 #include <sstream>
+#include <vector>
 
 #include "cli/args.hpp"
 #include "cli/compare_solvers.hpp"
@@ -29,6 +32,64 @@
 
 namespace pegsim::cli {
 namespace {
+
+// The most steps one `run` takes: 10^9 steps are hours of work at a microsecond each, and every
+// count below it is exact in a double and in the step counter.
+constexpr long long kMaxRunSteps = 1000000000;
+
+// Whether two paths name one file (the second may not exist yet).
+bool same_file(const std::string& a, const std::string& b) {
+  std::error_code ec;
+  if (std::filesystem::equivalent(a, b, ec)) return true;
+  return std::filesystem::weakly_canonical(a, ec) == std::filesystem::weakly_canonical(b, ec);
+}
+
+// The files a run creates, removed again unless it ends well (keep()). A file that existed
+// before (replaced under --force) is left as the run wrote it.
+class CreatedFiles {
+ public:
+  void add(const std::string& file) {
+    if (!std::filesystem::exists(file)) files_.push_back(file);
+  }
+  void keep() { files_.clear(); }
+  ~CreatedFiles() {
+    std::error_code ec;
+    for (const std::string& f : files_) std::filesystem::remove(f, ec);
+  }
+
+ private:
+  std::vector<std::string> files_;
+};
+
+// SIGINT and SIGTERM while a run steps: noted, so that the run ends after the step under way
+// with its files flushed and closed and its summary printed, instead of dying mid-write.
+class StopSignals {
+ public:
+  StopSignals() {
+    received_ = 0;
+    previous_int_ = std::signal(SIGINT, note);
+    previous_term_ = std::signal(SIGTERM, note);
+  }
+  ~StopSignals() {
+    std::signal(SIGINT, previous_int_);
+    std::signal(SIGTERM, previous_term_);
+  }
+  int received() const { return received_; }
+
+ private:
+  static void note(int signal) { received_ = signal; }
+  static volatile std::sig_atomic_t received_;
+  void (*previous_int_)(int);
+  void (*previous_term_)(int);
+};
+volatile std::sig_atomic_t StopSignals::received_ = 0;
+
+// A number for a message: 1e+300, 0.01.
+std::string format_seconds(double x) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%g", x);
+  return text;
+}
 
 constexpr const char* kUsage = R"(usage: pegsim-cli <command> [options]
 
@@ -99,7 +160,8 @@ commands:
                                    (default 0.01)
   help                 this text
 
-exit status: 0 success, 1 the run stopped on a failed step, 2 bad input or usage
+exit status: 0 success, 1 the run stopped on a failed step, 2 bad input or usage,
+3 out of memory (the input was valid; what it asked for did not fit)
 )";
 
 // `names` joined by `separator`; with `wrap`, broken before 90 columns onto lines indented to
@@ -221,30 +283,55 @@ int run(const std::vector<std::string>& argv) {
   if (std::string why = check_settings(scene.settings, scene.model); !why.empty())
     throw UsageError(why);
   long long steps = 0;
-  if (auto n = a.positive_integer("steps")) steps = *n;
-  else {
+  if (auto n = a.positive_integer("steps")) {
+    steps = *n;
+    if (steps > kMaxRunSteps)
+      throw UsageError("--steps: at most " + std::to_string(kMaxRunSteps) + " steps can run, got " +
+                       std::to_string(steps));
+  } else {
     const double duration = a.positive_number("duration").value_or(scene.duration);
-    steps = static_cast<long long>(std::llround(duration / scene.settings.h));
+    const double count = std::round(duration / scene.settings.h);
+    // Checked as a double: past 2^63 the conversion itself would be undefined.
+    if (!(count <= static_cast<double>(kMaxRunSteps)))
+      throw UsageError("a duration of " + format_seconds(duration) +
+                       " at h = " + format_seconds(scene.settings.h) + " is " +
+                       format_seconds(count) + " steps; at most " + std::to_string(kMaxRunSteps) +
+                       " can run (a shorter duration or a longer h)");
+    steps = static_cast<long long>(count);
   }
+
+  // Every output is checked before any is created, and what this run created is removed if it
+  // fails: a failed run leaves no half-written file behind, and never one file written twice.
+  const auto csv_file = a.value("csv"), record_file = a.value("record");
+  if (csv_file && record_file && same_file(*csv_file, *record_file))
+    throw UsageError("--csv and --record name the same file " + *csv_file);
+  for (const auto& file : {csv_file, record_file})
+    if (file && !a.flag("force") && std::filesystem::exists(*file))
+      throw UsageError(*file + ": exists; not overwriting it (use --force)");
+  CreatedFiles created;
 
   Simulator sim(scene.model, scene.initial, scene.settings);
   RunSummary summary;
   summary.start(sim.model(), sim.state());
   sim.add_observer(&summary);
   std::optional<TrajectoryCsv> csv;
-  if (auto file = a.value("csv")) {
-    csv.emplace(*file, a.flag("force"), sim.model(), sim.state());
+  if (csv_file) {
+    created.add(*csv_file);
+    csv.emplace(*csv_file, a.flag("force"), sim.model(), sim.state());
     sim.add_observer(&*csv);
   }
   std::optional<RunWriter> recorder;
-  if (auto file = a.value("record")) {
+  if (record_file) {
     RunWriterOptions options;
     options.overwrite = a.flag("force");
     options.record_problems = a.flag("record-problems");
-    recorder.emplace(*file, make_run_header(scene, sim.model(), sim.settings(), "pegsim-cli"),
-                     sim.state(), options);
+    created.add(*record_file);
+    recorder.emplace(*record_file,
+                     make_run_header(scene, sim.model(), sim.settings(), "pegsim-cli"), sim.state(),
+                     options);
     sim.add_observer(&*recorder);
   }
+  const StopSignals signals;  // SIGINT and SIGTERM end the run after the step under way
 
   const bool progress = !a.flag("quiet") && isatty(STDERR_FILENO);
   const auto t0 = std::chrono::steady_clock::now();
@@ -253,6 +340,11 @@ int run(const std::vector<std::string>& argv) {
   };
   double last_draw = -1.0;
   for (long long k = 0; k < steps; ++k) {
+    if (const int signal = signals.received()) {
+      summary.stop_reason =
+          std::string("interrupted by ") + (signal == SIGINT ? "SIGINT" : "SIGTERM");
+      break;
+    }
     if (sim.step().failed) break;
     if (progress && elapsed() - last_draw > 0.1) {
       last_draw = elapsed();
@@ -260,6 +352,8 @@ int run(const std::vector<std::string>& argv) {
     }
   }
   if (recorder) recorder->close();
+  if (csv) csv->close();
+  created.keep();
   RunInfo info{scene.name, elapsed(), steps};
   if (progress) {
     draw_progress(summary.steps, steps, info.wall_seconds);
@@ -269,6 +363,7 @@ int run(const std::vector<std::string>& argv) {
     std::cout << summary_json(info, summary, sim).dump(2) << '\n';
   else
     print_summary(std::cout, info, summary, sim);
+  if (const int signal = signals.received()) return 128 + signal;
   return summary.stop_reason.empty() ? 0 : 1;
 }
 
@@ -426,6 +521,12 @@ int main(int argc, char** argv) {
   } catch (const UsageError& e) {
     std::cerr << "pegsim-cli: " << e.what() << '\n';
     return 2;
+  } catch (const std::bad_alloc&) {
+    // Not bad input: the input asked for more memory than the machine has (e.g. a pile whose
+    // complementarity problem outgrew it). Say so, and what was being done.
+    std::cerr << "pegsim-cli: out of memory while running '" << command
+              << (args.empty() ? std::string() : " " + args.front()) << "'\n";
+    return 3;
   } catch (const std::exception& e) {
     std::cerr << "pegsim-cli: " << e.what() << '\n';
     return 2;

@@ -14,10 +14,16 @@ class TrajectoryCsv : public StepObserver {
   // cannot be created. Writes the header and the initial state (step 0).
   TrajectoryCsv(const std::filesystem::path& file, bool overwrite, const Model& model,
                 const State& initial);
+  // Each write is checked: a failed one (a full disk, /dev/full) throws std::runtime_error
+  // naming the file and the system's reason, from the step that made it.
   void on_step(const Model& model, const State& state, const StepReport& report) override;
+  // Flushes and closes the file; throws as above if that fails.
+  void close();
 
  private:
   void write_row(const State& state);
+  void check() const;
+  std::filesystem::path file_;
   std::ofstream out_;
 };
 

@@ -90,9 +90,9 @@ double JsonNode::non_negative(const char* what) const {
   return x;
 }
 
-int JsonNode::integer(const char* what, int min) const {
+int JsonNode::integer(const char* what, int min, int max) const {
   const double x = number(what);
-  if (x != std::floor(x) || x < min || x > std::numeric_limits<int>::max()) fail(what);
+  if (x != std::floor(x) || x < min || x > max) fail(what);
   return static_cast<int>(x);
 }
 

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <initializer_list>
+#include <limits>
 #include <optional>
 #include <string>
 #include <vector>
@@ -43,7 +44,8 @@ class JsonNode {
   double number(const char* what) const;
   double positive(const char* what) const;      // > 0
   double non_negative(const char* what) const;  // >= 0
-  int integer(const char* what, int min) const;
+  int integer(const char* what, int min,
+              int max = std::numeric_limits<int>::max()) const;  // in [min, max]
   bool boolean() const;
   std::string string(const char* what) const;
   Vec3 vec3(const char* what) const;

@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
-#include <fstream>
 #include <map>
 #include <sstream>
 #include <string>
@@ -13,6 +12,7 @@
 
 #include "engine/geometry/polytope.hpp"
 #include "io/scene.hpp"
+#include "io/text_file.hpp"
 
 namespace pegsim {
 namespace {
@@ -57,8 +57,7 @@ class PolyReader {
   // Non-empty lines, with comments (#, %, //) removed and MATLAB brackets, ';' and ','
   // read as spaces, as RPIsim's mesh_read_poly_file does.
   std::vector<DataLine> data_lines() const {
-    std::ifstream in(file_);
-    if (!in) throw SceneError(file_.string() + ": expected a readable .poly file (cannot open it)");
+    std::istringstream in(read_text_file(file_, "a readable .poly file"));
     std::vector<DataLine> out;
     std::string text;
     for (int number = 1; std::getline(in, text); ++number) {

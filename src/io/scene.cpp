@@ -2,9 +2,9 @@
 #include "io/scene.hpp"
 
 #include <algorithm>
-#include <fstream>
 #include <set>
-#include <sstream>
+#include <string>
+#include <unordered_map>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -13,7 +13,9 @@
 #include "io/scene_body.hpp"
 #include "io/scene_controllers.hpp"
 #include "io/scene_joint.hpp"
+#include "io/scene_limits.hpp"
 #include "io/scene_settings.hpp"
+#include "io/text_file.hpp"
 
 namespace pegsim {
 namespace {
@@ -31,26 +33,82 @@ namespace {
                    std::to_string(column) + ": expected valid JSON (" + detail + ")");
 }
 
+// Where the parser is, as a JSON pointer (RFC 6901): per open object its last key, per open
+// array the index of the element being read. The parser's own errors for a repeated key and
+// for a number beyond the double range carry no place; this gives them one.
+struct ParsePath {
+  struct Level {
+    bool array = false;
+    std::string key;
+    std::size_t index = 0;
+    std::set<std::string> keys;  // an object's keys so far
+  };
+  std::vector<Level> levels;
+
+  std::string pointer() const {
+    std::string out;
+    for (const Level& l : levels) {
+      std::string token = l.array ? std::to_string(l.index) : l.key;
+      for (std::size_t at = 0; (at = token.find_first_of("~/", at)) != std::string::npos; at += 2)
+        token.replace(at, 1, token[at] == '~' ? "~0" : "~1");
+      out += "/" + token;
+    }
+    return out.empty() ? "/" : out;
+  }
+  void element_done() {
+    if (!levels.empty() && levels.back().array) ++levels.back().index;
+  }
+};
+
 // nlohmann keeps the last of two equal keys; a repeated field is almost always a mistake, so
-// it is reported instead (the parser callback sees keys but not their position).
+// it is reported instead, at its pointer.
 nlohmann::json parse_rejecting_repeated_keys(const std::string& text, const std::string& origin) {
-  std::vector<std::set<std::string>> open_objects;
+  ParsePath path;
   auto callback = [&](int, nlohmann::json::parse_event_t event, nlohmann::json& parsed) {
     using Event = nlohmann::json::parse_event_t;
-    if (event == Event::object_start) open_objects.emplace_back();
-    if (event == Event::object_end) open_objects.pop_back();
-    if (event == Event::key && !open_objects.back().insert(parsed.get<std::string>()).second)
-      throw SceneError(origin + ": expected each field once per object (\"" +
-                       parsed.get<std::string>() + "\" is repeated)");
+    switch (event) {
+      case Event::object_start:
+        path.levels.push_back({});
+        break;
+      case Event::array_start:
+        path.levels.push_back({true, {}, 0, {}});
+        break;
+      case Event::key:
+        path.levels.back().key = parsed.get<std::string>();
+        if (!path.levels.back().keys.insert(path.levels.back().key).second)
+          throw SceneError(origin + ": " + path.pointer() +
+                           ": expected each field once per "
+                           "object (\"" +
+                           path.levels.back().key + "\" is repeated)");
+        break;
+      case Event::object_end:
+      case Event::array_end:
+        path.levels.pop_back();
+        path.element_done();
+        break;
+      case Event::value:
+        path.element_done();
+        break;
+    }
     return true;
   };
-  return nlohmann::json::parse(text, callback);
+  try {
+    return nlohmann::json::parse(text, callback);
+  } catch (const nlohmann::json::out_of_range& e) {
+    // A literal beyond the double range (1e400): the parser names the literal, not its place.
+    std::string detail = e.what();
+    if (auto colon = detail.find("] "); colon != std::string::npos) detail.erase(0, colon + 2);
+    throw SceneError(origin + ": " + path.pointer() + ": expected a finite number (" + detail +
+                     ")");
+  }
 }
 
-void resolve_no_collide(std::vector<SceneBody>& parsed, Model& model) {
+void resolve_no_collide(std::vector<SceneBody>& parsed,
+                        const std::unordered_map<std::string, int>& index, Model& model) {
   for (std::size_t i = 0; i < parsed.size(); ++i)
     for (const auto& [name, where] : parsed[i].no_collide) {
-      const int other = model.body_index(name);
+      const auto found = index.find(name);
+      const int other = found == index.end() ? -1 : found->second;
       if (other < 0 || other == static_cast<int>(i))
         where.fail("the name of another body (there is no other body \"" + name + "\")");
       model.bodies[i].no_collide.push_back(other);
@@ -58,19 +116,20 @@ void resolve_no_collide(std::vector<SceneBody>& parsed, Model& model) {
 }
 
 void read_bodies(const JsonNode& list, const std::filesystem::path& base_dir, Scene& scene) {
-  const char* what = "a non-empty array of bodies";
+  const char* what = "a non-empty array of at most 10000 bodies";
   list.require_array(what);
-  if (list.size() == 0) list.fail(what);
+  if (list.size() == 0 || list.size() > static_cast<std::size_t>(kMaxBodies)) list.fail(what);
   std::vector<SceneBody> parsed;
+  std::unordered_map<std::string, int> index;  // names looked up in O(1): validation is linear
   for (std::size_t i = 0; i < list.size(); ++i) {
     parsed.push_back(parse_body(list[i], base_dir, scene.dimension));
     const std::string& name = parsed.back().body.name;
-    if (scene.model.body_index(name) >= 0)
+    if (!index.emplace(name, static_cast<int>(i)).second)
       list[i].at("name", "").fail("a unique body name (\"" + name + "\" is used twice)");
     scene.model.bodies.push_back(parsed.back().body);
     scene.initial.bodies.push_back(parsed.back().state);
   }
-  resolve_no_collide(parsed, scene.model);
+  resolve_no_collide(parsed, index, scene.model);
 }
 
 }  // namespace
@@ -83,8 +142,7 @@ Scene parse_scene(const std::string& json_text, const std::string& origin,
   } catch (const nlohmann::json::parse_error& e) {
     syntax_error(json_text, origin, e);
   } catch (const nlohmann::json::exception& e) {
-    // Literals beyond the double range (1e400): the parser rejects them without a position.
-    throw SceneError(origin + ": expected finite numbers (" + e.what() + ")");
+    throw SceneError(origin + ": expected valid JSON (" + std::string(e.what()) + ")");
   }
   const JsonNode root(doc, origin);
   root.require_object("a scene object with \"bodies\"");
@@ -116,11 +174,8 @@ Scene parse_scene(const std::string& json_text, const std::string& origin,
 }
 
 Scene load_scene(const std::filesystem::path& file) {
-  std::ifstream in(file, std::ios::binary);
-  if (!in) throw SceneError(file.string() + ": expected a readable scene file (cannot open it)");
-  std::ostringstream text;
-  text << in.rdbuf();
-  Scene scene = parse_scene(text.str(), file.string(), file.parent_path());
+  const std::string text = read_text_file(file, "a readable scene file");
+  Scene scene = parse_scene(text, file.string(), file.parent_path());
   scene.file = file;
   return scene;
 }

@@ -3,6 +3,7 @@
 
 #include <Eigen/Cholesky>
 
+#include "io/scene_limits.hpp"
 #include "io/scene_shape.hpp"
 
 namespace pegsim {
@@ -167,6 +168,14 @@ SceneBody parse_body(const JsonNode& b, const std::filesystem::path& base_dir, i
     if (auto n = b.find("angular_velocity"))
       state.angular_velocity = n->vec3("an angular velocity [x, y, z] in rad/s");
   }
+  // Past these, a step's arithmetic overflows or loses every digit of a motion long before the
+  // numbers mean anything physical (docs/scene-format.md, "Limits").
+  const auto bounded = [&](const char* field, const Vec3& v, const char* what) {
+    if (!(v.cwiseAbs().maxCoeff() <= kMaxStateMagnitude)) b.at(field, what).fail(what);
+  };
+  bounded("position", state.position, "each coordinate within +-1e9 m");
+  bounded("velocity", state.velocity, "each component within +-1e9 m/s");
+  bounded("angular_velocity", state.angular_velocity, "each component within +-1e9 rad/s");
   if (body.is_static) {
     const char* what = "no motion on a static body";
     if (!state.velocity.isZero(0.0)) b.at("velocity", what).fail(what);

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "engine/solvers/solver.hpp"
+#include "io/scene_limits.hpp"
 
 namespace pegsim {
 namespace {
@@ -85,13 +86,13 @@ std::vector<std::string> fallbacks(const JsonNode& node) {
 }  // namespace
 
 bool friction_directions_allowed(long long n, int dimension) {
-  return dimension == 2 ? n == 2 : n >= 3 && n <= std::numeric_limits<int>::max();
+  return dimension == 2 ? n == 2 : n >= 3 && n <= kMaxFrictionDirections;
 }
 
 const char* friction_directions_expected(int dimension) {
   return dimension == 2 ? "2 in a 2D scene (+-t is the exact friction cone)"
-                        : "an integer number of directions >= 3 (with 1 or 2 the linearized "
-                          "friction cone lies along one line: no friction across it)";
+                        : "an integer number of directions from 3 to 64 (with 1 or 2 the "
+                          "linearized friction cone lies along one line: no friction across it)";
 }
 
 Settings default_settings(int dimension) {

@@ -12,6 +12,7 @@
 #include "io/scene.hpp"
 #include "io/scene_body.hpp"
 #include "io/scene_compound.hpp"
+#include "io/scene_limits.hpp"
 
 namespace pegsim {
 namespace {
@@ -94,7 +95,8 @@ SceneShape polytope(const JsonNode& s, const std::string& type,
     const double r = radius(s);
     const double h = s.at("height", "a positive height in m").positive("a positive height in m");
     const auto sides = s.find("sides");
-    const int n = sides ? sides->integer("an integer number of sides >= 3", 3) : 20;
+    const char* what = "an integer number of sides from 3 to 1000";
+    const int n = sides ? sides->integer(what, 3, kMaxShapeSides) : 20;
     return convex(make_cylinder(n, r, h), false);
   }
   using Builder = Polytope (*)(double);
@@ -119,7 +121,9 @@ SceneShape polytope(const JsonNode& s, const std::string& type,
     s.allow_only({"type", "seed", "points", "extent"});
     const int seed = s.at("seed", "an integer seed >= 0").integer("an integer seed >= 0", 0);
     const auto count = s.find("points");
-    const int n = count ? count->integer("an integer number of points >= 4", 4) : 10;
+    const int n =
+        count ? count->integer("an integer number of points from 4 to 1000", 4, kMaxShapeSides)
+              : 10;
     const auto extent = s.find("extent");
     const double e = extent ? extent->positive("a positive extent in m") : 0.25;
     return convex(make_random_polyhedron(static_cast<std::uint64_t>(seed), n, e), true);

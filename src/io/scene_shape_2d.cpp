@@ -9,6 +9,7 @@
 #include "engine/geometry/polygon.hpp"
 #include "engine/geometry/polygon_builders.hpp"
 #include "io/scene_compound.hpp"
+#include "io/scene_limits.hpp"
 #include "io/scene_shape.hpp"
 
 namespace pegsim {
@@ -97,7 +98,8 @@ SceneShape build(const JsonNode& s, const std::string& type) {
   }
   if (type == "regular_polygon") {
     s.allow_only({"type", "sides", "radius"});
-    const int n = s.at("sides", "an integer number of sides >= 3").integer("an integer number of sides >= 3", 3);
+    const char* what = "an integer number of sides from 3 to 1000";
+    const int n = s.at("sides", what).integer(what, 3, kMaxShapeSides);
     return polygon_shape(make_regular_polygon(n, positive_field(s, "radius", "a positive circumradius in m")),
                          false);
   }
@@ -122,7 +124,9 @@ SceneShape build(const JsonNode& s, const std::string& type) {
     s.allow_only({"type", "seed", "points", "extent"});
     const int seed = s.at("seed", "an integer seed >= 0").integer("an integer seed >= 0", 0);
     const auto count = s.find("points");
-    const int n = count ? count->integer("an integer number of points >= 3", 3) : 10;
+    const int n =
+        count ? count->integer("an integer number of points from 3 to 1000", 3, kMaxShapeSides)
+              : 10;
     const auto extent = s.find("extent");
     const double e = extent ? extent->positive("a positive extent in m") : 0.25;
     return polygon_shape(make_random_polygon(static_cast<std::uint64_t>(seed), n, e), true);

@@ -124,15 +124,25 @@ TEST(SceneErrors, SyntaxErrorsGiveLineAndColumn) {
 }
 
 // JSON has no NaN or infinity; a literal beyond the double range is the only non-finite input.
-TEST(SceneErrors, NumbersBeyondTheDoubleRangeAreRejected) {
-  const std::string e = error_of(R"({"duration": 1e400, "bodies": [{"name": "a", "shape": {"type": "plane"}}]})");
-  EXPECT_EQ(e.rfind("bad.json: expected finite numbers", 0), 0u) << e;
+// It is named at its pointer, in an object or an array, in pegsim's words.
+TEST(SceneErrors, NumbersBeyondTheDoubleRangeAreRejectedAtTheirField) {
+  std::string e =
+      error_of(R"({"duration": 1e400, "bodies": [{"name": "a", "shape": {"type": "plane"}}]})");
+  EXPECT_EQ(e.rfind("bad.json: /duration: expected a finite number", 0), 0u) << e;
   EXPECT_NE(e.find("1e400"), std::string::npos) << e;
+  EXPECT_EQ(e.find("json.exception"), std::string::npos) << e;
+  e = error_of(with_body(
+      R"({"name": "b", "shape": {"type": "sphere", "radius": 1}, "position": [0, -1e999, 0]})"));
+  EXPECT_EQ(e.rfind("bad.json: /bodies/1/position/1: expected a finite number", 0), 0u) << e;
+  e = error_of(
+      R"({"bodies": [{"name": "a", "shape": {"type": "plane"}}], "settings": {"a/b~": {"x": 1e999}}})");
+  EXPECT_EQ(e.rfind("bad.json: /settings/a~1b~0/x: expected a finite number", 0), 0u) << e;
 }
 
 TEST(SceneErrors, RepeatedFieldsAreRejected) {
   const std::string e = error_of(with_body(R"({"name": "b", )" + kCube + R"(, "mass": 1, "mass": 2})"));
-  EXPECT_EQ(e, "bad.json: expected each field once per object (\"mass\" is repeated)");
+  EXPECT_EQ(e,
+            "bad.json: /bodies/1/mass: expected each field once per object (\"mass\" is repeated)");
   EXPECT_NO_THROW(parse_scene(with_body(R"({"name": "b", "shape": {"type": "sphere", "radius": 1}})"),
                               "ok.json", ""));
 }

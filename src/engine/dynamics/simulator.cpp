@@ -49,7 +49,8 @@ std::string check_settings(const Settings& s) {
   if (!(s.feasibility_depth >= 0.0)) return "feasibility_depth must be >= 0";
   if (!(s.feasibility_angle >= 0.0 && s.feasibility_angle <= M_PI / 2))
     return "feasibility_angle must lie in [0, pi/2]";
-  if (s.friction_directions < 1) return "friction_directions must be >= 1";
+  if (s.friction_directions < 1 || s.friction_directions > 64)
+    return "friction_directions must be from 1 to 64";
   // The corrective impulse comes from the gap term psi / h alone (§5.2.3), which
   // anitescu-potra drops.
   if (s.contact_model == ContactModel::Corrective && s.formulation == Formulation::AnitescuPotra)
