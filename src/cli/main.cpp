@@ -21,6 +21,7 @@
 #include "cli/run_overlap.hpp"
 #include "cli/run_summary.hpp"
 #include "cli/trajectory_csv.hpp"
+#include "engine/dynamics/scene_checks.hpp"
 #include "engine/dynamics/simulator.hpp"
 #include "engine/solvers/solver.hpp"
 #include "io/run_header.hpp"
@@ -127,7 +128,8 @@ commands:
       --force                      allow --csv / --record to replace an existing file
       --json                       print the summary as one JSON object
       --quiet                      no progress bar
-  validate SCENE.json  check a scene without running it
+  validate SCENE.json  check a scene without running it; warn of what will spoil a run
+                       (initial overlaps, joints apart, a step too long for the scene)
   info RUN.h5          statistics of a recorded run: frames, settings and their changes,
                        solver, contacts, largest body-pair overlap
       --json                       print them as one JSON object
@@ -312,7 +314,7 @@ int run(const std::vector<std::string>& argv) {
 
   Simulator sim(scene.model, scene.initial, scene.settings);
   RunSummary summary;
-  summary.start(sim.model(), sim.state());
+  summary.start(sim.model(), sim.state(), sim.settings());
   sim.add_observer(&summary);
   std::optional<TrajectoryCsv> csv;
   if (csv_file) {
@@ -374,6 +376,8 @@ int validate(const std::vector<std::string>& argv) {
   Simulator check(scene.model, scene.initial, scene.settings);
   std::cout << a.positional()[0] << ": ok (" << scene.model.bodies.size() << " bodies, h = "
             << scene.settings.h << " s, duration " << scene.duration << " s)\n";
+  for (const std::string& w : scene_warnings(scene.model, scene.initial, scene.settings))
+    std::cout << "  warning: " << w << '\n';
   return 0;
 }
 

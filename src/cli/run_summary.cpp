@@ -1,13 +1,43 @@
 #include "cli/run_summary.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
+
+#include "engine/dynamics/scene_checks.hpp"
 
 namespace pegsim::cli {
 
-void RunSummary::start(const Model& model, const State& state) {
+void RunSummary::start(const Model& model, const State& state, const Settings& settings) {
   overlap.planar = model.planar();
   overlap.add(0, state.time, total_overlap(model, state));
+  energy_start = energy_max = energy_end = mechanical_energy(model, state, settings.gravity);
+  kinetic_max = kinetic_energy(model, state);
+  driven = !model.controllers.empty();
+  smallest_volume = smallest_body_volume(model);
+  warnings = scene_warnings(model, state, settings);
+}
+
+std::vector<std::string> RunSummary::run_warnings() const {
+  std::vector<std::string> out;
+  char text[256];
+  // A passive system with inelastic contact only loses energy; a rise past the start is a
+  // correction (psi / h) pushing bodies apart, or a step too long for the scene.
+  const double rise = energy_max - energy_start;
+  if (!driven && rise > 0.1 * kinetic_max && rise > 1e-9) {
+    std::snprintf(text, sizeof text,
+                  "energy rose by %.3g J above its start (%.3g J) with nothing driving the "
+                  "bodies: a correction of penetrations or joint errors added it",
+                  rise, energy_start);
+    out.push_back(text);
+  }
+  if (smallest_volume > 0.0 && overlap.max_pair > kGrossOverlapFraction * smallest_volume) {
+    std::snprintf(
+        text, sizeof text, "gross overlap: one pair by %.3g %s, %.0f %% of the smallest body",
+        overlap.max_pair, overlap_unit(overlap.planar), 100.0 * overlap.max_pair / smallest_volume);
+    out.push_back(text);
+  }
+  return out;
 }
 
 void RunSummary::on_step(const Model& model, const State& state, const StepReport& r) {
@@ -25,6 +55,11 @@ void RunSummary::on_step(const Model& model, const State& state, const StepRepor
   max_penetration = std::max(max_penetration, r.max_penetration);
   overlap.planar = model.planar();
   overlap.add(r.step, r.time, total_overlap(model, state));
+  energy_end = mechanical_energy(model, state, r.settings->gravity);
+  energy_max = std::max(energy_max, energy_end);
+  kinetic_max = std::max(kinetic_max, kinetic_energy(model, state));
+  for (std::size_t b = 0; b < r.applied_force.size(); ++b)
+    driven = driven || !r.applied_force[b].isZero(0.0) || !r.applied_torque[b].isZero(0.0);
   const long long traps = static_cast<long long>(r.sm_traps.size());
   sm_traps += traps;
   sm_traps_max = std::max(sm_traps_max, traps);
@@ -99,6 +134,13 @@ nlohmann::json summary_json(const RunInfo& info, const RunSummary& s, const Simu
   j["solve_seconds"] = s.solve_seconds;
   j["max_penetration"] = s.max_penetration;
   j["overlap"] = overlap_json(s.overlap);
+  j["energy"] = {{"start", s.energy_start},
+                 {"max", s.energy_max},
+                 {"end", s.energy_end},
+                 {"driven", s.driven}};
+  std::vector<std::string> warnings = s.warnings;
+  for (const std::string& w : s.run_warnings()) warnings.push_back(w);
+  j["warnings"] = warnings;
   j["sm_traps"] = {{"total", s.sm_traps},
                    {"per_step_mean", s.steps ? double(s.sm_traps) / double(s.steps) : 0.0},
                    {"per_step_max", s.sm_traps_max},
@@ -172,6 +214,10 @@ void print_summary(std::ostream& out, const RunInfo& info, const RunSummary& s,
          s.primary_unresolved);
   emit("max penetration  %.3e m (enforced contacts)", s.max_penetration);
   out << overlap_lines(s.overlap, "", 17);
+  emit("energy           start %.6g J, largest %.6g J, end %.6g J (kinetic + gravitational)",
+       s.energy_start, s.energy_max, s.energy_end);
+  for (const std::string& w : s.warnings) emit("warning          %s", w.c_str());
+  for (const std::string& w : s.run_warnings()) emit("warning          %s", w.c_str());
   emit("SM traps         %lld (per step mean %.2f, max %lld; %lld steps with traps)", s.sm_traps,
        s.steps ? double(s.sm_traps) / double(s.steps) : 0.0, s.sm_traps_max, s.sm_trap_steps);
   if (!s.joints.empty()) {

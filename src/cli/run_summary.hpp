@@ -15,8 +15,9 @@ namespace pegsim::cli {
 
 class RunSummary : public StepObserver {
  public:
-  // The initial state, before the first step: its overlap counts toward the run's largest.
-  void start(const Model& model, const State& state);
+  // The initial state, before the first step: its overlap counts toward the run's largest,
+  // its energy is the reference, and what is amiss in it becomes a warning.
+  void start(const Model& model, const State& state, const Settings& settings);
   void on_step(const Model& model, const State& state, const StepReport& report) override;
 
   long long steps = 0;
@@ -53,6 +54,18 @@ class RunSummary : public StepObserver {
     JointStepReport last;
   };
   std::vector<JointErrors> joints;
+  // Mechanical energy (dynamics/scene_checks.hpp) at the start, its largest and its last value,
+  // J; `driven`: a controller or an applied wrench may have done work, so a rise is no fault.
+  double energy_start = 0.0, energy_max = 0.0, energy_end = 0.0;
+  double kinetic_max = 0.0;  // the largest kinetic energy, the scale a rise is judged on
+  bool driven = false;
+  double smallest_volume = 0.0;       // of the model's dynamic bodies (m^3, 2D: m^2)
+  std::vector<std::string> warnings;  // scene_warnings of the initial state
+
+  // Warnings about the run as a whole, for a run that ended: energy that rose above the start
+  // by more than a tenth of the largest kinetic energy with nothing driving it (a pendulum's
+  // semi-implicit steps oscillate by about 0.1 %), and a gross overlap.
+  std::vector<std::string> run_warnings() const;
 };
 
 struct RunInfo {

@@ -3,6 +3,7 @@
 // "0 of -9223372036854775808" steps and report completed; a position of 1e308 printed NaN.
 #include <gtest/gtest.h>
 #include <unistd.h>
+#include <nlohmann/json.hpp>
 
 #include <filesystem>
 #include <fstream>
@@ -105,6 +106,42 @@ TEST(CliLimits, CountsBeyondTheDocumentedLimitsAreRefusedAtTheirField) {
       EXPECT_EQ(r.status, 0) << r.out.substr(0, 500);
     }
   }
+  fs::remove_all(dir);
+}
+
+// Physically wrong runs are not reported as plain successes (issue 28 item 4): a cube started
+// half inside the ground is warned of by `validate` and `run`, and the run is flagged for the
+// energy its correction added (it was thrown to 45 m at 40 m/s) and the gross overlap; a step
+// far beyond the scene's time scale is warned of; the shipped hello_world has no warning.
+TEST(CliLimits, PhysicallyWrongRunsAreFlagged) {
+  const fs::path dir =
+      fs::temp_directory_path() / ("pegsim-cli-flags-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  const fs::path half = dir / "half.json", long_step = dir / "long_step.json";
+  std::ofstream(half)
+      << R"({"duration": 1, "bodies": [{"name": "ground", "shape": {"type": "plane"}},
+      {"name": "cube", "shape": {"type": "cube", "edge": 1}, "position": [0, 0, 0]}]})";
+  std::ofstream(long_step)
+      << R"({"settings": {"h": 1}, "bodies": [{"name": "ground", "shape": {"type": "plane"}},
+      {"name": "cube", "shape": {"type": "cube", "edge": 1}, "position": [0, 0, 3]}]})";
+  auto r = cli("validate " + half.string());
+  EXPECT_EQ(r.status, 0) << r.out;
+  EXPECT_NE(r.out.find("warning: bodies overlap at the start: one pair by 0.5 m^3, 50 %"),
+            std::string::npos)
+      << r.out;
+  r = cli("run " + half.string() + " --json --quiet");
+  ASSERT_EQ(r.status, 0) << r.out;
+  const auto j = nlohmann::json::parse(r.out);
+  std::string warnings;
+  for (const auto& w : j["warnings"]) warnings += w.get<std::string>() + "\n";
+  EXPECT_NE(warnings.find("energy rose by"), std::string::npos) << warnings;
+  EXPECT_NE(warnings.find("gross overlap"), std::string::npos) << warnings;
+  EXPECT_GT(j["energy"]["max"].get<double>(), j["energy"]["start"].get<double>() + 1000.0);
+  r = cli("validate " + long_step.string());
+  EXPECT_NE(r.out.find("warning: h = 1 s is long against 0.42 s"), std::string::npos) << r.out;
+  r = cli("run " + scene("hello_world") + " --json --quiet");
+  ASSERT_EQ(r.status, 0) << r.out;
+  EXPECT_TRUE(nlohmann::json::parse(r.out)["warnings"].empty()) << r.out;
   fs::remove_all(dir);
 }
 
