@@ -223,6 +223,21 @@ TEST(MainWindow, TheGyroscopicTermIsSwitchedFromTheSettingsPanel) {
   EXPECT_EQ(win.w.settingsPanel()->settings().gyroscopic, Gyroscopic::Explicit);
 }
 
+// Likewise the friction cone's orientation (docs/friction.md): motion by default, fixed as RPIsim.
+TEST(MainWindow, TheConeOrientationIsSwitchedFromTheSettingsPanel) {
+  Window win(1);
+  auto* box = win.w.settingsPanel()->findChild<QComboBox*>("cone_orientation");
+  ASSERT_NE(box, nullptr);
+  ASSERT_EQ(box->count(), 2);
+  EXPECT_EQ(box->currentText(), "motion");
+  std::optional<Settings> applied;
+  QObject::connect(win.w.simulation()->worker(), &SimWorker::settingsApplied, &win.w,
+                   [&applied](const Settings& s) { applied = s; });
+  box->setCurrentText("fixed");
+  ASSERT_TRUE(test::wait_until([&applied] { return applied.has_value(); }));
+  EXPECT_EQ(applied->cone_orientation, ConeOrientation::Fixed);
+}
+
 // Likewise the I-constraint primaries: the thesis' largest gap (4.14) or several (4.10)-(4.13).
 TEST(MainWindow, ThePrimariesOfIConstraintsAreSwitchedFromTheSettingsPanel) {
   Window win(1);

@@ -53,6 +53,14 @@ SettingsPanel::SettingsPanel(QWidget* parent) : QWidget(parent) {
                          "one of largest gap at the step's start (thesis (4.14)), several any one the "
                          "step ends at (thesis (4.10)-(4.13), a search over up to 16 LCPs per step)");
   for (Primaries p : {Primaries::LargestGap, Primaries::Several}) primaries_->addItem(to_string(p));
+  cone_orientation_ = new QComboBox;
+  cone_orientation_->setObjectName("cone_orientation");
+  cone_orientation_->setToolTip(
+      "How each contact's friction polygon is turned: motion puts one direction against the "
+      "slip (Coulomb's law whatever the heading), fixed turns it from a fixed tangent as RPIsim "
+      "(the friction then depends on the heading)");
+  for (ConeOrientation c : {ConeOrientation::Motion, ConeOrientation::Fixed})
+    cone_orientation_->addItem(to_string(c));
   directions_ = new QSpinBox;
   directions_->setRange(1, 64);
   epsilon_ = new QDoubleSpinBox;
@@ -88,6 +96,7 @@ SettingsPanel::SettingsPanel(QWidget* parent) : QWidget(parent) {
   form->addRow("I-constraint primaries", primaries_);
   form->addRow("Gyroscopic term", gyroscopic_);
   form->addRow("Friction directions", directions_);
+  form->addRow("Friction cone", cone_orientation_);
   form->addRow("ε (contact distance)", epsilon_);
   form->addRow("ε_θ (applicability)", eps_theta_);
   form->addRow("Tolerance", tolerance_);
@@ -100,6 +109,7 @@ SettingsPanel::SettingsPanel(QWidget* parent) : QWidget(parent) {
   connect(formulation_, &QComboBox::currentIndexChanged, this, &SettingsPanel::edited);
   connect(contact_model_, &QComboBox::currentIndexChanged, this, &SettingsPanel::edited);
   connect(gyroscopic_, &QComboBox::currentIndexChanged, this, &SettingsPanel::edited);
+  connect(cone_orientation_, &QComboBox::currentIndexChanged, this, &SettingsPanel::edited);
   connect(primaries_, &QComboBox::currentIndexChanged, this, &SettingsPanel::edited);
   connect(directions_, &QSpinBox::valueChanged, this, &SettingsPanel::edited);
   connect(epsilon_, &QDoubleSpinBox::valueChanged, this, &SettingsPanel::edited);
@@ -121,6 +131,7 @@ void SettingsPanel::setSettings(const pegsim::Settings& s) {
   formulation_->setCurrentText(to_string(s.formulation));
   contact_model_->setCurrentText(to_string(s.contact_model));
   gyroscopic_->setCurrentText(to_string(s.gyroscopic));
+  cone_orientation_->setCurrentText(to_string(s.cone_orientation));
   primaries_->setCurrentText(to_string(s.primaries));
   directions_->setValue(s.friction_directions);
   epsilon_->setValue(s.epsilon);
@@ -146,6 +157,7 @@ pegsim::Settings SettingsPanel::settings() const {
   parse_formulation(formulation_->currentText().toStdString(), s.formulation);  // listed names parse
   parse_contact_model(contact_model_->currentText().toStdString(), s.contact_model);
   parse_gyroscopic(gyroscopic_->currentText().toStdString(), s.gyroscopic);
+  parse_cone_orientation(cone_orientation_->currentText().toStdString(), s.cone_orientation);
   parse_primaries(primaries_->currentText().toStdString(), s.primaries);
   s.friction_directions = directions_->value();
   s.epsilon = epsilon_->value();

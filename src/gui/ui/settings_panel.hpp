@@ -1,7 +1,7 @@
 // The settings dock: step size, solver, fallback solvers, formulation, contact model, the
-// I-constraint primaries, gyroscopic term, friction directions, epsilon, eps_theta,
-// tolerance, and how many live frames the timeline keeps. Every edit is sent at once: the
-// worker applies it at the next step, also while running.
+// I-constraint primaries, gyroscopic term, friction directions and cone orientation, epsilon,
+// eps_theta, tolerance, and how many live frames the timeline keeps. Every edit is sent at once:
+// the worker applies it at the next step, also while running.
 #pragma once
 
 #include <QWidget>
@@ -44,6 +44,7 @@ class SettingsPanel : public QWidget {
   QComboBox* formulation_;
   QComboBox* contact_model_;
   QComboBox* gyroscopic_;
+  QComboBox* cone_orientation_;
   QComboBox* primaries_;
   QSpinBox* directions_;
   QDoubleSpinBox* epsilon_;
