@@ -21,13 +21,11 @@ namespace fs = std::filesystem;
 using pegsim::test::cli;
 
 std::string scene(const std::string& name) {
-  return std::string(PEGSIM_SOURCE_DIR) + "/scenes/" + name + ".json";
+  return pegsim::test::scene_file(name);
 }
 
 fs::path temp_dir() {
-  fs::path d = fs::temp_directory_path() / ("pegsim-cli-consistency-" + std::to_string(::getpid()));
-  fs::create_directories(d);
-  return d;
+  return pegsim::test::process_temp_dir("cli-consistency");
 }
 
 // What follows "expected " in a one-line error.

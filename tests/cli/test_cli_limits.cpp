@@ -19,7 +19,7 @@ namespace fs = std::filesystem;
 using pegsim::test::cli;
 
 std::string scene(const std::string& name) {
-  return std::string(PEGSIM_SOURCE_DIR) + "/scenes/" + name + ".json";
+  return pegsim::test::scene_file(name);
 }
 
 TEST(CliLimits, StepCountsBeyondWhatCanRunAreRefused) {

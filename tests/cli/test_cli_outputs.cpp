@@ -21,14 +21,11 @@ namespace fs = std::filesystem;
 using pegsim::test::cli;
 
 std::string scene(const std::string& name) {
-  return std::string(PEGSIM_SOURCE_DIR) + "/scenes/" + name + ".json";
+  return pegsim::test::scene_file(name);
 }
 
 fs::path temp_dir() {
-  const fs::path d =
-      fs::temp_directory_path() / ("pegsim-cli-outputs-" + std::to_string(::getpid()));
-  fs::create_directories(d);
-  return d;
+  return pegsim::test::process_temp_dir("cli-outputs");
 }
 
 TEST(CliOutputs, AFailedWriteIsAnErrorNotACompletedRun) {
