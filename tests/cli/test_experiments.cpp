@@ -263,7 +263,7 @@ TEST(Experiments, PourScenesAreSeededAndPourOneBodyPerInterval) {
   EXPECT_FALSE(find_experiment("momentum_row")->scene);
 }
 
-// A pour trial stops as failed when a body leaves the box (README, Known limitations: a body
+// A pour trial stops as failed when a body leaves the box (docs/limitations.md: a body
 // can pass through the floor unheld), judged by its centre against the static bodies' lowest
 // point along -gravity; a body not yet poured does not count.
 TEST(Experiments, APourTrialCountsABodyBelowTheBoxAsLost) {

@@ -92,9 +92,9 @@ TEST(ContainerPour, PolyhedraStayInsideTheCompoundContainerUnderSmAndPeg) {
       EXPECT_LT(among.volume, 1e-9);
     }
     // Under PEG the cube and the icosahedron (two convex bodies, no compound) cross edges for
-    // ten steps (3.0e-5 m^3 at step 83, 8.4 mm deep): the PEG-3D applicability issue of the
-    // README's known limits. Five separate static plates in place of the compound give the
-    // same figure, so it is not the container's; it is left to the PEG-3D tests.
+    // ten steps (3.0e-5 m^3 at step 83, 8.4 mm deep), a matter of PEG-3D between two convex
+    // bodies: five separate static plates in place of the compound give the same figure, so it
+    // is not the container's; it is left to the PEG-3D tests.
     for (int b = 1; b < n; ++b) {
       const BodyState& s = sim.state().bodies[b];
       const std::string name = scene.model.bodies[b].name;

@@ -50,7 +50,7 @@ constexpr double kExplodedSpeed = 100.0;  // m/s
 
 // Height along `up` (-gravity, unit) of the lowest point of the static bodies: the box's
 // underside. A body whose centre is below it has left the box through the floor or over a
-// wall (README, Known limitations), and the trial stops ("left the box").
+// wall (docs/limitations.md), and the trial stops ("left the box").
 double box_bottom(const Model& model, const State& state, const Vec3& up);
 // The first present dynamic body whose centre is below `bottom`, or -1.
 int body_below(const Model& model, const State& state, const Vec3& up, double bottom);

@@ -15,8 +15,8 @@ namespace pegsim {
 // lateral being the distance from `nearest` to x measured along the face plane.
 // Inside the prism the depth allowed grows by the depth the vertex can have reached in the last
 // step, h times `approach` (its speed into the face, >= 0): a vertex that turned past its
-// applicability and into the face within one step (a body turning fast at large h, README
-// Known limitations) is still one that went in through this face, and must be held.
+// applicability and into the face within one step (a body turning fast at large h,
+// docs/limitations.md) is still one that went in through this face, and must be held.
 bool vertex_face_feasible(const Vec3& x, double psi, const FacePoint& nearest, const Vec3& eta,
                           const Settings& settings, double approach = 0.0);
 

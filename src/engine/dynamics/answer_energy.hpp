@@ -35,26 +35,7 @@
 // the estimate tell the X-constraints' own demands from the rest: deep (edge-line) X primaries
 // raise D, and a pile whose opposed X primaries are themselves deep can hide a thrown body.
 //
-// Measured (PEG, the full pours: 10 seeds x 16 step sizes, `pegsim-cli experiment
-// polyhedra_pour --models peg [--primaries several]`, likewise polygon_pour; columns
-// steps_x_energy, x_energy_ratio_kept / _refused and max_speed of the CSV; per step with a
-// driver over the same trials; figures as largest-gap default / several). With the check off
-// (kCrossEnergyMargin infinite) gain / need is at most 3.9 on every 2D step (3 steps above 3),
-// but reaches 3.9e6 in 3D: 38 / 37 of the 160 trials have a step above 10 (46 / 45 steps; 75 / 71
-// above 3), and one trial explodes (seed 9, h = 0.013: a body at 1676 m/s). There is no clean gap
-// between ordinary and throwing steps: of the 91 3D steps above 10, 46 changed no body's
-// velocity by more than 2 m/s, and of the 36 steps that changed one by more than 10 m/s, 19
-// stayed at or below 10 (9 of them with no energy added by an answer with X-constraints at all),
-// as did 2D's one such step (2.8). With the margin at 10: no 2D step is refused; in 3D 97 / 103
-// of 169,050 steps, in 38 / 37 trials; every trial finishes; trials with a body above 30 m/s fall
-// from 5 / 5 to 1 / 1, above 15 m/s from 10 / 10 to 4 / 4; a trial's mean overlap is unchanged in
-// 122 / 123 trials, lower in 23 / 20, higher in 15 / 17 (median ratio 1.00). The largest ratio
-// kept is 9.95 / 9.3. Seed 0, h = 0.015, several: steps 270, 288 (276, the test fixture) and 289
-// are refused; the trial ends at 8.9 m/s and a mean overlap of 1.3e-6 m^3 (1.6 times the median
-// at that h), where with the check off it reaches 23 m/s and 1.85e-4 m^3 (230 times). The one
-// trial still above 30 m/s with the check (seed 2, h = 0.015, 47 m/s in both settings; ratios
-// below 0.5) is not this pathology: a polyhedron turning fast falls through the floor to
-// z = -112 m, as a polygon does in three 2D trials (48 m/s; README, Known limitations).
+// Measured on the full pours: docs/contact-models.md, "The energy check measured".
 #pragma once
 
 #include <vector>
@@ -69,9 +50,9 @@
 namespace pegsim {
 
 // The factor over `need` an answer with X-constraints may add (Simulator: beyond it the step is
-// solved again without its X-constraints). Chosen from the measurements above: above every 2D
-// step (<= 3.9), below every 3D step that throws a body above 30 m/s (24 to 3.9e6); 2D's one
-// such step, at 2.8, is out of its reach.
+// solved again without its X-constraints). Chosen from the pours (docs/contact-models.md): above
+// every 2D step (<= 3.9), below every 3D step that throws a body above 30 m/s (24 to 3.9e6); 2D's
+// one such step, at 2.8, is out of its reach.
 inline constexpr double kCrossEnergyMargin = 10.0;
 
 // Of the set with the largest gain / need.

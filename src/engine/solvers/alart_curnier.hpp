@@ -10,7 +10,7 @@
 // p_t = -mu p_n u_t / |u_t| (maximal dissipation), so mu p_n u_t + p_t sigma = 0 with
 // sigma = |u_t| and mu p_n - |p_t| = 0. Unlike F's rows (2.18), (2.19), which vanish for any p_t
 // at a contact without load (p_n = sigma = 0), G_t pins p_t to the disc there, and sigma's
-// column is never empty: no false minima from unloaded contacts (README, pour20).
+// column is never empty: no false minima from unloaded contacts (pour20; docs/solvers.md).
 #pragma once
 
 #include <vector>

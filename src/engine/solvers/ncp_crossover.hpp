@@ -9,7 +9,7 @@
 // solved by Gauss–Newton with regularized least-squares steps, near the minimum-norm ones
 // (sparse_direction.hpp). Why: on a pile M is singular (four corners of
 // a face on a face give 12 rows for 6 degrees of freedom) and the Newton methods' iterates creep
-// at residuals 1e-9..1e-7 (README, pour20); the held system is consistent there, and
+// at residuals 1e-9..1e-7 (pour20; docs/solvers.md); the held system is consistent there, and
 // minimum-norm steps move z least, so the inequalities that held with a margin keep holding.
 // The answer counts only if the NCP's own natural residual meets the tolerance.
 #pragma once

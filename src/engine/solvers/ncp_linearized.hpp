@@ -3,7 +3,7 @@
 // built from the NCP itself. Lemke settles its combinatorics (which contacts carry load, stick or
 // slide) where the Newton methods on the NCP stall on a pile's degenerate contact sets; its
 // answer mapped back to the round cone is a start from which Newton finishes (pour20's pile,
-// README). With z_ncp = P z_lcp on the impulses (p_n, and p_t, p_o = sum_k beta_k d_k),
+// docs/solvers.md). With z_ncp = P z_lcp on the impulses (p_n, and p_t, p_o = sum_k beta_k d_k),
 //   M_lcp = P^T M P + [E, -E^T, U of each cone's slip row],   q_lcp = P^T q.
 #pragma once
 

@@ -10,10 +10,10 @@
 //     a crossover. The polygon is tried in four rotations (by 1/2, 1/4, 0, 3/4 of a sector):
 //     each gives a different start with nearly the right sides, and which start the Newton
 //     stages finish from differs from NCP to NCP (pour20's pile after a Lemke history: steps 60,
-//     72, 93 and 102 are each solved from some rotation, none from every one; README);
+//     72, 93 and 102 are each solved from some rotation, none from every one; docs/solvers.md);
 //  3. crossover (ncp_crossover.hpp): each row's side held, the held equations solved by
 //     minimum-norm Gauss–Newton, rows released one at a time where they are inconsistent: the
-//     pile's iterates creep at residuals 1e-9..1e-7 (README, pour20);
+//     pile's iterates creep at residuals 1e-9..1e-7 (pour20; docs/solvers.md);
 //  4. while iterations last, what PATH falls back on for a nonlinear problem, projected
 //     (proximal) steps (Ferris & Munson, "Interfaces to PATH 3.0", 1999): blocks of fixed-point
 //     sweeps on the exact cone (fixed_point_ncp.cpp), each followed by Fischer–Newton steps
@@ -71,7 +71,7 @@ SolveReport PathSolver::solve_ncp(const Ncp& ncp, VecX& z, const SolverOptions& 
   };
   // The polygon in its four rotations (2. above). The half sector first: on pour20's steps 60,
   // 72, 93, 102 the unrotated polygon's answer solved none, and on step 93 its Lemke run takes
-  // 9520 pivots against 3181 (README).
+  // 9520 pivots against 3181 (NcpPile.PathSolvesPour20Steps60And93FromTurnedPolygons).
   int polygons = 0;  // solved
   for (int attempt = 0; attempt < kPolygons && left() > 1; ++attempt) {
     constexpr double kSector = 2.0 * M_PI / kPolygonDirections;

@@ -10,7 +10,7 @@
 namespace pegsim {
 namespace {
 
-constexpr double kFirstEps = 1e-2;    // measured on pour20's unsolved steps (README)
+constexpr double kFirstEps = 1e-2;  // measured on pour20's unsolved steps (docs/solvers.md)
 constexpr double kLargestEps = 1e-1;
 constexpr double kSmallestEps = 1e-10;
 constexpr int kSubproblemSteps = 50;  // Newton steps per subproblem

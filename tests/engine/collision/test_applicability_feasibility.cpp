@@ -92,8 +92,8 @@ TEST(Feasibility, PenetrationInsideTheVoronoiRegionIsBoundedByTheDepth) {
 
 // The depth inside the Voronoi region grows by the depth the vertex could reach in the last
 // step, h times its speed into the face relative to the face's body (feasibility.hpp): a vertex
-// of a body turning fast at large h goes from inapplicable to 4 cm deep in one step (README,
-// Known limitations), and must still be held. A vertex 4 cm deep is feasible only if it moves
+// of a body turning fast at large h goes from inapplicable to 4 cm deep in one step
+// (docs/limitations.md), and must still be held. A vertex 4 cm deep is feasible only if it moves
 // into the face at 4 cm / h or faster, not when it rests, moves out or slides.
 TEST(Feasibility, AVertexThatCameInWithinTheLastStepIsFeasible) {
   CornerScene s(Vec3(0.3, 0.0, 0.5 - 0.04));
