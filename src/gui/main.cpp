@@ -1,4 +1,4 @@
-// pegsim: the desktop application (see README, "pegsim (desktop application)").
+// pegsim: the desktop application (docs/desktop-app.md).
 #include <QApplication>
 #include <QDockWidget>
 #include <QFileInfo>

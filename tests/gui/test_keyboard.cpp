@@ -1,4 +1,4 @@
-// The keyboard as the README specifies it, through real key events sent to the window:
+// The keyboard as docs/desktop-app.md specifies it, through real key events sent to the window:
 // Space play/pause, Left/Right one frame (Right at the live end steps the simulation),
 // Home/End, F fit view; and the same keys typed into a Settings field stay text editing.
 #include <gtest/gtest.h>

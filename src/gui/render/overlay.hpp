@@ -39,7 +39,7 @@ std::vector<std::unique_ptr<Overlay>> standard_overlays();
 std::unique_ptr<Overlay> sm_traps_overlay();
 std::unique_ptr<Overlay> constraint_groups_overlay();
 
-// Colours shared with the legend in the README.
+// Colours shared with the overlay legend in docs/desktop-app.md.
 inline constexpr Rgb kPrimaryContact{1.0f, 0.55f, 0.0f};    // orange
 inline constexpr Rgb kSecondaryContact{0.6f, 0.2f, 0.9f};   // purple
 inline constexpr Rgb kNormalColor{0.1f, 0.8f, 0.2f};        // green
