@@ -18,6 +18,9 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
   # headless GUI tests
   xvfb xauth libgl1-mesa-dri mesa-utils
+  # sanitizers and fuzzing (the sanitize preset, scripts/fuzz.sh): clang, its runtimes and
+  # llvm-symbolizer for readable stack traces
+  clang-14 libclang-rt-14-dev llvm-14
 )
 
 missing=()

@@ -177,8 +177,12 @@ void print_summary(std::ostream& out, const RunInfo& info, const RunSummary& s,
                    const Simulator& sim) {
   char line[512];
   auto emit = [&](const char* fmt, auto... args) {
-    std::snprintf(line, sizeof line, fmt, args...);
-    out << line << '\n';
+    if constexpr (sizeof...(args) == 0) {
+      out << fmt << '\n';  // a line without fields is not a format
+    } else {
+      std::snprintf(line, sizeof line, fmt, args...);
+      out << line << '\n';
+    }
   };
   emit("scene            %s", info.scene.c_str());
   emit("status           %s", s.stop_reason.empty() ? "completed" : "stopped");

@@ -102,8 +102,11 @@ std::string chart_svg(const Chart& chart) {
     ys.insert(ys.end(), s.low.begin(), s.low.end());
     ys.insert(ys.end(), s.high.begin(), s.high.end());
   }
-  const auto [x0, x1] = fitted_range(chart.x, xs);
-  const auto [y0, y1] = fitted_range(chart.y, ys);
+  // Plain doubles, not structured bindings: the lambdas below capture them (clang 14 cannot).
+  const std::pair<double, double> x_range = fitted_range(chart.x, xs);
+  const std::pair<double, double> y_range = fitted_range(chart.y, ys);
+  const double x0 = x_range.first, x1 = x_range.second;
+  const double y0 = y_range.first, y1 = y_range.second;
   const double pw = kWidth - kLeft - kRight, ph = kHeight - kTop - kBottom;
   auto X = [&](double v) { return kLeft + pw * (to_axis(v, chart.x.log_base) - x0) / (x1 - x0); };
   auto Y = [&](double v) {

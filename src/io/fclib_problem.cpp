@@ -1,6 +1,7 @@
 #include "io/fclib_problem.hpp"
 
 #include <cmath>
+#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -171,7 +172,11 @@ FclibProblem read_fclib_local(const std::filesystem::path& file, int directions)
   if (!p) fail(file, "libfclib could not read /fclib_local");
   struct Free {
     fclib_local* p;
-    ~Free() { fclib_delete_local(p); }
+    // fclib_delete_local frees what the problem holds, not the problem itself.
+    ~Free() {
+      fclib_delete_local(p);
+      std::free(p);
+    }
   } release{p};
   const MatX Wd = dense(file, *p->W, "/fclib_local/W");
   const int nc = out.contacts, sd = out.spacedim, nl = out.free_rows;

@@ -134,7 +134,7 @@ void assemble_constraint_problem(const Model& model, const State& state, const S
           if (jr.body_b == D.body[k]) yd(r) += D.g[k].dot(p.joint_WG_b[r]);
         }
       }
-      p.row_joint_coupling.row(row) = yd.transpose();
+      if (m > 0) p.row_joint_coupling.row(row) = yd.transpose();  // (Eigen: no row of n x 0)
       if (m > 0 && ncols > 0) {
         const VecX correction = joint_AinvY.transpose() * yd;
         for (int col = 0; col < ncols; ++col)

@@ -27,7 +27,7 @@ struct JointCorrectionWorkspace {
   std::vector<JointRow> rows;
   std::vector<Vec6> WG_a, WG_b;
   MatX A;
-  Eigen::LDLT<MatX> A_factor;
+  Eigen::LDLT<MatX> A_factor{MatX()};  // factored when empty: see ContactProblem::joint_A
   VecX rhs, impulse, velocity_change;
 };
 

@@ -50,7 +50,9 @@ struct ContactProblem {
   // the form of (6.1) with W replaced by W - W G_b A^-1 G_b^T W.
   std::vector<JointRow> joint_rows;
   std::vector<Vec6> joint_WG_a, joint_WG_b;  // W G_b per row and body end
-  Eigen::LDLT<MatX> joint_A;
+  // Factored from an empty A at construction: Eigen leaves a default-constructed LDLT's info
+  // unset, and copying a problem without joints would read it.
+  Eigen::LDLT<MatX> joint_A{MatX()};
   MatX joint_Y;
   VecX joint_impulse;                        // p_b of the answer (contact_velocities)
   // Workspaces reused from step to step: A before factorization, r_b and A^-1 Y z, the

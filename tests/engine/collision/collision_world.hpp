@@ -13,7 +13,7 @@
 
 namespace pegsim::test {
 
-struct World {
+struct CollisionWorld {
   Model model;
   State state;
   Settings settings;

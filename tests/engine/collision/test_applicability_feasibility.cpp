@@ -14,12 +14,12 @@
 namespace pegsim {
 namespace {
 
-using test::World;
+using test::CollisionWorld;
 
 // An octahedron of radius 0.2 whose lowest vertex sits at `tip`, near the +x/+z edge of a
 // static unit cube at the origin.
 struct CornerScene {
-  World w;
+  CollisionWorld w;
   int cube = -1, octa = -1, tip_vertex = -1, top_face = -1, side_face = -1;
 
   explicit CornerScene(const Vec3& tip) {
@@ -123,7 +123,7 @@ TEST(Feasibility, AVertexThatCameInWithinTheLastStepIsFeasible) {
 // x at z = r = sqrt(1/2); B turned 45 degrees about y, its bottom edge along y `depth` below it.
 // Their edge-edge contacts, epsilon 1.5 so that B's top edge, on B's far side, takes part too.
 std::vector<Contact> crossed_cubes(double depth, Settings& settings) {
-  World w;
+  CollisionWorld w;
   w.settings.epsilon = 1.5;
   settings = w.settings;
   const double r = std::sqrt(0.5);

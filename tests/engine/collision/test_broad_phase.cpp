@@ -9,9 +9,9 @@
 namespace pegsim {
 namespace {
 
-using test::World;
+using test::CollisionWorld;
 
-std::vector<BodyPair> brute_force(const World& w, double epsilon) {
+std::vector<BodyPair> brute_force(const CollisionWorld& w, double epsilon) {
   std::vector<BodyPair> pairs;
   const int n = static_cast<int>(w.model.bodies.size());
   for (int a = 0; a < n; ++a)
@@ -23,10 +23,10 @@ std::vector<BodyPair> brute_force(const World& w, double epsilon) {
   return pairs;
 }
 
-World random_world(unsigned seed, int n) {
+CollisionWorld random_world(unsigned seed, int n) {
   std::mt19937 rng(seed);
   std::uniform_real_distribution<double> pos(-3.0, 3.0), size(0.1, 0.8), unit(-1.0, 1.0);
-  World w;
+  CollisionWorld w;
   w.add_plane(Vec3(0, 0, -2.5));
   for (int i = 0; i < n; ++i) {
     const Vec3 p(pos(rng), pos(rng), pos(rng));
@@ -40,7 +40,7 @@ World random_world(unsigned seed, int n) {
 }
 
 TEST(Aabb, SpherePolytopeAndAxisAlignedPlane) {
-  World w;
+  CollisionWorld w;
   const int s = w.add_sphere(0.5, Vec3(1, 2, 3));
   const int c = w.add_cube(2.0, Vec3(0, 0, 1), test::about_z(M_PI / 4));
   const int p = w.add_plane(Vec3(0, 0, 0.2));
@@ -63,7 +63,7 @@ TEST(Aabb, SpherePolytopeAndAxisAlignedPlane) {
 
 TEST(BroadPhase, MatchesBruteForceOnRandomBodies) {
   for (unsigned seed = 1; seed <= 20; ++seed) {
-    const World w = random_world(seed, 40);
+    const CollisionWorld w = random_world(seed, 40);
     BroadPhase broad;
     broad.update(w.model, w.state, 0.05);
     EXPECT_EQ(broad.pairs, brute_force(w, 0.05)) << "seed " << seed;
@@ -72,7 +72,7 @@ TEST(BroadPhase, MatchesBruteForceOnRandomBodies) {
 }
 
 TEST(BroadPhase, PlanePairsWithBodiesNearOrBelowItOnly) {
-  World w;
+  CollisionWorld w;
   const int plane = w.add_plane();
   const int near = w.add_sphere(0.5, Vec3(5, -7, 0.54));    // gap 0.04 < epsilon
   w.add_sphere(0.5, Vec3(0, 0, 0.6));                        // gap 0.1 > epsilon
@@ -83,7 +83,7 @@ TEST(BroadPhase, PlanePairsWithBodiesNearOrBelowItOnly) {
 }
 
 TEST(BroadPhase, RespectsNoCollideAndStaticPairs) {
-  World w;
+  CollisionWorld w;
   const int a = w.add_cube(1.0, Vec3(0, 0, 0), Quat::Identity(), true);
   const int b = w.add_cube(1.0, Vec3(0.5, 0, 0), Quat::Identity(), true);  // static-static
   const int c = w.add_sphere(0.5, Vec3(0, 0.5, 0));
@@ -95,7 +95,7 @@ TEST(BroadPhase, RespectsNoCollideAndStaticPairs) {
 }
 
 TEST(BroadPhase, ReusesItsBuffers) {
-  const World w = random_world(7, 30);
+  const CollisionWorld w = random_world(7, 30);
   BroadPhase broad;
   broad.update(w.model, w.state, 0.05);
   const auto* boxes = broad.boxes.data();

@@ -11,7 +11,7 @@ namespace pegsim {
 namespace {
 
 TEST(OverlapTotals, SumsEveryPairExactlyAndCountsWhatItCannotMeasure) {
-  test::World w;
+  test::CollisionWorld w;
   w.add_plane();                                      // z <= 0
   w.add_cube(1.0, Vec3(0, 0, 0.49));                  // 0.01 m into the ground: 0.01 m^3
   w.add_cube(1.0, Vec3(0.8, 0.1, 0.49));              // 0.2 x 0.9 x 1 with the first cube,

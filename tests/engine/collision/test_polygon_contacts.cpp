@@ -15,7 +15,7 @@
 namespace pegsim {
 namespace {
 
-using test::World;
+using test::CollisionWorld;
 
 Shape polygon(std::vector<Vec2> v) {
   return Shape::convex_polygon(std::make_shared<const Polygon>(make_polygon(std::move(v))));
@@ -23,7 +23,7 @@ Shape polygon(std::vector<Vec2> v) {
 // The square [-1, 1]^2: edges 0 bottom, 1 right (x = 1), 2 top (y = 1), 3 left; vertex 2 = (1, 1).
 Shape square2() { return polygon({Vec2(-1, -1), Vec2(1, -1), Vec2(1, 1), Vec2(-1, 1)}); }
 
-std::vector<Contact> contacts_of(const World& w, int a, int b) {
+std::vector<Contact> contacts_of(const CollisionWorld& w, int a, int b) {
   std::vector<Contact> out;
   collide(w.model, w.state, w.settings, a, b, out);
   for (const Contact& c : out) {  // planar: everything in the x-y plane
@@ -44,7 +44,7 @@ constexpr Feature kEdge(int i) { return {FeatureKind::Edge, i}; }
 constexpr Feature kVertex(int i) { return {FeatureKind::Vertex, i}; }
 
 TEST(PolygonContacts, SquareOnHalfPlaneHasTwoVertexContacts) {
-  World w;
+  CollisionWorld w;
   const int ground = w.add(Shape::half_plane(), Vec3::Zero(), Quat::Identity(), true);
   const int box = w.add(Shape::convex_polygon(std::make_shared<const Polygon>(make_rectangle(1, 1))),
                         Vec3(0.3, 0.51, 0));
@@ -66,7 +66,7 @@ TEST(PolygonContacts, SquareOnHalfPlaneHasTwoVertexContacts) {
 }
 
 TEST(PolygonContacts, TiltedHalfPlaneNormalAndGap) {
-  World w;
+  CollisionWorld w;
   const double theta = 0.2;
   const int ground = w.add(Shape::half_plane(), Vec3(0, 1, 0), test::about_z(theta), true);
   const Vec3 n(-std::sin(theta), std::cos(theta), 0);
@@ -83,7 +83,7 @@ TEST(PolygonContacts, TiltedHalfPlaneNormalAndGap) {
 
 // Alg. 5: a triangle's apex 0.02 above the top edge of a square; nothing else within epsilon.
 TEST(PolygonContacts, VertexOverEdgeInsideItsVoronoiStrip) {
-  World w;
+  CollisionWorld w;
   const int tri = w.add(polygon({Vec2(0.3, 1.02), Vec2(1.3, 2.0), Vec2(-0.7, 2.0)}), Vec3::Zero());
   const int box = w.add(square2(), Vec3::Zero());
   const auto c = contacts_of(w, tri, box);
@@ -104,7 +104,7 @@ TEST(PolygonContacts, VertexOverEdgeInsideItsVoronoiStrip) {
 // applicable with the top edge (APPL 1/sqrt2) but not the right edge (-1/sqrt2); likewise v_b
 // with the diamond's lower-left edge but not its lower-right one.
 TEST(PolygonContacts, VertexVertexGivesTheFourContactsOfAlg10) {
-  World w;
+  CollisionWorld w;
   const int a = w.add(polygon({Vec2(1.01, 1.02), Vec2(2.01, 2.02), Vec2(1.01, 3.02), Vec2(0.01, 2.02)}),
                       Vec3::Zero());
   const int b = w.add(square2(), Vec3::Zero());
@@ -154,7 +154,7 @@ TEST(PolygonContacts, VertexVertexGivesTheFourContactsOfAlg10) {
 // (lateral 0.02): below the line at phi = 0.4 rad from 0.0025 under the corner, so infeasible;
 // against the right edge it is inside the strip with psi = 0.02: feasible.
 TEST(PolygonContacts, FeasibilityOutsideTheVoronoiStrip) {
-  World w;
+  CollisionWorld w;
   const int a = w.add(polygon({Vec2(1.02, 0.97), Vec2(2.0, 0.5), Vec2(2.0, 1.5)}), Vec3::Zero());
   const int b = w.add(square2(), Vec3::Zero());
   bool seen_top = false, seen_right = false;
@@ -176,7 +176,7 @@ TEST(PolygonContacts, FeasibilityOutsideTheVoronoiStrip) {
 }
 
 TEST(PolygonContacts, EpsilonCutsByDistanceToTheSegment) {
-  World w;
+  CollisionWorld w;
   w.settings.epsilon = 0.05;
   // A vertex 0.04 above the top edge's line but 0.04 beyond its end: 0.057 from the segment.
   const int a = w.add(polygon({Vec2(1.04, 1.04), Vec2(2, 1.5), Vec2(1.5, 2)}), Vec3::Zero());
@@ -187,7 +187,7 @@ TEST(PolygonContacts, EpsilonCutsByDistanceToTheSegment) {
 }
 
 TEST(CircleContacts, CircleNearEdgeVertexAndInside) {
-  World w;
+  CollisionWorld w;
   const int box = w.add(square2(), Vec3::Zero());
   const int disc = w.add(Shape::circle(0.5), Vec3(1.51, 0.2, 0));
   auto c = contacts_of(w, disc, box);
@@ -217,7 +217,7 @@ TEST(CircleContacts, CircleNearEdgeVertexAndInside) {
 }
 
 TEST(CircleContacts, CircleCircleAndCircleHalfPlane) {
-  World w;
+  CollisionWorld w;
   const int a = w.add(Shape::circle(1.0), Vec3::Zero());
   const int b = w.add(Shape::circle(1.49), Vec3(1.5, 2.0, 0));
   auto c = contacts_of(w, a, b);
@@ -241,7 +241,7 @@ TEST(CircleContacts, CircleCircleAndCircleHalfPlane) {
 }
 
 TEST(PlanarContacts, NoContactBetweenAPlanarAndA3DBody) {
-  World w;
+  CollisionWorld w;
   const int disc = w.add(Shape::circle(1.0), Vec3::Zero());
   const int ball = w.add_sphere(1.0, Vec3(0.5, 0, 0));
   EXPECT_TRUE(contacts_of(w, disc, ball).empty());

@@ -11,9 +11,9 @@
 namespace pegsim {
 namespace {
 
-using test::World;
+using test::CollisionWorld;
 
-std::vector<Contact> contacts_of(const World& w, int a, int b) {
+std::vector<Contact> contacts_of(const CollisionWorld& w, int a, int b) {
   std::vector<Contact> out;
   collide(w.model, w.state, w.settings, a, b, out);
   return out;
@@ -27,7 +27,7 @@ std::vector<Contact> primary(const std::vector<Contact>& all) {
 }
 
 TEST(PolytopeContacts, CubeRestingOnPlaneHasFourVertexContacts) {
-  World w;
+  CollisionWorld w;
   const int plane = w.add_plane();
   const int cube = w.add_cube(1.0, Vec3(0.3, -0.2, 0.5), test::about_z(0.4));
   const auto c = contacts_of(w, cube, plane);
@@ -44,7 +44,7 @@ TEST(PolytopeContacts, CubeRestingOnPlaneHasFourVertexContacts) {
 }
 
 TEST(PolytopeContacts, CubeHoveringOverCubeGivesVertexFaceBothWays) {
-  World w;
+  CollisionWorld w;
   const int lower = w.add_cube(1.0, Vec3::Zero(), Quat::Identity(), true);
   const int upper = w.add_cube(1.0, Vec3(0, 0, 1.01));
   const auto all = contacts_of(w, lower, upper);
@@ -78,7 +78,7 @@ TEST(PolytopeContacts, CubeHoveringOverCubeGivesVertexFaceBothWays) {
 
 TEST(PolytopeContacts, RotatedCubeOnCubeGivesEightEdgeEdgeContacts) {
   const double delta = 0.01, c = std::sqrt(0.5) - 0.5;  // A's edges cross B's at +-c
-  World w;
+  CollisionWorld w;
   const int lower = w.add_cube(1.0, Vec3::Zero(), Quat::Identity(), true);
   const int upper = w.add_cube(1.0, Vec3(0, 0, 1.0 + delta), test::about_z(M_PI / 4));
   for (auto [a, b] : {std::pair{upper, lower}, std::pair{lower, upper}}) {
@@ -102,7 +102,7 @@ TEST(PolytopeContacts, RotatedCubeOnCubeGivesEightEdgeEdgeContacts) {
 }
 
 TEST(PolytopeContacts, NothingBeyondEpsilon) {
-  World w;
+  CollisionWorld w;
   const int plane = w.add_plane();
   const int lower = w.add_cube(1.0, Vec3(0, 0, 0.5 + w.settings.epsilon + 1e-6));
   const int upper = w.add_cube(1.0, Vec3(0.1, 0, 1.5 + 2 * w.settings.epsilon + 2e-6),
@@ -122,7 +122,7 @@ TEST(PolytopeContacts, NormalPointsFromAOntoB) {
   std::uniform_real_distribution<double> u(-1.0, 1.0);
   int checked = 0;
   for (int trial = 0; trial < 200; ++trial) {
-    World w;
+    CollisionWorld w;
     const Quat qa = Quat(u(rng), u(rng), u(rng), u(rng)).normalized();
     const Quat qb = Quat(u(rng), u(rng), u(rng), u(rng)).normalized();
     const int a = w.add_cube(1.0, Vec3::Zero(), qa);
@@ -135,7 +135,7 @@ TEST(PolytopeContacts, NormalPointsFromAOntoB) {
       if (k.feature_a.kind == FeatureKind::Edge) {
         EXPECT_NEAR(w.surface_distance(k.body_a, k.point_a), 0.0, 1e-12);
       }
-      World moved = w;
+      CollisionWorld moved = w;
       moved.state.bodies[k.body_b].position += d * k.normal;
       for (const Contact& m : contacts_of(moved, a, b)) {
         if (m.body_a != k.body_a || m.feature_a.kind != k.feature_a.kind ||
@@ -150,7 +150,7 @@ TEST(PolytopeContacts, NormalPointsFromAOntoB) {
 }
 
 TEST(DetectContacts, DeterministicAndInPairOrder) {
-  World w;
+  CollisionWorld w;
   w.add_plane();
   w.add_cube(1.0, Vec3(0, 0, 0.5));
   w.add_cube(0.8, Vec3(0.1, 0.05, 1.405), test::about_z(0.7));

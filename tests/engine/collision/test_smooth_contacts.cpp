@@ -7,16 +7,16 @@
 namespace pegsim {
 namespace {
 
-using test::World;
+using test::CollisionWorld;
 
-std::vector<Contact> contacts_of(const World& w, int a, int b) {
+std::vector<Contact> contacts_of(const CollisionWorld& w, int a, int b) {
   std::vector<Contact> out;
   collide(w.model, w.state, w.settings, a, b, out);
   return out;
 }
 
 TEST(SmoothContacts, SphereOnPlaneGap) {
-  World w;
+  CollisionWorld w;
   const int plane = w.add_plane(Vec3(0, 0, 0.1));
   const int ball = w.add_sphere(0.3, Vec3(1, 2, 0.42));
   for (auto [a, b] : {std::pair{plane, ball}, std::pair{ball, plane}}) {
@@ -37,7 +37,7 @@ TEST(SmoothContacts, SphereOnPlaneGap) {
 }
 
 TEST(SmoothContacts, SphereSphereGapAndNormalFromAToB) {
-  World w;
+  CollisionWorld w;
   const int a = w.add_sphere(0.5, Vec3(0, 0, 0));
   const int b = w.add_sphere(0.25, Vec3(0.3, 0.4, 0.6));  // centre distance sqrt(0.61)
   const auto c = contacts_of(w, a, b);
@@ -55,7 +55,7 @@ TEST(SmoothContacts, SphereSphereGapAndNormalFromAToB) {
 }
 
 TEST(SmoothContacts, SphereOnPolytopeFaceEdgeAndVertex) {
-  World w;
+  CollisionWorld w;
   const int cube = w.add_cube(1.0, Vec3::Zero());
   const int ball = w.add_sphere(0.1, Vec3(0.2, -0.1, 0.63));
   auto c = contacts_of(w, ball, cube);

@@ -27,7 +27,7 @@ Found find_in(std::vector<Contact> contacts) {
   return f;
 }
 
-Found find(const test::World& w) {
+Found find(const test::CollisionWorld& w) {
   BroadPhase broad;
   std::vector<Contact> contacts;
   detect_contacts(w.model, w.state, w.settings, broad, contacts);
@@ -48,7 +48,7 @@ std::vector<int> facet_indices(const Found& f, const SmTrap& t, FeatureKind kind
 }
 
 // Index of the face of a posed polytope whose world normal is n.
-int face_with_normal(const test::World& w, int body, const Vec3& n) {
+int face_with_normal(const test::CollisionWorld& w, int body, const Vec3& n) {
   const Polytope& p = *w.model.bodies[body].shape.polytope;
   for (std::size_t f = 0; f < p.faces.size(); ++f)
     if ((w.state.bodies[body].orientation * p.faces[f].normal - n).norm() < 1e-9)
@@ -62,7 +62,7 @@ int face_with_normal(const test::World& w, int body, const Vec3& n) {
 // though it could pass along any of the faces — the 3D form of Fig. 4.1. B's corner vertex is
 // trapped the same way by A's three faces: the dual trap of Fig. 5.2.
 TEST(SmTraps, VertexOffACubeCornerIsTrappedByItsThreeFaces) {
-  test::World w;
+  test::CollisionWorld w;
   const int b = w.add_cube(1.0, Vec3::Zero(), Quat::Identity(), true);
   const double delta = 0.01;
   const int a = w.add_cube(1.0, Vec3::Constant(1.0 + delta));
@@ -88,7 +88,7 @@ TEST(SmTraps, VertexOffACubeCornerIsTrappedByItsThreeFaces) {
 // A cube balanced on a vertex (body diagonal vertical) over the middle of another cube's top
 // face: its lowest vertex is near one face only — one constraint, no trap.
 TEST(SmTraps, VertexAboveTheMiddleOfAFaceIsNotTrapped) {
-  test::World w;
+  test::CollisionWorld w;
   w.add_cube(1.0, Vec3::Zero(), Quat::Identity(), true);
   const Quat tip = Quat::FromTwoVectors(Vec3(1, 1, 1).normalized(), Vec3::UnitZ());
   const double half_diagonal = std::sqrt(3.0) / 2.0;
@@ -107,7 +107,7 @@ TEST(SmTraps, VertexAboveTheMiddleOfAFaceIsNotTrapped) {
 // planes differ, so e may leave through neither: it is trapped (the 3D edge form of Fig. 5.1
 // and 5.12). The cube's third edge at c is no silhouette edge: not applicable, not a facet.
 TEST(SmTraps, EdgeAcrossACubeCornerIsTrappedByTheTwoRidgesThere) {
-  test::World w;
+  test::CollisionWorld w;
   const int cube = w.add_cube(1.0, Vec3::Zero(), Quat::Identity(), true);
   const Vec3 c(0.5, 0.5, -0.5);
   const Vec3 d = Vec3(1.0, 1.1, 0.9).normalized();  // the rod's axis, off symmetry
@@ -144,7 +144,7 @@ TEST(SmTraps, EdgeAcrossACubeCornerIsTrappedByTheTwoRidgesThere) {
 // edge crosses the two parallel top edges along x, and both edge-edge planes are the top
 // face's plane — one constraint, which is right (the edge cannot go down), so no trap.
 TEST(SmTraps, EdgeAcrossAFaceIsNotTrapped) {
-  test::World w;
+  test::CollisionWorld w;
   w.add_cube(1.0, Vec3::Zero(), Quat::Identity(), true);
   const Quat q(Eigen::AngleAxisd(M_PI / 4, Vec3::UnitY()));  // long axis y, an edge pointing down
   const double width = 0.3;
