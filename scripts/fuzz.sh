@@ -65,11 +65,14 @@ for target in scene poly run_file siconos_lcp siconos_mlcp fclib; do
   mkdir -p "$corpus" "$artifacts"
   dict=()
   [ "$target" = scene ] && dict=(-dict="$work/scene.dict")
+  # The inputs earlier defects were found with are replayed first (tests/io/data/fuzz).
+  dirs=("$corpus" "$work/seeds/$target")
+  [ -d "tests/io/data/fuzz/$target" ] && dirs+=("tests/io/data/fuzz/$target")
   log=$work/$target.log
   status=0
   "$build/fuzz/fuzz_$target" "${dict[@]}" -max_total_time="$seconds" -timeout=10 \
     -rss_limit_mb=2560 -seed=1 -print_final_stats=1 -artifact_prefix="$artifacts/" \
-    "$corpus" "$work/seeds/$target" >"$log" 2>&1 || status=$?
+    "${dirs[@]}" >"$log" 2>&1 || status=$?
   inputs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
   size=$(find "$corpus" -type f | wc -l)
   if [ "$status" -eq 0 ]; then

@@ -50,6 +50,17 @@ inline Handle type(hid_t id) { return {id, H5Tclose}; }
 inline Handle plist(hid_t id) { return {id, H5Pclose}; }
 inline Handle attribute(hid_t id) { return {id, H5Aclose}; }
 
+// Whether a dataset's stored data covers its dataspace. A damaged object header can give a
+// compact dataset (its data kept in the header) fewer bytes than its size asks for, and HDF5
+// 1.10 then reads them from a null buffer (a crash found by fuzz_fclib); a contiguous dataset
+// can likewise claim less storage than its size. Chunked and never-written datasets (read as
+// their fill value) pass; variable-length data is checked by HDF5 as it is read.
+bool storage_is_whole(hid_t dataset);
+
+// The first dataset at or below `location` (a file or group) whose storage_is_whole fails, or
+// whose header cannot be read; "" when there is none.
+std::string first_damaged_dataset(hid_t location);
+
 // Turns off HDF5's automatic printing of error stacks (process-wide, idempotent): every failure
 // is reported by us, once, naming the file.
 void silence_errors();

@@ -222,8 +222,12 @@ Handle open_dataset(hid_t location, const char* name) {
     }
     pos = next;
   }
-  return checked(dataset(H5Dopen2(location, name, H5P_DEFAULT)),
-                 std::string("cannot open dataset ") + name);
+  Handle d = checked(dataset(H5Dopen2(location, name, H5P_DEFAULT)),
+                     std::string("cannot open dataset ") + name);
+  if (!storage_is_whole(d.get()))
+    throw Failure(std::string("damaged dataset ") + name +
+                  ": its stored data does not match its size");
+  return d;
 }
 
 std::vector<hsize_t> dims(hid_t dataset_id, int rank, const char* name) {
