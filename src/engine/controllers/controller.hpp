@@ -1,4 +1,4 @@
-// Stage 1 of the step: controllers (ARCHITECTURE.md). A controller is called at the start of
+// Stage 1 of the step: controllers (docs/architecture.md). A controller is called at the start of
 // every step with the state the step begins from — RPIsim's userFunction, as the PD-controlled
 // arm of thesis §6.5 uses it — and may add external wrenches to the bodies. This is the C++ API
 // for users who extend the program: derive from Controller and pass it to

@@ -1,5 +1,5 @@
 // One step = detect contacts, build the constraints (contact model), formulate the
-// Stewart–Trinkle LCP, solve it through the fallback chain, integrate (ARCHITECTURE.md).
+// Stewart–Trinkle LCP, solve it through the fallback chain, integrate (docs/architecture.md).
 #include "engine/dynamics/simulator.hpp"
 
 #include <algorithm>

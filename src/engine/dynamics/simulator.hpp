@@ -1,4 +1,4 @@
-// The simulator: owns the state and runs the step as stages (ARCHITECTURE.md).
+// The simulator: owns the state and runs the step as stages (docs/architecture.md).
 #pragma once
 
 #include <memory>
