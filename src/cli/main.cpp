@@ -1,6 +1,7 @@
 // pegsim-cli: the headless front end (run, validate, and inspect or export run files).
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <csignal>
@@ -513,6 +514,15 @@ int main(int argc, char** argv) {
   }
   const std::string command = args[0];
   args.erase(args.begin());
+  // `pegsim-cli run --help` and the like: the one usage text has every command's options.
+  const std::vector<std::string> commands = {"run",     "validate",        "info",      "export",
+                                             "overlap", "compare-solvers", "experiment"};
+  const bool known = std::find(commands.begin(), commands.end(), command) != commands.end();
+  if (known && (std::find(args.begin(), args.end(), "--help") != args.end() ||
+                std::find(args.begin(), args.end(), "-h") != args.end())) {
+    std::cout << usage();
+    return 0;
+  }
   try {
     if (command == "run") return run(args);
     if (command == "validate") return validate(args);

@@ -83,6 +83,17 @@ TEST(Cli, BadArgumentsGiveAClearErrorAndStatus2) {
   EXPECT_NE(r.out.find("/no/such/scene.json"), std::string::npos) << r.out;
 }
 
+// `pegsim-cli COMMAND --help` prints the usage, which holds every command's options.
+TEST(Cli, HelpAfterACommandPrintsTheUsage) {
+  for (const char* command : {"run", "validate", "info", "compare-solvers", "experiment"}) {
+    const Result r = cli(std::string(command) + " --help");
+    EXPECT_EQ(r.status, 0) << command;
+    EXPECT_EQ(r.out.rfind("usage: pegsim-cli", 0), 0u) << r.out;
+    EXPECT_NE(r.out.find("--cone-orientation"), std::string::npos) << r.out;
+  }
+  EXPECT_EQ(cli("frobnicate --help").status, 2);
+}
+
 // Several primaries per I-constraint (thesis (4.10)-(4.13)): a needle's tip 2 mm above the
 // edge of a wedge whose faces meet at 120 degrees, moving at (0.6/sqrt3, 0, -1.2) m/s with no
 // gravity (tests/engine/dynamics/test_primary_search.cpp solves it by hand). The thesis'
