@@ -10,7 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "engine/collision/overlap.hpp"
+#include "engine/metrics/overlap.hpp"
 #include "io/run_reader.hpp"
 
 namespace pegsim::cli {
@@ -39,7 +39,7 @@ struct PairOverlapRecord {
   int max_unmeasured = 0;            // most interpenetrating pairs without an exact formula
                                      // (sphere-polytope, circle-polygon) in one frame
 
-  // The totals (collision/overlap.hpp) of the state after `step` (0: the initial state).
+  // The totals (metrics/overlap.hpp) of the state after `step` (0: the initial state).
   void add(std::int64_t step, double time, const OverlapTotals& totals);
 };
 
@@ -49,7 +49,7 @@ nlohmann::json overlap_json(const PairOverlapRecord& r);
 // with `indent` and the label padded to `label_width`.
 std::string overlap_lines(const PairOverlapRecord& r, const std::string& indent, int label_width);
 
-// Every frame's exact overlap (collision/overlap.hpp), in frame order.
+// Every frame's exact overlap (metrics/overlap.hpp), in frame order.
 std::vector<FrameOverlap> run_overlap(const RunReader& reader);
 // The same, reduced to the largest pair's overlap (for `info`).
 PairOverlapRecord run_pair_overlap(const RunReader& reader);

@@ -38,7 +38,7 @@ class RunSummary : public StepObserver {
   int max_problem_size = 0;
   double max_residual = 0.0;       // largest accepted natural-map residual
   double max_penetration = 0.0;    // deepest negative gap of an enforced contact, m
-  // The exact overlap of every body pair after each step (collision/overlap.hpp), which sees
+  // The exact overlap of every body pair after each step (metrics/overlap.hpp), which sees
   // what max_penetration does not: bodies passing through each other with no enforced contact.
   PairOverlapRecord overlap;
   // SM traps (StepReport::sm_traps, thesis Fig. 4.1, 5.13): summed over steps, the most in one

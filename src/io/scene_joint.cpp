@@ -4,7 +4,7 @@
 #include <cmath>
 #include <string>
 
-#include "engine/dynamics/joint_rows.hpp"
+#include "engine/kinematics/joint_rows.hpp"
 
 namespace pegsim {
 namespace {

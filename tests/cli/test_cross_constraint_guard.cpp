@@ -32,7 +32,7 @@ TEST(CrossConstraintGuard, AnUnsatisfiableStepIsSolvedWithoutItsXConstraints) {
   for (int k = 0; k < static_cast<int>(std::lround(setup.duration / setup.h)); ++k) {
     const StepReport& r = sim.step();
     ASSERT_FALSE(r.failed) << "step " << k + 1 << ": " << r.failure;
-    // No answer of this pour is refused for its energy (answer_energy.hpp): the steps it
+    // No answer of this pour is refused for its energy (cross_energy.hpp): the steps it
     // drops X-constraints on are those no solver answers.
     EXPECT_FALSE(r.cross_energy_refused) << "step " << k + 1;
     if (r.dropped_cross_constraints == 0) continue;
@@ -63,9 +63,9 @@ TEST(CrossConstraintGuard, TheTrappedPourFinishesWithoutSinking) {
 // not depend on how the solvers reached it). The next step's Lemke answer (residual below 1e-6)
 // carries opposed impulses on X groups whose primaries face nearly opposite ways; it adds 1.7e4 J
 // where the overlaps of its set of bodies need 62 J by the translation estimate (276 times;
-// dynamics/answer_energy.hpp), and taken as it is it throws a polyhedron out at 30 m/s. The guard
+// dynamics/cross_energy.hpp), and taken as it is it throws a polyhedron out at 30 m/s. The guard
 // refuses it and solves the step again without its X-constraints
-// (Simulator::answer_energy_holds, drop_cross_constraints).
+// (Simulator::cross_energy_holds, drop_cross_constraints).
 Scene thrown_pile() {
   return load_scene(std::filesystem::path(PEGSIM_TESTDATA_DIR) / "polyhedra_pour_thrown.json");
 }

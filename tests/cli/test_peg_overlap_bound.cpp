@@ -36,7 +36,7 @@
 #include <string>
 
 #include "cli/experiments/pour_scene.hpp"
-#include "engine/collision/overlap.hpp"
+#include "engine/metrics/overlap.hpp"
 #include "engine/dynamics/simulator.hpp"
 #include "io/scene.hpp"
 

@@ -16,7 +16,7 @@
 #include "gui/render/orbit_camera.hpp"
 #include "gui/render/overlay.hpp"
 #include "gui/render/picking.hpp"
-#include "gui/render/planar_mesh.hpp"
+#include "gui/render/mesh_2d.hpp"
 #include "gui/ui/inspector_panel.hpp"
 #include "io/run_header.hpp"
 #include "io/run_writer.hpp"

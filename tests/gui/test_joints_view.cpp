@@ -12,7 +12,7 @@
 #include <cmath>
 #include <numbers>
 
-#include "engine/dynamics/joint_rows.hpp"
+#include "engine/kinematics/joint_rows.hpp"
 #include "engine/dynamics/simulator.hpp"
 #include "engine/solvers/solver.hpp"
 #include "gui/plots/plots_panel.hpp"

@@ -2,7 +2,7 @@
 // impulses scaled by magnitude, AABBs blue or red, body frames.
 #include <gtest/gtest.h>
 
-#include "engine/dynamics/joint_rows.hpp"
+#include "engine/kinematics/joint_rows.hpp"
 #include "engine/dynamics/simulator.hpp"
 #include "gui/render/mesh_data.hpp"
 #include "gui/render/overlay.hpp"

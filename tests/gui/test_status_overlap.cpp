@@ -1,5 +1,5 @@
 // Issue 27 item 4: the status bar shows the largest overlap of any body pair in the frame on
-// screen (exact, collision/overlap.hpp), an area in m² in a 2D scene, so that bodies passing
+// screen (exact, metrics/overlap.hpp), an area in m² in a 2D scene, so that bodies passing
 // through each other show even when no enforced contact measures them.
 #include <gtest/gtest.h>
 

@@ -5,7 +5,7 @@
 #include <filesystem>
 #include <string>
 
-#include "engine/dynamics/joint_rows.hpp"
+#include "engine/kinematics/joint_rows.hpp"
 #include "io/scene.hpp"
 
 namespace pegsim {

@@ -6,7 +6,7 @@
 
 #include <filesystem>
 
-#include "engine/collision/overlap.hpp"
+#include "engine/metrics/overlap.hpp"
 #include "engine/collision/posed_polytope.hpp"
 #include "engine/dynamics/simulator.hpp"
 #include "io/scene.hpp"
@@ -62,7 +62,7 @@ struct Worst {
 
 // Every step: the container (body 0) against each polyhedron, and the polyhedra among
 // themselves, measured by the deepest vertex inside a convex piece and the exact overlap
-// volume (collision/overlap.hpp; a compound's is that of the union of its parts).
+// volume (metrics/overlap.hpp; a compound's is that of the union of its parts).
 TEST(ContainerPour, PolyhedraStayInsideTheCompoundContainerUnderSmAndPeg) {
   const Scene scene = load_scene(std::filesystem::path(PEGSIM_SOURCE_DIR) / "scenes" /
                                  "container_pour.json");

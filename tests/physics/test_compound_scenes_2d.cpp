@@ -2,13 +2,13 @@
 // of three overlapping rectangles) under the standard model and PEG-2D: every poured polygon
 // ends inside the cavity, at rest, and no vertex lies inside a convex part of another body
 // (the cup's parts included) deeper than a small tolerance; the overlap area of every pair (of
-// the unions, collision/planar_overlap.hpp) stays within it too.
+// the unions, metrics/overlap_2d.hpp) stays within it too.
 #include <gtest/gtest.h>
 
 #include <cstdio>
 #include <filesystem>
 
-#include "engine/collision/overlap.hpp"
+#include "engine/metrics/overlap.hpp"
 #include "engine/collision/posed_polygon.hpp"
 #include "engine/dynamics/simulator.hpp"
 #include "io/scene.hpp"

@@ -7,7 +7,7 @@
 #include <cmath>
 #include <filesystem>
 
-#include "engine/dynamics/joint_rates.hpp"
+#include "engine/kinematics/joint_rates.hpp"
 #include "engine/dynamics/simulator.hpp"
 #include "io/scene.hpp"
 

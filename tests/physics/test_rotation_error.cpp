@@ -11,7 +11,7 @@
 #include <cmath>
 
 #include "../engine/dynamics/test_world.hpp"
-#include "engine/collision/overlap.hpp"
+#include "engine/metrics/overlap.hpp"
 #include "engine/dynamics/simulator.hpp"
 
 namespace pegsim {

@@ -9,7 +9,7 @@
 #include <filesystem>
 #include <string>
 
-#include "engine/dynamics/constraint_problem.hpp"
+#include "engine/formulation/constraint_problem.hpp"
 #include "engine/dynamics/simulator.hpp"
 #include "engine/solvers/lcp_matrix.hpp"
 #include "io/scene.hpp"

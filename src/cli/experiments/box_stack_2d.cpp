@@ -17,7 +17,7 @@
 #include "cli/experiments/experiment_list.hpp"
 #include "cli/experiments/step_size_rules.hpp"
 #include "cli/svg_chart.hpp"
-#include "engine/collision/overlap.hpp"
+#include "engine/metrics/overlap.hpp"
 #include "engine/dynamics/simulator.hpp"
 #include "io/scene.hpp"
 

@@ -5,7 +5,7 @@
 
 #include "cli/experiments/experiment.hpp"
 #include "engine/collision/aabb.hpp"
-#include "engine/collision/overlap.hpp"
+#include "engine/metrics/overlap.hpp"
 #include "engine/dynamics/simulator.hpp"
 #include "io/scene.hpp"
 

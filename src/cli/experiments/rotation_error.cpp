@@ -10,7 +10,7 @@
 #include "cli/experiments/experiment_files.hpp"
 #include "cli/experiments/experiment_list.hpp"
 #include "cli/svg_chart.hpp"
-#include "engine/collision/overlap.hpp"
+#include "engine/metrics/overlap.hpp"
 #include "engine/dynamics/simulator.hpp"
 #include "io/scene.hpp"
 

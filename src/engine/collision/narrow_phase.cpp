@@ -12,7 +12,7 @@
 #include <limits>
 
 #include "engine/collision/closest_points.hpp"
-#include "engine/collision/planar_narrow_phase.hpp"
+#include "engine/collision/narrow_phase_2d.hpp"
 #include "engine/collision/polytope_contacts.hpp"
 #include "engine/core/part_state.hpp"
 #include "engine/geometry/compound.hpp"
@@ -196,7 +196,7 @@ void collide_compound(const Parts& a, const Parts& b, const Settings& settings,
       const Shape& sb = b.part(j) ? b.part(j)->shape : b.body.shape;
       const std::size_t first = out.size();
       if (sa.planar() && sb.planar())
-        collide_planar_shapes(sa, pa, a.index, sb, pb, b.index, settings, out);
+        collide_shapes_2d(sa, pa, a.index, sb, pb, b.index, settings, out);
       else
         collide_convex({sa, pa, a.index}, {sb, pb, b.index}, settings, out);
       std::size_t kept = first;
@@ -232,7 +232,7 @@ void collide(const Model& model, const State& state, const Settings& settings, i
     return;
   }
   if (ba.shape.planar()) {
-    collide_planar(model, state, settings, a, b, out);
+    collide_2d(model, state, settings, a, b, out);
     return;
   }
   collide_convex({ba.shape, state.bodies[a], a}, {bb.shape, state.bodies[b], b}, settings, out);

@@ -13,7 +13,7 @@ namespace pegsim {
 // Appends to `out` every contact between bodies a and b within settings.epsilon, each with
 // the 5-tuple, the features, APPL and feasibility. Pairs: sphere-plane, sphere-sphere,
 // sphere-polytope, polytope-plane, polytope-polytope (vertex-face both ways and edge-edge);
-// pairs of planar bodies go to collide_planar (planar_narrow_phase.hpp).
+// pairs of planar bodies go to collide_2d (narrow_phase_2d.hpp).
 // Contacts are emitted with body_a/body_b as the narrow phase decides, the normal pointing
 // from body_a onto body_b. Output order is deterministic.
 void collide(const Model& model, const State& state, const Settings& settings, int a, int b,

@@ -4,7 +4,7 @@
 #include <cmath>
 
 #include "engine/collision/narrow_phase.hpp"
-#include "engine/collision/planar_narrow_phase.hpp"
+#include "engine/collision/narrow_phase_2d.hpp"
 #include "engine/collision/posed_polygon.hpp"
 #include "engine/core/part_state.hpp"
 #include "engine/geometry/minimum_translation.hpp"
@@ -146,7 +146,7 @@ void part_pairs(const Model& model, const State& state, const Settings& touching
       } else {
         w.narrow.clear();
         if (pa.shape.planar())
-          collide_planar_shapes(pa.shape, pa.pose, a, pb.shape, pb.pose, b, touching, w.narrow);
+          collide_shapes_2d(pa.shape, pa.pose, a, pb.shape, pb.pose, b, touching, w.narrow);
         else
           collide_shapes(pa.shape, pa.pose, a, pb.shape, pb.pose, b, touching, w.narrow);
         for (Contact c : w.narrow) {

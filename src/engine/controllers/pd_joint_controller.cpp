@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
-#include "engine/controllers/trajectory.hpp"
-#include "engine/dynamics/joint_rates.hpp"
+#include "engine/kinematics/trajectory.hpp"
+#include "engine/kinematics/joint_rates.hpp"
 
 namespace pegsim {
 

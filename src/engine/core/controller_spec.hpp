@@ -34,7 +34,7 @@ struct PdJointSpec {
   double kd = 0.0;             // N m s / rad or N s / m
   double max_effort = std::numeric_limits<double>::infinity();  // |effort| clamp (explicit only)
   Trajectory target;
-  // Taken at the end of the step as a compliant joint row (engine/dynamics/joint_drives.hpp):
+  // Taken at the end of the step as a compliant joint row (engine/formulation/joint_drives.hpp):
   // stable for any gains; no max_effort. Explicit (false, Script 7's form): a wrench from the
   // state at the start of the step.
   bool implicit = false;

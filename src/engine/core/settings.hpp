@@ -42,13 +42,13 @@ enum class Gyroscopic {
              // (by a factor 1 + O((h w)^2) per step) and can spin it up without bound
   Implicit,  // backward Euler on Euler's equations in the body frame (Newton's method):
              // kinetic energy and |L| of a torque-free body do not grow, whatever h w, but decay
-  Midpoint,  // the midpoint Lie algorithm (dynamics/free_rotation.hpp): a torque-free body
+  Midpoint,  // the midpoint Lie algorithm (formulation/free_rotation.hpp): a torque-free body
              // keeps its world angular momentum and kinetic energy, whatever h w
 };
 
 // How each contact's linearized friction cone (2.21) is turned about its normal.
 enum class ConeOrientation {
-  Motion,  // one direction against the slip of the free motion (dynamics/friction_basis.hpp):
+  Motion,  // one direction against the slip of the free motion (formulation/friction_basis.hpp):
            // Coulomb's law whatever the heading
   Fixed,   // from the fixed tangent any_perpendicular(n), as RPIsim: the friction a sliding
            // body gets depends on its heading (up to 1 - cos(pi / n_d) less between directions)

@@ -3,7 +3,7 @@
 
 #include <cmath>
 
-#include "engine/dynamics/free_rotation.hpp"
+#include "engine/formulation/free_rotation.hpp"
 
 namespace pegsim {
 

@@ -13,7 +13,7 @@ namespace pegsim {
 // u += h v, q <- exp(h w_q / 2) (x) q, renormalised. w_q = w, except under Gyroscopic::Midpoint
 // for a body that no enforced contact or joint holds this step (held[b] = 0): w plus its
 // FreeRotation::rotation_correction, so that it turns by its midpoint rate and keeps L and T
-// (dynamics/free_rotation.hpp). A held body turns by the w its constraints were solved for,
+// (formulation/free_rotation.hpp). A held body turns by the w its constraints were solved for,
 // so that the gaps and joint rows the step predicted are the ones it reaches. Static bodies,
 // and bodies not present at state.time (the start of the step), do not move and keep their
 // twist.

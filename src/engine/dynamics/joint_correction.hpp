@@ -11,7 +11,7 @@
 #include "engine/core/model.hpp"
 #include "engine/core/settings.hpp"
 #include "engine/core/state.hpp"
-#include "engine/dynamics/joint_rows.hpp"
+#include "engine/kinematics/joint_rows.hpp"
 
 namespace pegsim {
 

@@ -4,8 +4,8 @@
 #include <cmath>
 #include <cstdio>
 
-#include "engine/collision/overlap.hpp"
-#include "engine/dynamics/joint_rows.hpp"
+#include "engine/metrics/overlap.hpp"
+#include "engine/kinematics/joint_rows.hpp"
 #include "engine/geometry/mass_properties.hpp"
 
 namespace pegsim {

@@ -14,10 +14,10 @@
 #include "engine/contact_models/contact_model.hpp"
 #include "engine/contact_models/sm_traps.hpp"
 #include "engine/controllers/make_controllers.hpp"
-#include "engine/dynamics/constraint_problem.hpp"
-#include "engine/dynamics/coulomb_ncp.hpp"
+#include "engine/formulation/constraint_problem.hpp"
+#include "engine/formulation/coulomb_ncp.hpp"
 #include "engine/dynamics/integrate.hpp"
-#include "engine/dynamics/joint_drives.hpp"
+#include "engine/formulation/joint_drives.hpp"
 
 namespace pegsim {
 namespace {
@@ -243,7 +243,7 @@ const StepReport& Simulator::step() {
       r.cross_energy_refused = energy_refused_;
       if (r.failed && drop_cross_constraints()) {
         // Thesis §4.2.3: X-constraints can make the subproblem unsatisfiable, or answerable
-        // only by impulses that throw bodies apart (answer_energy_holds). Without them the
+        // only by impulses that throw bodies apart (cross_energy_holds). Without them the
         // step keeps every U- and I-constraint (and reports what it dropped, and why).
         assemble_and_solve();
         r.fell_back = true;  // the chain's first answer, if any, was not kept
@@ -298,24 +298,24 @@ const StepReport& Simulator::step() {
 }
 
 void Simulator::solve_problem() {
-  energy_ = AnswerEnergy{};
+  energy_ = CrossEnergy{};
   energy_refused_ = false;
   solve(problem_);
   if (report_.failed) return;
   if (used_mixed_) mixed_velocities(problem_, z_, velocity_);
   else contact_velocities(problem_, z_, velocity_);
   // A refused answer does not warm-start the re-solve without X-constraints, nor the next step.
-  if (answer_energy_holds()) remember_warm_start(problem_);
+  if (cross_energy_holds()) remember_warm_start(problem_);
 }
 
-bool Simulator::answer_energy_holds() {
+bool Simulator::cross_energy_holds() {
   StepReport& r = report_;
   const bool cross = std::any_of(r.constraints.groups.begin(), r.constraints.groups.end(),
                                  [](const ConstraintGroup& g) {
                                    return g.kind == ConstraintKind::CrossContact;
                                  });
   if (!cross) return true;
-  const AnswerEnergy& e = energy_ = answer_energy(model_, state_, settings_, r.contacts,
+  const CrossEnergy& e = energy_ = cross_energy(model_, state_, settings_, r.contacts,
                                                   r.constraints, problem_.free_velocity,
                                                   velocity_, energy_work_);
   if (!(e.gain > kCrossEnergyMargin * e.need)) return true;

@@ -11,11 +11,11 @@
 #include "engine/core/model.hpp"
 #include "engine/core/settings.hpp"
 #include "engine/core/state.hpp"
-#include "engine/dynamics/answer_energy.hpp"
+#include "engine/dynamics/cross_energy.hpp"
 #include "engine/dynamics/joint_correction.hpp"
 #include "engine/dynamics/primary_search.hpp"
 #include "engine/dynamics/step_report.hpp"
-#include "engine/dynamics/stewart_trinkle.hpp"
+#include "engine/formulation/stewart_trinkle.hpp"
 #include "engine/solvers/solver.hpp"
 
 namespace pegsim {
@@ -62,15 +62,15 @@ class Simulator {
   // impulses (fill_impulses), or report_.failed.
   void solve(ContactProblem& problem);
   // solve(problem_), then velocity_ from the answer if a solver gave one; an answer with
-  // X-constraints that fails answer_energy_holds counts as failed. An answer kept is
+  // X-constraints that fails cross_energy_holds counts as failed. An answer kept is
   // remembered for the next warm start.
   void solve_problem();
   // warm_keys_, warm_values_ and warm_basis_ from z_, the answer of `problem`.
   void remember_warm_start(const ContactProblem& problem);
-  // Thesis §4.2.3 (answer_energy.hpp): false, and the step marked failed, if the answer of a
+  // Thesis §4.2.3 (cross_energy.hpp): false, and the step marked failed, if the answer of a
   // problem with X-constraints adds more kinetic energy to a set of bodies than
   // kCrossEnergyMargin times the estimate of what removing that set's overlaps needs.
-  bool answer_energy_holds();
+  bool cross_energy_holds();
   // problem_ assembled afresh from report_.constraints and solved, the last failure forgotten.
   void assemble_and_solve();
   // Settings::primaries = several: the search of primary_search.hpp over report_.constraints'
@@ -80,7 +80,7 @@ class Simulator {
   // (4.13) per searched group of the solved leaf (leaf_violation_), and their sum (infinite
   // for a leaf no solver answered).
   double leaf_violations();
-  // After a failed solve (no solver answered, or answer_energy_holds refused the answer):
+  // After a failed solve (no solver answered, or cross_energy_holds refused the answer):
   // removes the step's X-constraints from report_.constraints; false if it had none.
   bool drop_cross_constraints();
   // report_.enforced and max_penetration from report_.constraints.
@@ -106,10 +106,10 @@ class Simulator {
   ContactProblem problem_;
   std::vector<int> scratch_, primaries_;
   ConstraintSet kept_constraints_;  // drop_cross_constraints's workspace
-  AnswerEnergyWorkspace energy_work_;
-  // answer_energy_holds's figures for the last answer solve_problem checked ({0, 0} if it had
+  CrossEnergyWorkspace energy_work_;
+  // cross_energy_holds's figures for the last answer solve_problem checked ({0, 0} if it had
   // no X-constraints or no answer), and whether it refused that answer.
-  AnswerEnergy energy_;
+  CrossEnergy energy_;
   bool energy_refused_ = false;
   PrimarySearch search_;
   std::vector<int> best_choice_;

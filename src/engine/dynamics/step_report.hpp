@@ -64,7 +64,7 @@ struct StepReport {
   std::vector<char> sliding;            // per contact: 1 if the slip speed s (NCP: sigma) > 0
   // Per enforced frictional contact: t0, the first friction direction d_1 of its cone (the
   // others are t0 turned about the normal by 2 pi j / n_d; NCP: t, with o = n x t); zero for
-  // a contact not enforced or without friction rows. See dynamics/friction_basis.hpp.
+  // a contact not enforced or without friction rows. See formulation/friction_basis.hpp.
   std::vector<Vec3> friction_basis;
   int problem_size = 0;                 // LCP (or NCP) dimension (0: no enforced contact, no solve)
   SolveReport solve;                    // the answer that was used

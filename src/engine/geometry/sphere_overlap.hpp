@@ -1,5 +1,5 @@
 // Exact overlap volumes of spheres with half-spaces and with each other. A sphere against a
-// convex polytope has no closed form this program computes (see collision/overlap.hpp).
+// convex polytope has no closed form this program computes (see metrics/overlap.hpp).
 #pragma once
 
 namespace pegsim {

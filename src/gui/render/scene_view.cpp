@@ -21,7 +21,7 @@
 #include <QSurfaceFormat>
 
 #include "gui/render/picking.hpp"
-#include "gui/render/planar_mesh.hpp"
+#include "gui/render/mesh_2d.hpp"
 #include "gui/render/qt3d_buffers.hpp"
 #include "gui/render/software_gl.hpp"
 

@@ -11,7 +11,7 @@
 #include "engine/collision/aabb.hpp"
 #include "engine/core/model.hpp"
 #include "engine/core/state.hpp"
-#include "engine/dynamics/joint_rows.hpp"
+#include "engine/kinematics/joint_rows.hpp"
 #include "engine/dynamics/step_report.hpp"
 #include "io/run_data.hpp"
 

@@ -3,7 +3,7 @@
 #include <QLabel>
 #include <QStatusBar>
 
-#include "engine/collision/overlap.hpp"
+#include "engine/metrics/overlap.hpp"
 
 namespace pegsim::gui {
 

@@ -19,7 +19,7 @@ class StatusPanel : public QObject {
  public:
   explicit StatusPanel(QStatusBar* bar);
   // With `model` (the frame's), also the exact overlap of the frame's body pairs
-  // (collision/overlap.hpp): the largest pair's, an area in m² in a 2D model, else a volume in
+  // (metrics/overlap.hpp): the largest pair's, an area in m² in a 2D model, else a volume in
   // m³. Contact models measure only enforced contacts, so this is where bodies that pass
   // through each other show.
   void showFrame(const FrameSnapshot& frame, const Model* model = nullptr);

@@ -8,11 +8,11 @@
 #include <memory>
 
 #include "engine/collision/detect_contacts.hpp"
-#include "engine/collision/overlap.hpp"
+#include "engine/metrics/overlap.hpp"
 #include "engine/contact_models/sm_traps.hpp"
 #include "engine/dynamics/simulator.hpp"
 #include "engine/geometry/compound.hpp"
-#include "planar_bodies.hpp"
+#include "bodies_2d.hpp"
 
 namespace pegsim {
 namespace {

@@ -6,7 +6,7 @@
 
 #include "engine/collision/posed_polygon.hpp"
 #include "engine/dynamics/simulator.hpp"
-#include "planar_bodies.hpp"
+#include "bodies_2d.hpp"
 
 namespace pegsim {
 namespace {

@@ -7,12 +7,12 @@
 #include <cmath>
 
 #include "../dynamics/test_world.hpp"
-#include "engine/collision/overlap.hpp"
-#include "engine/collision/planar_overlap.hpp"
+#include "engine/metrics/overlap.hpp"
+#include "engine/metrics/overlap_2d.hpp"
 #include "engine/collision/posed_polytope.hpp"
 #include "engine/dynamics/simulator.hpp"
 #include "engine/geometry/compound.hpp"
-#include "planar_bodies.hpp"
+#include "bodies_2d.hpp"
 
 namespace pegsim {
 namespace {
@@ -27,7 +27,7 @@ Settings corrective_settings(const Vec3& gravity = Vec3::Zero()) {
 
 double overlap_area(const Simulator& sim, int a, int b) {
   double area = -1.0;
-  EXPECT_TRUE(planar_pair_overlap_area(sim.model(), sim.state(), a, b, area));
+  EXPECT_TRUE(pair_overlap_area_2d(sim.model(), sim.state(), a, b, area));
   return area;
 }
 

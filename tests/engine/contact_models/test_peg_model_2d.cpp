@@ -9,7 +9,7 @@
 #include "engine/contact_models/peg_model.hpp"
 #include "engine/contact_models/standard_model.hpp"
 #include "engine/geometry/polygon_overlap.hpp"
-#include "planar_bodies.hpp"
+#include "bodies_2d.hpp"
 
 namespace pegsim {
 namespace {

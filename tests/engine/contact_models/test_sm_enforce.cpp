@@ -16,7 +16,7 @@
 #include "engine/contact_models/sm_traps.hpp"
 #include "engine/contact_models/standard_model.hpp"
 #include "engine/dynamics/simulator.hpp"
-#include "planar_bodies.hpp"
+#include "bodies_2d.hpp"
 
 namespace pegsim {
 namespace {

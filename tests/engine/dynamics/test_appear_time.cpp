@@ -3,7 +3,7 @@
 // phase, contact or overlap); from it on it moves like any other.
 #include <gtest/gtest.h>
 
-#include "engine/collision/overlap.hpp"
+#include "engine/metrics/overlap.hpp"
 #include "engine/dynamics/simulator.hpp"
 #include "test_world.hpp"
 

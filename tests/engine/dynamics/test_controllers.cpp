@@ -6,9 +6,9 @@
 #include <cmath>
 
 #include "engine/controllers/pd_joint_controller.hpp"
-#include "engine/controllers/trajectory.hpp"
+#include "engine/kinematics/trajectory.hpp"
 #include "engine/controllers/wrench_schedule.hpp"
-#include "engine/dynamics/joint_rates.hpp"
+#include "engine/kinematics/joint_rates.hpp"
 #include "engine/dynamics/simulator.hpp"
 #include "test_world.hpp"
 

@@ -5,7 +5,7 @@
 
 #include <cmath>
 
-#include "engine/dynamics/joint_rates.hpp"
+#include "engine/kinematics/joint_rates.hpp"
 #include "engine/dynamics/simulator.hpp"
 #include "test_world.hpp"
 

@@ -8,8 +8,8 @@
 #include <cstdio>
 #include <stdexcept>
 
-#include "engine/controllers/trajectory.hpp"
-#include "engine/dynamics/joint_rows.hpp"
+#include "engine/kinematics/trajectory.hpp"
+#include "engine/kinematics/joint_rows.hpp"
 #include "engine/dynamics/simulator.hpp"
 #include "test_world.hpp"
 

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/dynamics/joint_rows.hpp"
+#include "engine/kinematics/joint_rows.hpp"
 #include "engine/dynamics/simulator.hpp"
 #include "test_world.hpp"
 

@@ -5,7 +5,7 @@
 #include <cmath>
 #include <vector>
 
-#include "engine/dynamics/joint_rows.hpp"
+#include "engine/kinematics/joint_rows.hpp"
 #include "engine/dynamics/simulator.hpp"
 #include "test_world.hpp"
 

@@ -104,7 +104,7 @@ SlideFigures push_above_mu_mg(const Settings& settings) {
 
 // Above mu m g the exact cone gives |p_f| = mu p_n against the motion in every direction, to
 // 1e-8; so does the linearized cone with 7 directions (2.21), turned so that one direction
-// opposes the slip (dynamics/friction_basis.hpp; with a fixed basis its friction was off the
+// opposes the slip (formulation/friction_basis.hpp; with a fixed basis its friction was off the
 // push's direction by up to 0.2 and short of mu p_n by up to 2 %).
 // (test_ncp_kinks.cpp: one corner's contact loses its load on some of these steps.)
 TEST(NcpFriction, PushAboveMuMgSlidesWithMuPnAgainstTheMotionInEveryDirection) {
