@@ -33,11 +33,12 @@ void solve_problem(benchmark::State& bench, const Lcp& lcp) {
 
 void pegsim::bench::register_all() {
   std::vector<std::filesystem::path> files;
-  for (const auto& entry :
-       std::filesystem::directory_iterator(std::filesystem::path(PEGSIM_TESTDATA_DIR) / "siconos-lcp"))
+  for (const auto& entry : std::filesystem::directory_iterator(
+           std::filesystem::path(PEGSIM_TESTDATA_DIR) / "siconos-lcp"))
     if (entry.path().extension() == ".dat") files.push_back(entry.path());
   std::sort(files.begin(), files.end());
   for (const auto& file : files)
-    benchmark::RegisterBenchmark(file.stem().string().c_str(), solve_problem, read_siconos_lcp(file))
+    benchmark::RegisterBenchmark(file.stem().string().c_str(), solve_problem,
+                                 read_siconos_lcp(file))
         ->Unit(benchmark::kMicrosecond);
 }

@@ -25,8 +25,8 @@ constexpr double kH = 0.01;
 constexpr int kWarmupSteps = 250;
 
 Scene pour(int dimension, const std::string& model) {
-  cli::PourSetup setup = dimension == 2 ? cli::polygon_pour_setup(0, kH)
-                                        : cli::polyhedra_pour_setup(0, kH);
+  cli::PourSetup setup =
+      dimension == 2 ? cli::polygon_pour_setup(0, kH) : cli::polyhedra_pour_setup(0, kH);
   setup.contact_model = model;
   return parse_scene(cli::pour_scene(setup).dump(), "generated pour scene", ".");
 }

@@ -6,10 +6,10 @@
 #include <algorithm>
 #include <chrono>
 
+#include <unistd.h>
+#include <ctime>
 #include <filesystem>
 #include <random>
-#include <ctime>
-#include <unistd.h>
 
 #include "engine/dynamics/simulator.hpp"
 #include "io/run_header.hpp"
@@ -58,8 +58,8 @@ void stack10_step(benchmark::State& bench, bool record, int level = 1, bool prob
     o.overwrite = true;
     o.deflate_level = level;
     o.record_problems = problems;
-    writer.emplace(file, make_run_header(scene, sim.model(), sim.settings(), "bench"),
-                   sim.state(), o);
+    writer.emplace(file, make_run_header(scene, sim.model(), sim.settings(), "bench"), sim.state(),
+                   o);
     timed.inner = &*writer;
     sim.add_observer(&timed);
   }
@@ -149,7 +149,8 @@ void random_frame(benchmark::State& bench) {
       contacts += static_cast<long long>(f.contacts.size());
       benchmark::DoNotOptimize(f.bodies.data());
     }
-    bench.counters["contacts"] = benchmark::Counter(double(contacts), benchmark::Counter::kAvgIterations);
+    bench.counters["contacts"] =
+        benchmark::Counter(double(contacts), benchmark::Counter::kAvgIterations);
     bench.counters["file_MB"] = double(fs::file_size(file)) / 1e6;
     bench.counters["write_s"] = build;
   }
@@ -159,9 +160,13 @@ void random_frame(benchmark::State& bench) {
 }  // namespace
 
 BENCHMARK_CAPTURE(stack10_step, plain, false)->Unit(benchmark::kMicrosecond)->Iterations(1000);
-BENCHMARK_CAPTURE(stack10_step, recording_level0, true, 0)->Unit(benchmark::kMicrosecond)->Iterations(1000);
+BENCHMARK_CAPTURE(stack10_step, recording_level0, true, 0)
+    ->Unit(benchmark::kMicrosecond)
+    ->Iterations(1000);
 BENCHMARK_CAPTURE(stack10_step, recording, true)->Unit(benchmark::kMicrosecond)->Iterations(1000);
-BENCHMARK_CAPTURE(stack10_step, recording_problems, true, 1, true)->Unit(benchmark::kMicrosecond)->Iterations(1000);
+BENCHMARK_CAPTURE(stack10_step, recording_problems, true, 1, true)
+    ->Unit(benchmark::kMicrosecond)
+    ->Iterations(1000);
 BENCHMARK(random_frame)->Unit(benchmark::kMicrosecond)->Iterations(2000);
 
 BENCHMARK_MAIN();

@@ -42,7 +42,8 @@ void step_scene(benchmark::State& bench, const std::string& name, const std::str
   for (auto _ : bench) {
     const auto t0 = std::chrono::steady_clock::now();
     const StepReport& r = sim.step();
-    step_seconds.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+    step_seconds.push_back(
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
     contacts += static_cast<long long>(r.contacts.size());
     size += r.problem_size;
     failures += r.problem_size > 0 && !r.solve.solved();  // steps that solved nothing are fine
@@ -59,7 +60,8 @@ void step_scene(benchmark::State& bench, const std::string& name, const std::str
   bench.counters["formulate_us"] = per_step_us(spent.formulate);
   bench.counters["solve_us"] = per_step_us(spent.solve);
   bench.counters["integrate_us"] = per_step_us(spent.integrate);
-  bench.counters["contacts"] = benchmark::Counter(double(contacts), benchmark::Counter::kAvgIterations);
+  bench.counters["contacts"] =
+      benchmark::Counter(double(contacts), benchmark::Counter::kAvgIterations);
   bench.counters["lcp_size"] = benchmark::Counter(double(size), benchmark::Counter::kAvgIterations);
   bench.counters["unsolved"] = double(failures);
   if (!step_seconds.empty()) {

@@ -46,9 +46,9 @@ std::int64_t parse_index(const std::string& text, const std::string& whole) {
 void check_range(const CompareOptions& o, std::int64_t frames_total) {
   const std::int64_t first = o.first.value_or(0), end = o.end.value_or(frames_total);
   if (first >= end || end > frames_total)
-    throw UsageError("--frames: " + std::to_string(first) + ":" + std::to_string(end) +
-                     " is not a non-empty range within the file's frames 0:" +
-                     std::to_string(frames_total));
+    throw UsageError(
+        "--frames: " + std::to_string(first) + ":" + std::to_string(end) +
+        " is not a non-empty range within the file's frames 0:" + std::to_string(frames_total));
 }
 
 bool in_range(const CompareOptions& o, std::int64_t k) {
@@ -97,8 +97,9 @@ Source load(const CompareOptions& o) {
   }
   RunReader reader(o.file);
   if (!reader.has_problems())
-    throw RunFileError(o.file + ": holds no complementarity problems (record the run with "
-                                "--record-problems, or give an SDS file)");
+    throw RunFileError(o.file +
+                       ": holds no complementarity problems (record the run with "
+                       "--record-problems, or give an SDS file)");
   src.frames_total = reader.frame_count();
   check_range(o, src.frames_total);
   src.options.tolerance = reader.header().settings.tolerance;
@@ -163,7 +164,8 @@ SolveReport solve_with(Solver& solver, const Lcp& lcp, const FreeRowReduction* r
 void refuse_existing(const std::string& file, bool force, const char* option) {
   std::error_code ec;
   if (!file.empty() && !force && fs::exists(file, ec))
-    throw UsageError(std::string(option) + " " + file + ": exists; not overwriting it (use --force)");
+    throw UsageError(std::string(option) + " " + file +
+                     ": exists; not overwriting it (use --force)");
 }
 
 void write_text(const std::string& file, const std::string& text) {
@@ -226,8 +228,8 @@ int compare_solvers(const CompareOptions& o, std::ostream& out) {
   }
 
   // The table: per solver, counts, iterations, the worst value of each metric, time.
-  out << o.file << ": " << src.problems.size() << " problems in frames "
-      << o.first.value_or(0) << ":" << o.end.value_or(src.frames_total) << ", cold start, tolerance "
+  out << o.file << ": " << src.problems.size() << " problems in frames " << o.first.value_or(0)
+      << ":" << o.end.value_or(src.frames_total) << ", cold start, tolerance "
       << src.options.tolerance << ", at most " << src.options.max_iterations << " iterations\n";
   std::map<std::string, int> recorded;
   for (const Problem& p : src.problems)

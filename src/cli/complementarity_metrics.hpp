@@ -10,9 +10,9 @@ namespace pegsim::cli {
 inline constexpr double kCckLambda = 0.8;
 
 struct CckMetrics {
-  double norm_cck = 0.0;     // ||phi(z, w)||_2
-  double square_cck = 0.0;   // 1/2 ||phi(z, w)||_2^2
-  double norm_mcck = 0.0;    // the same with w_i scaled by 1 / M_ii (impulse units)
+  double norm_cck = 0.0;    // ||phi(z, w)||_2
+  double square_cck = 0.0;  // 1/2 ||phi(z, w)||_2^2
+  double norm_mcck = 0.0;   // the same with w_i scaled by 1 / M_ii (impulse units)
   double square_mcck = 0.0;
 };
 

@@ -213,8 +213,8 @@ void apply_overrides(const Args& a, Settings& s, int dimension) {
   if (auto v = a.value("fallbacks")) s.fallbacks = split_list(*v);
   if (auto v = a.value("formulation")) {
     if (!parse_formulation(*v, s.formulation))
-      throw UsageError("--formulation: expected one of " + name_list(formulation_names(), ", ", false) +
-                       ", got '" + *v + "'");
+      throw UsageError("--formulation: expected one of " +
+                       name_list(formulation_names(), ", ", false) + ", got '" + *v + "'");
   }
   if (auto v = a.value("contact-model")) {
     if (!parse_contact_model(*v, s.contact_model))
@@ -375,8 +375,8 @@ int validate(const std::vector<std::string>& argv) {
   if (a.positional().size() != 1) throw UsageError("validate: expected one scene file");
   Scene scene = load_scene(a.positional()[0]);
   Simulator check(scene.model, scene.initial, scene.settings);
-  std::cout << a.positional()[0] << ": ok (" << scene.model.bodies.size() << " bodies, h = "
-            << scene.settings.h << " s, duration " << scene.duration << " s)\n";
+  std::cout << a.positional()[0] << ": ok (" << scene.model.bodies.size()
+            << " bodies, h = " << scene.settings.h << " s, duration " << scene.duration << " s)\n";
   for (const std::string& w : scene_warnings(scene.model, scene.initial, scene.settings))
     std::cout << "  warning: " << w << '\n';
   return 0;
@@ -451,7 +451,8 @@ std::filesystem::path default_scenes_directory() {
 // `experiment NAME --write-scene FILE`: the generated scene of one trial, to open or run.
 int write_scene(const Experiment& e, const Args& a, const std::string& file) {
   if (!e.scene)
-    throw UsageError("experiment " + e.name + ": --write-scene: this experiment runs shipped "
+    throw UsageError("experiment " + e.name +
+                     ": --write-scene: this experiment runs shipped "
                      "scenes, it generates none");
   std::uint64_t seed = 0;
   if (auto v = a.value("seed")) {

@@ -39,7 +39,8 @@ PerformanceProfile performance_profile(const std::vector<std::string>& solvers,
     std::vector<double> rho;
     for (double tau : out.taus)
       rho.push_back(static_cast<double>(std::upper_bound(sorted.begin(), sorted.end(), tau) -
-                                        sorted.begin()) / n);
+                                        sorted.begin()) /
+                    n);
     out.rho.push_back(std::move(rho));
   }
   return out;

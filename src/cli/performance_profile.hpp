@@ -11,9 +11,9 @@ namespace pegsim::cli {
 // Returns the profile of each solver at the breakpoints `taus` (ascending, from 1).
 struct PerformanceProfile {
   std::vector<std::string> solvers;
-  std::vector<double> taus;                 // every ratio that occurs, ascending, starting at 1
-  std::vector<std::vector<double>> rho;     // [solver][tau]
-  double max_ratio = 1.0;                   // largest finite ratio
+  std::vector<double> taus;              // every ratio that occurs, ascending, starting at 1
+  std::vector<std::vector<double>> rho;  // [solver][tau]
+  double max_ratio = 1.0;                // largest finite ratio
 };
 
 PerformanceProfile performance_profile(const std::vector<std::string>& solvers,

@@ -10,7 +10,8 @@ namespace {
 // A body name as a file name: path separators and control characters become '_'.
 std::string file_stem(const std::string& name, std::size_t index) {
   std::string out;
-  for (char c : name) out += (c == '/' || c == '\\' || static_cast<unsigned char>(c) < 32) ? '_' : c;
+  for (char c : name)
+    out += (c == '/' || c == '\\' || static_cast<unsigned char>(c) < 32) ? '_' : c;
   if (out.empty() || out == "." || out == ".." || out == "contacts" || out == "sm_traps")
     out = "body" + std::to_string(index) + (out.empty() ? "" : "_" + out);
   return out;
@@ -56,7 +57,7 @@ std::vector<std::filesystem::path> export_csv(const RunReader& reader,
   std::ofstream& traps = *out.back();
   auto body = [&](int i) {
     return i >= 0 && static_cast<std::size_t>(i) < h.bodies.size() ? csv_field(h.bodies[i].name)
-                                                                    : std::to_string(i);
+                                                                   : std::to_string(i);
   };
   contacts << "frame,time,body_a,body_b,feature_a,index_a,feature_b,index_b,px,py,pz,nx,ny,nz,"
               "gap,normal_impulse,fx,fy,fz,sliding,primary,enforced,duplicate_of\n";
@@ -68,7 +69,7 @@ std::vector<std::filesystem::path> export_csv(const RunReader& reader,
       for (std::size_t b = 0; b < f.bodies.size(); ++b) {
         const Vec3& p = f.bodies[b].position;
         const Quat& q = f.bodies[b].orientation;
-        const Vec3& force = f.bodies[b].force;   // the external wrench the step applied
+        const Vec3& force = f.bodies[b].force;  // the external wrench the step applied
         const Vec3& torque = f.bodies[b].torque;
         *out[b] << f.index << ',' << f.time << ',' << p.x() << ',' << p.y() << ',' << p.z() << ','
                 << q.w() << ',' << q.x() << ',' << q.y() << ',' << q.z() << ',' << force.x() << ','
@@ -78,14 +79,13 @@ std::vector<std::filesystem::path> export_csv(const RunReader& reader,
       for (const RecordedContact& rc : f.contacts) {
         const Contact& c = rc.contact;
         contacts << f.index << ',' << f.time << ',' << body(c.body_a) << ',' << body(c.body_b)
-                 << ',' << to_string(c.feature_a.kind) << ','
-                 << c.feature_a.index << ',' << to_string(c.feature_b.kind) << ','
-                 << c.feature_b.index << ',' << c.point_a.x() << ',' << c.point_a.y() << ','
-                 << c.point_a.z() << ',' << c.normal.x() << ',' << c.normal.y() << ','
-                 << c.normal.z() << ',' << c.gap << ',' << rc.normal_impulse << ','
-                 << rc.friction_impulse.x() << ',' << rc.friction_impulse.y() << ','
-                 << rc.friction_impulse.z() << ',' << int(rc.sliding) << ','
-                 << int(c.primary()) << ',' << int(rc.enforced) << ',' << rc.duplicate_of << '\n';
+                 << ',' << to_string(c.feature_a.kind) << ',' << c.feature_a.index << ','
+                 << to_string(c.feature_b.kind) << ',' << c.feature_b.index << ',' << c.point_a.x()
+                 << ',' << c.point_a.y() << ',' << c.point_a.z() << ',' << c.normal.x() << ','
+                 << c.normal.y() << ',' << c.normal.z() << ',' << c.gap << ',' << rc.normal_impulse
+                 << ',' << rc.friction_impulse.x() << ',' << rc.friction_impulse.y() << ','
+                 << rc.friction_impulse.z() << ',' << int(rc.sliding) << ',' << int(c.primary())
+                 << ',' << int(rc.enforced) << ',' << rc.duplicate_of << '\n';
       }
       for (const SmTrap& t : f.sm_traps) {
         // The facets are the other body's features of the trap's contacts (index in the frame).
@@ -98,9 +98,9 @@ std::vector<std::filesystem::path> export_csv(const RunReader& reader,
           facets.append(to_string(facet.kind)).append(" ").append(std::to_string(facet.index));
           members += std::to_string(i);
         }
-        traps << f.index << ',' << f.time << ',' << body(t.body) << ','
-              << to_string(t.feature.kind) << ',' << t.feature.index << ',' << body(t.other_body)
-              << ',' << facets << ',' << members << '\n';
+        traps << f.index << ',' << f.time << ',' << body(t.body) << ',' << to_string(t.feature.kind)
+              << ',' << t.feature.index << ',' << body(t.other_body) << ',' << facets << ','
+              << members << '\n';
       }
     }
   }

@@ -91,8 +91,7 @@ RunFileStats run_file_stats(const RunReader& reader) {
   const std::vector<std::int64_t> offsets = reader.contact_offsets();
   for (std::size_t k = 1; k + 1 < offsets.size(); ++k)
     s.contacts_max = std::max<long long>(s.contacts_max, offsets[k + 1] - offsets[k]);
-  if (s.frames > 1)
-    s.contacts_mean = double(offsets.back() - offsets[1]) / double(s.frames - 1);
+  if (s.frames > 1) s.contacts_mean = double(offsets.back() - offsets[1]) / double(s.frames - 1);
 
   s.has_sm_traps = reader.has_sm_traps();
   const std::vector<std::int64_t> traps = reader.sm_trap_offsets();
@@ -160,8 +159,8 @@ void print_stats(std::ostream& out, const std::string& file, const RunFileStats&
   out << file << ": scene " << s.scene << ", recorded by " << s.program << " at " << s.created
       << '\n';
   std::snprintf(line, sizeof line, "  frames          %lld (%lld steps of h = %g s, %g s)\n",
-                static_cast<long long>(s.frames), static_cast<long long>(std::max<std::int64_t>(s.frames - 1, 0)),
-                s.h, s.duration);
+                static_cast<long long>(s.frames),
+                static_cast<long long>(std::max<std::int64_t>(s.frames - 1, 0)), s.h, s.duration);
   out << line;
   out << "  settings        formulation " << to_string(s.settings.formulation) << ", contact model "
       << to_string(s.settings.contact_model) << ", solver " << s.settings.solver << '\n';

@@ -17,22 +17,22 @@ namespace pegsim::cli {
 struct RunFileStats {
   std::string scene;
   std::string program, created;
-  std::int64_t frames = 0;      // frame 0 included
+  std::int64_t frames = 0;  // frame 0 included
   std::int64_t bodies = 0;
-  double h = 0.0;               // at the start of the run
-  Settings settings;            // at the start of the run (formulation, contact model, ...)
+  double h = 0.0;     // at the start of the run
+  Settings settings;  // at the start of the run (formulation, contact model, ...)
   // Settings changed during the run (the frame each applies from), empty if they never did.
   std::vector<SettingsChange> settings_changes;
-  double duration = 0.0;        // simulated time from the first frame to the last, s
-  long long solves = 0;         // frames that solved an LCP (failed ones included)
+  double duration = 0.0;  // simulated time from the first frame to the last, s
+  long long solves = 0;   // frames that solved an LCP (failed ones included)
   std::map<std::string, long long> answered_by;
   long long failures = 0, fallbacks = 0;
   double iterations_mean = 0.0;
   int iterations_max = 0;
-  double residual_max = 0.0;    // over accepted answers
-  double contacts_mean = 0.0;   // per recorded step (frames after the first)
+  double residual_max = 0.0;   // over accepted answers
+  double contacts_mean = 0.0;  // per recorded step (frames after the first)
   long long contacts_max = 0;
-  double max_penetration = 0.0; // m, deepest enforced contact
+  double max_penetration = 0.0;  // m, deepest enforced contact
   // The largest overlap of any body pair, from the recorded poses (also frame 0's).
   PairOverlapRecord overlap;
   // SM traps (thesis Fig. 5.13, 5.15): per recorded step; false/0 for files without them.

@@ -135,11 +135,10 @@ void report_overlap(std::ostream& out, const std::string& run_file,
   }
   out << run_file << ": " << frames.size() << " frames\n";
   if (worst) {
-    std::snprintf(
-        line, sizeof line,
-        "  max overlap     %.6e %s at frame %lld (t = %g s)\n  mean overlap    %.6e %s\n",
-        worst->totals.volume, unit, static_cast<long long>(worst->frame), worst->time,
-        sum / static_cast<double>(frames.size()), unit);
+    std::snprintf(line, sizeof line,
+                  "  max overlap     %.6e %s at frame %lld (t = %g s)\n  mean overlap    %.6e %s\n",
+                  worst->totals.volume, unit, static_cast<long long>(worst->frame), worst->time,
+                  sum / static_cast<double>(frames.size()), unit);
     out << line;
   }
   if (unmeasured > 0)

@@ -91,7 +91,9 @@ void RunSummary::on_step(const Model& model, const State& state, const StepRepor
 }
 
 namespace {
-nlohmann::json vec(const Vec3& v) { return {v.x(), v.y(), v.z()}; }
+nlohmann::json vec(const Vec3& v) {
+  return {v.x(), v.y(), v.z()};
+}
 double real_time_factor(const Simulator& sim, const RunInfo& info) {
   return info.wall_seconds > 0.0 ? sim.state().time / info.wall_seconds : 0.0;
 }
@@ -188,8 +190,7 @@ void print_summary(std::ostream& out, const RunInfo& info, const RunSummary& s,
   emit("status           %s", s.stop_reason.empty() ? "completed" : "stopped");
   if (!s.stop_reason.empty())
     emit("stopped because  step %lld: %s", s.steps + 1, s.stop_reason.c_str());
-  emit("steps            %lld of %lld (h = %g s)", s.steps, info.requested_steps,
-       sim.settings().h);
+  emit("steps            %lld of %lld (h = %g s)", s.steps, info.requested_steps, sim.settings().h);
   emit("simulated time   %.6g s", sim.state().time);
   emit("wall time        %.3f s (real-time factor %.2f)", info.wall_seconds,
        real_time_factor(sim, info));
@@ -209,13 +210,15 @@ void print_summary(std::ostream& out, const RunInfo& info, const RunSummary& s,
     emit("unsolved steps   %lld (no solver answered; on_failure continue took the best answer)",
          s.unsolved);
   if (s.dropped_cross > 0)
-    emit("X dropped        %lld steps, solved without their X-constraints (%lld unsatisfiable "
-         "with them, %lld whose answer added more than %g times the energy their overlaps need)",
-         s.dropped_cross, s.dropped_cross - s.cross_energy, s.cross_energy, kCrossEnergyMargin);
+    emit(
+        "X dropped        %lld steps, solved without their X-constraints (%lld unsatisfiable "
+        "with them, %lld whose answer added more than %g times the energy their overlaps need)",
+        s.dropped_cross, s.dropped_cross - s.cross_energy, s.cross_energy, kCrossEnergyMargin);
   if (sim.settings().primaries == Primaries::Several)
-    emit("primary search   %lld steps, %lld LCPs; a primary moved off the largest gap in %lld, "
-         "(4.13) unmet in %lld", s.primary_searches, s.primary_leaves, s.primaries_moved,
-         s.primary_unresolved);
+    emit(
+        "primary search   %lld steps, %lld LCPs; a primary moved off the largest gap in %lld, "
+        "(4.13) unmet in %lld",
+        s.primary_searches, s.primary_leaves, s.primaries_moved, s.primary_unresolved);
   emit("max penetration  %.3e m (enforced contacts)", s.max_penetration);
   out << overlap_lines(s.overlap, "", 17);
   emit("energy           start %.6g J, largest %.6g J, end %.6g J (kinetic + gravitational)",
@@ -237,11 +240,11 @@ void print_summary(std::ostream& out, const RunInfo& info, const RunSummary& s,
     if (sim.model().bodies[i].is_static) continue;
     const BodyState& b = sim.state().bodies[i];
     const Quat& q = b.orientation;
-    emit("  %-14s p (% .6f % .6f % .6f)  q (% .6f % .6f % .6f % .6f)", sim.model().bodies[i].name.c_str(),
-         b.position.x(), b.position.y(), b.position.z(), q.w(), q.x(), q.y(), q.z());
-    emit("  %-14s v (% .6f % .6f % .6f)  w (% .6f % .6f % .6f)", "", b.velocity.x(),
-         b.velocity.y(), b.velocity.z(), b.angular_velocity.x(), b.angular_velocity.y(),
-         b.angular_velocity.z());
+    emit("  %-14s p (% .6f % .6f % .6f)  q (% .6f % .6f % .6f % .6f)",
+         sim.model().bodies[i].name.c_str(), b.position.x(), b.position.y(), b.position.z(), q.w(),
+         q.x(), q.y(), q.z());
+    emit("  %-14s v (% .6f % .6f % .6f)  w (% .6f % .6f % .6f)", "", b.velocity.x(), b.velocity.y(),
+         b.velocity.z(), b.angular_velocity.x(), b.angular_velocity.y(), b.angular_velocity.z());
   }
 }
 

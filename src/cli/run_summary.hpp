@@ -21,23 +21,23 @@ class RunSummary : public StepObserver {
   void on_step(const Model& model, const State& state, const StepReport& report) override;
 
   long long steps = 0;
-  long long contacts = 0;          // summed over steps
+  long long contacts = 0;  // summed over steps
   int max_contacts = 0;
-  long long enforced = 0;          // summed over steps
-  long long solves = 0;            // steps that solved an LCP
-  long long failures = 0;          // steps no solver answered
-  long long fallbacks = 0;         // steps answered by a fallback (or failed after trying one)
-  long long unsolved = 0;          // steps no solver answered, continued (on_failure: continue)
-  long long dropped_cross = 0;     // steps solved only without their X-constraints (§4.2.3)
-  long long cross_energy = 0;      // of those, steps whose answer added too much energy
+  long long enforced = 0;       // summed over steps
+  long long solves = 0;         // steps that solved an LCP
+  long long failures = 0;       // steps no solver answered
+  long long fallbacks = 0;      // steps answered by a fallback (or failed after trying one)
+  long long unsolved = 0;       // steps no solver answered, continued (on_failure: continue)
+  long long dropped_cross = 0;  // steps solved only without their X-constraints (§4.2.3)
+  long long cross_energy = 0;   // of those, steps whose answer added too much energy
   // Settings::primaries = several: steps that searched (some I-constraint had two or more
   // C_iota contacts), the LCPs they solved, steps whose answer moved a primary off the largest
   // gap, and steps where no leaf met (4.13).
   long long primary_searches = 0, primary_leaves = 0, primaries_moved = 0, primary_unresolved = 0;
-  long long iterations = 0;        // summed over solved steps
+  long long iterations = 0;  // summed over solved steps
   int max_problem_size = 0;
-  double max_residual = 0.0;       // largest accepted natural-map residual
-  double max_penetration = 0.0;    // deepest negative gap of an enforced contact, m
+  double max_residual = 0.0;     // largest accepted natural-map residual
+  double max_penetration = 0.0;  // deepest negative gap of an enforced contact, m
   // The exact overlap of every body pair after each step (metrics/overlap.hpp), which sees
   // what max_penetration does not: bodies passing through each other with no enforced contact.
   PairOverlapRecord overlap;
@@ -46,7 +46,7 @@ class RunSummary : public StepObserver {
   long long sm_traps = 0, sm_traps_max = 0, sm_trap_steps = 0;
   double solve_seconds = 0.0;
   std::map<std::string, long long> answered_by;  // solver name -> steps it answered
-  std::string stop_reason;         // empty when the run completed
+  std::string stop_reason;                       // empty when the run completed
   // Per joint: constraint error (position m, angle rad) at the end of each step, its maximum
   // over the run and its final value, and the joint's final coordinates.
   struct JointErrors {

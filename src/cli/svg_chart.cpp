@@ -9,18 +9,21 @@
 namespace pegsim::cli {
 namespace {
 
-constexpr double kWidth = 640, kHeight = 420, kLeft = 78, kRight = 170, kTop = 40,
-                 kBottom = 60;
+constexpr double kWidth = 640, kHeight = 420, kLeft = 78, kRight = 170, kTop = 40, kBottom = 60;
 const char* const kColours[] = {"#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e",
                                 "#8c564b", "#e377c2", "#17becf", "#7f7f7f", "#bcbd22"};
 
 std::string escape(const std::string& text) {
   std::string out;
   for (char c : text) {
-    if (c == '<') out += "&lt;";
-    else if (c == '>') out += "&gt;";
-    else if (c == '&') out += "&amp;";
-    else out += c;
+    if (c == '<')
+      out += "&lt;";
+    else if (c == '>')
+      out += "&gt;";
+    else if (c == '&')
+      out += "&amp;";
+    else
+      out += c;
   }
   return out;
 }
@@ -33,13 +36,18 @@ std::string num(double x) {
 
 std::string tick_label(double v, int log_base) {
   char b[32];
-  if (log_base == 2 && v >= 1.0 && v < 1e6) std::snprintf(b, sizeof b, "%.0f", v);
-  else if (v != 0.0 && (std::fabs(v) < 1e-3 || std::fabs(v) >= 1e5)) std::snprintf(b, sizeof b, "%.0e", v);
-  else std::snprintf(b, sizeof b, "%g", v);
+  if (log_base == 2 && v >= 1.0 && v < 1e6)
+    std::snprintf(b, sizeof b, "%.0f", v);
+  else if (v != 0.0 && (std::fabs(v) < 1e-3 || std::fabs(v) >= 1e5))
+    std::snprintf(b, sizeof b, "%.0e", v);
+  else
+    std::snprintf(b, sizeof b, "%g", v);
   return b;
 }
 
-bool usable(double v, int log_base) { return std::isfinite(v) && (log_base == 0 || v > 0.0); }
+bool usable(double v, int log_base) {
+  return std::isfinite(v) && (log_base == 0 || v > 0.0);
+}
 
 double to_axis(double v, int log_base) {
   return log_base == 0 ? v : std::log(v) / std::log(static_cast<double>(log_base));
@@ -47,7 +55,8 @@ double to_axis(double v, int log_base) {
 
 // The axis range in axis units (log_base powers for a logarithmic axis).
 std::pair<double, double> fitted_range(const ChartAxis& axis, const std::vector<double>& values) {
-  if (axis.min != axis.max) return {to_axis(axis.min, axis.log_base), to_axis(axis.max, axis.log_base)};
+  if (axis.min != axis.max)
+    return {to_axis(axis.min, axis.log_base), to_axis(axis.max, axis.log_base)};
   double lo = std::numeric_limits<double>::infinity(), hi = -lo;
   for (double v : values)
     if (usable(v, axis.log_base)) {
@@ -123,10 +132,9 @@ std::string chart_svg(const Chart& chart) {
     << escape(chart.title) << "</text>\n";
   for (double t : axis_ticks(y0, y1, chart.y.log_base)) {
     const double y = Y(t);
-    s << "<line x1=\"" << kLeft << "\" y1=\"" << num(y) << "\" x2=\"" << kLeft + pw
-      << "\" y2=\"" << num(y) << "\" stroke=\"#ddd\"/>\n<text x=\"" << kLeft - 8 << "\" y=\""
-      << num(y + 4) << "\" text-anchor=\"end\">" << tick_label(t, chart.y.log_base)
-      << "</text>\n";
+    s << "<line x1=\"" << kLeft << "\" y1=\"" << num(y) << "\" x2=\"" << kLeft + pw << "\" y2=\""
+      << num(y) << "\" stroke=\"#ddd\"/>\n<text x=\"" << kLeft - 8 << "\" y=\"" << num(y + 4)
+      << "\" text-anchor=\"end\">" << tick_label(t, chart.y.log_base) << "</text>\n";
   }
   for (double t : axis_ticks(x0, x1, chart.x.log_base)) {
     const double x = X(t);
@@ -155,8 +163,10 @@ std::string chart_svg(const Chart& chart) {
         while (j < n && ok(j, series.low[j]) && ok(j, series.high[j])) ++j;
         if (j > i + 1) {
           std::ostringstream pts;
-          for (std::size_t m = i; m < j; ++m) pts << num(X(series.x[m])) << ',' << num(Y(series.high[m])) << ' ';
-          for (std::size_t m = j; m-- > i;) pts << num(X(series.x[m])) << ',' << num(Y(series.low[m])) << ' ';
+          for (std::size_t m = i; m < j; ++m)
+            pts << num(X(series.x[m])) << ',' << num(Y(series.high[m])) << ' ';
+          for (std::size_t m = j; m-- > i;)
+            pts << num(X(series.x[m])) << ',' << num(Y(series.low[m])) << ' ';
           s << "<polygon fill=\"" << colour << "\" fill-opacity=\"0.18\" stroke=\"none\" points=\""
             << pts.str() << "\"/>\n";
         }
@@ -196,8 +206,8 @@ std::string chart_svg(const Chart& chart) {
     const double ly = kTop + 20 + 22 * static_cast<double>(k);
     s << "<line x1=\"" << kLeft + pw + 15 << "\" y1=\"" << ly << "\" x2=\"" << kLeft + pw + 45
       << "\" y2=\"" << ly << "\" stroke=\"" << colour << "\" stroke-width=\"2\""
-      << (series.dashed ? " stroke-dasharray=\"6 4\"" : "") << "/>\n<text x=\""
-      << kLeft + pw + 52 << "\" y=\"" << ly + 4 << "\">" << escape(series.label) << "</text>\n";
+      << (series.dashed ? " stroke-dasharray=\"6 4\"" : "") << "/>\n<text x=\"" << kLeft + pw + 52
+      << "\" y=\"" << ly + 4 << "\">" << escape(series.label) << "</text>\n";
   }
   s << "</svg>\n";
   return s.str();

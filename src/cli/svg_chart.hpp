@@ -9,7 +9,7 @@ namespace pegsim::cli {
 
 struct ChartAxis {
   std::string label;
-  int log_base = 0;     // 0: linear; 2 or 10: logarithmic, ticks at the base's powers
+  int log_base = 0;             // 0: linear; 2 or 10: logarithmic, ticks at the base's powers
   double min = 0.0, max = 0.0;  // range; min == max: fitted to the data (with a margin)
 };
 

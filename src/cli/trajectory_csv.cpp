@@ -45,8 +45,8 @@ void TrajectoryCsv::write_row(const State& s) {
   out_ << s.step << ',' << s.time;
   for (const BodyState& b : s.bodies) {
     const Quat& q = b.orientation;
-    out_ << ',' << b.position.x() << ',' << b.position.y() << ',' << b.position.z() << ','
-         << q.w() << ',' << q.x() << ',' << q.y() << ',' << q.z();
+    out_ << ',' << b.position.x() << ',' << b.position.y() << ',' << b.position.z() << ',' << q.w()
+         << ',' << q.x() << ',' << q.y() << ',' << q.z();
   }
   out_ << '\n';
   check();

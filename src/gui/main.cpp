@@ -49,12 +49,14 @@ int main(int argc, char** argv) {
     return 0;
   }
   if (!cl.error.isEmpty()) {
-    std::fprintf(stderr, "pegsim: %s\n%s", cl.error.toLocal8Bit().constData(), usage.toLocal8Bit().constData());
+    std::fprintf(stderr, "pegsim: %s\n%s", cl.error.toLocal8Bit().constData(),
+                 usage.toLocal8Bit().constData());
     return 2;
   }
   const QString file = cl.file.isEmpty() ? default_scene() : cl.file;
   if (file.isEmpty()) {
-    std::fprintf(stderr, "pegsim: the default scene (scenes/cascading_polyhedra.json) was not found\n");
+    std::fprintf(stderr,
+                 "pegsim: the default scene (scenes/cascading_polyhedra.json) was not found\n");
     return 2;
   }
 
@@ -64,7 +66,8 @@ int main(int argc, char** argv) {
   window.show();
   if (cl.plots) window.plotsDock()->show();
   if (cl.benchmark) {
-    QTimer::singleShot(0, &window, [&] { app.exit(run_responsiveness_benchmark(window, scenes_directory())); });
+    QTimer::singleShot(0, &window,
+                       [&] { app.exit(run_responsiveness_benchmark(window, scenes_directory())); });
     return app.exec();
   }
 
@@ -75,8 +78,10 @@ int main(int argc, char** argv) {
   // Once the requested frame is on screen: the screenshot, then maybe quit.
   auto save = [&] {
     window.saveWindowImage(cl.screenshot, [&](bool ok) {
-      if (!ok) fail(cl.screenshot + ": cannot write the PNG file");
-      else if (cl.quit) app.exit(0);
+      if (!ok)
+        fail(cl.screenshot + ": cannot write the PNG file");
+      else if (cl.quit)
+        app.exit(0);
     });
   };
   // The renderer uploads new geometry over a few frames, more of them on a loaded machine:
@@ -92,27 +97,38 @@ int main(int argc, char** argv) {
     if (cl.screenshot.isEmpty()) return;
     QTimer::singleShot(300, &window, [&] { when_drawn(0); });
   };
-  QObject::connect(&window, &MainWindow::openFailed, &app, [&] { if (cl.quit) app.exit(2); });
+  QObject::connect(&window, &MainWindow::openFailed, &app, [&] {
+    if (cl.quit) app.exit(2);
+  });
   QObject::connect(&window, &MainWindow::stepsDone, &app, ready);
   QObject::connect(&window, &MainWindow::fileOpened, &app, [&] {
-    if (!cl.select.isEmpty() && !window.selectBodyNamed(cl.select) && !window.selectJointNamed(cl.select))
+    if (!cl.select.isEmpty() && !window.selectBodyNamed(cl.select) &&
+        !window.selectJointNamed(cl.select))
       return fail(QString("%1: no body or joint named '%2'").arg(file, cl.select));
     if (!window.replaying()) {
       const qint64 steps = cl.steps ? *cl.steps : cl.frame.value_or(0);
-      if (steps > 0) window.runSteps(int(steps));
-      else ready();
+      if (steps > 0)
+        window.runSteps(int(steps));
+      else
+        ready();
       return;
     }
     if (cl.steps) return fail("--steps applies to a scene; use --frame K with a run file");
     const qint64 k = cl.frame.value_or(0), n = window.source()->count();
     if (k >= n)
-      return fail(QString("%1: --frame %2 is out of range: the run has frames 0 to %3").arg(file).arg(k).arg(n - 1));
+      return fail(QString("%1: --frame %2 is out of range: the run has frames 0 to %3")
+                      .arg(file)
+                      .arg(k)
+                      .arg(n - 1));
     window.showFrameIndex(k);
     ready();
   });
   if (cl.quit) {
     // Batch use must end even if the renderer never delivers a frame.
-    QTimer::singleShot(120000, &app, [&] { fail("timed out waiting for the screenshot"); app.exit(3); });
+    QTimer::singleShot(120000, &app, [&] {
+      fail("timed out waiting for the screenshot");
+      app.exit(3);
+    });
   }
   QTimer::singleShot(0, &window, [&] { window.openFile(file); });
   return app.exec();

@@ -64,8 +64,8 @@ void expect_size(const std::filesystem::path& name, hid_t file, const std::strin
                  hsize_t size) {
   const hsize_t n = elements(name, file, path);
   if (n != size)
-    fail(name, path + ": expected " + std::to_string(size) + " entries, it has " +
-                   std::to_string(n));
+    fail(name,
+         path + ": expected " + std::to_string(size) + " entries, it has " + std::to_string(n));
 }
 
 struct Shape {

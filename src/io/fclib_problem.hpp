@@ -13,11 +13,11 @@
 namespace pegsim {
 
 struct FclibProblem {
-  Lcp lcp;              // M, q, block structure; bounds when lambda rows are present
+  Lcp lcp;  // M, q, block structure; bounds when lambda rows are present
   int contacts = 0;
-  int spacedim = 3;     // 2 or 3
-  int directions = 0;   // n_d of the linearized cone (2 in 2D)
-  int free_rows = 0;    // lambda rows, first
+  int spacedim = 3;    // 2 or 3
+  int directions = 0;  // n_d of the linearized cone (2 in 2D)
+  int free_rows = 0;   // lambda rows, first
 };
 
 // False when the program was built without libfclib.

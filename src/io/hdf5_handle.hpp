@@ -42,13 +42,27 @@ class Handle {
   Closer close_ = nullptr;
 };
 
-inline Handle file(hid_t id) { return {id, H5Fclose}; }
-inline Handle group(hid_t id) { return {id, H5Gclose}; }
-inline Handle dataset(hid_t id) { return {id, H5Dclose}; }
-inline Handle space(hid_t id) { return {id, H5Sclose}; }
-inline Handle type(hid_t id) { return {id, H5Tclose}; }
-inline Handle plist(hid_t id) { return {id, H5Pclose}; }
-inline Handle attribute(hid_t id) { return {id, H5Aclose}; }
+inline Handle file(hid_t id) {
+  return {id, H5Fclose};
+}
+inline Handle group(hid_t id) {
+  return {id, H5Gclose};
+}
+inline Handle dataset(hid_t id) {
+  return {id, H5Dclose};
+}
+inline Handle space(hid_t id) {
+  return {id, H5Sclose};
+}
+inline Handle type(hid_t id) {
+  return {id, H5Tclose};
+}
+inline Handle plist(hid_t id) {
+  return {id, H5Pclose};
+}
+inline Handle attribute(hid_t id) {
+  return {id, H5Aclose};
+}
 
 // Whether a dataset's stored data covers its dataspace. A damaged object header can give a
 // compact dataset (its data kept in the header) fewer bytes than its size asks for, and HDF5

@@ -30,9 +30,9 @@ Handle checked(Handle h, const std::string& what) {
 void write_attribute_raw(hid_t object, const char* name, hid_t memory_type, hid_t space_id,
                          const void* data) {
   if (H5Aexists(object, name) > 0) H5Adelete(object, name);
-  Handle a = checked(attribute(H5Acreate2(object, name, memory_type, space_id, H5P_DEFAULT,
-                                          H5P_DEFAULT)),
-                     std::string("cannot create attribute ") + name);
+  Handle a =
+      checked(attribute(H5Acreate2(object, name, memory_type, space_id, H5P_DEFAULT, H5P_DEFAULT)),
+              std::string("cannot create attribute ") + name);
   check(H5Awrite(a.get(), memory_type, data), std::string("cannot write attribute ") + name);
 }
 
@@ -45,7 +45,9 @@ Handle open_attribute(hid_t object, const char* name) {
                  std::string("cannot open attribute ") + name);
 }
 
-hssize_t element_count(hid_t space_id) { return H5Sget_simple_extent_npoints(space_id); }
+hssize_t element_count(hid_t space_id) {
+  return H5Sget_simple_extent_npoints(space_id);
+}
 
 // Fixed-length strings of `count` elements of `size` bytes each, trimmed of padding.
 std::vector<std::string> split_fixed(const std::vector<char>& raw, std::size_t size,
@@ -59,7 +61,7 @@ std::vector<std::string> split_fixed(const std::vector<char>& raw, std::size_t s
 }
 
 std::vector<std::string> read_fixed_strings(hid_t type_id, hid_t space_id, const char* name,
-                                             const std::function<herr_t(hid_t, void*)>& read) {
+                                            const std::function<herr_t(hid_t, void*)>& read) {
   if (H5Tget_class(type_id) != H5T_STRING || H5Tis_variable_str(type_id) > 0)
     throw Failure(std::string(name) + ": expected a fixed-length string");
   const std::size_t size = H5Tget_size(type_id);
@@ -166,9 +168,9 @@ void write_dataset(hid_t location, const char* name, hid_t memory_type, hid_t fi
 void write_string_dataset(hid_t location, const char* name, const std::string& text) {
   Handle t = string_type(text.size());
   Handle s = space(H5Screate(H5S_SCALAR));
-  Handle d = checked(dataset(H5Dcreate2(location, name, t.get(), s.get(), H5P_DEFAULT,
-                                        H5P_DEFAULT, H5P_DEFAULT)),
-                     std::string("cannot create ") + name);
+  Handle d = checked(
+      dataset(H5Dcreate2(location, name, t.get(), s.get(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT)),
+      std::string("cannot create ") + name);
   std::string padded = text;
   padded.resize(std::max<std::size_t>(text.size(), 1), '\0');
   check(H5Dwrite(d.get(), t.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, padded.data()),
@@ -234,8 +236,8 @@ std::vector<hsize_t> dims(hid_t dataset_id, int rank, const char* name) {
   Handle s = space(H5Dget_space(dataset_id));
   const int r = H5Sget_simple_extent_ndims(s.get());
   if (r != rank)
-    throw Failure(std::string(name) + ": expected " + std::to_string(rank) +
-                  " dimensions, found " + std::to_string(r));
+    throw Failure(std::string(name) + ": expected " + std::to_string(rank) + " dimensions, found " +
+                  std::to_string(r));
   std::vector<hsize_t> d(static_cast<std::size_t>(rank));
   H5Sget_simple_extent_dims(s.get(), d.data(), nullptr);
   return d;
@@ -257,13 +259,10 @@ std::vector<T> read_all(hid_t location, const char* name, hid_t memory_type, int
 
 template std::vector<double> read_all(hid_t, const char*, hid_t, int, std::vector<hsize_t>*);
 template std::vector<float> read_all(hid_t, const char*, hid_t, int, std::vector<hsize_t>*);
-template std::vector<std::int32_t> read_all(hid_t, const char*, hid_t, int,
-                                            std::vector<hsize_t>*);
-template std::vector<std::int64_t> read_all(hid_t, const char*, hid_t, int,
-                                            std::vector<hsize_t>*);
+template std::vector<std::int32_t> read_all(hid_t, const char*, hid_t, int, std::vector<hsize_t>*);
+template std::vector<std::int64_t> read_all(hid_t, const char*, hid_t, int, std::vector<hsize_t>*);
 template std::vector<std::int8_t> read_all(hid_t, const char*, hid_t, int, std::vector<hsize_t>*);
-template std::vector<std::uint8_t> read_all(hid_t, const char*, hid_t, int,
-                                            std::vector<hsize_t>*);
+template std::vector<std::uint8_t> read_all(hid_t, const char*, hid_t, int, std::vector<hsize_t>*);
 
 Handle create_extendable(hid_t location, const char* name, hid_t file_type,
                          const std::vector<hsize_t>& inner, hsize_t chunk_rows, int level) {
@@ -279,15 +278,15 @@ Handle create_extendable(hid_t location, const char* name, hid_t file_type,
   H5Pset_chunk(p.get(), rank, chunk.data());
   H5Pset_shuffle(p.get());
   H5Pset_deflate(p.get(), static_cast<unsigned>(level));
-  return checked(dataset(H5Dcreate2(location, name, file_type, s.get(), H5P_DEFAULT, p.get(),
-                                    H5P_DEFAULT)),
-                 std::string("cannot create ") + name);
+  return checked(
+      dataset(H5Dcreate2(location, name, file_type, s.get(), H5P_DEFAULT, p.get(), H5P_DEFAULT)),
+      std::string("cannot create ") + name);
 }
 
 namespace {
 // Selects rows [first, first + rows) of `file_space`; returns the matching memory space.
 Handle row_spaces(hid_t file_space, hsize_t first, hsize_t rows,
-                                     const std::vector<hsize_t>& inner) {
+                  const std::vector<hsize_t>& inner) {
   std::vector<hsize_t> start{first}, count{rows};
   for (hsize_t n : inner) {
     start.push_back(0);

@@ -13,9 +13,12 @@ namespace {
 std::string escape_token(const std::string& key) {
   std::string out;
   for (char c : key) {
-    if (c == '~') out += "~0";
-    else if (c == '/') out += "~1";
-    else out += c;
+    if (c == '~')
+      out += "~0";
+    else if (c == '/')
+      out += "~1";
+    else
+      out += c;
   }
   return out;
 }
@@ -49,7 +52,9 @@ void JsonNode::allow_only(const std::vector<std::string>& allowed) const {
   }
 }
 
-bool JsonNode::has(const std::string& key) const { return value_->contains(key); }
+bool JsonNode::has(const std::string& key) const {
+  return value_->contains(key);
+}
 
 JsonNode JsonNode::at(const std::string& key, const char* what) const {
   const std::string child = pointer_ + "/" + escape_token(key);
@@ -63,7 +68,9 @@ std::optional<JsonNode> JsonNode::find(const std::string& key) const {
   return JsonNode((*value_)[key], origin_, pointer_ + "/" + escape_token(key));
 }
 
-std::size_t JsonNode::size() const { return value_->size(); }
+std::size_t JsonNode::size() const {
+  return value_->size();
+}
 
 void JsonNode::require_array(const char* what) const {
   if (!value_->is_array()) fail(what);

@@ -44,8 +44,10 @@ class PolyReader {
     try {
       return make_polytope(std::move(vertices), std::move(faces));
     } catch (const GeometryError& e) {
-      throw SceneError(file_.string() + ": expected a closed convex mesh with faces "
-                       "counter-clockwise seen from outside (" + e.what() + ")");
+      throw SceneError(file_.string() +
+                       ": expected a closed convex mesh with faces "
+                       "counter-clockwise seen from outside (" +
+                       e.what() + ")");
     }
   }
 
@@ -62,8 +64,9 @@ class PolyReader {
     std::string text;
     for (int number = 1; std::getline(in, text); ++number) {
       text = text.substr(0, std::min({text.find('#'), text.find('%'), text.find("//")}));
-      std::replace_if(text.begin(), text.end(),
-                      [](char c) { return c == '[' || c == ']' || c == ';' || c == ','; }, ' ');
+      std::replace_if(
+          text.begin(), text.end(),
+          [](char c) { return c == '[' || c == ']' || c == ';' || c == ','; }, ' ');
       std::istringstream words(text);
       DataLine line{number, {}};
       for (std::string w; words >> w;) line.tokens.push_back(w);
@@ -127,8 +130,7 @@ class PolyReader {
 
   // Indices are 1-based unless some face uses 0; then the whole file is 0-based (the rule of
   // RPIsim's reader).
-  void to_zero_based(std::vector<std::vector<int>>& faces, const std::vector<int>& lines,
-                     int nv) {
+  void to_zero_based(std::vector<std::vector<int>>& faces, const std::vector<int>& lines, int nv) {
     int lowest = nv;
     for (const auto& f : faces) lowest = std::min(lowest, *std::min_element(f.begin(), f.end()));
     base_ = lowest == 0 ? 0 : 1;
@@ -171,6 +173,8 @@ class PolyReader {
 
 }  // namespace
 
-Polytope read_poly_file(const std::filesystem::path& file) { return PolyReader(file).read(); }
+Polytope read_poly_file(const std::filesystem::path& file) {
+  return PolyReader(file).read();
+}
 
 }  // namespace pegsim

@@ -35,34 +35,34 @@ struct RunPart {
 struct RunBody {
   std::string name;
   ShapeKind kind = ShapeKind::Sphere;
-  double radius = 0.0;                     // sphere or circle radius, m
-  std::vector<Vec3> vertices;              // polytope vertices; polygon vertices (x, y, 0), m
+  double radius = 0.0;         // sphere or circle radius, m
+  std::vector<Vec3> vertices;  // polytope vertices; polygon vertices (x, y, 0), m
   // Polytope faces: vertex indices, CCW from outside; a polygon has one face, its vertices
   // 0..n-1 in order (CCW seen from +z), edge e joining vertices e and e + 1.
   std::vector<std::vector<int>> faces;
-  std::vector<RunPart> parts;              // a compound's parts (empty for other shapes)
+  std::vector<RunPart> parts;  // a compound's parts (empty for other shapes)
   std::array<float, 4> color{0.7f, 0.7f, 0.7f, 1.0f};
   bool visible = true;
   bool is_static = false;
-  double mass = 0.0;                       // kg
-  Mat3 inertia = Mat3::Identity();         // body-frame inertia about the CoM, kg m^2
+  double mass = 0.0;                // kg
+  Mat3 inertia = Mat3::Identity();  // body-frame inertia about the CoM, kg m^2
   double mu = 0.0;
   std::vector<int> no_collide;
-  double appear_time = 0.0;                // s; absent before (/bodies/appear_time, 0 when absent)
+  double appear_time = 0.0;  // s; absent before (/bodies/appear_time, 0 when absent)
 };
 
 // Everything that does not change from frame to frame.
 struct RunHeader {
   int format_version = 0;
   std::string program;
-  std::string created;          // UTC, ISO 8601
+  std::string created;  // UTC, ISO 8601
   std::string scene_name;
   int dimension = 3;            // 2: a planar scene (attribute "dimension"; 3 when absent)
   std::string scene_json;       // Scene::source, verbatim
   std::string scene_directory;  // folder of the scene file when recorded (resolves mesh paths)
   Settings settings;            // as at the start of the run (after command-line overrides)
   std::vector<RunBody> bodies;
-  std::vector<Joint> joints;    // /joints (absent in files of runs without joints)
+  std::vector<Joint> joints;  // /joints (absent in files of runs without joints)
   // /joint_drives: the implicit PD drives (rows of every step's problem, so a replay needs
   // them); explicit controllers are recorded as the frames' wrenches instead.
   std::vector<PdJointSpec> drives;
@@ -78,9 +78,9 @@ struct SettingsChange {
 struct RecordedContact {
   Contact contact;
   bool enforced = false;
-  int duplicate_of = -1;                     // the enforced contact of the frame it repeats
-  double normal_impulse = 0.0;               // N s
-  Vec3 friction_impulse = Vec3::Zero();      // N s, world frame
+  int duplicate_of = -1;                 // the enforced contact of the frame it repeats
+  double normal_impulse = 0.0;           // N s
+  Vec3 friction_impulse = Vec3::Zero();  // N s, world frame
   bool sliding = false;
   Vec3 friction_basis = Vec3::Zero();  // t0 of the friction cone (zero: none recorded)
 };
@@ -95,15 +95,15 @@ struct RecordedAttempt {
 };
 
 struct RecordedSolve {
-  int problem_size = 0;                 // 0: no enforced contact, nothing solved
-  std::string solver;                   // that answered (or gave the best answer); "" if none
-  std::optional<SolveStatus> status;    // of that answer
+  int problem_size = 0;               // 0: no enforced contact, nothing solved
+  std::string solver;                 // that answered (or gave the best answer); "" if none
+  std::optional<SolveStatus> status;  // of that answer
   int iterations = 0;
   double residual = 0.0;
-  int answer = -1;                      // index into attempts, -1: none
+  int answer = -1;  // index into attempts, -1: none
   bool fell_back = false;
   bool failed = false;
-  double max_penetration = 0.0;         // m
+  double max_penetration = 0.0;  // m
   StepTimings timings;
   std::vector<RecordedAttempt> attempts;  // filled by RunReader::frame, not by solver_reports
 };
@@ -112,8 +112,8 @@ struct RecordedSolve {
 // the first `free_rows` rows of z are free (equalities), the rest complementary. The LCP of
 // the Stewart-Trinkle stepper has none; the count is there for mixed LCPs.
 struct RecordedProblem {
-  Lcp lcp;           // M, q and block_starts; size 0 when the step solved nothing
-  VecX z;            // the answer the step used (on a failed step, the last attempt's z)
+  Lcp lcp;  // M, q and block_starts; size 0 when the step solved nothing
+  VecX z;   // the answer the step used (on a failed step, the last attempt's z)
   int free_rows = 0;
 };
 

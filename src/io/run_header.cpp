@@ -94,12 +94,16 @@ Model build_model(const RunHeader& header, const std::string& origin) {
     Body b;
     b.name = rb.name;
     switch (rb.kind) {
-      case ShapeKind::Sphere: b.shape = Shape::sphere(rb.radius); break;
-      case ShapeKind::Plane: b.shape = Shape::plane(); break;
+      case ShapeKind::Sphere:
+        b.shape = Shape::sphere(rb.radius);
+        break;
+      case ShapeKind::Plane:
+        b.shape = Shape::plane();
+        break;
       case ShapeKind::Polytope:
         try {
-          b.shape = Shape::convex(
-              std::make_shared<const Polytope>(make_polytope(rb.vertices, rb.faces)));
+          b.shape =
+              Shape::convex(std::make_shared<const Polytope>(make_polytope(rb.vertices, rb.faces)));
         } catch (const GeometryError& e) {
           throw RunFileError(origin + ": /bodies: body " + std::to_string(i) + " (" + rb.name +
                              "): stored polytope is invalid: " + e.what());
@@ -116,8 +120,12 @@ Model build_model(const RunHeader& header, const std::string& origin) {
         }
         break;
       }
-      case ShapeKind::Circle: b.shape = Shape::circle(rb.radius); break;
-      case ShapeKind::HalfPlane: b.shape = Shape::half_plane(); break;
+      case ShapeKind::Circle:
+        b.shape = Shape::circle(rb.radius);
+        break;
+      case ShapeKind::HalfPlane:
+        b.shape = Shape::half_plane();
+        break;
       case ShapeKind::Compound:
         try {
           std::vector<CompoundPart> parts;
@@ -137,7 +145,8 @@ Model build_model(const RunHeader& header, const std::string& origin) {
             parts.push_back(std::move(p));
           }
           // Stored already centred: rebuilt as it was, not re-centred.
-          b.shape = Shape::compound_of(std::make_shared<const Compound>(make_compound(parts, false)));
+          b.shape =
+              Shape::compound_of(std::make_shared<const Compound>(make_compound(parts, false)));
         } catch (const GeometryError& e) {
           throw RunFileError(origin + ": /bodies: body " + std::to_string(i) + " (" + rb.name +
                              "): stored compound is invalid: " + e.what());

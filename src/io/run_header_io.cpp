@@ -46,7 +46,8 @@ void write_settings(hid_t file, const Settings& s) {
   h5::Handle g = make_group(file, "/settings");
   const hid_t id = g.get();
   h5::write_attribute(id, "h", std::vector<double>{s.h});
-  h5::write_attribute(id, "gravity", std::vector<double>{s.gravity.x(), s.gravity.y(), s.gravity.z()});
+  h5::write_attribute(id, "gravity",
+                      std::vector<double>{s.gravity.x(), s.gravity.y(), s.gravity.z()});
   h5::write_attribute(id, "epsilon", std::vector<double>{s.epsilon});
   h5::write_attribute(id, "eps_theta", std::vector<double>{s.eps_theta});
   h5::write_attribute(id, "feasibility_depth", std::vector<double>{s.feasibility_depth});
@@ -65,8 +66,10 @@ void write_settings(hid_t file, const Settings& s) {
   h5::write_attribute(id, "on_failure", std::string(to_string(s.on_failure)));
   h5::write_attribute(id, "warm_start", std::int64_t{s.warm_start ? 1 : 0});
   h5::write_attribute(id, "joint_correction", std::int64_t{s.joint_correction ? 1 : 0});
-  h5::write_attribute(id, "joint_position_tolerance", std::vector<double>{s.joint_position_tolerance});
-  h5::write_attribute(id, "joint_velocity_tolerance", std::vector<double>{s.joint_velocity_tolerance});
+  h5::write_attribute(id, "joint_position_tolerance",
+                      std::vector<double>{s.joint_position_tolerance});
+  h5::write_attribute(id, "joint_velocity_tolerance",
+                      std::vector<double>{s.joint_velocity_tolerance});
 }
 
 double one_double(hid_t g, const char* name) {
@@ -95,7 +98,8 @@ Settings read_settings(hid_t file) {
   if (h5::has_attribute(id, "contact_model")) {
     const std::string model = h5::read_string_attribute(id, "contact_model");
     if (!parse_contact_model(model, s.contact_model))
-      throw Failure("/settings contact_model: expected sm, lnc, peg or corrective, got '" + model + "'");
+      throw Failure("/settings contact_model: expected sm, lnc, peg or corrective, got '" + model +
+                    "'");
   }
   // Files written before the option enforced primary contacts only.
   if (h5::has_attribute(id, "sm_enforce")) {
@@ -234,26 +238,25 @@ void write_bodies(hid_t file, const std::vector<RunBody>& bodies) {
   h5::write_dataset(id, "colour", H5T_NATIVE_FLOAT, H5T_IEEE_F32LE, {n, 4}, color.data());
   h5::write_dataset(id, "vertex_offset", H5T_NATIVE_INT64, H5T_STD_I64LE, {n + 1},
                     vertex_offset.data());
-  h5::write_dataset(id, "vertices", H5T_NATIVE_DOUBLE, H5T_IEEE_F64LE,
-                    {vertices.size() / 3, 3}, vertices.data());
+  h5::write_dataset(id, "vertices", H5T_NATIVE_DOUBLE, H5T_IEEE_F64LE, {vertices.size() / 3, 3},
+                    vertices.data());
   h5::write_dataset(id, "face_offset", H5T_NATIVE_INT64, H5T_STD_I64LE, {n + 1},
                     face_offset.data());
   h5::write_dataset(id, "face_vertex_offset", H5T_NATIVE_INT64, H5T_STD_I64LE,
                     {face_vertex_offset.size()}, face_vertex_offset.data());
   h5::write_dataset(id, "face_vertices", H5T_NATIVE_INT32, H5T_STD_I32LE, {face_vertices.size()},
                     face_vertices.data());
-  h5::write_dataset(id, "no_collide", H5T_NATIVE_INT32, H5T_STD_I32LE,
-                    {no_collide.size() / 2, 2}, no_collide.data());
+  h5::write_dataset(id, "no_collide", H5T_NATIVE_INT32, H5T_STD_I32LE, {no_collide.size() / 2, 2},
+                    no_collide.data());
   write_parts(id, bodies);
-  h5::write_dataset(id, "appear_time", H5T_NATIVE_DOUBLE, H5T_IEEE_F64LE, {n},
-                    appear_time.data());
+  h5::write_dataset(id, "appear_time", H5T_NATIVE_DOUBLE, H5T_IEEE_F64LE, {n}, appear_time.data());
 }
 
 // Offsets must start at 0, never decrease and end at `total`.
-void check_offsets(const std::vector<std::int64_t>& offset, std::size_t entries,
-                   std::int64_t total, const char* name) {
-  bool ok = offset.size() == entries && !offset.empty() && offset.front() == 0 &&
-            offset.back() == total;
+void check_offsets(const std::vector<std::int64_t>& offset, std::size_t entries, std::int64_t total,
+                   const char* name) {
+  bool ok =
+      offset.size() == entries && !offset.empty() && offset.front() == 0 && offset.back() == total;
   for (std::size_t i = 1; ok && i < offset.size(); ++i) ok = offset[i] >= offset[i - 1];
   if (!ok)
     throw Failure(std::string("/bodies/") + name + ": expected " + std::to_string(entries) +
@@ -342,11 +345,11 @@ std::vector<RunBody> read_bodies(hid_t file) {
   const auto vertex_offset = h5::read_all<std::int64_t>(id, "vertex_offset", H5T_NATIVE_INT64, 1);
   check_offsets(vertex_offset, n + 1, static_cast<std::int64_t>(vertices.size() / 3),
                 "vertex_offset");
-  const auto face_vertices =
-      h5::read_all<std::int32_t>(id, "face_vertices", H5T_NATIVE_INT32, 1);
+  const auto face_vertices = h5::read_all<std::int32_t>(id, "face_vertices", H5T_NATIVE_INT32, 1);
   const auto face_vertex_offset =
       h5::read_all<std::int64_t>(id, "face_vertex_offset", H5T_NATIVE_INT64, 1);
-  if (face_vertex_offset.empty()) throw Failure("/bodies/face_vertex_offset: expected F + 1 offsets");
+  if (face_vertex_offset.empty())
+    throw Failure("/bodies/face_vertex_offset: expected F + 1 offsets");
   check_offsets(face_vertex_offset, face_vertex_offset.size(),
                 static_cast<std::int64_t>(face_vertices.size()), "face_vertex_offset");
   const auto face_offset = h5::read_all<std::int64_t>(id, "face_offset", H5T_NATIVE_INT64, 1);
@@ -419,8 +422,10 @@ void write_joints(hid_t file, const std::vector<Joint>& joints) {
     names.push_back(j.name);
     type.push_back(static_cast<std::int8_t>(j.type));
     bodies.insert(bodies.end(), {j.body_a, j.body_b});
-    for (const Vec3* a : {&j.anchor_a, &j.anchor_b}) anchors.insert(anchors.end(), {a->x(), a->y(), a->z()});
-    for (const Quat* q : {&j.frame_a, &j.frame_b}) frames.insert(frames.end(), {q->w(), q->x(), q->y(), q->z()});
+    for (const Vec3* a : {&j.anchor_a, &j.anchor_b})
+      anchors.insert(anchors.end(), {a->x(), a->y(), a->z()});
+    for (const Quat* q : {&j.frame_a, &j.frame_b})
+      frames.insert(frames.end(), {q->w(), q->x(), q->y(), q->z()});
   }
   h5::write_strings_dataset(id, "name", names);
   h5::write_dataset(id, "type", H5T_NATIVE_INT8, H5T_STD_I8LE, {n}, type.data());

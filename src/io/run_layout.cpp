@@ -39,9 +39,8 @@ h5::Handle shape_kind_type() {
 }
 
 h5::Handle feature_kind_type() {
-  return enum_type({FeatureKind::Vertex, FeatureKind::Edge, FeatureKind::Face,
-                    FeatureKind::Sphere, FeatureKind::Plane, FeatureKind::Circle,
-                    FeatureKind::HalfPlane},
+  return enum_type({FeatureKind::Vertex, FeatureKind::Edge, FeatureKind::Face, FeatureKind::Sphere,
+                    FeatureKind::Plane, FeatureKind::Circle, FeatureKind::HalfPlane},
                    false);
 }
 

@@ -69,34 +69,34 @@ struct ContactRow {
   std::int32_t duplicate_of;      // the enforced contact (index in the frame) it repeats, -1
   std::int8_t kind_a, kind_b;     // FeatureKind
   std::uint8_t applicable, feasible, primary, enforced, sliding;
-  double point[3];                // world point on A, m
-  double normal[3];               // unit, from A onto B
-  double gap;                     // m, positive when separated
+  double point[3];   // world point on A, m
+  double normal[3];  // unit, from A onto B
+  double gap;        // m, positive when separated
   double applicability;
-  double normal_impulse;          // N s
-  double friction_impulse[3];     // N s, world frame
-  double friction_basis[3];       // t0 of the friction cone, world frame; zero if none
-  std::int32_t part_a, part_b;    // part of a compound body, -1 for other shapes
+  double normal_impulse;        // N s
+  double friction_impulse[3];   // N s, world frame
+  double friction_basis[3];     // t0 of the friction cone, world frame; zero if none
+  std::int32_t part_a, part_b;  // part of a compound body, -1 for other shapes
 };
 
 // One constraint group of one frame: members [first, first + count) of the frame, the
 // primary first.
 struct GroupRow {
   std::int32_t first, count;
-  std::int8_t kind;               // ConstraintKind
-  double impulse;                 // normal impulse of the primary, N s
+  std::int8_t kind;  // ConstraintKind
+  double impulse;    // normal impulse of the primary, N s
 };
 
 // The solver report of one frame (step).
 struct SolverRow {
-  std::int32_t problem_size;      // LCP rows, 0 when nothing was solved
-  std::int32_t iterations;        // of the answer
-  std::int32_t answer;            // index of the answer among this frame's attempts, -1: none
-  std::int8_t solver;             // index into the solver_names attribute, -1: none
-  std::int8_t status;             // SolveStatus of the answer, -1: none
+  std::int32_t problem_size;  // LCP rows, 0 when nothing was solved
+  std::int32_t iterations;    // of the answer
+  std::int32_t answer;        // index of the answer among this frame's attempts, -1: none
+  std::int8_t solver;         // index into the solver_names attribute, -1: none
+  std::int8_t status;         // SolveStatus of the answer, -1: none
   std::uint8_t fell_back, failed;
-  double residual;                // natural-map residual of the answer
-  double max_penetration;         // m, over enforced contacts
+  double residual;         // natural-map residual of the answer
+  double max_penetration;  // m, over enforced contacts
   double detect_seconds, formulate_seconds, solve_seconds, integrate_seconds;
 };
 
@@ -118,8 +118,8 @@ struct EntryRow {
 // One SM trap of one frame: the trapped feature and the body whose facets trap it.
 struct SmTrapRow {
   std::int32_t body, other_body;
-  std::int32_t index;             // feature index in the body's polytope
-  std::int8_t kind;               // FeatureKind: vertex or edge
+  std::int32_t index;  // feature index in the body's polytope
+  std::int8_t kind;    // FeatureKind: vertex or edge
 };
 
 // The types of the structs above (native layout, used in memory and in the file).

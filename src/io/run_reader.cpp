@@ -79,11 +79,11 @@ struct RunReader::Impl {
   h5::Handle solver_type = L::solver_type();
   h5::Handle attempt_type = L::attempt_type();
   h5::Handle entry_type = L::entry_type();
-  bool has_duplicate_of = true;   // contact rows written before it existed lack the field
-  bool has_parts = true;          // so do rows written before compound parts
+  bool has_duplicate_of = true;    // contact rows written before it existed lack the field
+  bool has_parts = true;           // so do rows written before compound parts
   bool has_friction_basis = true;  // and rows written before the cone followed the motion
-  bool has_wrenches = false;      // /frames/force and /frames/torque (absent in older files)
-  bool has_groups = false;        // the constraint groups (absent in older files)
+  bool has_wrenches = false;       // /frames/force and /frames/torque (absent in older files)
+  bool has_groups = false;         // the constraint groups (absent in older files)
   h5::Handle group_type = L::group_type();
   Column group_offset, groups, member_offset, members;
   Column force, torque;
@@ -123,8 +123,8 @@ struct RunReader::Impl {
     std::size_t per_row = 1;
     for (hsize_t n : c.inner) per_row *= n;
     std::vector<T> out(static_cast<std::size_t>(count) * per_row);
-    h5::read_rows(c.dataset.get(), type, static_cast<hsize_t>(first),
-                  static_cast<hsize_t>(count), c.inner, out.data(), c.name);
+    h5::read_rows(c.dataset.get(), type, static_cast<hsize_t>(first), static_cast<hsize_t>(count),
+                  c.inner, out.data(), c.name);
     return out;
   }
   // count + 1 offsets from `first`, non-decreasing and within the rows of `target`.
@@ -303,8 +303,7 @@ void RunReader::Impl::read_settings_log() {
   for (std::int64_t i = 0; i < count; ++i) {
     if (frames[i] < 1 || (i > 0 && frames[i] <= frames[i - 1]))
       throw h5::Failure(std::string(L::kSettingsLogFrame) + ": entry " + std::to_string(i) +
-                        " is " + std::to_string(frames[i]) +
-                        ", expected frames ascending from 1");
+                        " is " + std::to_string(frames[i]) + ", expected frames ascending from 1");
     if (frames[i] >= frame_count) break;
     settings_changes.push_back({frames[i], L::from_row(settings[i])});
   }
@@ -338,10 +337,12 @@ void RunReader::Impl::read_sm_traps(std::int64_t first, std::int64_t count,
                                     std::vector<RunFrame>& out) const {
   if (!has_sm_traps) return;
   const auto to = offsets(sm_trap_offset, first, count, sm_traps);
-  const auto tr = rows<L::SmTrapRow>(sm_traps, sm_trap_type.get(), to.front(), to.back() - to.front());
-  const auto mo = offsets(sm_trap_member_offset, to.front(), to.back() - to.front(), sm_trap_members);
-  const auto mr = rows<std::int32_t>(sm_trap_members, H5T_NATIVE_INT32, mo.front(),
-                                     mo.back() - mo.front());
+  const auto tr =
+      rows<L::SmTrapRow>(sm_traps, sm_trap_type.get(), to.front(), to.back() - to.front());
+  const auto mo =
+      offsets(sm_trap_member_offset, to.front(), to.back() - to.front(), sm_trap_members);
+  const auto mr =
+      rows<std::int32_t>(sm_trap_members, H5T_NATIVE_INT32, mo.front(), mo.back() - mo.front());
   for (std::int64_t f = 0; f < count; ++f) {
     RunFrame& fr = out[f];
     const auto contacts_n = static_cast<std::int32_t>(fr.contacts.size());
@@ -391,8 +392,8 @@ bool RunReader::Impl::problems_complete(hsize_t frames) const {
   const auto p = rows<std::int64_t>(problem_offset, H5T_NATIVE_INT64, frames, 1)[0];
   const auto e = rows<std::int64_t>(entry_offset, H5T_NATIVE_INT64, frames, 1)[0];
   const auto b = rows<std::int64_t>(block_offset, H5T_NATIVE_INT64, frames, 1)[0];
-  return p >= 0 && static_cast<hsize_t>(p) <= std::min(problem_q.rows, problem_z.rows) &&
-         e >= 0 && static_cast<hsize_t>(e) <= entries.rows && b >= 0 &&
+  return p >= 0 && static_cast<hsize_t>(p) <= std::min(problem_q.rows, problem_z.rows) && e >= 0 &&
+         static_cast<hsize_t>(e) <= entries.rows && b >= 0 &&
          static_cast<hsize_t>(b) <= block_starts.rows;
 }
 
@@ -400,8 +401,8 @@ RecordedProblem RunReader::Impl::problem(std::int64_t k) const {
   if (!has_problems)
     throw RunFileError(where("holds no complementarity problems (record with --record-problems)"));
   if (k < 0 || k >= frame_count)
-    throw std::out_of_range(where("frame " + std::to_string(k) + " outside 0.." +
-                                  std::to_string(frame_count)));
+    throw std::out_of_range(
+        where("frame " + std::to_string(k) + " outside 0.." + std::to_string(frame_count)));
   RecordedProblem out;
   try {
     const auto po = offsets(problem_offset, k, 1, problem_q);
@@ -420,7 +421,8 @@ RecordedProblem RunReader::Impl::problem(std::int64_t k) const {
     out.z = Eigen::Map<const VecX>(z.data(), n);
     // M as recorded, by its nonzeros (a recorded pile of 900 rows is ~5 % full).
     std::vector<Eigen::Triplet<double>> m;
-    for (const L::EntryRow& e : rows<L::EntryRow>(entries, entry_type.get(), eo[0], eo[1] - eo[0])) {
+    for (const L::EntryRow& e :
+         rows<L::EntryRow>(entries, entry_type.get(), eo[0], eo[1] - eo[0])) {
       if (e.row < 0 || e.row >= n || e.col < 0 || e.col >= n)
         throw h5::Failure(std::string(L::kProblemEntries) + ": entry (" + std::to_string(e.row) +
                           ", " + std::to_string(e.col) + ") of frame " + std::to_string(k) +
@@ -457,8 +459,7 @@ RecordedSolve RunReader::Impl::to_solve(const L::SolverRow& row) const {
   s.fell_back = row.fell_back != 0;
   s.failed = row.failed != 0;
   s.max_penetration = row.max_penetration;
-  s.timings = {row.detect_seconds, row.formulate_seconds, row.solve_seconds,
-               row.integrate_seconds};
+  s.timings = {row.detect_seconds, row.formulate_seconds, row.solve_seconds, row.integrate_seconds};
   return s;
 }
 
@@ -510,11 +511,11 @@ std::vector<RunFrame> RunReader::Impl::read(std::int64_t first, std::int64_t cou
       to = rows<double>(torque, H5T_NATIVE_DOUBLE, first, count);
     }
     const auto co = offsets(contact_offset, first, count, contacts);
-    const auto cr = rows<L::ContactRow>(contacts, contact_type.get(), co.front(),
-                                        co.back() - co.front());
+    const auto cr =
+        rows<L::ContactRow>(contacts, contact_type.get(), co.front(), co.back() - co.front());
     const auto ao = offsets(attempt_offset, first, count, attempts);
-    const auto ar = rows<L::AttemptRow>(attempts, attempt_type.get(), ao.front(),
-                                        ao.back() - ao.front());
+    const auto ar =
+        rows<L::AttemptRow>(attempts, attempt_type.get(), ao.front(), ao.back() - ao.front());
     const auto ho = offsets(history_offset, ao.front(), ao.back() - ao.front(), history);
     const auto hr = rows<double>(history, H5T_NATIVE_DOUBLE, ho.front(), ho.back() - ho.front());
     std::vector<std::int64_t> go, mo;
@@ -604,9 +605,15 @@ RunReader::~RunReader() = default;
 RunReader::RunReader(RunReader&&) noexcept = default;
 RunReader& RunReader::operator=(RunReader&&) noexcept = default;
 
-const std::filesystem::path& RunReader::file() const { return impl_->path; }
-const RunHeader& RunReader::header() const { return impl_->header; }
-std::int64_t RunReader::frame_count() const { return impl_->frame_count; }
+const std::filesystem::path& RunReader::file() const {
+  return impl_->path;
+}
+const RunHeader& RunReader::header() const {
+  return impl_->header;
+}
+std::int64_t RunReader::frame_count() const {
+  return impl_->frame_count;
+}
 
 const std::vector<double>& RunReader::times() const {
   std::call_once(impl_->times_once, [this] {
@@ -619,7 +626,9 @@ const std::vector<double>& RunReader::times() const {
   return impl_->times;
 }
 
-RunFrame RunReader::frame(std::int64_t k) const { return std::move(impl_->read(k, 1).front()); }
+RunFrame RunReader::frame(std::int64_t k) const {
+  return std::move(impl_->read(k, 1).front());
+}
 
 std::vector<RunFrame> RunReader::frames(std::int64_t first, std::int64_t count) const {
   return impl_->read(first, count);
@@ -652,8 +661,9 @@ const Settings& RunReader::settings(std::int64_t k) const {
                                          std::to_string(impl_->frame_count)));
   const auto& log = impl_->settings_changes;
   // The last change at or before k (changes ascend by frame).
-  auto after = std::upper_bound(log.begin(), log.end(), k,
-                                [](std::int64_t f, const SettingsChange& c) { return f < c.frame; });
+  auto after =
+      std::upper_bound(log.begin(), log.end(), k,
+                       [](std::int64_t f, const SettingsChange& c) { return f < c.frame; });
   return after == log.begin() ? impl_->header.settings : std::prev(after)->settings;
 }
 
@@ -661,9 +671,13 @@ const std::vector<SettingsChange>& RunReader::settings_changes() const {
   return impl_->settings_changes;
 }
 
-bool RunReader::has_wrenches() const { return impl_->has_wrenches; }
+bool RunReader::has_wrenches() const {
+  return impl_->has_wrenches;
+}
 
-bool RunReader::has_sm_traps() const { return impl_->has_sm_traps; }
+bool RunReader::has_sm_traps() const {
+  return impl_->has_sm_traps;
+}
 
 std::vector<std::int64_t> RunReader::sm_trap_offsets() const {
   if (!impl_->has_sm_traps)
@@ -675,9 +689,15 @@ std::vector<std::int64_t> RunReader::sm_trap_offsets() const {
   }
 }
 
-bool RunReader::has_problems() const { return impl_->has_problems; }
-RecordedProblem RunReader::problem(std::int64_t k) const { return impl_->problem(k); }
+bool RunReader::has_problems() const {
+  return impl_->has_problems;
+}
+RecordedProblem RunReader::problem(std::int64_t k) const {
+  return impl_->problem(k);
+}
 
-Model RunReader::model() const { return build_model(impl_->header, impl_->path.string()); }
+Model RunReader::model() const {
+  return build_model(impl_->header, impl_->path.string());
+}
 
 }  // namespace pegsim

@@ -53,8 +53,7 @@ h5::Handle settings_type(bool with_joint_correction, bool with_sm_enforce, bool 
   H5Tinsert(id, "eps_theta", HOFFSET(SettingsRow, eps_theta), H5T_NATIVE_DOUBLE);
   H5Tinsert(id, "feasibility_depth", HOFFSET(SettingsRow, feasibility_depth), H5T_NATIVE_DOUBLE);
   H5Tinsert(id, "feasibility_angle", HOFFSET(SettingsRow, feasibility_angle), H5T_NATIVE_DOUBLE);
-  H5Tinsert(id, "friction_directions", HOFFSET(SettingsRow, friction_directions),
-            H5T_NATIVE_INT32);
+  H5Tinsert(id, "friction_directions", HOFFSET(SettingsRow, friction_directions), H5T_NATIVE_INT32);
   H5Tinsert(id, "formulation", HOFFSET(SettingsRow, formulation), formulation.get());
   H5Tinsert(id, "solver", HOFFSET(SettingsRow, solver), solver.get());
   H5Tinsert(id, "fallbacks", HOFFSET(SettingsRow, fallbacks), fallbacks.get());
@@ -74,8 +73,7 @@ h5::Handle settings_type(bool with_joint_correction, bool with_sm_enforce, bool 
     H5Tinsert(id, "sm_enforce", HOFFSET(SettingsRow, sm_enforce), sm_enforce.get());
   if (with_gyroscopic)
     H5Tinsert(id, "gyroscopic", HOFFSET(SettingsRow, gyroscopic), gyroscopic.get());
-  if (with_primaries)
-    H5Tinsert(id, "primaries", HOFFSET(SettingsRow, primaries), primaries.get());
+  if (with_primaries) H5Tinsert(id, "primaries", HOFFSET(SettingsRow, primaries), primaries.get());
   if (with_cone_orientation)
     H5Tinsert(id, "cone_orientation", HOFFSET(SettingsRow, cone_orientation),
               cone_orientation.get());
@@ -135,7 +133,8 @@ Settings from_row(const SettingsRow& r) {
     throw h5::Failure("/settings_log on_failure: expected stop or continue, got '" + policy + "'");
   const std::string model = get(r.contact_model);
   if (!model.empty() && !parse_contact_model(model, s.contact_model))
-    throw h5::Failure("/settings_log contact_model: expected sm, lnc, peg or corrective, got '" + model + "'");
+    throw h5::Failure("/settings_log contact_model: expected sm, lnc, peg or corrective, got '" +
+                      model + "'");
   const std::string which = get(r.sm_enforce);
   if (!which.empty() && !parse_sm_enforce(which, s.sm_enforce))
     throw h5::Failure("/settings_log sm_enforce: expected primary or all, got '" + which + "'");
@@ -151,7 +150,8 @@ Settings from_row(const SettingsRow& r) {
                       "'");
   const std::string primaries = get(r.primaries);
   if (!primaries.empty() && !parse_primaries(primaries, s.primaries))
-    throw h5::Failure("/settings_log primaries: expected largest-gap or several, got '" + primaries + "'");
+    throw h5::Failure("/settings_log primaries: expected largest-gap or several, got '" +
+                      primaries + "'");
   s.solver = get(r.solver);
   s.fallbacks.clear();
   std::stringstream list(get(r.fallbacks));

@@ -11,8 +11,8 @@
 namespace pegsim::run_layout {
 
 struct SettingsRow {
-  double h;                      // s
-  double gravity[3];             // m/s^2
+  double h;           // s
+  double gravity[3];  // m/s^2
   double epsilon, eps_theta, feasibility_depth, feasibility_angle, tolerance;
   std::int32_t friction_directions, max_iterations;
   std::uint8_t warm_start;
@@ -23,14 +23,14 @@ struct SettingsRow {
   char formulation[24];
   char on_failure[16];
   char solver[32];
-  char fallbacks[128];           // comma-separated
+  char fallbacks[128];  // comma-separated
   // Empty in files written before contact models: "sm". 8 characters in files written before
   // "corrective" (HDF5 converts the narrower column on reading).
   char contact_model[16];
-  char sm_enforce[8];            // empty in files written before the option: "primary"
-  char gyroscopic[16];           // empty in files written before the option: "explicit"
-  char primaries[16];            // empty in files written before the option: "largest-gap"
-  char cone_orientation[8];      // empty in files written before the option: "fixed"
+  char sm_enforce[8];        // empty in files written before the option: "primary"
+  char gyroscopic[16];       // empty in files written before the option: "explicit"
+  char primaries[16];        // empty in files written before the option: "largest-gap"
+  char cone_orientation[8];  // empty in files written before the option: "fixed"
 };
 
 // The row's compound type; without the joint-correction fields, sm_enforce, gyroscopic,

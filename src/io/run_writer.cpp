@@ -25,7 +25,7 @@ namespace L = run_layout;
 struct Batch {
   std::vector<double> time;
   std::vector<std::int64_t> step;
-  std::vector<double> pose, twist;  // 7 and 6 values per body per frame
+  std::vector<double> pose, twist;    // 7 and 6 values per body per frame
   std::vector<double> force, torque;  // 3 values per body per frame
   // Settings changes: the frame each row applies from, and the row.
   std::vector<std::int64_t> settings_frame;
@@ -55,8 +55,8 @@ struct Batch {
            contacts.size() * sizeof(L::ContactRow) + attempts.size() * sizeof(L::AttemptRow) +
            groups.size() * sizeof(L::GroupRow) + (members.size() + 4 * group_end.size()) * 4 +
            history.size() * 16 + problem_end.size() * 28 + block_starts.size() * 4 +
-           (q.size() + z.size()) * 8 + entries.size() * sizeof(L::EntryRow) +
-           trap_end.size() * 8 + traps.size() * (sizeof(L::SmTrapRow) + 8) + trap_members.size() * 4;
+           (q.size() + z.size()) * 8 + entries.size() * sizeof(L::EntryRow) + trap_end.size() * 8 +
+           traps.size() * (sizeof(L::SmTrapRow) + 8) + trap_members.size() * 4;
   }
   // Room for a batch twice kBatchBytes of the largest per-frame data (rows for poses and
   // contacts), reserved once: growing a vector while the step waits costs it a copy and the
@@ -144,7 +144,7 @@ struct RunWriter::Impl {
   Batch handed;  // handed to the writer, not yet taken (empty: the writer took it)
   std::uint64_t flush_requested = 0, flush_done = 0;
   bool stop = false;
-  std::string error;  // first write error; later writes are skipped
+  std::string error;                // first write error; later writes are skipped
   std::atomic<bool> failed{false};  // error is set: a lock-free check for every step
   std::thread worker;
   bool closed = false;
@@ -194,8 +194,8 @@ void RunWriter::Impl::create(const RunHeader& header) {
   last_settings = header.settings;
   try {
     write_run_header(file.get(), header);
-    h5::Handle g = h5::group(H5Gcreate2(file.get(), "/frames", H5P_DEFAULT, H5P_DEFAULT,
-                                        H5P_DEFAULT));
+    h5::Handle g =
+        h5::group(H5Gcreate2(file.get(), "/frames", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
     if (!g) throw h5::Failure("cannot create group /frames");
     h5::write_attribute(g.get(), "solver_names", header.solver_names);
     h5::write_attribute(g.get(), "body_count", static_cast<std::int64_t>(bodies));
@@ -206,8 +206,8 @@ void RunWriter::Impl::create(const RunHeader& header) {
                       std::size_t row_bytes) {
       c.name = name;
       c.inner = std::move(inner);
-      c.dataset = h5::create_extendable(file.get(), name, type, c.inner, rows_per_chunk(row_bytes),
-                                        level);
+      c.dataset =
+          h5::create_extendable(file.get(), name, type, c.inner, rows_per_chunk(row_bytes), level);
     };
     // Stored as laid out in memory (padding included, deflate absorbs it): a read then needs
     // no type conversion, whose 1 MB zeroed buffers would dominate a frame read.
@@ -220,16 +220,16 @@ void RunWriter::Impl::create(const RunHeader& header) {
     column(twist, L::kTwist, H5T_IEEE_F64LE, {b, 6}, 48 * bodies);
     column(force, L::kForce, H5T_IEEE_F64LE, {b, 3}, 24 * bodies);
     column(torque, L::kTorque, H5T_IEEE_F64LE, {b, 3}, 24 * bodies);
-    h5::Handle log = h5::group(H5Gcreate2(file.get(), L::kSettingsLog, H5P_DEFAULT, H5P_DEFAULT,
-                                          H5P_DEFAULT));
+    h5::Handle log =
+        h5::group(H5Gcreate2(file.get(), L::kSettingsLog, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
     if (!log) throw h5::Failure(std::string("cannot create group ") + L::kSettingsLog);
     // Changes are rare: small chunks keep a run without any nearly free.
     settings_frame.name = L::kSettingsLogFrame;
-    settings_frame.dataset = h5::create_extendable(file.get(), L::kSettingsLogFrame,
-                                                   H5T_STD_I64LE, {}, 64, level);
+    settings_frame.dataset =
+        h5::create_extendable(file.get(), L::kSettingsLogFrame, H5T_STD_I64LE, {}, 64, level);
     settings_rows.name = L::kSettingsLogRows;
-    settings_rows.dataset = h5::create_extendable(file.get(), L::kSettingsLogRows,
-                                                  settings_type.get(), {}, 16, level);
+    settings_rows.dataset =
+        h5::create_extendable(file.get(), L::kSettingsLogRows, settings_type.get(), {}, 16, level);
     column(solver, L::kSolver, solver_file.get(), {}, H5Tget_size(solver_file.get()));
     column(contact_offset, L::kContactOffset, H5T_STD_I64LE, {}, 8);
     column(contacts, L::kContacts, contact_file.get(), {}, H5Tget_size(contact_file.get()));
@@ -310,11 +310,11 @@ void RunWriter::Impl::add(const State& state, const StepReport* r) {
   b.step.push_back(state.step);
   for (const BodyState& s : state.bodies) {
     const Quat& q = s.orientation;
-    b.pose.insert(b.pose.end(), {s.position.x(), s.position.y(), s.position.z(), q.w(), q.x(),
-                                 q.y(), q.z()});
-    b.twist.insert(b.twist.end(), {s.velocity.x(), s.velocity.y(), s.velocity.z(),
-                                   s.angular_velocity.x(), s.angular_velocity.y(),
-                                   s.angular_velocity.z()});
+    b.pose.insert(b.pose.end(),
+                  {s.position.x(), s.position.y(), s.position.z(), q.w(), q.x(), q.y(), q.z()});
+    b.twist.insert(b.twist.end(),
+                   {s.velocity.x(), s.velocity.y(), s.velocity.z(), s.angular_velocity.x(),
+                    s.angular_velocity.y(), s.angular_velocity.z()});
   }
   if (r) {
     const std::size_t nc = r->contacts.size();
@@ -348,8 +348,7 @@ void RunWriter::Impl::add(const State& state, const StepReport* r) {
     contact_rows += static_cast<std::int64_t>(nc);
     for (const ConstraintGroup& g : r->constraints.groups)
       b.groups.push_back({g.first, g.count, static_cast<std::int8_t>(g.kind), g.impulse});
-    b.members.insert(b.members.end(), r->constraints.members.begin(),
-                     r->constraints.members.end());
+    b.members.insert(b.members.end(), r->constraints.members.begin(), r->constraints.members.end());
     group_rows += static_cast<std::int64_t>(r->constraints.groups.size());
     member_rows += static_cast<std::int64_t>(r->constraints.members.size());
     for (std::size_t i = 0; i < r->attempts.size(); ++i) {
@@ -439,8 +438,7 @@ void RunWriter::Impl::add_problem(Batch& b, const StepReport* r) {
     for (int c = 0; c < n; ++c)
       for_each_in_column(*lcp, c, [&](int i, double v) { b.entries.push_back({i, c, v}); });
     entry_rows += static_cast<std::int64_t>(b.entries.size() - before);
-    b.block_starts.insert(b.block_starts.end(), lcp->block_starts.begin(),
-                          lcp->block_starts.end());
+    b.block_starts.insert(b.block_starts.end(), lcp->block_starts.begin(), lcp->block_starts.end());
     block_rows += static_cast<std::int64_t>(lcp->block_starts.size());
   }
   problem_rows += n;
@@ -453,8 +451,8 @@ void RunWriter::Impl::add_problem(Batch& b, const StepReport* r) {
 void RunWriter::Impl::add_sm_traps(Batch& b, const StepReport* r) {
   if (r) {
     for (const SmTrap& t : r->sm_traps) {
-      b.traps.push_back({t.body, t.other_body, t.feature.index,
-                         static_cast<std::int8_t>(t.feature.kind)});
+      b.traps.push_back(
+          {t.body, t.other_body, t.feature.index, static_cast<std::int8_t>(t.feature.kind)});
       for (int k = 0; k < t.count; ++k) b.trap_members.push_back(r->sm_trap_contacts[t.first + k]);
       trap_member_rows += t.count;
       b.trap_member_end.push_back(trap_member_rows);
@@ -477,9 +475,8 @@ void RunWriter::Impl::run() {
   bool unflushed = false;
   std::unique_lock lock(mutex);
   for (;;) {
-    wake.wait_until(lock, next_flush, [&] {
-      return stop || flush_requested > flush_done || handed.frames() > 0;
-    });
+    wake.wait_until(lock, next_flush,
+                    [&] { return stop || flush_requested > flush_done || handed.frames() > 0; });
     const std::uint64_t request = flush_requested;
     const bool last = stop;
     const bool flush_now = last || request > flush_done || Clock::now() >= next_flush;
@@ -525,7 +522,8 @@ void RunWriter::Impl::write(Batch& b) {
     append(problem_free_rows, H5T_NATIVE_INT32, b.free_rows.size(), b.free_rows.data());
   }
   append(sm_trap_members, H5T_NATIVE_INT32, b.trap_members.size(), b.trap_members.data());
-  append(sm_trap_member_offset, H5T_NATIVE_INT64, b.trap_member_end.size(), b.trap_member_end.data());
+  append(sm_trap_member_offset, H5T_NATIVE_INT64, b.trap_member_end.size(),
+         b.trap_member_end.data());
   append(sm_traps, sm_trap_type.get(), b.traps.size(), b.traps.data());
   append(sm_trap_offset, H5T_NATIVE_INT64, b.trap_end.size(), b.trap_end.data());
   append(contacts, contact_type.get(), b.contacts.size(), b.contacts.data());
@@ -562,12 +560,14 @@ void RunWriter::Impl::shutdown() {
     worker.join();
   }
   h5::silence_errors();
-  for (Column* c : {&time, &step, &pose, &twist, &solver, &contact_offset, &contacts,
-                    &attempt_offset, &attempts, &history_offset, &history, &problem_offset,
-                    &problem_q, &problem_z, &problem_free_rows, &entry_offset, &entries,
-                    &block_offset, &block_starts, &force, &torque, &settings_frame,
-                    &settings_rows, &group_offset, &groups, &member_offset, &members,
-                    &sm_trap_offset, &sm_traps, &sm_trap_member_offset, &sm_trap_members})
+  for (Column* c :
+       {&time,           &step,           &pose,           &twist,        &solver,
+        &contact_offset, &contacts,       &attempt_offset, &attempts,     &history_offset,
+        &history,        &problem_offset, &problem_q,      &problem_z,    &problem_free_rows,
+        &entry_offset,   &entries,        &block_offset,   &block_starts, &force,
+        &torque,         &settings_frame, &settings_rows,  &group_offset, &groups,
+        &member_offset,  &members,        &sm_trap_offset, &sm_traps,     &sm_trap_member_offset,
+        &sm_trap_members})
     c->dataset.reset();
   // Only a file this writer created and wrote is marked: creation may have failed on a file
   // that exists (a user's, never to be touched).
@@ -647,7 +647,11 @@ void RunWriter::close() {
   if (!m.error.empty()) throw RunFileError(m.where(m.error));
 }
 
-std::int64_t RunWriter::frames() const { return impl_->frames; }
-const std::filesystem::path& RunWriter::file() const { return impl_->path; }
+std::int64_t RunWriter::frames() const {
+  return impl_->frames;
+}
+const std::filesystem::path& RunWriter::file() const {
+  return impl_->path;
+}
 
 }  // namespace pegsim

@@ -13,9 +13,9 @@
 namespace pegsim {
 
 struct RunWriterOptions {
-  bool overwrite = false;        // replace an existing file (else RunFileError)
-  double flush_seconds = 0.5;    // wall time between two flushes at most (while frames come)
-  int deflate_level = 1;         // 0-9; 1 is several times faster than 6 at a similar ratio
+  bool overwrite = false;      // replace an existing file (else RunFileError)
+  double flush_seconds = 0.5;  // wall time between two flushes at most (while frames come)
+  int deflate_level = 1;       // 0-9; 1 is several times faster than 6 at a similar ratio
   // Also record each step's LCP (M, q, block starts) and its z, for solver comparison
   // (docs/run-format.md, "Complementarity problems"). Off: the file is as without it.
   bool record_problems = false;

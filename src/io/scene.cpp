@@ -146,9 +146,8 @@ Scene parse_scene(const std::string& json_text, const std::string& origin,
   }
   const JsonNode root(doc, origin);
   root.require_object("a scene object with \"bodies\"");
-  root.allow_only(
-      {"name", "description", "dimension", "duration", "settings", "bodies", "joints",
-       "controllers"});
+  root.allow_only({"name", "description", "dimension", "duration", "settings", "bodies", "joints",
+                   "controllers"});
 
   Scene scene;
   if (auto n = root.find("dimension")) {

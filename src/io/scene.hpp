@@ -18,14 +18,14 @@ struct SceneError : std::runtime_error {
 };
 
 struct Scene {
-  std::string name;          // "name" field, else the file stem
-  int dimension = 3;         // "dimension": 3, or 2 for a planar scene (world x-y plane)
+  std::string name;   // "name" field, else the file stem
+  int dimension = 3;  // "dimension": 3, or 2 for a planar scene (world x-y plane)
   std::string description;
   Model model;
-  State initial;             // time 0, step 0
+  State initial;  // time 0, step 0
   Settings settings;
-  double duration = 1.0;     // default run length in s ("duration" field)
-  std::string source;        // the JSON text as read (kept so a run file can embed it)
+  double duration = 1.0;       // default run length in s ("duration" field)
+  std::string source;          // the JSON text as read (kept so a run file can embed it)
   std::filesystem::path file;  // where it came from (empty when parsed from text)
 };
 

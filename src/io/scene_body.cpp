@@ -7,9 +7,7 @@
 #include "io/scene_shape.hpp"
 
 namespace pegsim {
-namespace {
-
-}  // namespace
+namespace {}  // namespace
 
 Quat parse_orientation(const JsonNode& node) {
   const char* what = "a unit quaternion [w, x, y, z] or {\"axis\": [x, y, z], \"angle\": rad}";
@@ -88,20 +86,21 @@ void mass_properties(const JsonNode& b, const SceneShape& shape, Body& body) {
   const auto density = b.find("density");
   if (mass && density) density->fail("either \"mass\" or \"density\", not both");
   const double volume = shape.unit.volume;
-  body.mass = mass ? mass->positive("a positive mass in kg")
-                   : volume * (density ? density->positive("a positive density in kg/m^3")
-                                       : 1000.0);
+  body.mass = mass
+                  ? mass->positive("a positive mass in kg")
+                  : volume * (density ? density->positive("a positive density in kg/m^3") : 1000.0);
   const auto given = b.find("inertia");
-  body.inertia = !given                    ? Mat3(shape.unit.inertia * (body.mass / volume))
+  body.inertia = !given                 ? Mat3(shape.unit.inertia * (body.mass / volume))
                  : shape.shape.planar() ? planar_inertia(*given)
-                                           : inertia(*given);
+                                        : inertia(*given);
 }
 
 std::vector<std::pair<std::string, JsonNode>> no_collide(const JsonNode& node) {
   const char* what = "an array of body names";
   node.require_array(what);
   std::vector<std::pair<std::string, JsonNode>> out;
-  for (std::size_t i = 0; i < node.size(); ++i) out.emplace_back(node[i].string("a body name"), node[i]);
+  for (std::size_t i = 0; i < node.size(); ++i)
+    out.emplace_back(node[i].string("a body name"), node[i]);
   return out;
 }
 
@@ -129,8 +128,8 @@ void planar_state(const JsonNode& b, const SceneShape& shape, BodyState& state) 
 
 SceneBody parse_body(const JsonNode& b, const std::filesystem::path& base_dir, int dimension) {
   b.require_object("a body object");
-  b.allow_only({"name", "shape", "position", "orientation", "velocity", "angular_velocity",
-                "mass", "density", "inertia", "mu", "color", "static", "visible", "no_collide",
+  b.allow_only({"name", "shape", "position", "orientation", "velocity", "angular_velocity", "mass",
+                "density", "inertia", "mu", "color", "static", "visible", "no_collide",
                 "appear_time"});
   SceneBody out;
   Body& body = out.body;

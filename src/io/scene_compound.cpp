@@ -39,8 +39,8 @@ SceneShape parse_compound(const JsonNode& s, const CompoundSyntax& syntax) {
     out.unit.centroid = Vec3::Zero();  // make_compound moved it there (to rounding)
     out.shape = Shape::compound_of(std::move(c));
   } catch (const GeometryError& e) {
-    list.fail(std::string("convex parts whose ") + syntax.round_parts +
-              " overlap no other part (" + e.what() + ")");
+    list.fail(std::string("convex parts whose ") + syntax.round_parts + " overlap no other part (" +
+              e.what() + ")");
   }
   return out;
 }

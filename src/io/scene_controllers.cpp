@@ -78,17 +78,21 @@ PdJointSpec read_pd(const JsonNode& node, const Model& model) {
   if (auto n = node.find("coordinate")) {
     const char* what = "\"angle\" or \"displacement\" (a coordinate the joint has)";
     const std::string c = n->string(what);
-    if (c == "angle" && has_free_angle(type)) pd.displacement = false;
-    else if (c == "displacement" && has_free_translation(type)) pd.displacement = true;
-    else n->fail(what);
+    if (c == "angle" && has_free_angle(type))
+      pd.displacement = false;
+    else if (c == "displacement" && has_free_translation(type))
+      pd.displacement = true;
+    else
+      n->fail(what);
   }
   pd.kp = node.at("kp", "a gain >= 0").non_negative("a gain >= 0 (N m/rad or N/m)");
   pd.kd = node.at("kd", "a gain >= 0").non_negative("a gain >= 0 (N m s/rad or N s/m)");
   if (auto n = node.find("implicit")) pd.implicit = n->boolean();
   if (auto n = node.find("max_effort")) {
     if (pd.implicit)
-      n->fail("no max_effort on an implicit drive (its effort, taken at the end of the step, is "
-              "not bounded); leave it out or set \"implicit\": false");
+      n->fail(
+          "no max_effort on an implicit drive (its effort, taken at the end of the step, is "
+          "not bounded); leave it out or set \"implicit\": false");
     pd.max_effort = n->positive("a positive effort (N m or N)");
   }
   pd.target = read_target(node.at("target", "a target"));
@@ -123,9 +127,12 @@ void read_controllers(const JsonNode& list, Scene& scene) {
     node.require_object(what);
     const JsonNode type_node = node.at("type", what);
     const std::string type = type_node.string(what);
-    if (type == "pd") out.pd_joints.push_back(read_pd(node, scene.model));
-    else if (type == "wrench") out.wrenches.push_back(read_wrench(node, scene.model));
-    else type_node.fail("a controller type: \"pd\" or \"wrench\"");
+    if (type == "pd")
+      out.pd_joints.push_back(read_pd(node, scene.model));
+    else if (type == "wrench")
+      out.wrenches.push_back(read_wrench(node, scene.model));
+    else
+      type_node.fail("a controller type: \"pd\" or \"wrench\"");
   }
 }
 

@@ -82,7 +82,8 @@ void planar_anchor_axis(const JsonNode& node, JointType type, const JsonNode& ty
                         Vec3& anchor, Vec3& axis) {
   if (type != JointType::Fixed && type != JointType::Revolute && type != JointType::Prismatic)
     type_node.fail("a 2D joint type: fixed, revolute or prismatic");
-  const Vec2 a = node.at("anchor", "an anchor [x, y] in m").vec2("an anchor [x, y] in m (2D scene)");
+  const Vec2 a =
+      node.at("anchor", "an anchor [x, y] in m").vec2("an anchor [x, y] in m (2D scene)");
   anchor = Vec3(a.x(), a.y(), 0.0);
   axis = Vec3::UnitZ();
   const auto n = node.find("axis");
@@ -106,8 +107,8 @@ void read_joints(const JsonNode& list, Scene& scene) {
   for (std::size_t i = 0; i < list.size(); ++i) {
     const JsonNode node = list[i];
     node.require_object("a joint object with \"type\", \"body_b\" and \"anchor\"");
-    node.allow_only({"name", "type", "body_a", "body_b", "anchor", "axis", "collide", "limits",
-                     "damping"});
+    node.allow_only(
+        {"name", "type", "body_a", "body_b", "anchor", "axis", "collide", "limits", "damping"});
     const JsonNode type_node = node.at("type", "a joint type");
     JointType type;
     if (!parse_joint_type(type_node.string("a joint type"), type))

@@ -62,8 +62,9 @@ ConeOrientation cone_orientation(const JsonNode& node) {
 }
 
 Primaries primaries(const JsonNode& node) {
-  const char* what = "which contacts of an I-constraint may carry its force: \"largest-gap\" or "
-                     "\"several\"";
+  const char* what =
+      "which contacts of an I-constraint may carry its force: \"largest-gap\" or "
+      "\"several\"";
   Primaries p{};
   if (!parse_primaries(node.string(what), p)) node.fail(what);
   return p;
@@ -174,11 +175,12 @@ Settings parse_settings(const JsonNode& s, int dimension) {
     out.joint_velocity_tolerance = n->positive("a positive joint rate tolerance (m/s and rad/s)");
   // Formulation ncp: the chain's first solver must take the NCP (LCP-only fallbacks are skipped).
   if (out.formulation == Formulation::Ncp && !make_solver(out.solver)->supports_ncp()) {
-    const std::string what = "a solver that takes the NCP of formulation \"ncp\": one of " +
-                             ncp_solver_list();
+    const std::string what =
+        "a solver that takes the NCP of formulation \"ncp\": one of " + ncp_solver_list();
     if (auto n = s.find("solver")) n->fail(what);
-    s.find("formulation")->fail("with /settings/solver " + what + " (the default \"" +
-                                out.solver + "\" solves only LCPs)");
+    s.find("formulation")
+        ->fail("with /settings/solver " + what + " (the default \"" + out.solver +
+               "\" solves only LCPs)");
   }
   return out;
 }

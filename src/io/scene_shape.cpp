@@ -58,7 +58,8 @@ std::vector<Vec3> hull_points(const JsonNode& s) {
   points.require_array("an array of at least 4 points [x, y, z]");
   if (points.size() < 4) points.fail("an array of at least 4 points [x, y, z]");
   std::vector<Vec3> out;
-  for (std::size_t i = 0; i < points.size(); ++i) out.push_back(points[i].vec3("a point [x, y, z]"));
+  for (std::size_t i = 0; i < points.size(); ++i)
+    out.push_back(points[i].vec3("a point [x, y, z]"));
   return out;
 }
 
@@ -86,9 +87,10 @@ SceneShape polytope(const JsonNode& s, const std::string& type,
   }
   if (type == "cube") {
     s.allow_only({"type", "edge"});
-    return convex(make_cube(s.at("edge", "a positive edge length in m")
-                                .positive("a positive edge length in m")),
-                  false);
+    return convex(
+        make_cube(
+            s.at("edge", "a positive edge length in m").positive("a positive edge length in m")),
+        false);
   }
   if (type == "cylinder") {
     s.allow_only({"type", "radius", "height", "sides"});
@@ -100,10 +102,11 @@ SceneShape polytope(const JsonNode& s, const std::string& type,
     return convex(make_cylinder(n, r, h), false);
   }
   using Builder = Polytope (*)(double);
-  const std::pair<const char*, Builder> platonic[] = {
-      {"tetrahedron", make_tetrahedron}, {"octahedron", make_octahedron},
-      {"hexahedron", make_hexahedron},   {"dodecahedron", make_dodecahedron},
-      {"icosahedron", make_icosahedron}};
+  const std::pair<const char*, Builder> platonic[] = {{"tetrahedron", make_tetrahedron},
+                                                      {"octahedron", make_octahedron},
+                                                      {"hexahedron", make_hexahedron},
+                                                      {"dodecahedron", make_dodecahedron},
+                                                      {"icosahedron", make_icosahedron}};
   for (const auto& [name, build] : platonic) {
     if (type != name) continue;
     s.allow_only({"type", "radius"});
@@ -133,21 +136,23 @@ SceneShape polytope(const JsonNode& s, const std::string& type,
     return convex(mesh(s, base_dir), true);
   }
   if (planar_shape_type(type))
-    s.at("type", "").fail(std::string(kTypes) + " (\"" + type +
-                          "\" is a 2D shape: it needs \"dimension\": 2 at the top level)");
+    s.at("type", "")
+        .fail(std::string(kTypes) + " (\"" + type +
+              "\" is a 2D shape: it needs \"dimension\": 2 at the top level)");
   s.at("type", kTypes).fail(kTypes);
 }
 
 // thesis §4.5 in 3D: parts of the convex 3D types, posed by "position" [x, y, z] and
 // "orientation" (scene_compound.hpp).
 SceneShape compound(const JsonNode& s, const std::filesystem::path& base_dir) {
-  return parse_compound(
-      s, {"a convex shape object", kPartTypes, "plane", "spheres",
-          [&](const JsonNode& n) { return parse_shape(n, base_dir); },
-          [](const JsonNode& item, CompoundPart& p) {
-            if (auto n = item.find("position")) p.position = n->vec3("a position [x, y, z] in m");
-            if (auto n = item.find("orientation")) p.orientation = parse_orientation(*n);
-          }});
+  return parse_compound(s, {"a convex shape object", kPartTypes, "plane", "spheres",
+                            [&](const JsonNode& n) { return parse_shape(n, base_dir); },
+                            [](const JsonNode& item, CompoundPart& p) {
+                              if (auto n = item.find("position"))
+                                p.position = n->vec3("a position [x, y, z] in m");
+                              if (auto n = item.find("orientation"))
+                                p.orientation = parse_orientation(*n);
+                            }});
 }
 
 }  // namespace

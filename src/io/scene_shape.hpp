@@ -13,10 +13,10 @@ namespace pegsim {
 
 struct SceneShape {
   Shape shape;
-  MassProperties unit;                 // for density 1 (areal in 2D); zero volume for a plane
+  MassProperties unit;  // for density 1 (areal in 2D); zero volume for a plane
   // plane (half-plane) with "normal": the orientation taking +z (+y) to it
   std::optional<Quat> plane_normal;
-  Vec3 shift = Vec3::Zero();           // the centroid a re-centred hull or mesh was moved by
+  Vec3 shift = Vec3::Zero();  // the centroid a re-centred hull or mesh was moved by
 };
 
 // Meshes, hulls and polygons come back re-centred on their centroid, so the body position is

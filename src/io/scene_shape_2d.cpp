@@ -93,15 +93,17 @@ SceneShape build(const JsonNode& s, const std::string& type) {
   if (type == "polygon") {
     s.allow_only({"type", "vertices"});
     return polygon_shape(
-        make_polygon(points(s, "vertices", "an array of at least 3 vertices [x, y], counter-clockwise")),
+        make_polygon(
+            points(s, "vertices", "an array of at least 3 vertices [x, y], counter-clockwise")),
         true);
   }
   if (type == "regular_polygon") {
     s.allow_only({"type", "sides", "radius"});
     const char* what = "an integer number of sides from 3 to 1000";
     const int n = s.at("sides", what).integer(what, 3, kMaxShapeSides);
-    return polygon_shape(make_regular_polygon(n, positive_field(s, "radius", "a positive circumradius in m")),
-                         false);
+    return polygon_shape(
+        make_regular_polygon(n, positive_field(s, "radius", "a positive circumradius in m")),
+        false);
   }
   if (type == "rectangle") {
     s.allow_only({"type", "size"});
@@ -113,12 +115,13 @@ SceneShape build(const JsonNode& s, const std::string& type) {
   }
   if (type == "triangle") {
     s.allow_only({"type", "side"});
-    return polygon_shape(make_triangle(positive_field(s, "side", "a positive side length in m")), false);
+    return polygon_shape(make_triangle(positive_field(s, "side", "a positive side length in m")),
+                         false);
   }
   if (type == "hull") {
     s.allow_only({"type", "points"});
-    return polygon_shape(make_convex_hull_2d(points(s, "points", "an array of at least 3 points [x, y]")),
-                         true);
+    return polygon_shape(
+        make_convex_hull_2d(points(s, "points", "an array of at least 3 points [x, y]")), true);
   }
   if (type == "random_polygon") {
     s.allow_only({"type", "seed", "points", "extent"});
@@ -135,7 +138,9 @@ SceneShape build(const JsonNode& s, const std::string& type) {
   const std::string what = planar_types();
   s.at("type", what.c_str())
       .fail(what + " (a 2D scene takes no 3D shape" +
-            (type == "sphere" || type == "plane" || type == "box" ? ": use circle, half_plane or rectangle)" : ")"));
+            (type == "sphere" || type == "plane" || type == "box"
+                 ? ": use circle, half_plane or rectangle)"
+                 : ")"));
 }
 
 }  // namespace

@@ -79,10 +79,18 @@ SdsReader::SdsReader(const std::filesystem::path& file) : impl_(std::make_unique
 SdsReader::~SdsReader() = default;
 SdsReader::SdsReader(SdsReader&&) noexcept = default;
 
-const std::filesystem::path& SdsReader::file() const { return impl_->path; }
-const std::vector<std::int64_t>& SdsReader::frames() const { return impl_->frames; }
-double SdsReader::tolerance() const { return impl_->tolerance; }
-int SdsReader::max_iterations() const { return impl_->max_iterations; }
+const std::filesystem::path& SdsReader::file() const {
+  return impl_->path;
+}
+const std::vector<std::int64_t>& SdsReader::frames() const {
+  return impl_->frames;
+}
+double SdsReader::tolerance() const {
+  return impl_->tolerance;
+}
+int SdsReader::max_iterations() const {
+  return impl_->max_iterations;
+}
 
 SdsProblem SdsReader::problem(std::int64_t k) const {
   const Impl& m = *impl_;
@@ -96,7 +104,8 @@ SdsProblem SdsReader::problem(std::int64_t k) const {
     const std::string where = group + "/";
     if (H5Lexists(g.get(), "solutions", H5P_DEFAULT) <= 0 ||
         H5Lexists(g.get(), S::kM, H5P_DEFAULT) <= 0 || H5Lexists(g.get(), S::kQ, H5P_DEFAULT) <= 0)
-      throw h5::Failure(where + "solutions has no M and q (only pegsim's export carries the "
+      throw h5::Failure(where +
+                        "solutions has no M and q (only pegsim's export carries the "
                         "problem matrices)");
     std::vector<hsize_t> qs, ms;
     const auto q = h5::read_all<double>(g.get(), S::kQ, H5T_NATIVE_DOUBLE, 2, &qs);
@@ -110,8 +119,9 @@ SdsProblem SdsReader::problem(std::int64_t k) const {
     p.lcp.q = Eigen::Map<const VecX>(q.data(), static_cast<Eigen::Index>(n));
     p.z = Eigen::Map<const VecX>(z.data(), static_cast<Eigen::Index>(n));
     // Stored row-major: map it as the transpose of a column-major matrix.
-    p.lcp.M = Eigen::Map<const MatX>(M.data(), static_cast<Eigen::Index>(n),
-                                     static_cast<Eigen::Index>(n)).transpose();
+    p.lcp.M =
+        Eigen::Map<const MatX>(M.data(), static_cast<Eigen::Index>(n), static_cast<Eigen::Index>(n))
+            .transpose();
     p.lcp.block_starts.assign(blocks.begin(), blocks.end());
     h5::Handle sol = h5::group(H5Gopen2(g.get(), "solutions", H5P_DEFAULT));
     if (h5::has_attribute(sol.get(), "free_rows"))

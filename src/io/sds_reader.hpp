@@ -33,7 +33,7 @@ class SdsReader {
   const std::filesystem::path& file() const;
   // The frame numbers present, ascending (frame k is run step k).
   const std::vector<std::int64_t>& frames() const;
-  double tolerance() const;   // of the recorded run (root attributes), defaults if absent
+  double tolerance() const;  // of the recorded run (root attributes), defaults if absent
   int max_iterations() const;
   // Frame k's problem; throws RunFileError if k is absent or its M / q are missing (files
   // from other programs carry bodies and contacts only).

@@ -35,8 +35,8 @@ void dense_matrix(hid_t g, const char* name, const MatX& M) {
   H5Pset_chunk(plist.get(), 2, chunk);
   H5Pset_shuffle(plist.get());
   H5Pset_deflate(plist.get(), 4);
-  h5::Handle d = h5::dataset(H5Dcreate2(g, name, H5T_IEEE_F64LE, space.get(), H5P_DEFAULT,
-                                        plist.get(), H5P_DEFAULT));
+  h5::Handle d = h5::dataset(
+      H5Dcreate2(g, name, H5T_IEEE_F64LE, space.get(), H5P_DEFAULT, plist.get(), H5P_DEFAULT));
   if (!d) throw h5::Failure(std::string("cannot create ") + name + " (" + h5::last_error() + ")");
   const MatX row_major = M.transpose();  // HDF5 is row-major, Eigen column-major
   if (H5Dwrite(d.get(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, row_major.data()) < 0)
@@ -44,8 +44,7 @@ void dense_matrix(hid_t g, const char* name, const MatX& M) {
 }
 
 h5::Handle make_group(hid_t parent, const std::string& name) {
-  h5::Handle g = h5::group(H5Gcreate2(parent, name.c_str(), H5P_DEFAULT, H5P_DEFAULT,
-                                      H5P_DEFAULT));
+  h5::Handle g = h5::group(H5Gcreate2(parent, name.c_str(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
   if (!g) throw h5::Failure("cannot create group " + name + " (" + h5::last_error() + ")");
   return g;
 }
@@ -91,8 +90,8 @@ void Writer::bodies(hid_t frame, const RunFrame& before, const RunFrame& after) 
     // Gravity (with the step's settings) plus the external wrench the step applied.
     const Settings& settings = reader_.settings(after.index);
     const BodyState& applied = after.bodies[b];
-    const Vec3 f = body.is_static ? Vec3::Zero()
-                                  : Vec3(body.mass * settings.gravity + applied.force);
+    const Vec3 f =
+        body.is_static ? Vec3::Zero() : Vec3(body.mass * settings.gravity + applied.force);
     const Vec3 t = body.is_static ? Vec3::Zero() : applied.torque;
     forces.insert(forces.end(), {f.x(), f.y(), f.z(), t.x(), t.y(), t.z()});
     // World-frame inertia at this pose, what the step's dynamics used.
@@ -102,9 +101,9 @@ void Writer::bodies(hid_t frame, const RunFrame& before, const RunFrame& after) 
     positions.insert(positions.end(), {s.position.x(), s.position.y(), s.position.z()});
     const Quat& q = s.orientation;
     quaternion.insert(quaternion.end(), {q.w(), q.x(), q.y(), q.z()});  // real part first
-    velocities.insert(velocities.end(), {s.velocity.x(), s.velocity.y(), s.velocity.z(),
-                                         s.angular_velocity.x(), s.angular_velocity.y(),
-                                         s.angular_velocity.z()});
+    velocities.insert(velocities.end(),
+                      {s.velocity.x(), s.velocity.y(), s.velocity.z(), s.angular_velocity.x(),
+                       s.angular_velocity.y(), s.angular_velocity.z()});
   }
   h5::Handle g = make_group(frame, "bodies");
   ints(g.get(), "ids", ids, 1);
@@ -183,8 +182,8 @@ bool Writer::solutions(hid_t frame, const RunFrame& after, const std::vector<int
   Lcp dense;  // the dataset is dense n x n (the format)
   dense_matrix(g.get(), "M", with_dense_m(p.lcp, dense).M);
   doubles(g.get(), "q", std::vector<double>(p.lcp.q.data(), p.lcp.q.data() + n), 1);
-  ints(g.get(), "blocks", std::vector<std::int32_t>(p.lcp.block_starts.begin(),
-                                                    p.lcp.block_starts.end()), 1);
+  ints(g.get(), "blocks",
+       std::vector<std::int32_t>(p.lcp.block_starts.begin(), p.lcp.block_starts.end()), 1);
   h5::write_attribute(g.get(), "free_rows", static_cast<std::int64_t>(p.free_rows));
   h5::write_attribute(g.get(), "problem_recorded", static_cast<std::int64_t>(n > 0));
   return n > 0;
@@ -216,8 +215,8 @@ SdsExport export_sds(const RunReader& reader, const std::filesystem::path& out, 
   std::error_code ec;
   if (!overwrite && std::filesystem::exists(out, ec))
     throw fail("exists; not overwriting it (use --force)");
-  h5::Handle file = h5::file(H5Fcreate(out.c_str(), overwrite ? H5F_ACC_TRUNC : H5F_ACC_EXCL,
-                                       H5P_DEFAULT, H5P_DEFAULT));
+  h5::Handle file = h5::file(
+      H5Fcreate(out.c_str(), overwrite ? H5F_ACC_TRUNC : H5F_ACC_EXCL, H5P_DEFAULT, H5P_DEFAULT));
   if (!file) throw fail("cannot be created (" + h5::last_error() + ")");
   SdsExport result;
   try {

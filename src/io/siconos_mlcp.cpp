@@ -53,9 +53,9 @@ Lcp read_siconos_mlcp(const std::filesystem::path& file) {
   if (type1) {
     std::vector<int> starts{r.integer("blocksRows starting at 0", 0, 0)};
     while (starts.back() < size)
-      starts.push_back(r.integer("the next of blocksRows (increasing up to n + m = " +
-                                     std::to_string(size) + ")",
-                                 starts.back() + 1, size));
+      starts.push_back(r.integer(
+          "the next of blocksRows (increasing up to n + m = " + std::to_string(size) + ")",
+          starts.back() + 1, size));
     block_form.lower.resize(size);
     block_form.upper.resize(size);
     int equalities = 0;
@@ -73,7 +73,9 @@ Lcp read_siconos_mlcp(const std::filesystem::path& file) {
     if (storage == 1 && (rows != size || cols != size))
       throw ProblemFileError(file.string() + ": expected a sparse-block M of n + m = " +
                              std::to_string(size) + " rows and columns");
-    const MatX M = storage == 0 ? r.dense(rows, cols, std::to_string(rows) + " x " + std::to_string(cols)) : r.sparse_block(size);
+    const MatX M = storage == 0
+                       ? r.dense(rows, cols, std::to_string(rows) + " x " + std::to_string(cols))
+                       : r.sparse_block(size);
     const VecX q = vector_of(r, cols, "q");  // Siconos reads size1 of them
     if (rows == size && cols == size) {
       block_form.M = M;

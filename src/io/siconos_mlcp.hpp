@@ -1,5 +1,5 @@
-// Reader for Siconos' MLCP test-problem files (.dat): A u + C v + a = 0, 0 <= D u + B v + b _|_ v >= 0,
-// returned as our MCP (lcp.hpp) with free rows (l = -inf, u = +inf) for the equalities.
+// Reader for Siconos' MLCP test-problem files (.dat): A u + C v + a = 0, 0 <= D u + B v + b _|_ v
+// >= 0, returned as our MCP (lcp.hpp) with free rows (l = -inf, u = +inf) for the equalities.
 #pragma once
 
 #include <filesystem>

@@ -46,8 +46,9 @@ class Reader {
   std::vector<Token> tokenize() const {
     std::ifstream in(file_);
     if (!in)
-      throw ProblemFileError(file_.string() + ": expected a readable Siconos problem file (cannot "
-                                              "open it)");
+      throw ProblemFileError(file_.string() +
+                             ": expected a readable Siconos problem file (cannot "
+                             "open it)");
     std::vector<Token> out;
     std::string text;
     for (int line = 1; std::getline(in, text); ++line) {

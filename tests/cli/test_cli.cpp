@@ -2,21 +2,21 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <sys/wait.h>
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
-#include <algorithm>
-#include <sys/wait.h>
 
+#include "cli_runner.hpp"
 #include "engine/dynamics/simulator.hpp"
 #include "engine/solvers/solver.hpp"
 #include "io/run_header.hpp"
 #include "io/run_writer.hpp"
 #include "io/scene.hpp"
-#include "cli_runner.hpp"
 
 namespace {
 
@@ -52,9 +52,9 @@ TEST(Cli, RunPrintsAJsonSummaryWithTheFinalState) {
 TEST(Cli, RunTextSummaryNamesEveryFigure) {
   Result r = cli("run " + scene("hello_world") + " --duration 0.2 --quiet");
   ASSERT_EQ(r.status, 0) << r.out;
-  for (const char* key : {"steps", "simulated time", "wall time", "real-time factor",
-                          "contacts/step", "solver failures", "fallbacks", "max penetration",
-                          "final state"})
+  for (const char* key :
+       {"steps", "simulated time", "wall time", "real-time factor", "contacts/step",
+        "solver failures", "fallbacks", "max penetration", "final state"})
     EXPECT_NE(r.out.find(key), std::string::npos) << key << " missing in\n" << r.out;
 }
 
@@ -138,7 +138,8 @@ TEST(Cli, SeveralPrimariesAreSearchedAndCounted) {
   r = cli("run " + file.string() + " --primaries all");
   EXPECT_EQ(r.status, 2);
   EXPECT_NE(r.out.find("--primaries: expected largest-gap or several, got 'all'"),
-            std::string::npos) << r.out;
+            std::string::npos)
+      << r.out;
   r = cli("experiment momentum_row --primaries sometimes");
   EXPECT_EQ(r.status, 2);
   EXPECT_NE(r.out.find("--primaries"), std::string::npos) << r.out;
@@ -198,15 +199,16 @@ TEST(Cli, EverySolverAndFormulationIsTakenByName) {
   for (const std::string& formulation : pegsim::formulation_names())
     for (const std::string& solver : pegsim::solver_names()) {
       const std::string what = solver + " on " + formulation;
-      const Result r = cli("run " + hinged.string() + " --steps 5 --formulation " + formulation +
-                           " --solver " + solver +
-                           " --fallbacks none --on-failure continue --json --quiet");
+      const Result r =
+          cli("run " + hinged.string() + " --steps 5 --formulation " + formulation + " --solver " +
+              solver + " --fallbacks none --on-failure continue --json --quiet");
       const bool takes_ncp =
           std::find(ncp_solvers.begin(), ncp_solvers.end(), solver) != ncp_solvers.end();
       if (formulation == "ncp" && !takes_ncp) {
         EXPECT_EQ(r.status, 2) << what << "\n" << r.out;
         EXPECT_NE(r.out.find("'" + solver + "' solves only LCPs"), std::string::npos)
-            << what << "\n" << r.out;
+            << what << "\n"
+            << r.out;
         continue;
       }
       ASSERT_EQ(r.status, 0) << what << "\n" << r.out;
@@ -262,8 +264,8 @@ TEST(Cli, CsvHasOneRowPerStepAndIsNeverOverwrittenWithoutForce) {
 TEST(Cli, RecordThenInfoReportsTheRun) {
   const fs::path run = temp_dir() / "run.h5";
   fs::remove(run);
-  Result r = cli("run " + scene("hello_world") + " --steps 40 --quiet --json --record " +
-                 run.string());
+  Result r =
+      cli("run " + scene("hello_world") + " --steps 40 --quiet --json --record " + run.string());
   ASSERT_EQ(r.status, 0) << r.out;
   const auto summary = nlohmann::json::parse(r.out);
   r = cli("info " + run.string() + " --json");
@@ -352,8 +354,8 @@ TEST(Cli, PlanarSceneRunsRecordsAndExports) {
   const fs::path dir = temp_dir() / "planar-export";
   fs::remove(run);
   fs::remove_all(dir);
-  Result r = cli("run " + scene("box_stack_2d") + " --steps 150 --quiet --json --record " +
-                 run.string());
+  Result r =
+      cli("run " + scene("box_stack_2d") + " --steps 150 --quiet --json --record " + run.string());
   ASSERT_EQ(r.status, 0) << r.out;
   EXPECT_EQ(nlohmann::json::parse(r.out)["steps"], 150);
   r = cli("info " + run.string());

@@ -2,23 +2,23 @@
 // the recorded statuses, metrics against a hand computation, bad input, file safety.
 #include <gtest/gtest.h>
 
+#include <sys/wait.h>
+#include <unistd.h>
 #include <algorithm>
 #include <array>
-#include <iomanip>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <iomanip>
 #include <map>
 #include <sstream>
-#include <sys/wait.h>
-#include <unistd.h>
 
+#include "cli_runner.hpp"
 #include "engine/dynamics/simulator.hpp"
 #include "io/run_header.hpp"
 #include "io/run_writer.hpp"
 #include "io/scene.hpp"
-#include "cli_runner.hpp"
 
 namespace {
 
@@ -65,8 +65,8 @@ std::size_t column(const std::vector<std::string>& head, const std::string& name
 const fs::path& recorded_run() {
   static const fs::path file = [] {
     const fs::path f = fresh("hello.h5");
-    const Result r = cli("run " + scene("hello_world") +
-                         " --steps 40 --quiet --record " + f.string() + " --record-problems");
+    const Result r = cli("run " + scene("hello_world") + " --steps 40 --quiet --record " +
+                         f.string() + " --record-problems");
     EXPECT_EQ(r.status, 0) << r.out;
     return f;
   }();
@@ -85,8 +85,8 @@ TEST(CompareSolvers, SolvedCountsMatchTheRecordedStatuses) {
   for (std::size_t i = 1; i < rows.size(); ++i) {
     if (rows[i][col("solver")] != "lemke") continue;
     ++lemke_rows;
-    const bool rec = rows[i][col("recorded_solver")] == "lemke" &&
-                     rows[i][col("recorded_status")] == "solved";
+    const bool rec =
+        rows[i][col("recorded_solver")] == "lemke" && rows[i][col("recorded_status")] == "solved";
     const bool now = rows[i][col("status")] == "solved";
     recorded_lemke += rec;
     lemke_solved += now;
@@ -164,8 +164,9 @@ TEST(CompareSolvers, AnSdsExportGivesTheSameComparison) {
   const fs::path sds = fresh("hello-sds.h5"), a = fresh("a.csv"), b = fresh("b.csv");
   Result r = cli("export " + recorded_run().string() + " --sds " + sds.string());
   ASSERT_EQ(r.status, 0) << r.out;
-  ASSERT_EQ(cli("compare-solvers " + recorded_run().string() + " --frames 5:30 --csv " +
-                a.string()).status, 0);
+  ASSERT_EQ(cli("compare-solvers " + recorded_run().string() + " --frames 5:30 --csv " + a.string())
+                .status,
+            0);
   r = cli("compare-solvers " + sds.string() + " --frames 5:30 --csv " + b.string());
   ASSERT_EQ(r.status, 0) << r.out;
   const auto ra = read_csv(a), rb = read_csv(b);
@@ -207,8 +208,8 @@ TEST(CompareSolvers, MetricsMatchAHandComputation) {
   ASSERT_EQ(r.status, 0) << r.out;
   const auto rows = read_csv(csv);
   ASSERT_EQ(rows.size(), 1u + solver_names().size());
-  const auto pgs_row = std::find_if(rows.begin() + 1, rows.end(),
-                                    [](const auto& row) { return row[2] == "pgs"; });
+  const auto pgs_row =
+      std::find_if(rows.begin() + 1, rows.end(), [](const auto& row) { return row[2] == "pgs"; });
   ASSERT_NE(pgs_row, rows.end());
   const auto& pgs = *pgs_row;
   EXPECT_EQ(pgs[3], "max-iterations");
@@ -225,8 +226,9 @@ TEST(CompareSolvers, MetricsMatchAHandComputation) {
 
 TEST(CompareSolvers, BadInputGivesOneClearErrorAndStatus2) {
   const fs::path plain = fresh("plain.h5");
-  ASSERT_EQ(cli("run " + scene("hello_world") + " --steps 5 --quiet --record " + plain.string())
-                .status, 0);
+  ASSERT_EQ(
+      cli("run " + scene("hello_world") + " --steps 5 --quiet --record " + plain.string()).status,
+      0);
   Result r = cli("compare-solvers " + plain.string());
   EXPECT_EQ(r.status, 2);
   EXPECT_NE(r.out.find(plain.string() + ": holds no complementarity problems"), std::string::npos)
@@ -279,7 +281,8 @@ std::string testdata(const std::string& set, const std::string& file) {
 }
 
 // The CSV row of `solver`: its status.
-std::string status_of(const std::vector<std::vector<std::string>>& rows, const std::string& solver) {
+std::string status_of(const std::vector<std::vector<std::string>>& rows,
+                      const std::string& solver) {
   for (const auto& row : rows)
     if (row.size() > 3 && row[2] == solver) return row[3];
   return "missing";

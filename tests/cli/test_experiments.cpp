@@ -2,11 +2,11 @@
 // thesis §5.4 against its invariant (total momentum 3.0 kg m/s, final speed 3.0 / 3.67 m/s).
 #include <gtest/gtest.h>
 
+#include <unistd.h>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
-#include <unistd.h>
 
 #include "cli/experiments/experiment.hpp"
 #include "cli/experiments/pour_scene.hpp"
@@ -20,9 +20,9 @@ namespace {
 namespace fs = std::filesystem;
 
 struct TempDir {
-  fs::path path = fs::temp_directory_path() /
-                  ("pegsim-experiments-" + std::to_string(::getpid()) + "-" +
-                   ::testing::UnitTest::GetInstance()->current_test_info()->name());
+  fs::path path =
+      fs::temp_directory_path() / ("pegsim-experiments-" + std::to_string(::getpid()) + "-" +
+                                   ::testing::UnitTest::GetInstance()->current_test_info()->name());
   ~TempDir() { fs::remove_all(path); }
 };
 
@@ -126,7 +126,8 @@ TEST(Experiments, PolygonPourOverlapGrowsWithTheStepSizeUnderTheStandardModel) {
   for (std::size_t i = 0; i < 3; ++i) {
     EXPECT_LT(overlap_at(s, "sm", i), 1e-4) << i;
     // SM traps occur in a pour (Fig. 5.13): some steps have one.
-    EXPECT_GT(s["models"]["sm"]["by_h"][i]["steps_with_sm_traps_fraction_median"].get<double>(), 0.0);
+    EXPECT_GT(s["models"]["sm"]["by_h"][i]["steps_with_sm_traps_fraction_median"].get<double>(),
+              0.0);
     EXPECT_LT(10 * overlap_at(s, "peg", i), overlap_at(s, "corrective", i)) << i;
   }
   EXPECT_LT(overlap_at(s, "corrective", 0), overlap_at(s, "corrective", 1));
@@ -292,9 +293,9 @@ TEST(Experiments, APourTrialCountsABodyBelowTheBoxAsLost) {
   const double bottom = box_bottom(model, state, up);
   EXPECT_NEAR(bottom, -0.2, 1e-12);
   EXPECT_EQ(body_below(model, state, up, bottom), -1);  // resting on the floor; `later` absent
-  state.bodies[1].position.z() = -0.15;                  // inside the floor: not yet lost
+  state.bodies[1].position.z() = -0.15;                 // inside the floor: not yet lost
   EXPECT_EQ(body_below(model, state, up, bottom), -1);
-  state.bodies[1].position.z() = -0.25;                  // under it
+  state.bodies[1].position.z() = -0.25;  // under it
   EXPECT_EQ(body_below(model, state, up, bottom), 1);
   state.bodies[1].position.z() = 0.05;
   state.time = 1.0;  // `later` is poured, below the box

@@ -36,8 +36,8 @@
 #include <string>
 
 #include "cli/experiments/pour_scene.hpp"
-#include "engine/metrics/overlap.hpp"
 #include "engine/dynamics/simulator.hpp"
+#include "engine/metrics/overlap.hpp"
 #include "io/scene.hpp"
 
 namespace pegsim::cli {

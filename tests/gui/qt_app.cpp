@@ -14,8 +14,10 @@ QCoreApplication& qt_app(bool widgets) {
   static char* argv[] = {name, nullptr};
   if (!QCoreApplication::instance()) {
     QStandardPaths::setTestModeEnabled(true);  // recent files go to a test location
-    if (widgets) new QApplication(argc, argv);
-    else new QCoreApplication(argc, argv);
+    if (widgets)
+      new QApplication(argc, argv);
+    else
+      new QCoreApplication(argc, argv);
     QCoreApplication::setOrganizationName("pegsim-test");
     register_frame_types();
   }

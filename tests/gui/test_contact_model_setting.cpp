@@ -20,7 +20,9 @@ namespace {
 
 using test::wait_until;
 
-QComboBox* model_box(MainWindow& w) { return w.settingsPanel()->findChild<QComboBox*>("contact_model"); }
+QComboBox* model_box(MainWindow& w) {
+  return w.settingsPanel()->findChild<QComboBox*>("contact_model");
+}
 
 TEST(ContactModelSetting, TheDockListsTheEngineModelsAndASwitchWhileRunningAppliesFromTheNextStep) {
   test::Window win(0);
@@ -33,7 +35,9 @@ TEST(ContactModelSetting, TheDockListsTheEngineModelsAndASwitchWhileRunningAppli
 
   std::vector<FramePtr> frames;
   QObject::connect(win.w.simulation()->worker(), &SimWorker::framesReady, &win.w,
-                   [&frames](const QList<FramePtr>& batch) { frames.insert(frames.end(), batch.begin(), batch.end()); });
+                   [&frames](const QList<FramePtr>& batch) {
+                     frames.insert(frames.end(), batch.begin(), batch.end());
+                   });
   QTest::keyClick(&win.w, Qt::Key_Space);  // play
   ASSERT_TRUE(wait_until([&] { return frames.size() >= 3; }));
   for (const char* name : {"peg", "lnc", "sm"}) {
@@ -71,7 +75,8 @@ TEST(ContactModelSetting, AReplayShowsTheModelEachFrameWasSteppedWith) {
   const Scene scene = load_scene(test::scene_path("cascading_polyhedra"));
   {
     Simulator sim(scene.model, scene.initial, scene.settings);
-    RunWriter writer(run.toStdString(), make_run_header(scene, sim.model(), sim.settings(), "test"), sim.state());
+    RunWriter writer(run.toStdString(), make_run_header(scene, sim.model(), sim.settings(), "test"),
+                     sim.state());
     sim.add_observer(&writer);
     Settings s = scene.settings;
     for (int k = 0; k < 20; ++k) {

@@ -13,10 +13,10 @@
 #include "gui/plots/history_plot.hpp"
 #include "gui/plots/run_plot_loader.hpp"
 #include "gui/render/feature_geometry.hpp"
+#include "gui/render/mesh_2d.hpp"
 #include "gui/render/orbit_camera.hpp"
 #include "gui/render/overlay.hpp"
 #include "gui/render/picking.hpp"
-#include "gui/render/mesh_2d.hpp"
 #include "gui/ui/inspector_panel.hpp"
 #include "io/run_header.hpp"
 #include "io/run_writer.hpp"
@@ -87,13 +87,16 @@ TEST(ContactModelOverlays, SmTrapsDrawTheTrappedVertexItsFacetsAndTheirHalfSpace
   std::vector<Vec3> trapped;
   for (const SmTrap& t : f.sm_traps) {
     contacts += std::size_t(t.count);
-    const std::vector<Vec3> p = feature_points(s.model.bodies[std::size_t(t.body)], f.bodies[std::size_t(t.body)], t.feature);
+    const std::vector<Vec3> p = feature_points(s.model.bodies[std::size_t(t.body)],
+                                               f.bodies[std::size_t(t.body)], t.feature);
     if (p.size() == 1) trapped.push_back(p[0]);
     for (int k = t.first; k < t.first + t.count; ++k) {
       const Contact& c = s.report.contacts[std::size_t(s.report.sm_trap_contacts[std::size_t(k)])];
       const Feature& facet = c.body_a == t.body ? c.feature_b : c.feature_a;
-      const std::size_t n = feature_points(s.model.bodies[std::size_t(c.body_a == t.body ? c.body_b : c.body_a)],
-                                           f.bodies[std::size_t(c.body_a == t.body ? c.body_b : c.body_a)], facet).size();
+      const std::size_t n =
+          feature_points(s.model.bodies[std::size_t(c.body_a == t.body ? c.body_b : c.body_a)],
+                         f.bodies[std::size_t(c.body_a == t.body ? c.body_b : c.body_a)], facet)
+              .size();
       facet_markers += n == 1;
       facet_segments += n == 2 ? 1 : n > 2 ? n : 0;
     }
@@ -121,8 +124,9 @@ TEST(ContactModelOverlays, SmTrapsDrawTheTrappedVertexItsFacetsAndTheirHalfSpace
   // At least two of them differ: that is what makes it a trap.
   bool differ = false;
   for (std::size_t i = 1; i < sketch.arrows.size(); ++i)
-    differ |= (sketch.arrows[i].to - sketch.arrows[i].from).normalized().dot(
-                  (sketch.arrows[0].to - sketch.arrows[0].from).normalized()) < 1.0 - 1e-6;
+    differ |= (sketch.arrows[i].to - sketch.arrows[i].from)
+                  .normalized()
+                  .dot((sketch.arrows[0].to - sketch.arrows[0].from).normalized()) < 1.0 - 1e-6;
   EXPECT_TRUE(differ);
 }
 
@@ -138,7 +142,8 @@ TEST(ContactModelOverlays, ConstraintGroupsLinkTheirContactsFromThePrimaryInThei
   for (int k = 0; k < 60 && !frame; ++k) {
     const StepReport& r = sim.step();
     bool inter = false;
-    for (const ConstraintGroup& g : r.constraints.groups) inter |= g.kind == ConstraintKind::InterContact && g.count > 1;
+    for (const ConstraintGroup& g : r.constraints.groups)
+      inter |= g.kind == ConstraintKind::InterContact && g.count > 1;
     if (inter) frame = make_snapshot(sim.model(), sim.state(), &r, &sim.settings());
   }
   ASSERT_TRUE(frame) << "an I-constraint within 60 steps";
@@ -156,13 +161,19 @@ TEST(ContactModelOverlays, ConstraintGroupsLinkTheirContactsFromThePrimaryInThei
     const int primary = set.primary(group);
     EXPECT_TRUE(sketch.markers[m].at.isApprox(frame->contacts[std::size_t(primary)].point_a));
     EXPECT_EQ(sketch.markers[m].color, color);
-    EXPECT_DOUBLE_EQ(sketch.markers[m].size, kPrimaryMarker * 4.0) << "the primary is the larger marker";
-    for (int k = 1; k < group.count; ++k) EXPECT_DOUBLE_EQ(sketch.markers[m + std::size_t(k)].size, kMemberMarker * 4.0);
+    EXPECT_DOUBLE_EQ(sketch.markers[m].size, kPrimaryMarker * 4.0)
+        << "the primary is the larger marker";
+    for (int k = 1; k < group.count; ++k)
+      EXPECT_DOUBLE_EQ(sketch.markers[m + std::size_t(k)].size, kMemberMarker * 4.0);
     m += std::size_t(group.count);
     const QString text = group_text(*frame, primary);
-    const char* kind = group.kind == ConstraintKind::Unilateral ? "U" : group.kind == ConstraintKind::InterContact ? "I" : "X";
-    const QString expected = QString("%1 #%2%3").arg(kind).arg(g).arg(group.count > 1 ? " primary" : "");
-    EXPECT_TRUE(text.split(", ").contains(expected)) << text.toStdString() << " lacks " << expected.toStdString();
+    const char* kind = group.kind == ConstraintKind::Unilateral     ? "U"
+                       : group.kind == ConstraintKind::InterContact ? "I"
+                                                                    : "X";
+    const QString expected =
+        QString("%1 #%2%3").arg(kind).arg(g).arg(group.count > 1 ? " primary" : "");
+    EXPECT_TRUE(text.split(", ").contains(expected))
+        << text.toStdString() << " lacks " << expected.toStdString();
   }
   EXPECT_NE(kUnilateralGroup, kInterContactGroup);
   EXPECT_NE(kInterContactGroup, kCrossContactGroup);
@@ -203,7 +214,8 @@ TEST(ContactModelPlots, SmTrapsPerStepComeFromTheFramesAndFromTheRunFile) {
   RunPlotLoader loader(source, scene.settings.gravity, 100);
   ASSERT_TRUE(test::wait_until([&] { return loader.done(); }));
   ASSERT_EQ(loader.data().size(), 6u);
-  for (std::size_t i = 0; i < 6; ++i) EXPECT_EQ(loader.data().steps[i].sm_traps, traps[i]) << "frame " << i;
+  for (std::size_t i = 0; i < 6; ++i)
+    EXPECT_EQ(loader.data().steps[i].sm_traps, traps[i]) << "frame " << i;
   // A bucket of several frames keeps the most traps among them.
   const PlotData two = plot_history(scene.model, scene.settings.gravity, history, 2);
   ASSERT_EQ(two.size(), 2u);
@@ -264,7 +276,9 @@ TEST(PlanarView, FlatShapesAreTheirOutlinesAndPickingHitsInsideOnly) {
     EXPECT_FLOAT_EQ(face.normals[std::size_t(3 * v + 2)], 1.0f);
   }
   EXPECT_EQ(planar_outline(disc.shape, 0, 0, 48).size(), 48u);
-  EXPECT_EQ(planar_edges(disc.shape, planar_outline(disc.shape, 0, 0, 48), 0, kAabbIdle).segments.size(), 49u)
+  EXPECT_EQ(
+      planar_edges(disc.shape, planar_outline(disc.shape, 0, 0, 48), 0, kAabbIdle).segments.size(),
+      49u)
       << "the rim and a spoke";
   const std::vector<Vec2> strip = planar_outline(ground.shape, 50, 2);
   EXPECT_EQ(strip.front(), Vec2(-50, -2));

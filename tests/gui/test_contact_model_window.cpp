@@ -31,7 +31,9 @@ int changed(const QImage& a, const QImage& b, QPoint at = {}, int radius = -1) {
     for (int x = 0; x < a.width(); ++x) {
       if (radius >= 0 && (std::abs(x - at.x()) > radius || std::abs(y - at.y()) > radius)) continue;
       const QColor p = a.pixelColor(x, y), q = b.pixelColor(x, y);
-      n += std::abs(p.red() - q.red()) + std::abs(p.green() - q.green()) + std::abs(p.blue() - q.blue()) > 60;
+      n += std::abs(p.red() - q.red()) + std::abs(p.green() - q.green()) +
+               std::abs(p.blue() - q.blue()) >
+           60;
     }
   return n;
 }
@@ -101,7 +103,8 @@ TEST(ContactModelWindow, SmTrapsAreDrawnInLiveAndReplayedFramesAndTheInspectorNa
   {
     const Scene scene = load_scene(dir.filePath("traps.json").toStdString());
     Simulator sim(scene.model, scene.initial, scene.settings);
-    RunWriter writer(run.toStdString(), make_run_header(scene, sim.model(), sim.settings(), "test"), sim.state());
+    RunWriter writer(run.toStdString(), make_run_header(scene, sim.model(), sim.settings(), "test"),
+                     sim.state());
     sim.add_observer(&writer);
     for (int k = 0; k < 3; ++k) sim.step();
     writer.close();
@@ -112,7 +115,8 @@ TEST(ContactModelWindow, SmTrapsAreDrawnInLiveAndReplayedFramesAndTheInspectorNa
   EXPECT_TRUE(traps->isChecked());
   const std::vector<Vec3> replayed = trapped_markers(view);
   ASSERT_EQ(replayed.size(), live.size());
-  for (std::size_t i = 0; i < live.size(); ++i) EXPECT_TRUE(replayed[i].isApprox(live[i], 1e-12)) << i;
+  for (std::size_t i = 0; i < live.size(); ++i)
+    EXPECT_TRUE(replayed[i].isApprox(live[i], 1e-12)) << i;
   ASSERT_TRUE(view->project(replayed[0], at));
   const QImage replay_on = capture(view);
   win.w.setOverlay("traps", false);
@@ -168,7 +172,8 @@ TEST(ContactModelWindow, ConstraintGroupsOfPegAreDrawnAtTheirPrimaryContacts) {
 TEST(ContactModelWindow, CompareWithModelRunsBothAndTheyDivergeOnATrapScene) {
   test::Window win(0, "triangle_drop");
   bool has_action = false;
-  for (QAction* a : win.w.findChildren<QAction*>()) has_action |= a->text() == "&Compare with Model…";
+  for (QAction* a : win.w.findChildren<QAction*>())
+    has_action |= a->text() == "&Compare with Model…";
   EXPECT_TRUE(has_action);
   win.w.compareWith("peg");
   EXPECT_EQ(win.w.comparedModel(), "peg");
@@ -176,7 +181,8 @@ TEST(ContactModelWindow, CompareWithModelRunsBothAndTheyDivergeOnATrapScene) {
   const int steps = 150;
   win.run(steps);
   const FrameSource* other = win.w.comparisonSource();
-  ASSERT_TRUE(wait_until([&] { return other->count() >= steps + 1; }, 60000)) << other->count() << " comparison frames";
+  ASSERT_TRUE(wait_until([&] { return other->count() >= steps + 1; }, 60000))
+      << other->count() << " comparison frames";
   SceneView* view = win.w.sceneView();
   win.w.showFrameIndex(steps);
   ASSERT_TRUE(view->ghost());
@@ -185,9 +191,11 @@ TEST(ContactModelWindow, CompareWithModelRunsBothAndTheyDivergeOnATrapScene) {
   EXPECT_EQ(view->frame()->contact_model, "sm");
   EXPECT_EQ(view->ghost()->contact_model, "peg");
   int traps = 0, inter = 0;
-  for (qint64 k = 0; k < win.w.source()->count(); ++k) traps += int(win.w.source()->frame(k)->sm_traps.size());
+  for (qint64 k = 0; k < win.w.source()->count(); ++k)
+    traps += int(win.w.source()->frame(k)->sm_traps.size());
   for (qint64 k = 0; k < other->count(); ++k)
-    for (const ConstraintGroup& g : other->frame(k)->constraints.groups) inter += g.kind == ConstraintKind::InterContact;
+    for (const ConstraintGroup& g : other->frame(k)->constraints.groups)
+      inter += g.kind == ConstraintKind::InterContact;
   EXPECT_GT(traps, 0) << "the standard model meets SM traps";
   EXPECT_GT(inter, 0) << "PEG answers with I-constraints";
   // Step by step, the largest distance between a body in one run and in the other.
@@ -202,8 +210,11 @@ TEST(ContactModelWindow, CompareWithModelRunsBothAndTheyDivergeOnATrapScene) {
       apart = std::max(apart, d);
     }
   }
-  std::printf("triangle_drop sm vs peg, %d steps: %d SM traps, %d I-constraints, bodies apart by up to %.4g m, "
-              "first by more than 1 mm at step %lld\n", steps, traps, inter, apart, static_cast<long long>(first_apart));
+  std::printf(
+      "triangle_drop sm vs peg, %d steps: %d SM traps, %d I-constraints, bodies apart by up to "
+      "%.4g m, "
+      "first by more than 1 mm at step %lld\n",
+      steps, traps, inter, apart, static_cast<long long>(first_apart));
   EXPECT_GT(apart, 1e-2) << "the runs diverge";
   // The ghost is drawn: hiding it changes the picture (at a frame where PEG's triangle is still
   // in view, sliding down the apex's side).

@@ -21,8 +21,9 @@ namespace {
 const QStringList kKeys{"contacts", "normals", "impulses", "aabbs", "frames"};
 
 TEST(CommandLine, ParsesFileStepsOverlaysAndScreenshot) {
-  const CommandLine c = parse_command_line(
-      {"scene.json", "--steps", "40", "--overlays", "contacts,aabbs", "--screenshot=out.png", "--quit"}, kKeys);
+  const CommandLine c = parse_command_line({"scene.json", "--steps", "40", "--overlays",
+                                            "contacts,aabbs", "--screenshot=out.png", "--quit"},
+                                           kKeys);
   ASSERT_TRUE(c.error.isEmpty()) << c.error.toStdString();
   EXPECT_EQ(c.file, "scene.json");
   EXPECT_EQ(c.steps, 40);
@@ -30,7 +31,9 @@ TEST(CommandLine, ParsesFileStepsOverlaysAndScreenshot) {
   EXPECT_EQ(*c.overlays, (QStringList{"contacts", "aabbs"}));
   EXPECT_EQ(c.screenshot, "out.png");
   EXPECT_TRUE(c.quit);
-  EXPECT_EQ(parse_command_line({"run.h5", "--frame", "7", "--overlays", "none"}, kKeys).overlays->size(), 0);
+  EXPECT_EQ(
+      parse_command_line({"run.h5", "--frame", "7", "--overlays", "none"}, kKeys).overlays->size(),
+      0);
   const CommandLine p = parse_command_line({"--plots", "--select", "ball"}, kKeys);
   EXPECT_TRUE(p.plots);
   EXPECT_EQ(p.select, "ball");
@@ -39,7 +42,9 @@ TEST(CommandLine, ParsesFileStepsOverlaysAndScreenshot) {
 }
 
 TEST(CommandLine, RejectsBadInputWithAReason) {
-  auto error = [](const QStringList& a) { return parse_command_line(a, kKeys).error.toStdString(); };
+  auto error = [](const QStringList& a) {
+    return parse_command_line(a, kKeys).error.toStdString();
+  };
   EXPECT_NE(error({"--steps", "-3"}).find("--steps"), std::string::npos);
   EXPECT_NE(error({"--steps", "3", "--frame", "2"}).find("exclude"), std::string::npos);
   EXPECT_NE(error({"--overlays", "contacts,bogus"}).find("bogus"), std::string::npos);
@@ -52,8 +57,10 @@ TEST(CommandLine, RejectsBadInputWithAReason) {
 }
 
 TEST(DisplayCheck, NoDisplayGivesAMessageUnlessThePlatformIsHeadless) {
-  const char* saved[3] = {std::getenv("DISPLAY"), std::getenv("WAYLAND_DISPLAY"), std::getenv("QT_QPA_PLATFORM")};
-  const std::string keep[3] = {saved[0] ? saved[0] : "", saved[1] ? saved[1] : "", saved[2] ? saved[2] : ""};
+  const char* saved[3] = {std::getenv("DISPLAY"), std::getenv("WAYLAND_DISPLAY"),
+                          std::getenv("QT_QPA_PLATFORM")};
+  const std::string keep[3] = {saved[0] ? saved[0] : "", saved[1] ? saved[1] : "",
+                               saved[2] ? saved[2] : ""};
   unsetenv("DISPLAY");
   unsetenv("WAYLAND_DISPLAY");
   unsetenv("QT_QPA_PLATFORM");
@@ -66,8 +73,10 @@ TEST(DisplayCheck, NoDisplayGivesAMessageUnlessThePlatformIsHeadless) {
   EXPECT_TRUE(missing_display_message(1, plain).isEmpty());
   const char* names[3] = {"DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM"};
   for (int i = 0; i < 3; ++i) {
-    if (saved[i]) setenv(names[i], keep[i].c_str(), 1);
-    else unsetenv(names[i]);
+    if (saved[i])
+      setenv(names[i], keep[i].c_str(), 1);
+    else
+      unsetenv(names[i]);
   }
 }
 
@@ -137,7 +146,9 @@ TEST(FlatMesh, EveryTriangleCarriesItsOutwardFaceNormal) {
   const FlatMesh m = flat_mesh(cube);
   ASSERT_EQ(m.vertex_count(), 6 * 2 * 3);  // 6 square faces, 2 triangles each
   for (int t = 0; t < m.vertex_count(); t += 3) {
-    auto v = [&](int i) { return Vec3(m.positions[3 * i], m.positions[3 * i + 1], m.positions[3 * i + 2]); };
+    auto v = [&](int i) {
+      return Vec3(m.positions[3 * i], m.positions[3 * i + 1], m.positions[3 * i + 2]);
+    };
     const Vec3 n(m.normals[3 * t], m.normals[3 * t + 1], m.normals[3 * t + 2]);
     const Vec3 winding = (v(t + 1) - v(t)).cross(v(t + 2) - v(t)).normalized();
     EXPECT_TRUE(winding.isApprox(n, 1e-6)) << "triangle " << t / 3;

@@ -12,8 +12,8 @@
 #include <cmath>
 #include <numbers>
 
-#include "engine/kinematics/joint_rows.hpp"
 #include "engine/dynamics/simulator.hpp"
+#include "engine/kinematics/joint_rows.hpp"
 #include "engine/solvers/solver.hpp"
 #include "gui/plots/plots_panel.hpp"
 #include "gui/render/scene_view.hpp"
@@ -37,7 +37,8 @@ struct EngineJoint {
 };
 EngineJoint engine_joint(const Model& model, const FrameSnapshot& frame, int k) {
   const State state{frame.time, frame.step, frame.bodies};
-  return {joint_error(state, model.joints[std::size_t(k)]), joint_coordinates(state, model.joints[std::size_t(k)])};
+  return {joint_error(state, model.joints[std::size_t(k)]),
+          joint_coordinates(state, model.joints[std::size_t(k)])};
 }
 
 TEST(JointsView, TheJointsOverlayChangesThePixelsAtTheAnchorAndAClickThereInspectsTheJoint) {
@@ -58,10 +59,14 @@ TEST(JointsView, TheJointsOverlayChangesThePixelsAtTheAnchorAndAClickThereInspec
   int changed = 0;
   for (int dy = -4; dy <= 4; ++dy)
     for (int dx = -4; dx <= 4; ++dx) {
-      const QColor a = off.pixelColor(pixel + QPoint(dx, dy)), b = on.pixelColor(pixel + QPoint(dx, dy));
-      changed += std::abs(a.red() - b.red()) + std::abs(a.green() - b.green()) + std::abs(a.blue() - b.blue()) > 60;
+      const QColor a = off.pixelColor(pixel + QPoint(dx, dy)),
+                   b = on.pixelColor(pixel + QPoint(dx, dy));
+      changed += std::abs(a.red() - b.red()) + std::abs(a.green() - b.green()) +
+                     std::abs(a.blue() - b.blue()) >
+                 60;
     }
-  EXPECT_GE(changed, 20) << "of the 81 pixels around the hinge's projected anchor " << pixel.x() << ", " << pixel.y();
+  EXPECT_GE(changed, 20) << "of the 81 pixels around the hinge's projected anchor " << pixel.x()
+                         << ", " << pixel.y();
 
   // A click on the anchor picks the joint, not the rod behind it.
   EXPECT_EQ(view->jointAt(pixel), 0);
@@ -74,21 +79,27 @@ TEST(JointsView, TheJointsOverlayChangesThePixelsAtTheAnchorAndAClickThereInspec
   EXPECT_EQ(inspector->jointValue("type"), "revolute");
   EXPECT_EQ(inspector->jointValue("body A"), "world");
   EXPECT_EQ(inspector->jointValue("body B"), "rod");
-  EXPECT_TRUE(inspector->jointValue("displacement (m)").isEmpty()) << "a revolute joint does not slide";
+  EXPECT_TRUE(inspector->jointValue("displacement (m)").isEmpty())
+      << "a revolute joint does not slide";
 
   // The inspector's numbers are the engine's, in every frame shown.
   const Scene scene = load_scene(test::scene_path("pendulum"));
   for (qint64 k : {30, 12, 1}) {
     win.w.showFrameIndex(k);
     const EngineJoint e = engine_joint(scene.model, *view->frame(), 0);
-    EXPECT_NEAR(inspector->jointValue("angle (rad)").toDouble(), e.coordinates.angle, 1e-5 * std::abs(e.coordinates.angle) + 1e-12)
+    EXPECT_NEAR(inspector->jointValue("angle (rad)").toDouble(), e.coordinates.angle,
+                1e-5 * std::abs(e.coordinates.angle) + 1e-12)
         << "frame " << k;
-    EXPECT_NEAR(inspector->jointValue("angle (deg)").toDouble(), e.coordinates.angle * 180 / std::numbers::pi,
+    EXPECT_NEAR(inspector->jointValue("angle (deg)").toDouble(),
+                e.coordinates.angle * 180 / std::numbers::pi,
                 1e-5 * std::abs(e.coordinates.angle * 180 / std::numbers::pi) + 1e-12);
-    EXPECT_NEAR(inspector->jointValue("position error (m)").toDouble(), e.error.position, 1e-5 * e.error.position + 1e-300);
-    EXPECT_NEAR(inspector->jointValue("rotation error (rad)").toDouble(), e.error.angle, 1e-5 * e.error.angle + 1e-300);
+    EXPECT_NEAR(inspector->jointValue("position error (m)").toDouble(), e.error.position,
+                1e-5 * e.error.position + 1e-300);
+    EXPECT_NEAR(inspector->jointValue("rotation error (rad)").toDouble(), e.error.angle,
+                1e-5 * e.error.angle + 1e-300);
   }
-  EXPECT_NE(inspector->jointValue("angle (rad)").toDouble(), 0.0) << "frame 1 has moved from the start";
+  EXPECT_NE(inspector->jointValue("angle (rad)").toDouble(), 0.0)
+      << "frame 1 has moved from the start";
 }
 
 // powerball_arm's joints are implicit PD drives: after live steps the inspector shows the
@@ -103,9 +114,11 @@ TEST(JointsView, TheInspectorShowsAnImplicitDrivesEffort) {
   for (int k = 0; k < 20; ++k) ASSERT_FALSE(sim.step().failed);
   const double effort = sim.last_report().joints[1].drive_effort;
   EXPECT_GT(std::abs(effort), 1.0) << "the shoulder carries the arm";
-  EXPECT_NEAR(inspector->jointValue("drive effort (N m)").toDouble(), effort, 1e-5 * std::abs(effort));
+  EXPECT_NEAR(inspector->jointValue("drive effort (N m)").toDouble(), effort,
+              1e-5 * std::abs(effort));
   win.w.showFrameIndex(0);
-  EXPECT_TRUE(inspector->jointValue("drive effort (N m)").isEmpty()) << "the initial frame has none";
+  EXPECT_TRUE(inspector->jointValue("drive effort (N m)").isEmpty())
+      << "the initial frame has none";
 }
 
 // Released 60 degrees from the vertical, the rod swings through the vertical to 60 degrees on
@@ -131,7 +144,8 @@ TEST(JointsView, TheJointPlotsShowTheSwingAndABoundedJointError) {
     worst = std::max(worst, error->at(i).y());
     worst_rotation = std::max(worst_rotation, rotation->at(i).y());
   }
-  EXPECT_NEAR(swing, 2.0 * std::numbers::pi / 3.0, 0.05 * 2.0 * std::numbers::pi / 3.0) << "swing " << swing;
+  EXPECT_NEAR(swing, 2.0 * std::numbers::pi / 3.0, 0.05 * 2.0 * std::numbers::pi / 3.0)
+      << "swing " << swing;
   // The stabilized rows (2.28) keep the anchor's velocity along the constraint zero, so the
   // error a step leaves is the chord-versus-arc drift of the swinging anchor point, about
   // (omega h)^2 d / 2 at the bottom: omega^2 = 2 m g d (1 - cos 60 deg) / I_O, d = 0.5 m,
@@ -141,8 +155,10 @@ TEST(JointsView, TheJointPlotsShowTheSwingAndABoundedJointError) {
   const double drift = omega2 * h * h * d / 2.0;
   EXPECT_LT(worst, 1.1 * drift) << "hinge anchor error, m; estimate " << drift;
   EXPECT_LT(worst_rotation, 1e-4) << "hinge axis tilt, rad";
-  std::printf("pendulum 1 s: swing %.4f rad (2 pi / 3 = %.4f), max anchor error %.3g m (estimate %.3g), max axis tilt %.3g rad\n",
-              swing, 2.0 * std::numbers::pi / 3.0, worst, drift, worst_rotation);
+  std::printf(
+      "pendulum 1 s: swing %.4f rad (2 pi / 3 = %.4f), max anchor error %.3g m (estimate %.3g), "
+      "max axis tilt %.3g rad\n",
+      swing, 2.0 * std::numbers::pi / 3.0, worst, drift, worst_rotation);
   const Scene scene = load_scene(test::scene_path("pendulum"));
   const EngineJoint last = engine_joint(scene.model, *win.w.sceneView()->frame(), 0);
   EXPECT_DOUBLE_EQ(angle->at(200).y(), last.coordinates.angle);
@@ -170,7 +186,10 @@ TEST(JointsView, TheSettingsDockListsTheEngineSolversAndFormulations) {
   Settings applied;
   bool got = false;
   auto c = QObject::connect(win.w.simulation()->worker(), &SimWorker::settingsApplied,
-                            [&](const Settings& s) { applied = s; got = true; });
+                            [&](const Settings& s) {
+                              applied = s;
+                              got = true;
+                            });
   fallbacks->setText("psor, interior-point");
   emit fallbacks->editingFinished();
   ASSERT_TRUE(wait_until([&] { return got; }));

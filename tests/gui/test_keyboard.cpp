@@ -18,7 +18,9 @@ namespace {
 
 using test::wait_until;
 
-qint64 shown_step(test::Window& win) { return win.w.sceneView()->frame()->step; }
+qint64 shown_step(test::Window& win) {
+  return win.w.sceneView()->frame()->step;
+}
 
 TEST(Keyboard, ArrowsHomeAndEndMoveThroughTheFramesAndRightStepsAtTheLiveEnd) {
   test::Window win(10);
@@ -54,8 +56,8 @@ TEST(Keyboard, FFitsTheViewAlsoWhenThe3DViewHasTheFocus) {
   test::Window win(0);
   SceneView* view = win.w.sceneView();
   const double fitted = view->camera().distance;
-  QWheelEvent zoom(QPointF(10, 10), QPointF(10, 10), {}, QPoint(0, -1200), Qt::NoButton, Qt::NoModifier,
-                   Qt::NoScrollPhase, false);
+  QWheelEvent zoom(QPointF(10, 10), QPointF(10, 10), {}, QPoint(0, -1200), Qt::NoButton,
+                   Qt::NoModifier, Qt::NoScrollPhase, false);
   QWindow* gl = view->renderWindow();
   gl->requestActivate();
   ASSERT_TRUE(QTest::qWaitForWindowActive(gl)) << "the 3D view takes the focus";
@@ -73,7 +75,8 @@ TEST(Keyboard, KeysTypedIntoASettingsFieldEditTheTextInsteadOfDrivingTheTimeline
   h->setFocus();
   ASSERT_TRUE(wait_until([&] { return h->hasFocus(); }, 2000));
   const double h0 = h->value();
-  for (Qt::Key k : {Qt::Key_End, Qt::Key_Left, Qt::Key_Left, Qt::Key_Home, Qt::Key_Right, Qt::Key_Space})
+  for (Qt::Key k :
+       {Qt::Key_End, Qt::Key_Left, Qt::Key_Left, Qt::Key_Home, Qt::Key_Right, Qt::Key_Space})
     QTest::keyClick(h, k);
   EXPECT_EQ(shown_step(win), 10) << "the arrows moved the timeline, not the cursor";
   EXPECT_EQ(win.w.timeline()->frameCount(), 11) << "Right stepped the simulation";

@@ -23,9 +23,12 @@ TEST(LiveSettings, SwitchingSolverAndStepSizeWhileRunningKeepsTheRunGoingWithThe
   test::Window win(0);
   std::vector<FramePtr> frames;
   QObject::connect(win.w.simulation()->worker(), &SimWorker::framesReady, &win.w,
-                   [&frames](const QList<FramePtr>& batch) { frames.insert(frames.end(), batch.begin(), batch.end()); });
+                   [&frames](const QList<FramePtr>& batch) {
+                     frames.insert(frames.end(), batch.begin(), batch.end());
+                   });
   auto* h = win.w.settingsPanel()->findChild<QDoubleSpinBox*>();  // the first spin box is h
-  auto* solver = win.w.settingsPanel()->findChild<QComboBox*>();  // the first combo box is the solver
+  auto* solver =
+      win.w.settingsPanel()->findChild<QComboBox*>();  // the first combo box is the solver
   ASSERT_TRUE(h && solver);
   // Iterative solvers reach 1e-3 on this scene; at 1e-6 PGS can still end a step at 7e-5 after
   // 10 000 sweeps, and a step no solver answers stops the run by design (FailurePolicy::Stop).
@@ -54,8 +57,12 @@ TEST(LiveSettings, SwitchingSolverAndStepSizeWhileRunningKeepsTheRunGoingWithThe
     };
     ASSERT_TRUE(wait_until([&] { return with_new() >= 5; }, 30000))
         << names[i] << ": " << frames.size() - mark << " frames since the switch, "
-        << (frames.empty() ? std::string("none") : frames.back()->configured_solver + " h=" + std::to_string(frames.back()->h))
-        << (frames.empty() || !frames.back()->solve.failed ? "" : ", failed: " + frames.back()->solve.failure);
+        << (frames.empty()
+                ? std::string("none")
+                : frames.back()->configured_solver + " h=" + std::to_string(frames.back()->h))
+        << (frames.empty() || !frames.back()->solve.failed
+                ? ""
+                : ", failed: " + frames.back()->solve.failure);
     const FrameSnapshot& last = *frames.back();
     const FrameSnapshot& before = *frames[frames.size() - 2];
     EXPECT_EQ(last.step, before.step + 1);
@@ -75,17 +82,21 @@ TEST(LiveSettings, SwitchingSolverAndStepSizeWhileRunningKeepsTheRunGoingWithThe
 TEST(LiveSettings, SwitchingTheFormulationWhileRunningAppliesFromTheNextStep) {
   test::Window win(0, "rolling_cart");
   auto* formulation = win.w.settingsPanel()->findChild<QComboBox*>("formulation");
-  auto* solver = win.w.settingsPanel()->findChild<QComboBox*>();  // the first combo box is the solver
+  auto* solver =
+      win.w.settingsPanel()->findChild<QComboBox*>();  // the first combo box is the solver
   auto* problem = win.w.settingsPanel()->findChild<QLabel*>("problem");
   ASSERT_TRUE(formulation && solver && problem);
   std::vector<std::string> items;
-  for (int i = 0; i < formulation->count(); ++i) items.push_back(formulation->itemText(i).toStdString());
+  for (int i = 0; i < formulation->count(); ++i)
+    items.push_back(formulation->itemText(i).toStdString());
   EXPECT_EQ(items, formulation_names());
   solver->setCurrentText("path");
 
   std::vector<FramePtr> frames;
   QObject::connect(win.w.simulation()->worker(), &SimWorker::framesReady, &win.w,
-                   [&frames](const QList<FramePtr>& batch) { frames.insert(frames.end(), batch.begin(), batch.end()); });
+                   [&frames](const QList<FramePtr>& batch) {
+                     frames.insert(frames.end(), batch.begin(), batch.end());
+                   });
   QTest::keyClick(&win.w, Qt::Key_Space);  // play
   ASSERT_TRUE(wait_until([&] { return frames.size() >= 3; }));
   for (const char* name : {"mixed-lcp", "ncp", "anitescu-potra", "stewart-trinkle"}) {

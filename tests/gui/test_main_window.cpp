@@ -3,14 +3,14 @@
 #include <gtest/gtest.h>
 
 #include <QAction>
-#include <QComboBox>
 #include <QApplication>
+#include <QComboBox>
 #include <QDoubleSpinBox>
-#include <QImage>
 #include <QFile>
-#include <QTemporaryDir>
+#include <QImage>
 #include <QMenu>
 #include <QMenuBar>
+#include <QTemporaryDir>
 #include <QToolBar>
 #include <QToolButton>
 #include <functional>
@@ -35,7 +35,8 @@ using test::Window;
 TEST(MainWindow, OverlayActionsToggleEachOverlayIndependently) {
   Window win(60);
   SceneView* view = win.w.sceneView();
-  ASSERT_GT(view->frame()->contacts.size(), 0u) << "after 60 steps the polyhedra touch the pedestal";
+  ASSERT_GT(view->frame()->contacts.size(), 0u)
+      << "after 60 steps the polyhedra touch the pedestal";
   for (const auto& o : view->overlays()) {
     QAction* a = win.w.overlayAction(o->key());
     ASSERT_NE(a, nullptr) << o->key();
@@ -167,8 +168,10 @@ TEST(MainWindow, TheSelectedBodyIsDrawnHighlighted) {
   const Vec3 rel = p - cam.eye();
   const double depth = rel.dot(cam.forward());
   const double w = view->width(), h = view->height();
-  const QPoint pixel(int((rel.dot(cam.right()) / (depth / cam.distance * cam.half_height() * (w / h)) + 1) * 0.5 * w),
-                     int((1 - rel.dot(cam.up()) / (depth / cam.distance * cam.half_height())) * 0.5 * h));
+  const QPoint pixel(
+      int((rel.dot(cam.right()) / (depth / cam.distance * cam.half_height() * (w / h)) + 1) * 0.5 *
+          w),
+      int((1 - rel.dot(cam.up()) / (depth / cam.distance * cam.half_height())) * 0.5 * h));
   auto capture = [&] {
     QImage image;
     test::wait_until([] { return false; }, 300);  // the renderer picks up the change

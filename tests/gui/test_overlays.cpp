@@ -2,8 +2,8 @@
 // impulses scaled by magnitude, AABBs blue or red, body frames.
 #include <gtest/gtest.h>
 
-#include "engine/kinematics/joint_rows.hpp"
 #include "engine/dynamics/simulator.hpp"
+#include "engine/kinematics/joint_rows.hpp"
 #include "gui/render/mesh_data.hpp"
 #include "gui/render/overlay.hpp"
 #include "io/scene.hpp"
@@ -25,12 +25,20 @@ struct Fixture {
   Fixture() {
     frame = *make_snapshot(scene.model, scene.initial, nullptr);
     ContactSnapshot a;
-    a.body_a = 2; a.body_b = 1;
-    a.point_a = Vec3(0, 0, 2); a.normal = Vec3(0, 0, -1);
-    a.gap = 0.01; a.primary = true; a.enforced = true; a.normal_impulse = 0.2;
+    a.body_a = 2;
+    a.body_b = 1;
+    a.point_a = Vec3(0, 0, 2);
+    a.normal = Vec3(0, 0, -1);
+    a.gap = 0.01;
+    a.primary = true;
+    a.enforced = true;
+    a.normal_impulse = 0.2;
     a.friction_impulse = Vec3(0.05, 0, 0);
     ContactSnapshot b = a;
-    b.point_a = Vec3(0.3, 0, 2); b.primary = false; b.enforced = false; b.normal_impulse = 0;
+    b.point_a = Vec3(0.3, 0, 2);
+    b.primary = false;
+    b.enforced = false;
+    b.normal_impulse = 0;
     b.friction_impulse = Vec3::Zero();
     frame.contacts = {a, b};
   }
@@ -41,8 +49,12 @@ TEST(Overlays, TheRegistryHasTheEightOverlaysWithDistinctKeysAndShortcuts) {
   auto all = standard_overlays();
   ASSERT_EQ(all.size(), 8u);
   std::set<std::string> keys, shortcuts;
-  for (auto& o : all) { keys.insert(o->key()); shortcuts.insert(o->shortcut()); }
-  EXPECT_EQ(keys, (std::set<std::string>{"contacts", "normals", "impulses", "aabbs", "frames", "joints", "traps", "groups"}));
+  for (auto& o : all) {
+    keys.insert(o->key());
+    shortcuts.insert(o->shortcut());
+  }
+  EXPECT_EQ(keys, (std::set<std::string>{"contacts", "normals", "impulses", "aabbs", "frames",
+                                         "joints", "traps", "groups"}));
   EXPECT_EQ(shortcuts.size(), 8u);
 }
 
@@ -87,9 +99,9 @@ TEST(Overlays, AabbsAreRedForBodiesWithEnforcedContactsAndPlanesAreSkipped) {
   overlay("aabbs")->draw(f.ctx(), s);
   // ground (plane) skipped; pedestal, tetrahedron, octahedron: 12 edges each.
   ASSERT_EQ(s.segments.size(), 36u);
-  EXPECT_EQ(s.segments[0].color, kAabbActive);    // pedestal: body 1, enforced contact
-  EXPECT_EQ(s.segments[12].color, kAabbActive);   // tetrahedron: body 2
-  EXPECT_EQ(s.segments[24].color, kAabbIdle);     // octahedron
+  EXPECT_EQ(s.segments[0].color, kAabbActive);   // pedestal: body 1, enforced contact
+  EXPECT_EQ(s.segments[12].color, kAabbActive);  // tetrahedron: body 2
+  EXPECT_EQ(s.segments[24].color, kAabbIdle);    // octahedron
   // The pedestal's box spans its 2 m cube.
   Vec3 lo = s.segments[0].a, hi = s.segments[0].a;
   for (int k = 0; k < 12; ++k) {
@@ -116,13 +128,15 @@ TEST(Overlays, JointsAreDrawnAtTheirFramesWithTheAxisAndLinks) {
   const Scene scene = load_scene(test::scene_path("pendulum"));
   Simulator sim(scene.model, scene.initial, scene.settings);
   for (int k = 0; k < 40; ++k) sim.step();
-  const FramePtr frame = make_snapshot(sim.model(), sim.state(), &sim.last_report(), &sim.settings());
+  const FramePtr frame =
+      make_snapshot(sim.model(), sim.state(), &sim.last_report(), &sim.settings());
   ASSERT_EQ(frame->joints.size(), 1u);
   const JointFrames expected = joint_frames(sim.state(), sim.model().joints[0]);
   EXPECT_TRUE(frame->joints[0].frames.origin_a.isApprox(Vec3(0, 0, 2), 1e-12));
   const JointError error = joint_error(sim.state(), sim.model().joints[0]);
   EXPECT_EQ(frame->joints[0].error.position, error.position);
-  EXPECT_EQ(frame->joints[0].coordinates.angle, joint_coordinates(sim.state(), sim.model().joints[0]).angle);
+  EXPECT_EQ(frame->joints[0].coordinates.angle,
+            joint_coordinates(sim.state(), sim.model().joints[0]).angle);
   Sketch s;
   OverlayContext ctx{sim.model(), *frame, 2.0, 1.0};
   overlay("joints")->draw(ctx, s);
@@ -131,14 +145,18 @@ TEST(Overlays, JointsAreDrawnAtTheirFramesWithTheAxisAndLinks) {
   EXPECT_EQ(s.markers[0].color, kJointColor);
   ASSERT_EQ(s.arrows.size(), 3u);  // the axes of J_a
   for (int a = 0; a < 3; ++a)
-    EXPECT_TRUE((s.arrows[std::size_t(a)].to - s.arrows[std::size_t(a)].from).normalized().isApprox(expected.axes_a.col(a), 1e-12));
-  EXPECT_NEAR(std::abs(s.arrows[2].to.x() - s.arrows[2].from.x()), 0.2, 1e-12) << "z_a is the hinge axis x, 0.1 x scene size";
+    EXPECT_TRUE((s.arrows[std::size_t(a)].to - s.arrows[std::size_t(a)].from)
+                    .normalized()
+                    .isApprox(expected.axes_a.col(a), 1e-12));
+  EXPECT_NEAR(std::abs(s.arrows[2].to.x() - s.arrows[2].from.x()), 0.2, 1e-12)
+      << "z_a is the hinge axis x, 0.1 x scene size";
   // J_b's three axes, the hinge axis line, one link (the world has no centre); the error
   // segment only if the two origins are apart.
   const bool apart = (expected.origin_b - expected.origin_a).norm() > 1e-9;
   EXPECT_EQ(s.segments.size(), 3u + 1u + 1u + (apart ? 1u : 0u));
   EXPECT_TRUE(s.segments[3].a.isApprox(Vec3(0, 0, 2) - 0.4 * expected.axes_a.col(2), 1e-12));
-  EXPECT_TRUE(s.segments[4].a.isApprox(sim.state().bodies[0].position, 1e-12)) << "rod centre to J_b";
+  EXPECT_TRUE(s.segments[4].a.isApprox(sim.state().bodies[0].position, 1e-12))
+      << "rod centre to J_b";
   // The selected joint is drawn yellow.
   ctx.selected_joint = 0;
   Sketch selected;

@@ -24,7 +24,8 @@ struct Outcome {
   QString err;
 };
 
-Outcome pegsim(const QStringList& args, const QProcessEnvironment& env = QProcessEnvironment::systemEnvironment()) {
+Outcome pegsim(const QStringList& args,
+               const QProcessEnvironment& env = QProcessEnvironment::systemEnvironment()) {
   QProcess p;
   p.setProcessEnvironment(env);
   p.start(PEGSIM_GUI_EXE, args);
@@ -62,8 +63,9 @@ TEST(PegsimExecutable, ScreenshotOfTheDefaultSceneAfterSteps) {
   test::qt_app(true);
   QTemporaryDir dir;
   const QString png = dir.filePath("cascade.png");
-  const Outcome r = pegsim({QString::fromStdString(test::scene_path("cascading_polyhedra")), "--steps", "60",
-                        "--overlays", "contacts,aabbs,impulses", "--screenshot", png, "--quit"});
+  const Outcome r =
+      pegsim({QString::fromStdString(test::scene_path("cascading_polyhedra")), "--steps", "60",
+              "--overlays", "contacts,aabbs,impulses", "--screenshot", png, "--quit"});
   ASSERT_EQ(r.exit, QProcess::NormalExit) << r.err.toStdString();
   ASSERT_EQ(r.status, 0) << r.err.toStdString();
   expect_window_png(png);
@@ -76,13 +78,15 @@ TEST(PegsimExecutable, ScreenshotOfARecordedRunAtAFrame) {
   {
     const Scene scene = load_scene(test::scene_path("cascading_polyhedra"));
     Simulator sim(scene.model, scene.initial, scene.settings);
-    RunWriter writer(run.toStdString(), make_run_header(scene, sim.model(), sim.settings(), "test"), sim.state());
+    RunWriter writer(run.toStdString(), make_run_header(scene, sim.model(), sim.settings(), "test"),
+                     sim.state());
     sim.add_observer(&writer);
     for (int k = 0; k < 80; ++k) sim.step();
     writer.close();
   }
   const QString png = dir.filePath("run.png");
-  Outcome r = pegsim({run, "--frame", "70", "--overlays", "contacts,normals,frames", "--screenshot", png, "--quit"});
+  Outcome r = pegsim({run, "--frame", "70", "--overlays", "contacts,normals,frames", "--screenshot",
+                      png, "--quit"});
   ASSERT_EQ(r.status, 0) << r.err.toStdString();
   expect_window_png(png);
   // A frame beyond the run: a clear error, no screenshot.

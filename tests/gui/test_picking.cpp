@@ -19,9 +19,11 @@ struct Cascade {
 TEST(Picking, ARayFromAboveHitsTheTopmostBody) {
   Cascade c;
   const Vec3 oct = c.frame->bodies[std::size_t(c.index("octahedron"))].position;
-  EXPECT_EQ(pick_body(c.scene.model, *c.frame, oct + Vec3(0, 0, 10), Vec3(0, 0, -1)), c.index("octahedron"));
+  EXPECT_EQ(pick_body(c.scene.model, *c.frame, oct + Vec3(0, 0, 10), Vec3(0, 0, -1)),
+            c.index("octahedron"));
   // Beside both polyhedra but over the pedestal.
-  EXPECT_EQ(pick_body(c.scene.model, *c.frame, Vec3(0.8, -0.8, 10), Vec3(0, 0, -1)), c.index("pedestal"));
+  EXPECT_EQ(pick_body(c.scene.model, *c.frame, Vec3(0.8, -0.8, 10), Vec3(0, 0, -1)),
+            c.index("pedestal"));
   // Beside the pedestal: the ground plane.
   EXPECT_EQ(pick_body(c.scene.model, *c.frame, Vec3(3, 3, 10), Vec3(0, 0, -1)), c.index("ground"));
   // Upwards into the sky: nothing.
@@ -32,7 +34,8 @@ TEST(Picking, ASideRayHitsTheNearerOfTwoBodiesOnItsLine) {
   Cascade c;
   const Vec3 tet = c.frame->bodies[std::size_t(c.index("tetrahedron"))].position;
   // Horizontal ray at the tetrahedron's height passes above the pedestal (top at z = 2).
-  EXPECT_EQ(pick_body(c.scene.model, *c.frame, tet + Vec3(-10, 0, 0), Vec3(1, 0, 0)), c.index("tetrahedron"));
+  EXPECT_EQ(pick_body(c.scene.model, *c.frame, tet + Vec3(-10, 0, 0), Vec3(1, 0, 0)),
+            c.index("tetrahedron"));
   // Just below its bounding sphere (and above the pedestal's top at z = 2): misses everything.
   EXPECT_EQ(pick_body(c.scene.model, *c.frame, tet + Vec3(-10, 0, -0.51), Vec3(1, 0, 0)), -1);
 }

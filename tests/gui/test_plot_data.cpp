@@ -2,8 +2,8 @@
 // sphere_drop (free fall: v = -g t, a = -g; the landing's step figures survive decimation).
 #include <gtest/gtest.h>
 
-#include "engine/dynamics/simulator.hpp"
 #include <QTemporaryDir>
+#include "engine/dynamics/simulator.hpp"
 
 #include "gui/plots/history_plot.hpp"
 #include "gui/plots/run_plot_loader.hpp"
@@ -32,7 +32,8 @@ TEST(PlotData, PotentialEnergyIsMassTimesGravityTimesHeightOfMovingBodies) {
   const Scene scene = load_scene(test::scene_path("sphere_drop"));
   const double m = scene.model.bodies[1].mass;
   const Vec3 g(0, 0, -9.81);
-  EXPECT_NEAR(system_potential_energy(scene.model, g, scene.initial.bodies), m * 9.81 * 2.0, 1e-9 * m);
+  EXPECT_NEAR(system_potential_energy(scene.model, g, scene.initial.bodies), m * 9.81 * 2.0,
+              1e-9 * m);
   std::vector<BodyState> moving = scene.initial.bodies;
   moving[1].velocity = Vec3(0, 3, -4);
   moving[0].position = Vec3(0, 0, 100);  // the static ground counts for neither
@@ -61,8 +62,10 @@ TEST(PlotData, TheLiveHistoryIsDecimatedKeepingMotionExactAndStepPeaks) {
   EXPECT_NEAR(t, 8 * h, 1e-12);
   EXPECT_NEAR(data.bodies[0][1].velocity.z(), g.z() * t, 1e-9);
   EXPECT_NEAR(data.acceleration[0][1].z(), g.z(), 1e-6);
-  EXPECT_NEAR(data.kinetic[0] + data.potential[0], system_potential_energy(scene.model, g, scene.initial.bodies),
-              0.01 * data.potential[0]) << "free fall keeps the total energy (up to the integrator's error)";
+  EXPECT_NEAR(data.kinetic[0] + data.potential[0],
+              system_potential_energy(scene.model, g, scene.initial.bodies),
+              0.01 * data.potential[0])
+      << "free fall keeps the total energy (up to the integrator's error)";
   double plotted_contacts = 0.0;
   for (const StepFigures& s : data.steps) plotted_contacts = std::max(plotted_contacts, s.contacts);
   EXPECT_EQ(plotted_contacts, most_contacts);
@@ -85,7 +88,8 @@ TEST(PlotData, ARunFileIsReadASampleAtATimeFromTheEventLoopAndGivesTheSamePlots)
   // A zero budget: one sample per event-loop turn, so nothing is read in the constructor.
   RunPlotLoader loader(source, g, 100, /*budget_ms=*/0);
   std::vector<std::size_t> sizes;
-  QObject::connect(&loader, &RunPlotLoader::progressed, [&] { sizes.push_back(loader.data().size()); });
+  QObject::connect(&loader, &RunPlotLoader::progressed,
+                   [&] { sizes.push_back(loader.data().size()); });
   EXPECT_EQ(loader.data().size(), 0u);
   ASSERT_TRUE(test::wait_until([&] { return loader.done(); }));
   ASSERT_EQ(sizes.size(), 76u) << "301 frames in buckets of 4, one per turn";

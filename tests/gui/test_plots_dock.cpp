@@ -60,7 +60,8 @@ TEST(PlotsDock, ARunFileIsDecimatedAndReadFromTheEventLoop) {
   const Scene scene = load_scene(test::scene_path("sphere_drop"));
   {
     Simulator sim(scene.model, scene.initial, scene.settings);
-    RunWriter writer(run.toStdString(), make_run_header(scene, sim.model(), sim.settings(), "test"), sim.state());
+    RunWriter writer(run.toStdString(), make_run_header(scene, sim.model(), sim.settings(), "test"),
+                     sim.state());
     sim.add_observer(&writer);
     for (int k = 0; k < 2500; ++k) sim.step();
     writer.close();
@@ -80,7 +81,8 @@ TEST(PlotsDock, ARunFileIsDecimatedAndReadFromTheEventLoop) {
   EXPECT_DOUBLE_EQ(last_point(z).y(), last->bodies[1].position.z());
   EXPECT_NEAR(z->at(0).y(), 2.0, 0.01) << "sample 0: frames 0..2, still near the start at 2 m";
   EXPECT_NEAR(last_point(z).y(), 0.5, 0.01) << "the ball rests on the ground";
-  EXPECT_NEAR(last_point(plots->series("potential")).y(), scene.model.bodies[1].mass * 9.81 * last->bodies[1].position.z(), 1e-6);
+  EXPECT_NEAR(last_point(plots->series("potential")).y(),
+              scene.model.bodies[1].mass * 9.81 * last->bodies[1].position.z(), 1e-6);
   win.w.showFrameIndex(1000);
   EXPECT_DOUBLE_EQ(plots->series("cursor velocity")->at(0).x(), win.w.sceneView()->frame()->time);
 }

@@ -26,7 +26,8 @@ TEST(ReplaySettings, EachFrameShowsTheSettingsItWasSteppedWith) {
   const double h0 = scene.settings.h;
   {
     Simulator sim(scene.model, scene.initial, scene.settings);
-    RunWriter writer(run.toStdString(), make_run_header(scene, sim.model(), sim.settings(), "test"), sim.state());
+    RunWriter writer(run.toStdString(), make_run_header(scene, sim.model(), sim.settings(), "test"),
+                     sim.state());
     sim.add_observer(&writer);
     Settings s = scene.settings;
     for (int k = 0; k < 30; ++k) {
@@ -47,11 +48,18 @@ TEST(ReplaySettings, EachFrameShowsTheSettingsItWasSteppedWith) {
   win.w.openFile(run);
   ASSERT_TRUE(win.w.replaying());
   SettingsPanel* panel = win.w.settingsPanel();
-  struct Expect { qint64 frame; double h; const char* solver; double tolerance; };
+  struct Expect {
+    qint64 frame;
+    double h;
+    const char* solver;
+    double tolerance;
+  };
   // Scrub forwards and back: each frame's own settings, whatever was shown before.
-  for (const Expect& e : {Expect{5, h0, "lemke", scene.settings.tolerance}, Expect{15, h0 / 2, "lemke", scene.settings.tolerance},
-                          Expect{25, h0 / 2, "pgs", 1e-6}, Expect{11, h0 / 2, "lemke", scene.settings.tolerance},
-                          Expect{10, h0, "lemke", scene.settings.tolerance}, Expect{21, h0 / 2, "pgs", 1e-6}}) {
+  for (const Expect& e :
+       {Expect{5, h0, "lemke", scene.settings.tolerance},
+        Expect{15, h0 / 2, "lemke", scene.settings.tolerance}, Expect{25, h0 / 2, "pgs", 1e-6},
+        Expect{11, h0 / 2, "lemke", scene.settings.tolerance},
+        Expect{10, h0, "lemke", scene.settings.tolerance}, Expect{21, h0 / 2, "pgs", 1e-6}}) {
     win.w.showFrameIndex(e.frame);
     const Settings shown = panel->settings();
     EXPECT_DOUBLE_EQ(shown.h, e.h) << "frame " << e.frame;

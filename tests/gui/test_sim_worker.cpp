@@ -43,14 +43,15 @@ struct Harness {
                        settings = s;
                        initial = f;
                      });
-    QObject::connect(w, &SimWorker::framesReady, &context, [this](const QList<FramePtr>& f) {
-      frames += f;
-    });
+    QObject::connect(w, &SimWorker::framesReady, &context,
+                     [this](const QList<FramePtr>& f) { frames += f; });
     // A direct connection runs in the emitting thread: where the steps were taken.
-    QObject::connect(w, &SimWorker::framesReady, w, [this] { worker_thread = QThread::currentThread(); },
-                     Qt::DirectConnection);
+    QObject::connect(
+        w, &SimWorker::framesReady, w, [this] { worker_thread = QThread::currentThread(); },
+        Qt::DirectConnection);
     QObject::connect(w, &SimWorker::stepsDone, &context, [this] { ++steps_done; });
-    QObject::connect(w, &SimWorker::loadFailed, &context, [this](QString, QString m) { error = m; });
+    QObject::connect(w, &SimWorker::loadFailed, &context,
+                     [this](QString, QString m) { error = m; });
     QObject::connect(w, &SimWorker::runningChanged, &context, [this](bool on) { running = on; });
     QObject::connect(w, &SimWorker::settingsApplied, &context, [this](Settings) {
       ++settings_applied;
@@ -97,7 +98,8 @@ TEST(SimWorker, RunStepsMatchesADirectSimulatorRunBitForBit) {
   ASSERT_TRUE(wait_until([&] { return h.steps_done == 1; }));
   ASSERT_EQ(h.frames.size(), 120);
   EXPECT_NE(h.worker_thread, nullptr);
-  EXPECT_NE(h.worker_thread, QThread::currentThread()) << "frames were not produced on the worker thread";
+  EXPECT_NE(h.worker_thread, QThread::currentThread())
+      << "frames were not produced on the worker thread";
 
   const Scene scene = load_scene(scene_path("cascading_polyhedra"));
   Simulator sim(scene.model, scene.initial, scene.settings);
@@ -138,7 +140,8 @@ TEST(SimWorker, SettingsChangedWhileRunningApplyFromTheNextStep) {
   Settings s = h.settings;
   s.h = h0 / 4.0;
   emit h.thread.setSettings(s);
-  ASSERT_TRUE(wait_until([&] { return h.settings_applied == 1 && h.frames.size() > h.frames_at_settings + 5; }));
+  ASSERT_TRUE(wait_until(
+      [&] { return h.settings_applied == 1 && h.frames.size() > h.frames_at_settings + 5; }));
   emit h.thread.pause();
   ASSERT_TRUE(wait_until([&] { return !h.running; }));
   const qsizetype m = h.frames_at_settings;
@@ -190,8 +193,8 @@ namespace {
 TEST(SimWorker, RecordsTheLiveRunToARunFileFromTheCurrentFrame) {
   Harness h;
   h.load(test::scene_path("cascading_polyhedra"));
-  const std::filesystem::path file =
-      std::filesystem::temp_directory_path() / ("pegsim-gui-record-" + std::to_string(::getpid()) + ".h5");
+  const std::filesystem::path file = std::filesystem::temp_directory_path() /
+                                     ("pegsim-gui-record-" + std::to_string(::getpid()) + ".h5");
   std::filesystem::remove(file);
   QStringList events, failures;
   QObject::connect(h.thread.worker(), &SimWorker::recordingChanged, &h.context,
@@ -218,7 +221,8 @@ TEST(SimWorker, RecordsTheLiveRunToARunFileFromTheCurrentFrame) {
   // An existing file is not replaced without overwrite.
   emit h.thread.startRecording(QString::fromStdString(file.string()), false);
   ASSERT_TRUE(test::wait_until([&] { return !failures.isEmpty(); }));
-  EXPECT_NE(failures[0].indexOf(QString::fromStdString(file.filename().string())), -1) << failures[0].toStdString();
+  EXPECT_NE(failures[0].indexOf(QString::fromStdString(file.filename().string())), -1)
+      << failures[0].toStdString();
   EXPECT_EQ(RunReader(file).frame_count(), 26);
   std::filesystem::remove(file);
 }

@@ -14,9 +14,15 @@ namespace {
 using test::capture;
 using test::wait_until;
 
-bool reddish(const QColor& c) { return c.red() > c.green() + 50 && c.red() > c.blue() + 50; }
-bool bluish(const QColor& c) { return c.blue() > c.red() + 30 && c.blue() > c.green() + 10; }
-bool background(const QColor& c) { return c.red() > 200 && c.green() > 200 && c.blue() > 200; }
+bool reddish(const QColor& c) {
+  return c.red() > c.green() + 50 && c.red() > c.blue() + 50;
+}
+bool bluish(const QColor& c) {
+  return c.blue() > c.red() + 30 && c.blue() > c.green() + 10;
+}
+bool background(const QColor& c) {
+  return c.red() > 200 && c.green() > 200 && c.blue() > 200;
+}
 
 TEST(PlanarWindow, TriangleDropIsSeenFromAboveWithEachTriangleWhereItsPoseProjects) {
   test::Window win(60, "triangle_drop");  // 0.6 s: the small triangle is still falling
@@ -36,13 +42,15 @@ TEST(PlanarWindow, TriangleDropIsSeenFromAboveWithEachTriangleWhereItsPoseProjec
   ASSERT_TRUE(view->project(falling, pf));
   const QRect inside(0, 0, view->width(), view->height());
   // Fitted: both triangles, 7 m apart vertically at the start, are in the view.
-  ASSERT_TRUE(inside.contains(pb.toPoint()) && inside.contains(pf.toPoint())) << pb.x() << "," << pb.y() << " " << pf.x() << "," << pf.y();
+  ASSERT_TRUE(inside.contains(pb.toPoint()) && inside.contains(pf.toPoint()))
+      << pb.x() << "," << pb.y() << " " << pf.x() << "," << pf.y();
   EXPECT_LT(pf.y(), pb.y()) << "+y is up on the screen";
   EXPECT_GT(pf.x(), pb.x()) << "+x is right: the falling triangle starts right of the apex";
 
   const QImage image = capture(view);
   ASSERT_EQ(image.size(), view->size());
-  EXPECT_TRUE(reddish(image.pixelColor(pf.toPoint()))) << "the falling triangle (#c83c3c) at its centre of mass";
+  EXPECT_TRUE(reddish(image.pixelColor(pf.toPoint())))
+      << "the falling triangle (#c83c3c) at its centre of mass";
   EXPECT_TRUE(bluish(image.pixelColor(pb.toPoint()))) << "the base (#4f6fb0) at its centre of mass";
   // 1.5 circumradii (1.41 m) above the falling triangle's centre: sky.
   QPointF above;
@@ -56,7 +64,9 @@ TEST(PlanarWindow, TriangleDropIsSeenFromAboveWithEachTriangleWhereItsPoseProjec
     QPointF in, out;
     ASSERT_TRUE(view->project(falling + 0.85 * (corner - falling), in));
     ASSERT_TRUE(view->project(falling + 1.15 * (corner - falling), out));
-    EXPECT_TRUE(reddish(image.pixelColor(in.toPoint()))) << "inside corner " << v.transpose() << " at " << in.x() << "," << in.y() << " " << image.pixelColor(in.toPoint()).name().toStdString();
+    EXPECT_TRUE(reddish(image.pixelColor(in.toPoint())))
+        << "inside corner " << v.transpose() << " at " << in.x() << "," << in.y() << " "
+        << image.pixelColor(in.toPoint()).name().toStdString();
     EXPECT_FALSE(reddish(image.pixelColor(out.toPoint()))) << "outside corner " << v.transpose();
   }
   EXPECT_EQ(view->bodyAt(pf.toPoint()), 1);

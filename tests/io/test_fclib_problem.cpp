@@ -28,7 +28,8 @@ namespace {
 namespace fs = std::filesystem;
 
 fs::path fresh(const std::string& name) {
-  const fs::path d = fs::temp_directory_path() / ("pegsim-fclib-test-" + std::to_string(::getpid()));
+  const fs::path d =
+      fs::temp_directory_path() / ("pegsim-fclib-test-" + std::to_string(::getpid()));
   fs::create_directories(d);
   fs::remove(d / name);
   return d / name;
@@ -99,8 +100,14 @@ struct Csc {
         }
       p.push_back(static_cast<int>(i.size()));
     }
-    m = fclib_matrix{static_cast<int>(x.size()), static_cast<int>(a.rows()),
-                     static_cast<int>(a.cols()), p.data(), i.data(), x.data(), -1, nullptr};
+    m = fclib_matrix{static_cast<int>(x.size()),
+                     static_cast<int>(a.rows()),
+                     static_cast<int>(a.cols()),
+                     p.data(),
+                     i.data(),
+                     x.data(),
+                     -1,
+                     nullptr};
   }
 };
 
@@ -109,8 +116,14 @@ fs::path write_local(const std::string& name, int spacedim, const MatX& W, VecX 
                      const MatX& V = MatX(), const MatX& R = MatX(), VecX s = VecX()) {
   Csc w(W), v(V.size() ? V : MatX::Zero(1, 1)), r(R.size() ? R : MatX::Zero(1, 1));
   const bool mixed = s.size() > 0;
-  fclib_local problem{&w.m, mixed ? &v.m : nullptr, mixed ? &r.m : nullptr, mu.data(), q.data(),
-                      mixed ? s.data() : nullptr, spacedim, nullptr};
+  fclib_local problem{&w.m,
+                      mixed ? &v.m : nullptr,
+                      mixed ? &r.m : nullptr,
+                      mu.data(),
+                      q.data(),
+                      mixed ? s.data() : nullptr,
+                      spacedim,
+                      nullptr};
   const fs::path file = fresh(name);
   EXPECT_EQ(fclib_write_local(&problem, file.c_str()), 1);
   return file;
@@ -126,8 +139,7 @@ TEST(FclibProblem, LambdaRowsAreFreeRowsAheadOfTheContacts) {
   V(0, 0) = 0.5;
   const FclibProblem fc =
       read_fclib_local(write_local("mixed.hdf5", 3, MatX::Identity(3, 3), Vec3(-1.0, 0.3, -0.1),
-                                   VecX::Constant(1, 0.5), V, MatX::Identity(1, 1),
-                                   VecX::Zero(1)));
+                                   VecX::Constant(1, 0.5), V, MatX::Identity(1, 1), VecX::Zero(1)));
   ASSERT_EQ(fc.free_rows, 1);
   ASSERT_EQ(fc.contacts, 1);
   ASSERT_EQ(fc.lcp.size(), 11);
@@ -149,8 +161,8 @@ TEST(FclibProblem, LambdaRowsAreFreeRowsAheadOfTheContacts) {
 // r_T = -mu r_N = -0.5.
 TEST(FclibProblem, PlanarProblemsHaveTheExactTwoDirectionCone) {
   for (const double qt : {0.3, 0.8}) {
-    const FclibProblem fc = read_fclib_local(
-        write_local("planar.hdf5", 2, MatX::Identity(2, 2), Vec2(-1.0, qt), VecX::Constant(1, 0.5)));
+    const FclibProblem fc = read_fclib_local(write_local("planar.hdf5", 2, MatX::Identity(2, 2),
+                                                         Vec2(-1.0, qt), VecX::Constant(1, 0.5)));
     ASSERT_EQ(fc.spacedim, 2);
     ASSERT_EQ(fc.directions, 2);
     ASSERT_EQ(fc.lcp.size(), 4);
@@ -174,16 +186,19 @@ TEST(FclibProblem, CompareSolversRanksEverySolverOnAnFclibFile) {
       write_local("compare.hdf5", 3, MatX::Identity(3, 3), Vec3(-1.0, 0.3, -0.1),
                   VecX::Constant(1, 0.5), V, MatX::Identity(1, 1), VecX::Zero(1));
   const fs::path csv = fresh("compare.csv");
-  const test::CliResult r = test::cli("compare-solvers " + problem.string() + " --csv " + csv.string());
+  const test::CliResult r =
+      test::cli("compare-solvers " + problem.string() + " --csv " + csv.string());
   ASSERT_EQ(r.status, 0) << r.out;
   EXPECT_NE(r.out.find("1 problems in frames 0:1"), std::string::npos) << r.out;
   std::stringstream text;
   text << std::ifstream(csv).rdbuf();
   for (const std::string& solver : solver_names())
-    EXPECT_NE(text.str().find(",11," + solver + ","), std::string::npos) << solver << "\n" << text.str();
+    EXPECT_NE(text.str().find(",11," + solver + ","), std::string::npos) << solver << "\n"
+                                                                         << text.str();
   for (const std::string solver : {"lemke", "path", "interior-point", "fischer-newton"})
     EXPECT_NE(text.str().find(std::string(",") + solver + ",solved,"), std::string::npos)
-        << solver << "\n" << text.str();
+        << solver << "\n"
+        << text.str();
 }
 
 TEST(FclibProblem, BrokenFilesGiveOneClearError) {

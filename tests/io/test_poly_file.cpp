@@ -35,7 +35,7 @@ TEST(PolyFile, ReadsTheTriangulatedUnitCube) {
 TEST(PolyFile, ReadsOneBasedAndZeroBasedMeshes) {
   const Polytope tet = read_poly_file(kMeshes / "tetrahedron.poly");  // 1-based
   EXPECT_NEAR(polytope_mass_properties(tet).volume, 1.0 / 3.0, 1e-12);
-  const Polytope wedge = read_poly_file(kMeshes / "wedge.poly");      // 0-based
+  const Polytope wedge = read_poly_file(kMeshes / "wedge.poly");  // 0-based
   EXPECT_NEAR(polytope_mass_properties(wedge).volume, 0.25, 1e-12);
 }
 

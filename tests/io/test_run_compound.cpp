@@ -4,9 +4,9 @@
 // for bit.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
 #include <cstring>
 #include <filesystem>
-#include <unistd.h>
 
 #include "engine/dynamics/simulator.hpp"
 #include "io/run_header.hpp"

@@ -240,8 +240,10 @@ TEST(RunFile, RandomAccessMatchesSequentialReading) {
     EXPECT_EQ(f.index, k);
     EXPECT_EQ(f.contacts.size(), all[k].contacts.size());
     EXPECT_EQ(f.solve.attempts.size(), all[k].solve.attempts.size());
-    if (k == 0) expect_same_frame(f, rec.initial, nullptr);
-    else expect_same_frame(f, rec.tape.states[k - 1], &rec.tape.reports[k - 1]);
+    if (k == 0)
+      expect_same_frame(f, rec.initial, nullptr);
+    else
+      expect_same_frame(f, rec.tape.states[k - 1], &rec.tape.reports[k - 1]);
   }
   EXPECT_THROW(reader.frame(151), std::out_of_range);
   EXPECT_THROW(reader.frame(-1), std::out_of_range);
@@ -493,9 +495,9 @@ TEST(RunFile, MalformedFilesGiveOneClearError) {
   expect_bad(broken_copy(good, "no-contacts.h5",
                          [](hid_t f) { H5Ldelete(f, "/frames/contacts", H5P_DEFAULT); }),
              "missing dataset /frames/contacts");
-  expect_bad(broken_copy(good, "no-frames.h5",
-                         [](hid_t f) { H5Ldelete(f, "/frames", H5P_DEFAULT); }),
-             "/frames");
+  expect_bad(
+      broken_copy(good, "no-frames.h5", [](hid_t f) { H5Ldelete(f, "/frames", H5P_DEFAULT); }),
+      "/frames");
   expect_bad(broken_copy(good, "version.h5",
                          [](hid_t f) {
                            hid_t a = H5Aopen(f, "format_version", H5P_DEFAULT);
@@ -504,8 +506,7 @@ TEST(RunFile, MalformedFilesGiveOneClearError) {
                            H5Aclose(a);
                          }),
              "format_version 99, expected 1");
-  expect_bad(broken_copy(good, "foreign.h5",
-                         [](hid_t f) { H5Adelete(f, "format"); }),
+  expect_bad(broken_copy(good, "foreign.h5", [](hid_t f) { H5Adelete(f, "format"); }),
              "not a pegsim run file");
 }
 
@@ -592,8 +593,7 @@ TEST(RunFile, FramesReachTheDiskWhileRecordingWithoutFlushCalls) {
   Simulator sim(sc.model, sc.initial, sc.settings);
   RunWriterOptions o;
   o.flush_seconds = 0.05;
-  RunWriter writer(file, make_run_header(sc, sim.model(), sim.settings(), "test"), sim.state(),
-                   o);
+  RunWriter writer(file, make_run_header(sc, sim.model(), sim.settings(), "test"), sim.state(), o);
   sim.add_observer(&writer);
   for (int k = 0; k < 20; ++k) sim.step();
   const auto t0 = std::chrono::steady_clock::now();
@@ -624,7 +624,7 @@ TEST(RunFile, ReplayFromTheFileReproducesEveryPoseExactly) {
       // Pushes of irregular size on some steps only, as a user dragging a body would.
       const Vec3 f = k % 7 < 3 ? Vec3(3.0 + 0.1 * k, -1.0, 0.5 * (k % 3)) : Vec3::Zero();
       if (k % 7 < 3) {
-        sim.apply_wrench(2, f, Vec3(0.0, 0.2, -0.01 * k));  // the tetrahedron
+        sim.apply_wrench(2, f, Vec3(0.0, 0.2, -0.01 * k));   // the tetrahedron
         sim.apply_wrench(3, Vec3(0, 0, 1.5), Vec3::Zero());  // the octahedron
       }
       pushed.push_back(f);
@@ -788,8 +788,7 @@ TEST(RunFile, SettingsThatDoNotFitTheLogGiveAClearError) {
     FAIL() << "recorded settings that do not fit";
   } catch (const RunFileError& e) {
     EXPECT_EQ(std::string(e.what()).find(file.string() + ": "), 0u) << e.what();
-    EXPECT_NE(std::string(e.what()).find("/settings_log fallbacks"), std::string::npos)
-        << e.what();
+    EXPECT_NE(std::string(e.what()).find("/settings_log fallbacks"), std::string::npos) << e.what();
   }
 }
 
@@ -815,23 +814,40 @@ TEST(RunFile, ReadsFilesWrittenBeforeTheAdditions) {
       hid_t mt = H5Tget_member_type(stored, static_cast<unsigned>(i));
       const std::string field = name;
       std::size_t at = 0;
-      if (field == "body_a") at = offsetof(OldContactRow, body_a);
-      else if (field == "body_b") at = offsetof(OldContactRow, body_b);
-      else if (field == "index_a") at = offsetof(OldContactRow, index_a);
-      else if (field == "index_b") at = offsetof(OldContactRow, index_b);
-      else if (field == "feature_a") at = offsetof(OldContactRow, kind_a);
-      else if (field == "feature_b") at = offsetof(OldContactRow, kind_b);
-      else if (field == "applicable") at = offsetof(OldContactRow, applicable);
-      else if (field == "feasible") at = offsetof(OldContactRow, feasible);
-      else if (field == "primary") at = offsetof(OldContactRow, primary);
-      else if (field == "enforced") at = offsetof(OldContactRow, enforced);
-      else if (field == "sliding") at = offsetof(OldContactRow, sliding);
-      else if (field == "point") at = offsetof(OldContactRow, point);
-      else if (field == "normal") at = offsetof(OldContactRow, normal);
-      else if (field == "gap") at = offsetof(OldContactRow, gap);
-      else if (field == "applicability") at = offsetof(OldContactRow, applicability);
-      else if (field == "normal_impulse") at = offsetof(OldContactRow, normal_impulse);
-      else if (field == "friction_impulse") at = offsetof(OldContactRow, friction_impulse);
+      if (field == "body_a")
+        at = offsetof(OldContactRow, body_a);
+      else if (field == "body_b")
+        at = offsetof(OldContactRow, body_b);
+      else if (field == "index_a")
+        at = offsetof(OldContactRow, index_a);
+      else if (field == "index_b")
+        at = offsetof(OldContactRow, index_b);
+      else if (field == "feature_a")
+        at = offsetof(OldContactRow, kind_a);
+      else if (field == "feature_b")
+        at = offsetof(OldContactRow, kind_b);
+      else if (field == "applicable")
+        at = offsetof(OldContactRow, applicable);
+      else if (field == "feasible")
+        at = offsetof(OldContactRow, feasible);
+      else if (field == "primary")
+        at = offsetof(OldContactRow, primary);
+      else if (field == "enforced")
+        at = offsetof(OldContactRow, enforced);
+      else if (field == "sliding")
+        at = offsetof(OldContactRow, sliding);
+      else if (field == "point")
+        at = offsetof(OldContactRow, point);
+      else if (field == "normal")
+        at = offsetof(OldContactRow, normal);
+      else if (field == "gap")
+        at = offsetof(OldContactRow, gap);
+      else if (field == "applicability")
+        at = offsetof(OldContactRow, applicability);
+      else if (field == "normal_impulse")
+        at = offsetof(OldContactRow, normal_impulse);
+      else if (field == "friction_impulse")
+        at = offsetof(OldContactRow, friction_impulse);
       if (field != "duplicate_of") H5Tinsert(t, name, at, mt);
       H5Tclose(mt);
       H5free_memory(name);
@@ -858,8 +874,8 @@ TEST(RunFile, ReadsFilesWrittenBeforeTheAdditions) {
     H5Adelete_by_name(f, "/settings", "cone_orientation", H5P_DEFAULT);
   });
   RunReader reader(old);
-  EXPECT_EQ(reader.header().settings.gyroscopic, Gyroscopic::Explicit);  // as (2.30) ran
-  EXPECT_EQ(reader.header().settings.primaries, Primaries::LargestGap);  // as (4.14) ran
+  EXPECT_EQ(reader.header().settings.gyroscopic, Gyroscopic::Explicit);          // as (2.30) ran
+  EXPECT_EQ(reader.header().settings.primaries, Primaries::LargestGap);          // as (4.14) ran
   EXPECT_EQ(reader.header().settings.cone_orientation, ConeOrientation::Fixed);  // as it ran
   EXPECT_EQ(reader.header().format_version, 1);
   ASSERT_EQ(reader.frame_count(), 41);
@@ -1028,9 +1044,8 @@ TEST(RunFile, AppearTimesAreStoredAndReplayed) {
     EXPECT_NE(reader.frame(21).bodies[2].position, Vec3(2, 0, 0.35));
   }
   expect_exact_replay(file);
-  const fs::path old = broken_copy(file, "appear_old.h5", [](hid_t f) {
-    H5Ldelete(f, "/bodies/appear_time", H5P_DEFAULT);
-  });
+  const fs::path old = broken_copy(
+      file, "appear_old.h5", [](hid_t f) { H5Ldelete(f, "/bodies/appear_time", H5P_DEFAULT); });
   EXPECT_EQ(RunReader(old).model().bodies[2].appear_time, 0.0);
 }
 

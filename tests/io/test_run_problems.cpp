@@ -2,8 +2,8 @@
 // z and the block structure come back exactly; a file without them says so.
 #include <gtest/gtest.h>
 
-#include <filesystem>
 #include <unistd.h>
+#include <filesystem>
 
 #include "engine/dynamics/simulator.hpp"
 #include "engine/solvers/lcp_matrix.hpp"

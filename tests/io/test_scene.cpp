@@ -13,7 +13,9 @@ namespace {
 
 const std::filesystem::path kRoot(PEGSIM_SOURCE_DIR);
 
-Scene parse(const std::string& text) { return parse_scene(text, "test.json", kRoot / "resources/meshes"); }
+Scene parse(const std::string& text) {
+  return parse_scene(text, "test.json", kRoot / "resources/meshes");
+}
 
 // A scene with one extra body (JSON object text) next to a ground plane.
 Scene one_body(const std::string& body) {
@@ -52,7 +54,8 @@ TEST(Scene, HelloWorldIsAThousandKilogramCubeOverAPlane) {
 }
 
 TEST(Scene, GivenMassScalesTheGeometricInertia) {
-  const Scene s = one_body(R"({"name": "b", "shape": {"type": "box", "size": [1, 2, 3]}, "mass": 6})");
+  const Scene s =
+      one_body(R"({"name": "b", "shape": {"type": "box", "size": [1, 2, 3]}, "mass": 6})");
   const Body& b = s.model.bodies[1];
   EXPECT_DOUBLE_EQ(b.mass, 6.0);
   // Box: m (ly^2 + lz^2) / 12, ...
@@ -62,7 +65,8 @@ TEST(Scene, GivenMassScalesTheGeometricInertia) {
 }
 
 TEST(Scene, DensityAndSphereMassProperties) {
-  const Scene s = one_body(R"({"name": "b", "shape": {"type": "sphere", "radius": 0.5}, "density": 2})");
+  const Scene s =
+      one_body(R"({"name": "b", "shape": {"type": "sphere", "radius": 0.5}, "density": 2})");
   const Body& b = s.model.bodies[1];
   const double m = 2.0 * 4.0 / 3.0 * std::numbers::pi * 0.125;
   EXPECT_NEAR(b.mass, m, 1e-12);
@@ -70,7 +74,8 @@ TEST(Scene, DensityAndSphereMassProperties) {
 }
 
 TEST(Scene, GivenInertiaIsKept) {
-  const Scene diag = one_body(R"({"name": "b", "shape": {"type": "cube", "edge": 1}, "mass": 1, "inertia": [1, 2, 3]})");
+  const Scene diag = one_body(
+      R"({"name": "b", "shape": {"type": "cube", "edge": 1}, "mass": 1, "inertia": [1, 2, 3]})");
   EXPECT_EQ(diag.model.bodies[1].inertia, Vec3(1, 2, 3).asDiagonal().toDenseMatrix());
   const Scene full = one_body(
       R"({"name": "b", "shape": {"type": "cube", "edge": 1}, "inertia": [[2, 0.5, 0], [0.5, 2, 0], [0, 0, 1]]})");
@@ -81,12 +86,13 @@ TEST(Scene, GivenInertiaIsKept) {
 TEST(Scene, AxisAngleEqualsTheQuaternion) {
   const double a = 0.7;
   const Vec3 axis = Vec3(1, 2, -2) / 3.0;
-  const Scene s = parse(R"({"bodies": [
+  const Scene s =
+      parse(R"({"bodies": [
     {"name": "aa", "shape": {"type": "cube", "edge": 1}, "orientation": {"axis": [1, 2, -2], "angle": 0.7}},
     {"name": "q", "shape": {"type": "cube", "edge": 1}, "orientation": [)" +
-                        std::to_string(std::cos(a / 2)) + ", " + std::to_string(std::sin(a / 2) * axis.x()) +
-                        ", " + std::to_string(std::sin(a / 2) * axis.y()) + ", " +
-                        std::to_string(std::sin(a / 2) * axis.z()) + "]}]}");
+            std::to_string(std::cos(a / 2)) + ", " + std::to_string(std::sin(a / 2) * axis.x()) +
+            ", " + std::to_string(std::sin(a / 2) * axis.y()) + ", " +
+            std::to_string(std::sin(a / 2) * axis.z()) + "]}]}");
   const Quat qa = s.initial.bodies[0].orientation;
   const Quat qq = s.initial.bodies[1].orientation;
   EXPECT_NEAR(qa.angularDistance(qq), 0.0, 1e-5);  // to_string keeps 6 decimals
@@ -95,7 +101,8 @@ TEST(Scene, AxisAngleEqualsTheQuaternion) {
 }
 
 TEST(Scene, QuaternionsAreNormalized) {
-  const Scene s = one_body(R"({"name": "b", "shape": {"type": "cube", "edge": 1}, "orientation": [2, 0, 0, 2]})");
+  const Scene s = one_body(
+      R"({"name": "b", "shape": {"type": "cube", "edge": 1}, "orientation": [2, 0, 0, 2]})");
   const Quat q = s.initial.bodies[1].orientation;
   EXPECT_NEAR(q.norm(), 1.0, 1e-15);
   EXPECT_NEAR(q.w(), std::sqrt(0.5), 1e-15);

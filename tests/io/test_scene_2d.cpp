@@ -12,7 +12,9 @@ namespace {
 
 const std::filesystem::path kRoot(PEGSIM_SOURCE_DIR);
 
-Scene parse(const std::string& text) { return parse_scene(text, "flat.json", kRoot); }
+Scene parse(const std::string& text) {
+  return parse_scene(text, "flat.json", kRoot);
+}
 
 std::string error_of(const std::string& text) {
   try {
@@ -96,24 +98,32 @@ TEST(Scene2D, JointsStayInThePlane) {
 TEST(Scene2D, BadInputNamesThePointerAndWhatWasExpected) {
   const std::string box = R"("shape": {"type": "rectangle", "size": [1, 1]})";
   const std::vector<std::pair<std::string, std::string>> cases = {
-      {R"({"dimension": 4, "bodies": [{"name": "a", "shape": {"type": "half_plane"}}]})", "/dimension"},
-      {with_body(R"({"name": "b", "shape": {"type": "polygon", "vertices": [[0, 0], [0, 1], [1, 0]]}})"),
+      {R"({"dimension": 4, "bodies": [{"name": "a", "shape": {"type": "half_plane"}}]})",
+       "/dimension"},
+      {with_body(
+           R"({"name": "b", "shape": {"type": "polygon", "vertices": [[0, 0], [0, 1], [1, 0]]}})"),
        "/bodies/1/shape/vertices"},
       {with_body(R"({"name": "b", "shape": {"type": "polygon", "vertices": [[0, 0], [1, 0]]}})"),
        "/bodies/1/shape/vertices"},
-      {with_body(R"({"name": "b", "shape": {"type": "polygon", "vertices": [[0, 0], [2, 0], [1, 0.2], [1, 2]]}})"),
+      {with_body(
+           R"({"name": "b", "shape": {"type": "polygon", "vertices": [[0, 0], [2, 0], [1, 0.2], [1, 2]]}})"),
        "/bodies/1/shape/vertices"},
-      {with_body(R"({"name": "b", "shape": {"type": "polygon", "vertices": [[0, 0, 0], [1, 0, 0], [0, 1, 0]]}})"),
+      {with_body(
+           R"({"name": "b", "shape": {"type": "polygon", "vertices": [[0, 0, 0], [1, 0, 0], [0, 1, 0]]}})"),
        "/bodies/1/shape/vertices/0"},
-      {with_body(R"({"name": "b", "shape": {"type": "box", "size": [1, 1, 1]}})"), "/bodies/1/shape/type"},
-      {with_body(R"({"name": "b", "shape": {"type": "sphere", "radius": 1}})"), "/bodies/1/shape/type"},
-      {with_body(R"({"name": "b", "shape": {"type": "rectangle", "size": [1, 0]}})"), "/bodies/1/shape/size"},
+      {with_body(R"({"name": "b", "shape": {"type": "box", "size": [1, 1, 1]}})"),
+       "/bodies/1/shape/type"},
+      {with_body(R"({"name": "b", "shape": {"type": "sphere", "radius": 1}})"),
+       "/bodies/1/shape/type"},
+      {with_body(R"({"name": "b", "shape": {"type": "rectangle", "size": [1, 0]}})"),
+       "/bodies/1/shape/size"},
       {with_body(R"({"name": "b", "shape": {"type": "hull", "points": [[0, 0], [1, 1], [2, 2]]}})"),
        "/bodies/1/shape/points"},
       {with_body(R"({"name": "b", "shape": {"type": "half_plane", "normal": [0, 0]}})"),
        "/bodies/1/shape/normal"},
       {with_body(R"({"name": "b", )" + box + R"(, "position": [0, 1, 2]})"), "/bodies/1/position"},
-      {with_body(R"({"name": "b", )" + box + R"(, "orientation": [1, 0, 0, 0]})"), "/bodies/1/orientation"},
+      {with_body(R"({"name": "b", )" + box + R"(, "orientation": [1, 0, 0, 0]})"),
+       "/bodies/1/orientation"},
       {with_body(R"({"name": "b", )" + box + R"(, "angular_velocity": [0, 0, 1]})"),
        "/bodies/1/angular_velocity"},
       {with_body(R"({"name": "b", )" + box + R"(, "inertia": [1, 1, 1]})"), "/bodies/1/inertia"},
@@ -126,14 +136,16 @@ TEST(Scene2D, BadInputNamesThePointerAndWhatWasExpected) {
       {with_body(R"({"name": "b", )" + box + "}",
                  R"("joints": [{"type": "spherical", "body_b": "b", "anchor": [0, 0]}], )"),
        "/joints/0/type"},
-      {with_body(R"({"name": "b", )" + box + "}",
-                 R"("joints": [{"type": "revolute", "body_b": "b", "anchor": [0, 0], "axis": [1, 0, 0]}], )"),
+      {with_body(
+           R"({"name": "b", )" + box + "}",
+           R"("joints": [{"type": "revolute", "body_b": "b", "anchor": [0, 0], "axis": [1, 0, 0]}], )"),
        "/joints/0/axis"},
       {with_body(R"({"name": "b", )" + box + "}",
                  R"("joints": [{"type": "revolute", "body_b": "b", "anchor": [0, 0, 0]}], )"),
        "/joints/0/anchor"},
       // A 2D shape in a 3D scene.
-      {R"({"bodies": [{"name": "a", "shape": {"type": "circle", "radius": 1}}]})", "/bodies/0/shape/type"},
+      {R"({"bodies": [{"name": "a", "shape": {"type": "circle", "radius": 1}}]})",
+       "/bodies/0/shape/type"},
   };
   for (const auto& [text, pointer] : cases) {
     const std::string e = error_of(text);

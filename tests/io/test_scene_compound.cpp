@@ -11,7 +11,9 @@ namespace {
 
 const std::filesystem::path kRoot(PEGSIM_SOURCE_DIR);
 
-Scene parse(const std::string& text) { return parse_scene(text, "c.json", kRoot); }
+Scene parse(const std::string& text) {
+  return parse_scene(text, "c.json", kRoot);
+}
 
 std::string with_shape(const std::string& shape) {
   return R"({"bodies": [{"name": "ground", "shape": {"type": "plane"}}, {"name": "c", "shape": )" +
@@ -64,7 +66,8 @@ TEST(SceneCompound, BadPartsNameTheFieldAndWhatWasExpected) {
   const std::vector<std::pair<std::string, std::string>> cases = {
       {R"({"type": "compound"})", "/bodies/1/shape/parts"},
       {R"({"type": "compound", "parts": []})", "/bodies/1/shape/parts"},
-      {R"({"type": "compound", "parts": [{"position": [0, 0, 0]}]})", "/bodies/1/shape/parts/0/shape"},
+      {R"({"type": "compound", "parts": [{"position": [0, 0, 0]}]})",
+       "/bodies/1/shape/parts/0/shape"},
       {R"({"type": "compound", "parts": [{"shape": {"type": "plane"}}]})",
        "/bodies/1/shape/parts/0/shape/type"},
       {R"({"type": "compound", "parts": [{"shape": {"type": "cube", "edge": 1}, "size": 1}]})",
@@ -88,7 +91,8 @@ TEST(SceneCompound, BadPartsNameTheFieldAndWhatWasExpected) {
 
 std::string planar_with_shape(const std::string& shape) {
   return R"({"dimension": 2, "bodies": [{"name": "ground", "shape": {"type": "half_plane"}},
-      {"name": "c", "shape": )" + shape + "}]}";
+      {"name": "c", "shape": )" +
+         shape + "}]}";
 }
 
 // A 2D scene's compound: an L of two overlapping rectangles [0,2]x[0,1] and [0,1]x[0,2] (the

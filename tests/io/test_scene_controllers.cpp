@@ -4,8 +4,8 @@
 
 #include <cmath>
 #include <filesystem>
-#include <tuple>
 #include <string>
+#include <tuple>
 
 #include "io/scene.hpp"
 
@@ -21,12 +21,14 @@ std::string scene_text(const std::string& joint_extra, const std::string& contro
                 {"name": "b", "shape": {"type": "cube", "edge": 1}, "position": [0, 0, 2]},
                 {"name": "floor", "shape": {"type": "plane"}, "static": true}],
      "joints": [{"name": "hinge", "type": "revolute", "body_b": "a", "anchor": [0, 0, 0.5],
-                 "axis": [1, 0, 0])" + joint_extra + R"(},
+                 "axis": [1, 0, 0])" +
+         joint_extra + R"(},
                 {"name": "rail", "type": "prismatic", "body_a": "a", "body_b": "b",
                  "anchor": [0, 0, 1.5]},
                 {"name": "ball", "type": "spherical", "body_a": "b", "body_b": "a",
                  "anchor": [0, 0, 1]}],
-     "controllers": )" + controllers + "}";
+     "controllers": )" +
+         controllers + "}";
 }
 
 std::string error_of(const std::string& joint_extra, const std::string& controllers,
@@ -105,13 +107,17 @@ TEST(SceneControllers, EachBadFieldNamesItsPointer) {
        "/controllers/0/kp"},
       {"", R"([{"type": "pd", "joint": "hinge", "kp": 1, "kd": 1}])", "/controllers/0/target"},
       {"", R"([{"type": "pd", "joint": "hinge", "kp": 1, "kd": 1, "target": 0,
-                "implicit": "yes"}])", "/controllers/0/implicit"},
+                "implicit": "yes"}])",
+       "/controllers/0/implicit"},
       {"", R"([{"type": "pd", "joint": "hinge", "kp": 1, "kd": 1, "target": 0,
-                "implicit": true, "max_effort": 3}])", "/controllers/0/max_effort"},
+                "implicit": true, "max_effort": 3}])",
+       "/controllers/0/max_effort"},
       {"", R"([{"type": "pd", "joint": "hinge", "kp": 1, "kd": 1, "target": 0,
-                "coordinate": "displacement"}])", "/controllers/0/coordinate"},
+                "coordinate": "displacement"}])",
+       "/controllers/0/coordinate"},
       {"", R"([{"type": "pd", "joint": "hinge", "kp": 1, "kd": 1,
-                "target": {"type": "ramp"}}])", "/controllers/0/target/type"},
+                "target": {"type": "ramp"}}])",
+       "/controllers/0/target/type"},
       {"", R"([{"type": "pd", "joint": "hinge", "kp": 1, "kd": 1,
                 "target": {"type": "waypoints", "points": [[1, 0], [1, 2]]}}])",
        "/controllers/0/target/points/1/0"},

@@ -37,7 +37,8 @@ TEST(SceneErrors, EachNamesThePointerAndWhatWasExpected) {
       {R"({"bodies": []})", "/bodies"},
       {R"({"name": "x"})", "/bodies"},
       {R"({"duration": -1, "bodies": [{"name": "a", "shape": {"type": "plane"}}]})", "/duration"},
-      {R"({"settings": {"h": 0}, "bodies": [{"name": "a", "shape": {"type": "plane"}}]})", "/settings/h"},
+      {R"({"settings": {"h": 0}, "bodies": [{"name": "a", "shape": {"type": "plane"}}]})",
+       "/settings/h"},
       {R"({"settings": {"friction_directions": 2}, "bodies": [{"name": "a", "shape": {"type": "plane"}}]})",
        "/settings/friction_directions"},
       {R"({"settings": {"formulation": "st"}, "bodies": [{"name": "a", "shape": {"type": "plane"}}]})",
@@ -58,24 +59,34 @@ TEST(SceneErrors, EachNamesThePointerAndWhatWasExpected) {
        "/settings/gravity"},
       {with_body(R"({"shape": {"type": "cube", "edge": 1}})"), "/bodies/1/name"},
       {with_body(R"({"name": "b"})"), "/bodies/1/shape"},
-      {with_body(R"({"name": "b", "shape": {"type": "box", "size": [1, -2, 3]}})"), "/bodies/1/shape/size"},
-      {with_body(R"({"name": "b", "shape": {"type": "box", "size": [1, 2]}})"), "/bodies/1/shape/size"},
+      {with_body(R"({"name": "b", "shape": {"type": "box", "size": [1, -2, 3]}})"),
+       "/bodies/1/shape/size"},
+      {with_body(R"({"name": "b", "shape": {"type": "box", "size": [1, 2]}})"),
+       "/bodies/1/shape/size"},
       {with_body(R"({"name": "b", "shape": {"type": "blob"}})"), "/bodies/1/shape/type"},
-      {with_body(R"({"name": "b", "shape": {"type": "cylinder", "radius": 1, "height": 1, "sides": 2}})"),
+      {with_body(
+           R"({"name": "b", "shape": {"type": "cylinder", "radius": 1, "height": 1, "sides": 2}})"),
        "/bodies/1/shape/sides"},
-      {with_body(R"({"name": "b", "shape": {"type": "hull", "points": [[0,0,0],[1,0,0],[0,1,0],[1,1,0]]}})"),
+      {with_body(
+           R"({"name": "b", "shape": {"type": "hull", "points": [[0,0,0],[1,0,0],[0,1,0],[1,1,0]]}})"),
        "/bodies/1/shape/points"},
       {with_body(R"({"name": "b", "shape": {"type": "plane", "normal": [0, 0, 0]}})"),
        "/bodies/1/shape/normal"},
-      {with_body(R"({"name": "b", )" + kCube + R"(, "orientation": [0, 0, 0, 0]})"), "/bodies/1/orientation"},
-      {with_body(R"({"name": "b", )" + kCube + R"(, "orientation": {"axis": [0, 0, 0], "angle": 1}})"),
+      {with_body(R"({"name": "b", )" + kCube + R"(, "orientation": [0, 0, 0, 0]})"),
+       "/bodies/1/orientation"},
+      {with_body(R"({"name": "b", )" + kCube +
+                 R"(, "orientation": {"axis": [0, 0, 0], "angle": 1}})"),
        "/bodies/1/orientation/axis"},
-      {with_body(R"({"name": "b", )" + kCube + R"(, "position": [0, "1", 0]})"), "/bodies/1/position"},
-      {with_body(R"({"name": "b", )" + kCube + R"(, "mass": 1, "density": 2})"), "/bodies/1/density"},
+      {with_body(R"({"name": "b", )" + kCube + R"(, "position": [0, "1", 0]})"),
+       "/bodies/1/position"},
+      {with_body(R"({"name": "b", )" + kCube + R"(, "mass": 1, "density": 2})"),
+       "/bodies/1/density"},
       {with_body(R"({"name": "b", )" + kCube + R"(, "mass": 0})"), "/bodies/1/mass"},
-      {with_body(R"({"name": "b", )" + kCube + R"(, "inertia": [[1, 0, 0], [0, 1, 0], [0, 0, -1]]})"),
+      {with_body(R"({"name": "b", )" + kCube +
+                 R"(, "inertia": [[1, 0, 0], [0, 1, 0], [0, 0, -1]]})"),
        "/bodies/1/inertia"},
-      {with_body(R"({"name": "b", )" + kCube + R"(, "inertia": [[1, 0.5, 0], [0, 1, 0], [0, 0, 1]]})"),
+      {with_body(R"({"name": "b", )" + kCube +
+                 R"(, "inertia": [[1, 0.5, 0], [0, 1, 0], [0, 0, 1]]})"),
        "/bodies/1/inertia"},
       {with_body(R"({"name": "b", )" + kCube + R"(, "mu": -0.1})"), "/bodies/1/mu"},
       {with_body(R"({"name": "b", )" + kCube + R"(, "color": "#12345z"})"), "/bodies/1/color"},
@@ -86,13 +97,16 @@ TEST(SceneErrors, EachNamesThePointerAndWhatWasExpected) {
       {with_body(R"({"name": "ground", )" + kCube + "}"), "/bodies/1/name"},
       {with_body(R"({"name": "b", )" + kCube + R"(, "no_collide": ["ground", "ghost"]})"),
        "/bodies/1/no_collide/1"},
-      {with_body(R"({"name": "b", "shape": {"type": "plane"}, "static": false})"), "/bodies/1/static"},
+      {with_body(R"({"name": "b", "shape": {"type": "plane"}, "static": false})"),
+       "/bodies/1/static"},
       {with_body(R"({"name": "b", "shape": {"type": "plane"}, "mass": 3})"), "/bodies/1/mass"},
-      {with_body(R"({"name": "b", "shape": {"type": "plane", "normal": [1, 0, 0]}, "orientation": [1, 0, 0, 0]})"),
+      {with_body(
+           R"({"name": "b", "shape": {"type": "plane", "normal": [1, 0, 0]}, "orientation": [1, 0, 0, 0]})"),
        "/bodies/1/orientation"},
       {with_body(R"({"name": "b", "shape": {"type": "mesh", "file": "open_cube.obj"}})"),
        "/bodies/1/shape/file"},
-      {with_body(R"({"name": "b", )" + kCube + R"(, "appear_time": -0.5})"), "/bodies/1/appear_time"},
+      {with_body(R"({"name": "b", )" + kCube + R"(, "appear_time": -0.5})"),
+       "/bodies/1/appear_time"},
       {R"({"bodies": [{"name": "b", "shape": {"type": "cube", "edge": 1}, "appear_time": 1}],
           "joints": [{"type": "revolute", "body_b": "b", "anchor": [0, 0, 0]}]})",
        "/joints/0/body_b"},
@@ -107,13 +121,15 @@ TEST(SceneErrors, EachNamesThePointerAndWhatWasExpected) {
 
 TEST(SceneErrors, UnknownFieldsAreNamed) {
   const std::string body = error_of(with_body(R"({"name": "b", )" + kCube + R"(, "masss": 1})"));
-  EXPECT_EQ(body.rfind("bad.json: /bodies/1/masss: expected no field \"masss\" here", 0), 0u) << body;
-  const std::string shape = error_of(with_body(R"({"name": "b", "shape": {"type": "cube", "edge": 1, "size": 2}})"));
+  EXPECT_EQ(body.rfind("bad.json: /bodies/1/masss: expected no field \"masss\" here", 0), 0u)
+      << body;
+  const std::string shape =
+      error_of(with_body(R"({"name": "b", "shape": {"type": "cube", "edge": 1, "size": 2}})"));
   EXPECT_EQ(shape.rfind("bad.json: /bodies/1/shape/size: expected no field", 0), 0u) << shape;
   const std::string top = error_of(R"({"bodys": []})");
   EXPECT_EQ(top.rfind("bad.json: /bodys: expected no field", 0), 0u) << top;
-  const std::string settings =
-      error_of(R"({"settings": {"dt": 0.1}, "bodies": [{"name": "a", "shape": {"type": "plane"}}]})");
+  const std::string settings = error_of(
+      R"({"settings": {"dt": 0.1}, "bodies": [{"name": "a", "shape": {"type": "plane"}}]})");
   EXPECT_EQ(settings.rfind("bad.json: /settings/dt: expected no field", 0), 0u) << settings;
 }
 
@@ -140,21 +156,24 @@ TEST(SceneErrors, NumbersBeyondTheDoubleRangeAreRejectedAtTheirField) {
 }
 
 TEST(SceneErrors, RepeatedFieldsAreRejected) {
-  const std::string e = error_of(with_body(R"({"name": "b", )" + kCube + R"(, "mass": 1, "mass": 2})"));
+  const std::string e =
+      error_of(with_body(R"({"name": "b", )" + kCube + R"(, "mass": 1, "mass": 2})"));
   EXPECT_EQ(e,
             "bad.json: /bodies/1/mass: expected each field once per object (\"mass\" is repeated)");
-  EXPECT_NO_THROW(parse_scene(with_body(R"({"name": "b", "shape": {"type": "sphere", "radius": 1}})"),
-                              "ok.json", ""));
+  EXPECT_NO_THROW(parse_scene(
+      with_body(R"({"name": "b", "shape": {"type": "sphere", "radius": 1}})"), "ok.json", ""));
 }
 
 TEST(SceneErrors, MissingMeshFileIsNamed) {
-  const std::string e = error_of(with_body(R"({"name": "b", "shape": {"type": "mesh", "file": "missing.poly"}})"));
+  const std::string e =
+      error_of(with_body(R"({"name": "b", "shape": {"type": "mesh", "file": "missing.poly"}})"));
   EXPECT_EQ(e.rfind("bad.json: /bodies/1/shape/file: expected ", 0), 0u) << e;
   EXPECT_NE(e.find("missing.poly"), std::string::npos) << e;
 }
 
 TEST(SceneErrors, BadMeshNamesTheMeshFileAndLine) {
-  const std::string e = error_of(with_body(R"({"name": "b", "shape": {"type": "mesh", "file": "open_cube.poly"}})"));
+  const std::string e =
+      error_of(with_body(R"({"name": "b", "shape": {"type": "mesh", "file": "open_cube.poly"}})"));
   EXPECT_NE(e.find("open_cube.poly: line "), std::string::npos) << e;
 }
 
@@ -163,7 +182,8 @@ TEST(SceneErrors, MissingSceneFileIsNamed) {
     load_scene(kRoot / "scenes/no_such_scene.json");
     FAIL() << "no error";
   } catch (const SceneError& e) {
-    EXPECT_NE(std::string(e.what()).find("no_such_scene.json: expected"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("no_such_scene.json: expected"), std::string::npos)
+        << e.what();
   }
 }
 

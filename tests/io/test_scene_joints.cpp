@@ -17,7 +17,8 @@ std::string error_of(const std::string& joints) {
   const std::string text =
       R"({"bodies": [{"name": "a", "shape": {"type": "cube", "edge": 1}},
                       {"name": "b", "shape": {"type": "cube", "edge": 1}, "position": [0, 0, 2]}],
-          "joints": )" + joints + "}";
+          "joints": )" +
+      joints + "}";
   try {
     parse_scene(text, "bad.json", kRoot);
   } catch (const SceneError& e) {
@@ -27,8 +28,9 @@ std::string error_of(const std::string& joints) {
 }
 
 TEST(SceneJoints, ShippedJointedScenesLoadWithSatisfiedJoints) {
-  for (const char* name : {"pendulum", "double_pendulum", "hanging_rod", "rolling_cart", "joint_tree",
-                           "powerball_arm", "prismatic_limits", "cylindrical_screw"}) {
+  for (const char* name :
+       {"pendulum", "double_pendulum", "hanging_rod", "rolling_cart", "joint_tree", "powerball_arm",
+        "prismatic_limits", "cylindrical_screw"}) {
     const Scene s = load_scene(kRoot / "scenes" / (std::string(name) + ".json"));
     ASSERT_FALSE(s.model.joints.empty()) << name;
     for (const Joint& j : s.model.joints) {

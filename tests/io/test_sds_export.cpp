@@ -3,9 +3,9 @@
 #include <gtest/gtest.h>
 #include <hdf5.h>
 
+#include <unistd.h>
 #include <cstdio>
 #include <filesystem>
-#include <unistd.h>
 
 #include "engine/dynamics/simulator.hpp"
 #include "engine/solvers/lcp_matrix.hpp"
@@ -129,9 +129,10 @@ TEST(SdsExport, Table81GroupsFieldsAndSizes) {
     const std::vector<double> forces = doubles(g, "bodies/forces");
     for (hsize_t b = 0; b < nb; ++b) {
       const RunBody& body = reader.header().bodies[b];
-      const Vec3 f = body.is_static ? Vec3::Zero()
-                                    : Vec3(body.mass * reader.header().settings.gravity +
-                                           after.bodies[b].force);
+      const Vec3 f =
+          body.is_static
+              ? Vec3::Zero()
+              : Vec3(body.mass * reader.header().settings.gravity + after.bodies[b].force);
       const Vec3 t = body.is_static ? Vec3::Zero() : after.bodies[b].torque;
       for (int i = 0; i < 3; ++i) {
         EXPECT_EQ(forces[6 * b + i], f[i]) << name << " body " << b;
@@ -184,7 +185,11 @@ TEST(SdsExport, FramesWithoutProblemsKeepBodiesAndContacts) {
 TEST(SdsExport, NeverReplacesAFileWithoutOverwrite) {
   const fs::path run = fresh("small.h5"), out = fresh("taken.h5");
   record(run, 3, false);
-  { std::FILE* f = std::fopen(out.c_str(), "w"); std::fputs("keep", f); std::fclose(f); }
+  {
+    std::FILE* f = std::fopen(out.c_str(), "w");
+    std::fputs("keep", f);
+    std::fclose(f);
+  }
   try {
     export_sds(RunReader(run), out, false);
     FAIL() << "expected RunFileError";

@@ -20,13 +20,22 @@ namespace fs = std::filesystem;
 const fs::path kSet = fs::path(PEGSIM_TESTDATA_DIR) / "siconos-mlcp";
 
 // n (equalities) and m (complementarity rows) as the files' headers give them.
-const std::map<std::string, std::pair<int, int>> kSizes = {
-    {"Buck2", {20, 12}},       {"BuckConverter", {20, 12}}, {"BuckFirstStep", {20, 12}},
-    {"PDSym", {3, 4}},         {"PD", {3, 4}},              {"RCD", {2, 1}},
-    {"RLCD", {6, 2}},          {"Rectangular", {1, 1}},     {"deudeu", {1, 1}},
-    {"diodeBridge20", {11, 20}}, {"diodeBridge40", {21, 40}}, {"diodeBridge", {3, 4}},
-    {"m2n1", {1, 2}},          {"m3n2", {2, 3}},            {"relay2", {4, 2}},
-    {"relay3", {4, 2}}};
+const std::map<std::string, std::pair<int, int>> kSizes = {{"Buck2", {20, 12}},
+                                                           {"BuckConverter", {20, 12}},
+                                                           {"BuckFirstStep", {20, 12}},
+                                                           {"PDSym", {3, 4}},
+                                                           {"PD", {3, 4}},
+                                                           {"RCD", {2, 1}},
+                                                           {"RLCD", {6, 2}},
+                                                           {"Rectangular", {1, 1}},
+                                                           {"deudeu", {1, 1}},
+                                                           {"diodeBridge20", {11, 20}},
+                                                           {"diodeBridge40", {21, 40}},
+                                                           {"diodeBridge", {3, 4}},
+                                                           {"m2n1", {1, 2}},
+                                                           {"m3n2", {2, 3}},
+                                                           {"relay2", {4, 2}},
+                                                           {"relay3", {4, 2}}};
 
 TEST(SiconosMlcp, ReadsEveryFileOfTheSetWithItsFreeRowsFirst) {
   for (const auto& [name, nm] : kSizes) {
@@ -45,10 +54,10 @@ TEST(SiconosMlcp, ReadsEveryFileOfTheSetWithItsFreeRowsFirst) {
 TEST(SiconosMlcp, M3n2HoldsTheMatricesOfItsFile) {
   const Lcp mcp = read_siconos_mlcp(kSet / "m3n2_mlcp.dat");
   MatX M(5, 5);
-  M << 2, 1, 1, 2, 3,  //
-      2, 3, 4, 5, 6,   //
-      -2, -2, 2, 1, 1, //
-      1, 0, 1, 2, 1,   //
+  M << 2, 1, 1, 2, 3,   //
+      2, 3, 4, 5, 6,    //
+      -2, -2, 2, 1, 1,  //
+      1, 0, 1, 2, 1,    //
       0, 1, 1, 1, 2;
   VecX q(5);
   q << -9, -19, -1, -9, -2;
@@ -57,7 +66,8 @@ TEST(SiconosMlcp, M3n2HoldsTheMatricesOfItsFile) {
 }
 
 TEST(SiconosMlcp, MalformedFilesNameTheFileAndTheExpectation) {
-  const fs::path dir = fs::temp_directory_path() / ("pegsim-mlcp-test-" + std::to_string(::getpid()));
+  const fs::path dir =
+      fs::temp_directory_path() / ("pegsim-mlcp-test-" + std::to_string(::getpid()));
   fs::create_directories(dir);
   struct Case {
     const char* file;

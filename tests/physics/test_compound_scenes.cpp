@@ -6,9 +6,9 @@
 
 #include <filesystem>
 
-#include "engine/metrics/overlap.hpp"
 #include "engine/collision/posed_polytope.hpp"
 #include "engine/dynamics/simulator.hpp"
+#include "engine/metrics/overlap.hpp"
 #include "io/scene.hpp"
 
 namespace pegsim {
@@ -64,8 +64,8 @@ struct Worst {
 // themselves, measured by the deepest vertex inside a convex piece and the exact overlap
 // volume (metrics/overlap.hpp; a compound's is that of the union of its parts).
 TEST(ContainerPour, PolyhedraStayInsideTheCompoundContainerUnderSmAndPeg) {
-  const Scene scene = load_scene(std::filesystem::path(PEGSIM_SOURCE_DIR) / "scenes" /
-                                 "container_pour.json");
+  const Scene scene =
+      load_scene(std::filesystem::path(PEGSIM_SOURCE_DIR) / "scenes" / "container_pour.json");
   ASSERT_EQ(scene.model.bodies[0].shape.kind, ShapeKind::Compound);
   // Floor top and cavity from the description: the compound is re-centred on its centroid
   // (z = 0.19615 above the floor's bottom, see the U test of test_compound.cpp).
@@ -105,8 +105,7 @@ TEST(ContainerPour, PolyhedraStayInsideTheCompoundContainerUnderSmAndPeg) {
       EXPECT_LT(s.velocity.norm(), 0.05) << to_string(model) << " " << name;
     }
     std::printf("%s: container deepest %.3g m, volume %.3g m^3; polyhedra %.3g m, %.3g m^3\n",
-                to_string(model), container.depth, container.volume, among.depth,
-                among.volume);
+                to_string(model), container.depth, container.volume, among.depth, among.volume);
   }
 }
 

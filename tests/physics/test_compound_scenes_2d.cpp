@@ -8,9 +8,9 @@
 #include <cstdio>
 #include <filesystem>
 
-#include "engine/metrics/overlap.hpp"
 #include "engine/collision/posed_polygon.hpp"
 #include "engine/dynamics/simulator.hpp"
+#include "engine/metrics/overlap.hpp"
 #include "io/scene.hpp"
 
 namespace pegsim {

@@ -7,8 +7,8 @@
 #include <cmath>
 #include <filesystem>
 
-#include "engine/kinematics/joint_rates.hpp"
 #include "engine/dynamics/simulator.hpp"
+#include "engine/kinematics/joint_rates.hpp"
 #include "io/scene.hpp"
 
 namespace pegsim {
@@ -66,9 +66,10 @@ void expect_rolling_without_slip(const Settings& settings, const char* what) {
     s_prev = s;
   }
   const double a = (v2 - v1) / 1.0;
-  std::printf("rolling_cart (%s): a = %.4f m/s^2, rolling without slip %.4f, sliding %.4f; "
-              "joint error <= %.1e\n",
-              what, a, a_roll, g.norm() * sin_alpha, worst);
+  std::printf(
+      "rolling_cart (%s): a = %.4f m/s^2, rolling without slip %.4f, sliding %.4f; "
+      "joint error <= %.1e\n",
+      what, a, a_roll, g.norm() * sin_alpha, worst);
   EXPECT_GT(v1, 0.0);
   EXPECT_LE(a, a_roll);
   EXPECT_GE(a, 0.5 * a_roll);
@@ -106,8 +107,10 @@ TEST(JointedScenes, HangingRodJointErrorStaysBelowTheUserGuideFigure) {
       worst[corrected] = std::max(worst[corrected], r.joints[0].position_error);
     }
   }
-  std::printf("hanging_rod at h = 0.01, 5 s: joint error <= %.2e m (rows (2.28) only), "
-              "%.2e m (with Alg. 1)\n", worst[0], worst[1]);
+  std::printf(
+      "hanging_rod at h = 0.01, 5 s: joint error <= %.2e m (rows (2.28) only), "
+      "%.2e m (with Alg. 1)\n",
+      worst[0], worst[1]);
   EXPECT_LT(worst[1], 7e-5);
   EXPECT_LT(worst[0], 1e-3);
 }
@@ -130,8 +133,8 @@ TEST(JointedScenes, PowerballArmTracksTheSinusoidalTargets) {
     worst = std::max(worst, worst_joint_error(r));
     if (sim.state().time < 1.0) continue;
     for (int j = 0; j < 6; ++j)
-      worst_tracking[j] = std::max(worst_tracking[j],
-                                   std::abs(r.joints[j].angle - std::sin(sim.state().time)));
+      worst_tracking[j] =
+          std::max(worst_tracking[j], std::abs(r.joints[j].angle - std::sin(sim.state().time)));
   }
   for (int j = 0; j < 6; ++j) {
     std::printf("powerball_arm j%d: |angle - sin t| <= %.3f rad\n", j + 1, worst_tracking[j]);
@@ -199,8 +202,10 @@ TEST(JointedScenes, CylindricalNutSpinsAndFallsAsItsDampedEquations) {
   for (int k = 1; k <= 800; ++k) {
     const StepReport& r = sim.step();
     ASSERT_FALSE(r.failed) << r.failure;
-    if (k <= 200) w = (w + h * tau / I) / (1.0 + j.angular_damping * h / I);
-    else w /= 1.0 + j.angular_damping * h / I;
+    if (k <= 200)
+      w = (w + h * tau / I) / (1.0 + j.angular_damping * h / I);
+    else
+      w /= 1.0 + j.angular_damping * h / I;
     v = (v - h * 9.81) / (1.0 + j.linear_damping * h / nut.mass);
     const JointCoordinates rate = joint_rates(sim.state(), sim.model().joints[0]);
     EXPECT_NEAR(rate.angle, w, 1e-9 * std::max(1.0, w)) << k;

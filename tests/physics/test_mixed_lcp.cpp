@@ -6,9 +6,9 @@
 #include <filesystem>
 #include <string>
 
+#include "../engine/dynamics/step_measures.hpp"
 #include "engine/dynamics/simulator.hpp"
 #include "io/scene.hpp"
-#include "../engine/dynamics/step_measures.hpp"
 
 namespace pegsim {
 namespace {
@@ -71,7 +71,8 @@ TEST(MixedLcp, HingedBoxOnTheGroundTakesTheSameStepsAsTheSchurForm) {
       { "name": "hinge", "type": "revolute", "body_a": "world", "body_b": "box",
         "anchor": [-0.5, 0, 0], "axis": [0, 1, 0] }
     ]
-  })", "hinged_box", ".");
+  })",
+                                  "hinged_box", ".");
   Settings s = scene.settings;
   s.tolerance = 1e-12;
   expect_same_steps(scene.model, scene.initial, s, 100, 1e-9, "hinged box");

@@ -86,9 +86,8 @@ TEST(PegPourEnergy, FarEdgeOfTheBodyGivesNoContactAndTheStepAddsNoEnergy) {
   EXPECT_TRUE(far_pair);
   double largest = 0.0;
   for (const ConstraintGroup& g : r.constraints.groups) largest = std::max(largest, g.impulse);
-  std::cout << "depth " << depth << " m, energy " << before << " J -> " << after
-            << " J (allowance " << allowance << " J), largest group impulse " << largest
-            << " N s\n";
+  std::cout << "depth " << depth << " m, energy " << before << " J -> " << after << " J (allowance "
+            << allowance << " J), largest group impulse " << largest << " N s\n";
 }
 
 }  // namespace

@@ -39,8 +39,8 @@ double step_allowance(const Model& model, const State& state, const Settings& s,
 }
 
 struct RunFigures {
-  double deepest = 0.0;         // the deepest pair over the run, m
-  double worst_excess = -1.0;   // max over the steps of depth - step_allowance, m
+  double deepest = 0.0;        // the deepest pair over the run, m
+  double worst_excess = -1.0;  // max over the steps of depth - step_allowance, m
   int inter = 0, cross = 0;
 };
 

@@ -11,8 +11,8 @@
 #include <cmath>
 
 #include "../engine/dynamics/test_world.hpp"
-#include "engine/metrics/overlap.hpp"
 #include "engine/dynamics/simulator.hpp"
+#include "engine/metrics/overlap.hpp"
 
 namespace pegsim {
 namespace {

@@ -8,8 +8,8 @@
 #include <cmath>
 #include <filesystem>
 
-#include "engine/metrics/overlap.hpp"
 #include "engine/dynamics/simulator.hpp"
+#include "engine/metrics/overlap.hpp"
 #include "io/scene.hpp"
 
 namespace pegsim {
@@ -77,7 +77,8 @@ TEST(PlanarScenes, TriangleDropFallsFreelyThenLosesEnergy) {
     ASSERT_FALSE(r.failed) << "step " << k << ": " << r.failure;
     if (first_contact < 0 && !r.contacts.empty()) first_contact = k;
     if (first_contact < 0) {
-      ASSERT_NEAR(sim.state().bodies[falling].position.y(), y0 - g * h * h * k * (k + 1) / 2, 1e-12);
+      ASSERT_NEAR(sim.state().bodies[falling].position.y(), y0 - g * h * h * k * (k + 1) / 2,
+                  1e-12);
     }
     highest = std::max(highest, energy());
     expect_in_plane(sim.state());

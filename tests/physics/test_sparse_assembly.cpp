@@ -9,8 +9,8 @@
 #include <filesystem>
 #include <string>
 
-#include "engine/formulation/constraint_problem.hpp"
 #include "engine/dynamics/simulator.hpp"
+#include "engine/formulation/constraint_problem.hpp"
 #include "engine/solvers/lcp_matrix.hpp"
 #include "io/scene.hpp"
 
@@ -114,7 +114,8 @@ const std::filesystem::path kScenes = std::filesystem::path(PEGSIM_SOURCE_DIR) /
 TEST(SparseAssembly, Stack10sMIsItsDefinitionBitForBit) {
   const Assembled a = assemble_after(kScenes / "stack10.json", 3, nullptr);
   EXPECT_EQ(a.problem.lcp.size(), 360);
-  EXPECT_EQ(a.problem.lcp.S.nonZeros(), (definition_m(a.problem, a.bodies, true).array() != 0.0).count());
+  EXPECT_EQ(a.problem.lcp.S.nonZeros(),
+            (definition_m(a.problem, a.bodies, true).array() != 0.0).count());
   expect_definition(a, true, "stack10");
 }
 
@@ -144,7 +145,8 @@ TEST(SparseAssembly, TheNcpAndPlanarProblemsGiveTheirDefinitionBitForBit) {
   ncp.solver = "fischer-newton";
   ncp.fallbacks = {"path"};
   expect_definition(assemble_after(kScenes / "stack10.json", 2, &ncp), false, "stack10, ncp");
-  expect_definition(assemble_after(kScenes / "box_stack_2d.json", 40, nullptr), true, "box_stack_2d");
+  expect_definition(assemble_after(kScenes / "box_stack_2d.json", 40, nullptr), true,
+                    "box_stack_2d");
 }
 
 // PEG's slack rows (4.44), (4.45) join the sparse M after (6.1)'s rows and columns.

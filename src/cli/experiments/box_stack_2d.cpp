@@ -17,8 +17,8 @@
 #include "cli/experiments/experiment_list.hpp"
 #include "cli/experiments/step_size_rules.hpp"
 #include "cli/svg_chart.hpp"
-#include "engine/metrics/overlap.hpp"
 #include "engine/dynamics/simulator.hpp"
+#include "engine/metrics/overlap.hpp"
 #include "io/scene.hpp"
 
 namespace pegsim::cli {
@@ -53,15 +53,15 @@ std::vector<Variant> variants(const std::vector<std::string>& models) {
 // Per step, what the figures count.
 struct StepFigures {
   int contacts = 0, enforced = 0, traps = 0;
-  int boxes_in_traps = 0;   // boxes that own a trapped vertex or whose edges trap one
-  int quadruple_pairs = 0;  // pairs of boxes each with a vertex trapped by the other's edges
-  int boxes_resting = 0;    // dynamic boxes resting on the box below (kTouching)
-  double max_penetration = 0.0;  // StepReport::max_penetration (gaps at the step's start), m
-  double max_active_gap = 0.0;   // largest |gap| of a contact carrying force, m
-  double overlap = 0.0;          // exact overlap area of all pairs at the step's end, m^2
-  double max_drift = 0.0;        // largest |x - x0| of a box at the step's end, m
-  double second_drift = 0.0;     // x - x0 of the second box from the top, m
-  double first_drift = 0.0;      // x - x0 of the lowest dynamic box, m
+  int boxes_in_traps = 0;         // boxes that own a trapped vertex or whose edges trap one
+  int quadruple_pairs = 0;        // pairs of boxes each with a vertex trapped by the other's edges
+  int boxes_resting = 0;          // dynamic boxes resting on the box below (kTouching)
+  double max_penetration = 0.0;   // StepReport::max_penetration (gaps at the step's start), m
+  double max_active_gap = 0.0;    // largest |gap| of a contact carrying force, m
+  double overlap = 0.0;           // exact overlap area of all pairs at the step's end, m^2
+  double max_drift = 0.0;         // largest |x - x0| of a box at the step's end, m
+  double second_drift = 0.0;      // x - x0 of the second box from the top, m
+  double first_drift = 0.0;       // x - x0 of the lowest dynamic box, m
   double max_height_error = 0.0;  // largest |y - (0.5 + i)| of a resting box, m
 };
 
@@ -96,8 +96,7 @@ struct Run {
 };
 
 // Runs `steps` steps; box[i] is the body index of box i (box[0] static, at the bottom).
-Run simulate(const Scene& scene, const Settings& settings, const std::vector<int>& box,
-             int steps) {
+Run simulate(const Scene& scene, const Settings& settings, const std::vector<int>& box, int steps) {
   Simulator sim(scene.model, scene.initial, settings);
   const Model& model = sim.model();
   Run run;
@@ -121,7 +120,8 @@ Run simulate(const Scene& scene, const Settings& settings, const std::vector<int
         f.max_active_gap = std::max(f.max_active_gap, std::abs(r.contacts[c].gap));
     f.overlap = total_overlap(model, s).volume;  // m^2 in 2D
     for (int i = 1; i < kBoxes; ++i) {
-      const double drift = s.bodies[box[i]].position.x() - scene.initial.bodies[box[i]].position.x();
+      const double drift =
+          s.bodies[box[i]].position.x() - scene.initial.bodies[box[i]].position.x();
       f.max_drift = std::max(f.max_drift, std::abs(drift));
       if (i == kBoxes - 2) f.second_drift = drift;
       if (i == 1) f.first_drift = drift;
@@ -240,12 +240,14 @@ nlohmann::json run_box_stack(const ExperimentOptions& options) {
   traps.y.label = "SM traps";
   nlohmann::json summary;
   summary["thesis"] = {
-      {"sm", "step 110 fine; step 120 a quadruple SM trap between the top two boxes shifts the "
-             "second box from the top to the left; step 130 the top six boxes are in quadruple "
-             "traps with a neighbour; the stack does not topple"},
-      {"peg", "step 110 eight of ten boxes in contact; step 130 all in contact, zero gaps (to "
-              "machine precision) at all active contacts; steady and stable thousands of steps "
-              "later"}};
+      {"sm",
+       "step 110 fine; step 120 a quadruple SM trap between the top two boxes shifts the "
+       "second box from the top to the left; step 130 the top six boxes are in quadruple "
+       "traps with a neighbour; the stack does not topple"},
+      {"peg",
+       "step 110 eight of ten boxes in contact; step 130 all in contact, zero gaps (to "
+       "machine precision) at all active contacts; steady and stable thousands of steps "
+       "later"}};
   for (const Variant& v : variants(chosen_models(options.models))) {
     Settings settings = scene.settings;
     use_contact_model(settings, v.model, options.primaries);

@@ -16,11 +16,11 @@
 namespace pegsim::cli {
 
 struct ExperimentOptions {
-  std::filesystem::path out_dir;         // where the files go (created if missing)
-  std::filesystem::path scenes_dir;      // the shipped scenes
-  bool reduced = false;                  // the CI form: one seed, three step sizes
-  bool force = false;                    // allow replacing files of an earlier run
-  std::vector<std::string> models;       // contact models to compare (empty: every model)
+  std::filesystem::path out_dir;                // where the files go (created if missing)
+  std::filesystem::path scenes_dir;             // the shipped scenes
+  bool reduced = false;                         // the CI form: one seed, three step sizes
+  bool force = false;                           // allow replacing files of an earlier run
+  std::vector<std::string> models;              // contact models to compare (empty: every model)
   Primaries primaries = Primaries::LargestGap;  // of the compared models' I-constraints
 };
 

@@ -18,7 +18,9 @@ fs::path write_experiment_file(const ExperimentOptions& options, const std::stri
   return path;
 }
 
-CsvTable::CsvTable(std::vector<std::string> header) : columns_(header.size()) { add(header); }
+CsvTable::CsvTable(std::vector<std::string> header) : columns_(header.size()) {
+  add(header);
+}
 
 void CsvTable::add(const std::vector<std::string>& cells) {
   if (cells.size() != columns_) throw std::logic_error("CsvTable: wrong number of cells");

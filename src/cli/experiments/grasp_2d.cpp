@@ -94,8 +94,8 @@ json run_part(const Part& part, const GraspPlan& plan, const ExperimentOptions& 
     std::vector<GraspTrial> truths;
     json truth_list = json::array(), failures = json::array();
     for (std::uint64_t seed : plan.seeds) {
-      truths.push_back(run_grasp_trial(
-          {seed, kTruthStep, part.mu, plan.duration, model, options.primaries}));
+      truths.push_back(
+          run_grasp_trial({seed, kTruthStep, part.mu, plan.duration, model, options.primaries}));
       const GraspTrial& t = truths.back();
       truth_list.push_back({{"seed", seed},
                             {"finished", t.finished},
@@ -112,8 +112,8 @@ json run_part(const Part& part, const GraspPlan& plan, const ExperimentOptions& 
       int finished = 0, lifted = 0;
       for (std::size_t s = 0; s < plan.seeds.size(); ++s) {
         const std::uint64_t seed = plan.seeds[s];
-        const GraspTrial run = run_grasp_trial(
-            {seed, h, part.mu, plan.duration, model, options.primaries});
+        const GraspTrial run =
+            run_grasp_trial({seed, h, part.mu, plan.duration, model, options.primaries});
         const bool first = s == 0 && std::find(shown.begin(), shown.end(), h) != shown.end();
         std::vector<double> per_step;
         const TrialError e = error_against(run, truths[s], first ? &per_step : nullptr);

@@ -73,8 +73,8 @@ nlohmann::json run_momentum_row(const ExperimentOptions& options) {
     double speed_error = 0.0;
     for (std::size_t i = 0; i < n; ++i)
       if (!sim.model().bodies[i].is_static)
-        speed_error = std::max(speed_error,
-                               std::fabs(sim.state().bodies[i].velocity.x() - final_speed));
+        speed_error =
+            std::max(speed_error, std::fabs(sim.state().bodies[i].velocity.x() - final_speed));
     summary["models"][model] = {{"max_total_momentum_error", worst},
                                 {"max_final_speed_error", speed_error},
                                 {"failed_steps", failed}};
@@ -88,8 +88,9 @@ nlohmann::json run_momentum_row(const ExperimentOptions& options) {
   }
   summary["total_momentum"] = initial_momentum;
   summary["final_speed"] = final_speed;
-  summary["files"] = {write_experiment_file(options, "momentum_row.csv", csv.text()).string(),
-                      write_experiment_file(options, "momentum_row.svg", chart_svg(chart)).string()};
+  summary["files"] = {
+      write_experiment_file(options, "momentum_row.csv", csv.text()).string(),
+      write_experiment_file(options, "momentum_row.svg", chart_svg(chart)).string()};
   return summary;
 }
 

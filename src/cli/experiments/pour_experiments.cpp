@@ -24,21 +24,38 @@ struct PourPlan {
   std::vector<double> step_sizes;
   double example_h;  // the step size of the per-step figure (Fig. 5.13, 5.15: h = 0.01)
   PourSetup (*setup)(std::uint64_t, double);
-  int bodies;        // 0: the thesis' count
-  double duration;   // 0: the thesis' 5 s
+  int bodies;       // 0: the thesis' count
+  double duration;  // 0: the thesis' 5 s
 };
 
 json run_pour(const PourPlan& plan, const ExperimentOptions& options, const json& thesis) {
   const bool planar = plan.dimension == 2;
   const char* unit = planar ? "m^2" : "m^3";
-  CsvTable trials({"model", "seed", "h", "finished", "steps", "end_time", "mean_overlap",
-                   "max_overlap", "mean_sm_traps", "max_sm_traps", "steps_with_sm_traps",
-                   "mean_contacts", "mean_problem_size", "mean_solve_ms", "max_solve_ms",
-                   "steps_without_x", "steps_x_energy", "x_energy_ratio_kept",
-                   "x_energy_ratio_refused", "max_speed", "steps_primaries_moved",
-                   "steps_primaries_unresolved", "failure"});
-  CsvTable steps({"model", "step", "time", "contacts", "sm_traps", "problem_size", "overlap",
-                  "solve_ms"});
+  CsvTable trials({"model",
+                   "seed",
+                   "h",
+                   "finished",
+                   "steps",
+                   "end_time",
+                   "mean_overlap",
+                   "max_overlap",
+                   "mean_sm_traps",
+                   "max_sm_traps",
+                   "steps_with_sm_traps",
+                   "mean_contacts",
+                   "mean_problem_size",
+                   "mean_solve_ms",
+                   "max_solve_ms",
+                   "steps_without_x",
+                   "steps_x_energy",
+                   "x_energy_ratio_kept",
+                   "x_energy_ratio_refused",
+                   "max_speed",
+                   "steps_primaries_moved",
+                   "steps_primaries_unresolved",
+                   "failure"});
+  CsvTable steps(
+      {"model", "step", "time", "contacts", "sm_traps", "problem_size", "overlap", "solve_ms"});
   Chart overlap_chart, traps_chart, solve_chart;
   overlap_chart.title = planar ? "Area of overlap error vs step size (thesis Fig. 5.10b)"
                                : "Volume of overlap error vs step size (thesis Fig. 5.14b)";
@@ -90,19 +107,29 @@ json run_pour(const PourPlan& plan, const ExperimentOptions& options, const json
         moved += t.steps_primaries_moved > 0;
         if (!t.finished)
           failures.push_back({{"seed", seed}, {"h", h}, {"time", t.end_time}, {"why", t.failure}});
-        trials.add({model, std::to_string(seed), CsvTable::number(h), t.finished ? "1" : "0",
-                    std::to_string(t.steps), CsvTable::number(t.end_time),
-                    CsvTable::number(t.mean_overlap), CsvTable::number(t.max_overlap),
-                    CsvTable::number(t.mean_sm_traps), std::to_string(t.max_sm_traps),
-                    std::to_string(t.steps_with_sm_traps), CsvTable::number(t.mean_contacts),
+        trials.add({model,
+                    std::to_string(seed),
+                    CsvTable::number(h),
+                    t.finished ? "1" : "0",
+                    std::to_string(t.steps),
+                    CsvTable::number(t.end_time),
+                    CsvTable::number(t.mean_overlap),
+                    CsvTable::number(t.max_overlap),
+                    CsvTable::number(t.mean_sm_traps),
+                    std::to_string(t.max_sm_traps),
+                    std::to_string(t.steps_with_sm_traps),
+                    CsvTable::number(t.mean_contacts),
                     CsvTable::number(t.mean_problem_size),
                     CsvTable::number(1e3 * t.mean_solve_seconds),
                     CsvTable::number(1e3 * t.max_solve_seconds),
-                    std::to_string(t.steps_without_x), std::to_string(t.steps_x_energy),
+                    std::to_string(t.steps_without_x),
+                    std::to_string(t.steps_x_energy),
                     CsvTable::number(t.x_energy_ratio_kept),
-                    CsvTable::number(t.x_energy_ratio_refused), CsvTable::number(t.max_speed),
+                    CsvTable::number(t.x_energy_ratio_refused),
+                    CsvTable::number(t.max_speed),
                     std::to_string(t.steps_primaries_moved),
-                    std::to_string(t.steps_primaries_unresolved), "\"" + t.failure + "\""});
+                    std::to_string(t.steps_primaries_unresolved),
+                    "\"" + t.failure + "\""});
         for (std::size_t k = 0; k < t.series.size(); ++k) {
           const PourStep& s = t.series[k];
           steps.add({model, std::to_string(k + 1), CsvTable::number(s.time),
@@ -170,32 +197,36 @@ std::vector<std::uint64_t> thesis_seeds() {
 }
 
 json run_polygon_pour(const ExperimentOptions& options) {
-  PourPlan plan{"polygon_pour", 2, thesis_seeds(), thesis_step_sizes(), 0.01,
-                polygon_pour_setup, 0, 0.0};
+  PourPlan plan{
+      "polygon_pour", 2, thesis_seeds(), thesis_step_sizes(), 0.01, polygon_pour_setup, 0, 0.0};
   // Reduced (CI): one seed, three step sizes, 12 polygons over 3 s (about 1 s per model).
-  if (options.reduced) plan = {"polygon_pour", 2, {0}, {0.004, 0.008, 0.016}, 0.008,
-                               polygon_pour_setup, 12, 3.0};
+  if (options.reduced)
+    plan = {"polygon_pour", 2, {0}, {0.004, 0.008, 0.016}, 0.008, polygon_pour_setup, 12, 3.0};
   const json thesis = {
-      {"sm_and_lnc", "could not simulate the full 5 s (non-physical configurations, contact "
-                     "sets PATH could not solve, or explosions with Lemke)"},
-      {"peg", "overlap error orders of magnitude below the corrective method's at every h, "
-              "'imperceptible, set along the horizontal axis'"},
-      {"corrective", "'Predictably, the corrective method generates larger error for larger "
-                     "time steps' (Fig. 5.10b); it bounces"},
+      {"sm_and_lnc",
+       "could not simulate the full 5 s (non-physical configurations, contact "
+       "sets PATH could not solve, or explosions with Lemke)"},
+      {"peg",
+       "overlap error orders of magnitude below the corrective method's at every h, "
+       "'imperceptible, set along the horizontal axis'"},
+      {"corrective",
+       "'Predictably, the corrective method generates larger error for larger "
+       "time steps' (Fig. 5.10b); it bounces"},
       {"sm_traps", "PEG was necessary in about 25 % of time steps at h = 0.01 (journal, Fig. 22)"}};
   return run_pour(plan, options, thesis);
 }
 
 json run_polyhedra_pour(const ExperimentOptions& options) {
-  PourPlan plan{"polyhedra_pour", 3, thesis_seeds(), thesis_step_sizes(), 0.01,
-                polyhedra_pour_setup, 0, 0.0};
+  PourPlan plan{
+      "polyhedra_pour", 3, thesis_seeds(), thesis_step_sizes(), 0.01, polyhedra_pour_setup, 0, 0.0};
   // Reduced (CI): one seed, three step sizes, 4 polyhedra over 2 s.
-  if (options.reduced) plan = {"polyhedra_pour", 3, {0}, {0.005, 0.01, 0.02}, 0.01,
-                               polyhedra_pour_setup, 4, 2.0};
+  if (options.reduced)
+    plan = {"polyhedra_pour", 3, {0}, {0.005, 0.01, 0.02}, 0.01, polyhedra_pour_setup, 4, 2.0};
   const json thesis = {
-      {"overlap", "penetrations grow steadily with h under the standard model (journal Fig. 24) "
-                  "and the corrective method (Fig. 5.14b); PEG virtually eliminates them at "
-                  "every h"},
+      {"overlap",
+       "penetrations grow steadily with h under the standard model (journal Fig. 24) "
+       "and the corrective method (Fig. 5.14b); PEG virtually eliminates them at "
+       "every h"},
       {"mean_solve_ms", {{"corrective", 0.52342}, {"peg", 0.96736}}},
       {"solve_note", "MATLAB + PATH, h = 0.01, 5 s (thesis §5.2.4, Fig. 5.16)"}};
   return run_pour(plan, options, thesis);

@@ -81,8 +81,8 @@ PourSetup polyhedra_pour_setup(std::uint64_t seed, double h) {
 nlohmann::json pour_scene(const PourSetup& s) {
   const bool planar = s.dimension == 2;
   json scene;
-  scene["name"] = std::string(planar ? "polygon_pour" : "polyhedra_pour") + "_seed" +
-                  std::to_string(s.seed);
+  scene["name"] =
+      std::string(planar ? "polygon_pour" : "polyhedra_pour") + "_seed" + std::to_string(s.seed);
   scene["description"] = planar ? "Thesis §5.2.3: random polygons poured into a box"
                                 : "Thesis §5.2.4: random polyhedra poured into a box";
   scene["dimension"] = s.dimension;

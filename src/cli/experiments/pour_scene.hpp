@@ -14,12 +14,12 @@
 namespace pegsim::cli {
 
 struct PourSetup {
-  int dimension = 2;         // 2: polygons into a 2D box; 3: polyhedra into a box of 5 blocks
-  std::uint64_t seed = 0;    // the trial: which random bodies and drop points
-  double h = 0.01;           // step size, s; epsilon = 10 h (as in §5.2.1)
-  int bodies = 20;           // §5.2.3: 20 polygons; §5.2.4: 10 polyhedra
-  double interval = 0.25;    // s between two bodies (§5.2.3: 0.25 s, §5.2.4: 0.5 s)
-  double duration = 5.0;     // s (both experiments)
+  int dimension = 2;       // 2: polygons into a 2D box; 3: polyhedra into a box of 5 blocks
+  std::uint64_t seed = 0;  // the trial: which random bodies and drop points
+  double h = 0.01;         // step size, s; epsilon = 10 h (as in §5.2.1)
+  int bodies = 20;         // §5.2.3: 20 polygons; §5.2.4: 10 polyhedra
+  double interval = 0.25;  // s between two bodies (§5.2.3: 0.25 s, §5.2.4: 0.5 s)
+  double duration = 5.0;   // s (both experiments)
   std::string contact_model = "sm";
   Primaries primaries = Primaries::LargestGap;
 };

@@ -5,8 +5,8 @@
 
 #include "cli/experiments/experiment.hpp"
 #include "engine/collision/aabb.hpp"
-#include "engine/metrics/overlap.hpp"
 #include "engine/dynamics/simulator.hpp"
+#include "engine/metrics/overlap.hpp"
 #include "io/scene.hpp"
 
 namespace pegsim::cli {

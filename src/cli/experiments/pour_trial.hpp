@@ -16,28 +16,28 @@ namespace pegsim::cli {
 struct PourStep {
   double time = 0.0;
   int contacts = 0, sm_traps = 0, problem_size = 0;
-  double overlap = 0.0;      // m^2 (2D) or m^3 (3D), at the end of the step
+  double overlap = 0.0;  // m^2 (2D) or m^3 (3D), at the end of the step
   double solve_seconds = 0.0;
 };
 
 struct PourTrial {
   PourSetup setup;
-  int steps = 0;             // steps taken
-  double end_time = 0.0;     // s
-  bool finished = false;     // reached setup.duration
-  std::string failure;       // why it stopped early: the step's failure or an explosion
+  int steps = 0;          // steps taken
+  double end_time = 0.0;  // s
+  bool finished = false;  // reached setup.duration
+  std::string failure;    // why it stopped early: the step's failure or an explosion
   double mean_overlap = 0.0, max_overlap = 0.0;
   double mean_sm_traps = 0.0;
   int max_sm_traps = 0, steps_with_sm_traps = 0;
   double mean_contacts = 0.0, mean_problem_size = 0.0;
   double mean_solve_seconds = 0.0, max_solve_seconds = 0.0;
-  int steps_without_x = 0;   // steps solved only after dropping their X-constraints (§4.2.3)
+  int steps_without_x = 0;  // steps solved only after dropping their X-constraints (§4.2.3)
   // Of those, the steps whose answer with X-constraints was refused for the kinetic energy it
   // added (StepReport::cross_energy_refused); and the energy check's gain / need: its largest
   // over the answers kept with their X-constraints, its smallest over those refused (0 if none).
   int steps_x_energy = 0;
   double x_energy_ratio_kept = 0.0, x_energy_ratio_refused = 0.0;
-  double max_speed = 0.0;    // m/s, the fastest present body at the end of a step
+  double max_speed = 0.0;  // m/s, the fastest present body at the end of a step
   // Settings::primaries = several: steps whose answer moved an I-constraint's primary off the
   // largest gap ((4.13) broken by the thesis' choice), and steps no leaf met (4.13) on.
   int steps_primaries_moved = 0, steps_primaries_unresolved = 0;

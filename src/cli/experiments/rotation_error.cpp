@@ -10,8 +10,8 @@
 #include "cli/experiments/experiment_files.hpp"
 #include "cli/experiments/experiment_list.hpp"
 #include "cli/svg_chart.hpp"
-#include "engine/metrics/overlap.hpp"
 #include "engine/dynamics/simulator.hpp"
+#include "engine/metrics/overlap.hpp"
 #include "io/scene.hpp"
 
 namespace pegsim::cli {
@@ -20,23 +20,30 @@ namespace {
 using nlohmann::json;
 
 struct OneStep {
-  double area = 0.0;             // overlap after the step, m^2
-  double area_before = 0.0;      // at the start (touching: 0)
-  int enforced = 0;              // contacts enforced
+  double area = 0.0;         // overlap after the step, m^2
+  double area_before = 0.0;  // at the start (touching: 0)
+  int enforced = 0;          // contacts enforced
   double max_normal_impulse = 0.0;
   bool failed = false;
 };
 
 // Fig. 5.24: bottom block 2 x 0.5 m, top block 1 x 0.5 m on it, both at omega = 1 rad/s.
 OneStep one_step(double h) {
-  const json scene = {
-      {"dimension", 2},
-      {"settings", {{"h", h}, {"gravity", {0.0, 0.0}}}},
-      {"bodies",
-       {{{"name", "bottom"}, {"shape", {{"type", "rectangle"}, {"size", {2.0, 0.5}}}},
-         {"position", {0.0, 0.0}}, {"angular_velocity", 1.0}, {"mu", 0.0}, {"mass", 1.0}},
-        {{"name", "top"}, {"shape", {{"type", "rectangle"}, {"size", {1.0, 0.5}}}},
-         {"position", {0.0, 0.5}}, {"angular_velocity", 1.0}, {"mu", 0.0}, {"mass", 1.0}}}}};
+  const json scene = {{"dimension", 2},
+                      {"settings", {{"h", h}, {"gravity", {0.0, 0.0}}}},
+                      {"bodies",
+                       {{{"name", "bottom"},
+                         {"shape", {{"type", "rectangle"}, {"size", {2.0, 0.5}}}},
+                         {"position", {0.0, 0.0}},
+                         {"angular_velocity", 1.0},
+                         {"mu", 0.0},
+                         {"mass", 1.0}},
+                        {{"name", "top"},
+                         {"shape", {{"type", "rectangle"}, {"size", {1.0, 0.5}}}},
+                         {"position", {0.0, 0.5}},
+                         {"angular_velocity", 1.0},
+                         {"mu", 0.0},
+                         {"mass", 1.0}}}}};
   Scene s;
   try {
     s = parse_scene(scene.dump(), "rotation_error scene", ".");
@@ -91,8 +98,11 @@ json run_rotation_error(const ExperimentOptions& options) {
         printed_value = CsvTable::number(area);
         printed.x.push_back(h);
         printed.y.push_back(area);
-        table.push_back({{"h", th}, {"measured", r.area}, {"thesis", area},
-                         {"predicted", prediction}, {"enforced_contacts", r.enforced},
+        table.push_back({{"h", th},
+                         {"measured", r.area},
+                         {"thesis", area},
+                         {"predicted", prediction},
+                         {"enforced_contacts", r.enforced},
                          {"failed", r.failed}});
       }
     csv.add({CsvTable::number(h), CsvTable::number(r.area), CsvTable::number(prediction),
@@ -104,12 +114,14 @@ json run_rotation_error(const ExperimentOptions& options) {
   }
   chart.series = {measured, predicted, printed};
   json summary;
-  summary["thesis"] = "Fig. 5.25: area of overlap 0.000025, 0.0025, 0.01, 0.0223, 0.0395, 0.0612 "
-                      "for h = 0.01, 0.1, 0.2, 0.3, 0.4, 0.5 s";
+  summary["thesis"] =
+      "Fig. 5.25: area of overlap 0.000025, 0.0025, 0.01, 0.0223, 0.0395, 0.0612 "
+      "for h = 0.01, 0.1, 0.2, 0.3, 0.4, 0.5 s";
   summary["table"] = table;
   summary["max_error_vs_0.5(1-cos h)"] = worst_prediction;
-  summary["files"] = {write_experiment_file(options, "rotation_error.csv", csv.text()).string(),
-                      write_experiment_file(options, "rotation_error.svg", chart_svg(chart)).string()};
+  summary["files"] = {
+      write_experiment_file(options, "rotation_error.csv", csv.text()).string(),
+      write_experiment_file(options, "rotation_error.svg", chart_svg(chart)).string()};
   return summary;
 }
 
@@ -117,7 +129,8 @@ json run_rotation_error(const ExperimentOptions& options) {
 
 Experiment rotation_error_experiment() {
   return {"rotation_error", "thesis §5.3, Fig. 5.24-5.25",
-          "one step of two touching blocks turning at 1 rad/s: overlap area vs h", run_rotation_error};
+          "one step of two touching blocks turning at 1 rad/s: overlap area vs h",
+          run_rotation_error};
 }
 
 }  // namespace pegsim::cli

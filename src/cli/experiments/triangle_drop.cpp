@@ -12,8 +12,8 @@
 #include "cli/experiments/experiment_list.hpp"
 #include "cli/experiments/step_size_rules.hpp"
 #include "cli/svg_chart.hpp"
-#include "engine/metrics/overlap.hpp"
 #include "engine/dynamics/simulator.hpp"
+#include "engine/metrics/overlap.hpp"
 #include "io/scene.hpp"
 
 namespace pegsim::cli {
@@ -43,8 +43,8 @@ Trajectory simulate(const Scene& scene, Settings settings, int body) {
   t.poses.reserve(steps + 1);
   auto record = [&] {
     const BodyState& s = sim.state().bodies[body];
-    t.poses.push_back({s.position.x(), s.position.y(),
-                       2.0 * std::atan2(s.orientation.z(), s.orientation.w())});
+    t.poses.push_back(
+        {s.position.x(), s.position.y(), 2.0 * std::atan2(s.orientation.z(), s.orientation.w())});
   };
   record();
   for (int k = 0; k < steps; ++k) {
@@ -81,13 +81,15 @@ nlohmann::json run_triangle_drop(const ExperimentOptions& options) {
   nlohmann::json summary;
   summary["thesis"] = {{"sm", "diverges in x and y as soon as the vertex is trapped"},
                        {"peg", "all 16 trials overlap and cover the ground truth"},
-                       {"corrective", "interpenetrates, then bounces moderately off the bottom "
-                                      "triangle; varies dramatically with h"}};
-  summary["truth"] = {{"model", "peg"},
-                      {"h", kTruthStep},
-                      {"failed_steps", truth.failed},
-                      {"max_overlap_area", truth.max_overlap},
-                      {"final", {truth.poses.back().x, truth.poses.back().y, truth.poses.back().theta}}};
+                       {"corrective",
+                        "interpenetrates, then bounces moderately off the bottom "
+                        "triangle; varies dramatically with h"}};
+  summary["truth"] = {
+      {"model", "peg"},
+      {"h", kTruthStep},
+      {"failed_steps", truth.failed},
+      {"max_overlap_area", truth.max_overlap},
+      {"final", {truth.poses.back().x, truth.poses.back().y, truth.poses.back().theta}}};
   for (const std::string& model : chosen_models(options.models)) {
     ChartSeries series;
     series.label = model;
@@ -123,8 +125,9 @@ nlohmann::json run_triangle_drop(const ExperimentOptions& options) {
     }
     chart.series.push_back(std::move(series));
   }
-  summary["files"] = {write_experiment_file(options, "triangle_drop.csv", csv.text()).string(),
-                      write_experiment_file(options, "triangle_drop.svg", chart_svg(chart)).string()};
+  summary["files"] = {
+      write_experiment_file(options, "triangle_drop.csv", csv.text()).string(),
+      write_experiment_file(options, "triangle_drop.svg", chart_svg(chart)).string()};
   return summary;
 }
 

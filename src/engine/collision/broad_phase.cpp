@@ -61,8 +61,9 @@ void BroadPhase::update(const Model& model, const State& state, double epsilon) 
       if (model.may_collide(a, b)) pairs.push_back({a, b});
     }
   }
-  std::sort(pairs.begin(), pairs.end(),
-            [](const BodyPair& p, const BodyPair& q) { return p.a < q.a || (p.a == q.a && p.b < q.b); });
+  std::sort(pairs.begin(), pairs.end(), [](const BodyPair& p, const BodyPair& q) {
+    return p.a < q.a || (p.a == q.a && p.b < q.b);
+  });
 }
 
 }  // namespace pegsim

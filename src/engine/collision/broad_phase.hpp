@@ -17,9 +17,9 @@ struct BodyPair {
 
 // Reusable buffers, so that the step loop does not allocate once warmed up.
 struct BroadPhase {
-  std::vector<Aabb> boxes;        // one per body, inflated by epsilon / 2 each side
-  std::vector<int> order;         // present bodies sorted by box.lo along the sweep axis
-  std::vector<BodyPair> pairs;    // candidate pairs, sorted (a, b) for determinism
+  std::vector<Aabb> boxes;      // one per body, inflated by epsilon / 2 each side
+  std::vector<int> order;       // present bodies sorted by box.lo along the sweep axis
+  std::vector<BodyPair> pairs;  // candidate pairs, sorted (a, b) for determinism
 
   // Fills `boxes` and `pairs` with every pair of bodies present at state.time
   // (Body::present_at) whose inflated boxes overlap and that Model::may_collide allows.

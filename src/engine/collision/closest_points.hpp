@@ -8,7 +8,9 @@
 namespace pegsim {
 
 // Alg. 4.
-inline double clamp01(double t) { return t < 0.0 ? 0.0 : (t > 1.0 ? 1.0 : t); }
+inline double clamp01(double t) {
+  return t < 0.0 ? 0.0 : (t > 1.0 ? 1.0 : t);
+}
 
 // Alg. 3 (as corrected in the digest): d = a + t (b - a), t in [0, 1], nearest to c.
 struct SegmentPoint {

@@ -51,8 +51,7 @@ void sphere_sphere(const Posed& a, const Posed& b, const Settings& settings,
   const double gap = dist - ra - rb;
   if (gap > settings.epsilon) return;
   const Vec3 n = dist > 0.0 ? Vec3(d / dist) : Vec3::UnitZ();  // concentric: any direction
-  out.push_back(smooth_contact(a.body, b.body, kSphere, kSphere, a.pose.position + ra * n, n,
-                               gap));
+  out.push_back(smooth_contact(a.body, b.body, kSphere, kSphere, a.pose.position + ra * n, n, gap));
 }
 
 void sphere_plane(const Posed& plane, const Posed& sphere, const Settings& settings,

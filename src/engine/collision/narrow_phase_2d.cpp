@@ -52,8 +52,8 @@ void circle_half_plane(const Posed& half_plane, const Posed& circle, const Setti
   const double height = n.dot(c - in_plane(half_plane.pose.position));
   const double gap = height - circle.shape.radius;
   if (gap > settings.epsilon) return;
-  out.push_back(smooth_contact(half_plane.body, circle.body, kHalfPlane, kCircle, c - height * n,
-                               n, gap));
+  out.push_back(
+      smooth_contact(half_plane.body, circle.body, kHalfPlane, kCircle, c - height * n, n, gap));
 }
 
 // The nearest point of the polygon's boundary to the circle's centre c. Outside, the normal
@@ -104,15 +104,15 @@ void circle_polygon(const Posed& poly, const Posed& circle, const Settings& sett
 
 }  // namespace
 
-void collide_2d(const Model& model, const State& state, const Settings& settings, int a,
-                    int b, std::vector<Contact>& out) {
+void collide_2d(const Model& model, const State& state, const Settings& settings, int a, int b,
+                std::vector<Contact>& out) {
   collide_shapes_2d(model.bodies[a].shape, state.bodies[a], a, model.bodies[b].shape,
-                        state.bodies[b], b, settings, out);
+                    state.bodies[b], b, settings, out);
 }
 
-void collide_shapes_2d(const Shape& shape_a, const BodyState& pose_a, int a,
-                           const Shape& shape_b, const BodyState& pose_b, int b,
-                           const Settings& settings, std::vector<Contact>& out) {
+void collide_shapes_2d(const Shape& shape_a, const BodyState& pose_a, int a, const Shape& shape_b,
+                       const BodyState& pose_b, int b, const Settings& settings,
+                       std::vector<Contact>& out) {
   using K = ShapeKind;
   const auto convex = [](K k) { return k == K::Polygon || k == K::Circle || k == K::HalfPlane; };
   if (!convex(shape_a.kind) || !convex(shape_b.kind)) return;

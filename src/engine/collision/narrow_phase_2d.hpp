@@ -16,14 +16,14 @@ namespace pegsim {
 
 // Appends every contact between planar bodies a and b within settings.epsilon. A pair with a
 // 3D shape, or two half-planes, has none. (Compounds go through collide, narrow_phase.hpp.)
-void collide_2d(const Model& model, const State& state, const Settings& settings, int a,
-                    int b, std::vector<Contact>& out);
+void collide_2d(const Model& model, const State& state, const Settings& settings, int a, int b,
+                std::vector<Contact>& out);
 
 // The same for two convex planar shapes (polygon, circle, half-plane) placed at world poses,
 // as parts of bodies a and b (a compound's part, or a body's own shape); part labels are left
 // to the caller.
-void collide_shapes_2d(const Shape& shape_a, const BodyState& pose_a, int a,
-                           const Shape& shape_b, const BodyState& pose_b, int b,
-                           const Settings& settings, std::vector<Contact>& out);
+void collide_shapes_2d(const Shape& shape_a, const BodyState& pose_a, int a, const Shape& shape_b,
+                       const BodyState& pose_b, int b, const Settings& settings,
+                       std::vector<Contact>& out);
 
 }  // namespace pegsim

@@ -181,8 +181,7 @@ void overlap_contacts(const Model& model, const State& state, const Settings& se
                    contacts);
     } else if (sa.planar() != sb.planar()) {
       continue;  // a planar and a 3D body never meet
-    } else if (sa.kind == ShapeKind::Compound || sb.kind == ShapeKind::Compound ||
-               !sa.planar()) {
+    } else if (sa.kind == ShapeKind::Compound || sb.kind == ShapeKind::Compound || !sa.planar()) {
       part_pairs(model, state, touching, p.a, p.b, work, contacts);
     } else {  // circles and half-planes
       work.narrow.clear();

@@ -16,7 +16,9 @@ constexpr double kEdgeEnd = 1e-6;
 // Relative size below which two directions count as parallel.
 constexpr double kParallel = 1e-9;
 
-bool strictly_inside(double t) { return t > kEdgeEnd && t < 1.0 - kEdgeEnd; }
+bool strictly_inside(double t) {
+  return t > kEdgeEnd && t < 1.0 - kEdgeEnd;
+}
 
 }  // namespace
 
@@ -70,8 +72,8 @@ Contact vertex_face_contact(const PosedPolytope& V, int v_body, int v, const Pos
   return c;
 }
 
-void vertex_face_contacts(const PosedPolytope& V, int v_body, const PosedPolytope& F,
-                          int f_body, const Settings& settings, std::vector<Contact>& out) {
+void vertex_face_contacts(const PosedPolytope& V, int v_body, const PosedPolytope& F, int f_body,
+                          const Settings& settings, std::vector<Contact>& out) {
   const double eps = settings.epsilon;
   const double reach = F.shape.bounding_radius + eps;
   const int nv = static_cast<int>(V.shape.vertices.size());
@@ -111,7 +113,7 @@ bool edge_edge_contact(const PosedPolytope& A, int a_body, int ea, const PosedPo
   out.normal = n;
   out.gap = n.dot(near.c2 - near.c1);  // the lines' signed distance: n is normal to both
   out.applicability = edge_edge_applicability(edge_tangents(A, ea), edge_tangents(B, eb), n);
-  out.applicable = out.applicability >= settings.eps_theta;  // (3.5)
+  out.applicable = out.applicability >= settings.eps_theta;                // (3.5)
   out.feasible = edge_edge_feasible(A, near.c1, B, near.c2, n, settings);  // §3.3, (4.20)
   return true;
 }

@@ -35,8 +35,8 @@ void polytope_plane_contacts(const PosedPolytope& poly, int poly_body, const Bod
                              int plane_body, const Settings& settings, std::vector<Contact>& out);
 
 // Alg. 6: every vertex of V within epsilon of a face of F, with (3.4) and §3.3.
-void vertex_face_contacts(const PosedPolytope& V, int v_body, const PosedPolytope& F,
-                          int f_body, const Settings& settings, std::vector<Contact>& out);
+void vertex_face_contacts(const PosedPolytope& V, int v_body, const PosedPolytope& F, int f_body,
+                          const Settings& settings, std::vector<Contact>& out);
 
 // Alg. 7 over every edge pair within epsilon whose nearest points lie inside both edges,
 // the normal signed by the orientation of (3.6) and the pair tested with (3.5).

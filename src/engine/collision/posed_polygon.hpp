@@ -10,8 +10,12 @@ namespace pegsim {
 using Mat2 = Eigen::Matrix2d;
 
 // The in-plane part of a world vector, and a plane vector as a world vector (z = 0).
-inline Vec2 in_plane(const Vec3& x) { return x.head<2>(); }
-inline Vec3 to_world3(const Vec2& x) { return Vec3(x.x(), x.y(), 0.0); }
+inline Vec2 in_plane(const Vec3& x) {
+  return x.head<2>();
+}
+inline Vec3 to_world3(const Vec2& x) {
+  return Vec3(x.x(), x.y(), 0.0);
+}
 
 struct PosedPolygon {
   const Polygon& shape;

@@ -22,8 +22,8 @@ bool same_group(const ConstraintSet& set, const ConstraintGroup& g, ConstraintKi
 bool add_inter_contact(const std::vector<Contact>& contacts, ConstraintKind kind,
                        std::vector<int> members, ConstraintSet& set) {
   c_split(contacts, members);
-  const auto iota_end = std::find_if(members.begin(), members.end(),
-                                     [&](int i) { return !contacts[i].primary(); });
+  const auto iota_end =
+      std::find_if(members.begin(), members.end(), [&](int i) { return !contacts[i].primary(); });
   if (iota_end == members.begin()) return false;
   const auto primary = std::max_element(
       members.begin(), iota_end, [&](int i, int j) { return contacts[i].gap < contacts[j].gap; });

@@ -40,9 +40,8 @@ bool is_edge_edge(const Contact& c) {
 }
 bool same_features(const Contact& c, const Side& A, Feature fa, const Side& B, Feature fb) {
   return c.body_a == A.body && c.body_b == B.body && c.part_a == A.part && c.part_b == B.part &&
-         c.feature_a.kind == fa.kind &&
-         c.feature_a.index == fa.index && c.feature_b.kind == fb.kind &&
-         c.feature_b.index == fb.index;
+         c.feature_a.kind == fa.kind && c.feature_a.index == fa.index &&
+         c.feature_b.kind == fb.kind && c.feature_b.index == fb.index;
 }
 
 // Alg. 17 for one pair of polytopes.
@@ -71,7 +70,8 @@ class PegPair {
         for (int e = 0; e < static_cast<int>(E->poly.shape.edges.size()); ++e) {
           if (is_flat_edge(E->poly, e)) continue;
           const Polytope::Edge& edge = E->poly.shape.edges[e];
-          const Vec3 p = point_segment(E->poly.vertex(edge.tail), E->poly.vertex(edge.head), x).point;
+          const Vec3 p =
+              point_segment(E->poly.vertex(edge.tail), E->poly.vertex(edge.head), x).point;
           if ((x - p).norm() > eps || buried_(*E, p)) continue;
           if (!has_primary_face(*V, v, *E, e)) continue;
           vertex_edge(*V, v, *E, e);
@@ -325,8 +325,7 @@ void peg_model(const Model& model, const State& state, const Settings& settings,
   }
   // §4.5: PEG runs on each pair of convex parts independently; points of a part buried in
   // another part of its compound lie inside the body and make no vertex or edge case.
-  const std::function<bool(const Side&, const Vec3&)> buried = [&](const Side& s,
-                                                                    const Vec3& x) {
+  const std::function<bool(const Side&, const Vec3&)> buried = [&](const Side& s, const Vec3& x) {
     if (s.part < 0) return false;
     const BodyState& b = state.bodies[s.body];
     return buried_in_other_part(*model.bodies[s.body].shape.compound, s.part,

@@ -20,9 +20,8 @@ struct Pair {
 };
 
 bool is_vertex_edge(const Contact& c, const PegPolygon& V, int v, const PegPolygon& E, int e) {
-  return c.body_b == V.body && c.part_b == V.part && c.feature_b.index == v &&
-         c.body_a == E.body && c.part_a == E.part && c.feature_a.kind == FeatureKind::Edge &&
-         c.feature_a.index == e;
+  return c.body_b == V.body && c.part_b == V.part && c.feature_b.index == v && c.body_a == E.body &&
+         c.part_a == E.part && c.feature_a.kind == FeatureKind::Edge && c.feature_a.index == e;
 }
 
 // A vertex of a compound's part lying deeper than the feasibility depth inside another part

@@ -34,8 +34,7 @@ Vec3 trap_plane_normal(const Contact& contact, int body) {
 }
 
 void find_sm_traps(const std::vector<Contact>& contacts, SmTrapWorkspace& workspace,
-                   std::vector<SmTrap>& traps, std::vector<int>& trap_contacts,
-                   SmEnforce which) {
+                   std::vector<SmTrap>& traps, std::vector<int>& trap_contacts, SmEnforce which) {
   traps.clear();
   trap_contacts.clear();
   std::vector<SmTrapWorkspace::Entry>& entries = workspace.entries;
@@ -46,13 +45,11 @@ void find_sm_traps(const std::vector<Contact>& contacts, SmTrapWorkspace& worksp
     const int ci = static_cast<int>(i);
     // Edge-edge contacts constrain both edges; vertex-face ones only the vertex.
     if (trappable(c.feature_b.kind) && facet(c.feature_a.kind))
-      entries.push_back(
-          {c.body_b, static_cast<int>(c.feature_b.kind), c.feature_b.index, c.body_a, ci,
-           c.part_b, c.part_a});
+      entries.push_back({c.body_b, static_cast<int>(c.feature_b.kind), c.feature_b.index, c.body_a,
+                         ci, c.part_b, c.part_a});
     if (trappable(c.feature_a.kind) && facet(c.feature_b.kind))
-      entries.push_back(
-          {c.body_a, static_cast<int>(c.feature_a.kind), c.feature_a.index, c.body_b, ci,
-           c.part_a, c.part_b});
+      entries.push_back({c.body_a, static_cast<int>(c.feature_a.kind), c.feature_a.index, c.body_b,
+                         ci, c.part_a, c.part_b});
   }
   std::sort(entries.begin(), entries.end(), before);
 

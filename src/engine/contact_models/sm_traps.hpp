@@ -52,8 +52,9 @@ struct SmTrapWorkspace {
 };
 
 // Clears `traps` and `trap_contacts` and fills them with every SM trap among the contacts the
-// standard model enforces under `which` (sm_enforces: the primary ones by default), ordered by (body, feature kind, feature index, other body); each trap's contacts
-// are indices into `contacts`, ascending.
+// standard model enforces under `which` (sm_enforces: the primary ones by default), ordered by
+// (body, feature kind, feature index, other body); each trap's contacts are indices into
+// `contacts`, ascending.
 void find_sm_traps(const std::vector<Contact>& contacts, SmTrapWorkspace& workspace,
                    std::vector<SmTrap>& traps, std::vector<int>& trap_contacts,
                    SmEnforce which = SmEnforce::Primary);

@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
-#include "engine/kinematics/trajectory.hpp"
 #include "engine/kinematics/joint_rates.hpp"
+#include "engine/kinematics/trajectory.hpp"
 
 namespace pegsim {
 

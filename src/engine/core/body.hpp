@@ -13,17 +13,17 @@ namespace pegsim {
 struct Body {
   std::string name;
   Shape shape;
-  double mass = 1.0;                         // kg; ignored when is_static
-  Mat3 inertia = Mat3::Identity();           // body-frame inertia about the CoM, kg m^2
+  double mass = 1.0;                // kg; ignored when is_static
+  Mat3 inertia = Mat3::Identity();  // body-frame inertia about the CoM, kg m^2
   bool is_static = false;
-  double mu = 0.5;                           // Coulomb friction coefficient
+  double mu = 0.5;                                     // Coulomb friction coefficient
   std::array<float, 4> color{0.7f, 0.7f, 0.7f, 1.0f};  // RGBA in [0, 1]
   bool visible = true;
-  std::vector<int> no_collide;               // indices of bodies this one never collides with
+  std::vector<int> no_collide;  // indices of bodies this one never collides with
   // Time at which the body enters the run (thesis §5.2.3-5.2.4: one body poured every 0.25 s).
   // Before it the body is absent: it keeps its initial pose and twist without moving and takes
   // part in no broad phase, contact or overlap.
-  double appear_time = 0.0;                  // s
+  double appear_time = 0.0;  // s
 
   // Present in the step (or frame) starting at `time`. The 1 ns slack lets the rounded sum of
   // the steps before appear_time count as reaching it.

@@ -22,12 +22,12 @@ struct Contact {
   // The convex part of a compound body whose feature this is (thesis §4.5); -1 otherwise.
   // Feature indices count within that part's polytope.
   int part_a = -1, part_b = -1;
-  Vec3 point_a = Vec3::Zero();    // world point on A
-  Vec3 normal = Vec3::UnitZ();    // unit, from A onto B
-  double gap = 0.0;               // psi: positive when separated; p_b = p_a + gap * normal
-  double applicability = 1.0;     // APPL value of (3.3)-(3.5) (1 for smooth shapes)
-  bool applicable = true;         // APPL >= eps_theta
-  bool feasible = true;           // feasibility test of §3.3
+  Vec3 point_a = Vec3::Zero();  // world point on A
+  Vec3 normal = Vec3::UnitZ();  // unit, from A onto B
+  double gap = 0.0;             // psi: positive when separated; p_b = p_a + gap * normal
+  double applicability = 1.0;   // APPL value of (3.3)-(3.5) (1 for smooth shapes)
+  bool applicable = true;       // APPL >= eps_theta
+  bool feasible = true;         // feasibility test of §3.3
 
   bool primary() const { return applicable && feasible; }
   Vec3 point_b() const { return point_a + gap * normal; }

@@ -15,7 +15,7 @@ namespace pegsim {
 struct Trajectory {
   enum class Kind { Constant, Sinusoid, Waypoints };
   Kind kind = Kind::Constant;
-  double value = 0.0;                         // Constant
+  double value = 0.0;  // Constant
   // Sinusoid: offset + amplitude sin(angular_frequency t + phase).
   double offset = 0.0, amplitude = 0.0, angular_frequency = 0.0, phase = 0.0;
   // Waypoints (t, value), t strictly ascending: linear in between, held outside.
@@ -29,9 +29,9 @@ struct Trajectory {
 // opposite torques (forces) about (along) the joint axis on body b and body a.
 struct PdJointSpec {
   int joint = -1;
-  bool displacement = false;   // control the displacement of a cylindrical joint, not its angle
-  double kp = 0.0;             // N m / rad or N / m
-  double kd = 0.0;             // N m s / rad or N s / m
+  bool displacement = false;  // control the displacement of a cylindrical joint, not its angle
+  double kp = 0.0;            // N m / rad or N / m
+  double kd = 0.0;            // N m s / rad or N s / m
   double max_effort = std::numeric_limits<double>::infinity();  // |effort| clamp (explicit only)
   Trajectory target;
   // Taken at the end of the step as a compliant joint row (engine/formulation/joint_drives.hpp):
@@ -50,9 +50,9 @@ inline bool drives_angle(const PdJointSpec& spec, JointType type) {
 // at `point` (body frame; the centre of mass by default).
 struct WrenchSpec {
   int body = -1;
-  Vec3 force = Vec3::Zero();    // N
-  Vec3 torque = Vec3::Zero();   // N m
-  Vec3 point = Vec3::Zero();    // m, body frame
+  Vec3 force = Vec3::Zero();   // N
+  Vec3 torque = Vec3::Zero();  // N m
+  Vec3 point = Vec3::Zero();   // m, body frame
   double start = -std::numeric_limits<double>::infinity();
   double end = std::numeric_limits<double>::infinity();
 };

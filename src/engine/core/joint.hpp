@@ -22,14 +22,16 @@ enum class JointType {
 struct JointLimit {
   double lower = -std::numeric_limits<double>::infinity();
   double upper = std::numeric_limits<double>::infinity();
-  bool any() const { return lower > -std::numeric_limits<double>::infinity() ||
-                            upper < std::numeric_limits<double>::infinity(); }
+  bool any() const {
+    return lower > -std::numeric_limits<double>::infinity() ||
+           upper < std::numeric_limits<double>::infinity();
+  }
 };
 
 struct Joint {
   std::string name;
   JointType type = JointType::Revolute;
-  int body_a = -1;                     // -1: the world
+  int body_a = -1;  // -1: the world
   int body_b = -1;
   // The joint frame {J_a} in A's body frame (in the world frame when body_a is the world) and
   // {J_b} in B's; the two coincide when the joint is satisfied.

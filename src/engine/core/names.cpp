@@ -28,46 +28,68 @@ bool parse_name(const std::string& name, const Values& all, E& out) {
 
 const char* to_string(ShapeKind kind) {
   switch (kind) {
-    case ShapeKind::Sphere: return "sphere";
-    case ShapeKind::Plane: return "plane";
-    case ShapeKind::Polytope: return "polytope";
-    case ShapeKind::Polygon: return "polygon";
-    case ShapeKind::Circle: return "circle";
-    case ShapeKind::HalfPlane: return "half_plane";
-    case ShapeKind::Compound: return "compound";
+    case ShapeKind::Sphere:
+      return "sphere";
+    case ShapeKind::Plane:
+      return "plane";
+    case ShapeKind::Polytope:
+      return "polytope";
+    case ShapeKind::Polygon:
+      return "polygon";
+    case ShapeKind::Circle:
+      return "circle";
+    case ShapeKind::HalfPlane:
+      return "half_plane";
+    case ShapeKind::Compound:
+      return "compound";
   }
   return "?";
 }
 
 const char* to_string(FeatureKind k) {
   switch (k) {
-    case FeatureKind::Vertex: return "vertex";
-    case FeatureKind::Edge: return "edge";
-    case FeatureKind::Face: return "face";
-    case FeatureKind::Sphere: return "sphere";
-    case FeatureKind::Plane: return "plane";
-    case FeatureKind::Circle: return "circle";
-    case FeatureKind::HalfPlane: return "half_plane";
+    case FeatureKind::Vertex:
+      return "vertex";
+    case FeatureKind::Edge:
+      return "edge";
+    case FeatureKind::Face:
+      return "face";
+    case FeatureKind::Sphere:
+      return "sphere";
+    case FeatureKind::Plane:
+      return "plane";
+    case FeatureKind::Circle:
+      return "circle";
+    case FeatureKind::HalfPlane:
+      return "half_plane";
   }
   return "?";
 }
 
 const char* to_string(Formulation f) {
   switch (f) {
-    case Formulation::StewartTrinkle: return "stewart-trinkle";
-    case Formulation::AnitescuPotra: return "anitescu-potra";
-    case Formulation::MixedLcp: return "mixed-lcp";
-    case Formulation::Ncp: return "ncp";
+    case Formulation::StewartTrinkle:
+      return "stewart-trinkle";
+    case Formulation::AnitescuPotra:
+      return "anitescu-potra";
+    case Formulation::MixedLcp:
+      return "mixed-lcp";
+    case Formulation::Ncp:
+      return "ncp";
   }
   return "?";
 }
 
 const char* to_string(ContactModel m) {
   switch (m) {
-    case ContactModel::Standard: return "sm";
-    case ContactModel::Lnc: return "lnc";
-    case ContactModel::Peg: return "peg";
-    case ContactModel::Corrective: return "corrective";
+    case ContactModel::Standard:
+      return "sm";
+    case ContactModel::Lnc:
+      return "lnc";
+    case ContactModel::Peg:
+      return "peg";
+    case ContactModel::Corrective:
+      return "corrective";
   }
   return "?";
 }
@@ -87,20 +109,25 @@ bool parse_contact_model(const std::string& name, ContactModel& out) {
 
 const char* to_string(SmEnforce e) {
   switch (e) {
-    case SmEnforce::Primary: return "primary";
-    case SmEnforce::All: return "all";
+    case SmEnforce::Primary:
+      return "primary";
+    case SmEnforce::All:
+      return "all";
   }
   return "?";
 }
 
 bool parse_sm_enforce(const std::string& name, SmEnforce& out) {
-  return parse_name(name, std::initializer_list<SmEnforce>{SmEnforce::Primary, SmEnforce::All}, out);
+  return parse_name(name, std::initializer_list<SmEnforce>{SmEnforce::Primary, SmEnforce::All},
+                    out);
 }
 
 const char* to_string(Gyroscopic g) {
   switch (g) {
-    case Gyroscopic::Explicit: return "explicit";
-    case Gyroscopic::Implicit: return "implicit";
+    case Gyroscopic::Explicit:
+      return "explicit";
+    case Gyroscopic::Implicit:
+      return "implicit";
     case Gyroscopic::Midpoint:
       return "midpoint";
   }
@@ -132,8 +159,10 @@ bool parse_cone_orientation(const std::string& name, ConeOrientation& out) {
 
 const char* to_string(Primaries p) {
   switch (p) {
-    case Primaries::LargestGap: return "largest-gap";
-    case Primaries::Several: return "several";
+    case Primaries::LargestGap:
+      return "largest-gap";
+    case Primaries::Several:
+      return "several";
   }
   return "?";
 }
@@ -145,25 +174,30 @@ bool parse_primaries(const std::string& name, Primaries& out) {
 
 const char* to_string(ConstraintKind k) {
   switch (k) {
-    case ConstraintKind::Unilateral: return "unilateral";
-    case ConstraintKind::InterContact: return "inter-contact";
-    case ConstraintKind::CrossContact: return "cross-contact";
+    case ConstraintKind::Unilateral:
+      return "unilateral";
+    case ConstraintKind::InterContact:
+      return "inter-contact";
+    case ConstraintKind::CrossContact:
+      return "cross-contact";
   }
   return "?";
 }
 
 bool parse_constraint_kind(const std::string& name, ConstraintKind& out) {
-  return parse_name(name,
-                    std::initializer_list<ConstraintKind>{ConstraintKind::Unilateral,
-                                                          ConstraintKind::InterContact,
-                                                          ConstraintKind::CrossContact},
-                    out);
+  return parse_name(
+      name,
+      std::initializer_list<ConstraintKind>{
+          ConstraintKind::Unilateral, ConstraintKind::InterContact, ConstraintKind::CrossContact},
+      out);
 }
 
 const char* to_string(FailurePolicy p) {
   switch (p) {
-    case FailurePolicy::Stop: return "stop";
-    case FailurePolicy::Continue: return "continue";
+    case FailurePolicy::Stop:
+      return "stop";
+    case FailurePolicy::Continue:
+      return "continue";
   }
   return "?";
 }
@@ -185,26 +219,32 @@ std::vector<std::string> formulation_names() {
 
 const char* to_string(JointType t) {
   switch (t) {
-    case JointType::Fixed: return "fixed";
-    case JointType::Revolute: return "revolute";
-    case JointType::Prismatic: return "prismatic";
-    case JointType::Cylindrical: return "cylindrical";
-    case JointType::Spherical: return "spherical";
+    case JointType::Fixed:
+      return "fixed";
+    case JointType::Revolute:
+      return "revolute";
+    case JointType::Prismatic:
+      return "prismatic";
+    case JointType::Cylindrical:
+      return "cylindrical";
+    case JointType::Spherical:
+      return "spherical";
   }
   return "?";
 }
 
 bool parse_joint_type(const std::string& name, JointType& out) {
-  return parse_name(name,
-                    std::initializer_list<JointType>{JointType::Fixed, JointType::Revolute,
-                                                     JointType::Prismatic, JointType::Cylindrical,
-                                                     JointType::Spherical},
-                    out);
+  return parse_name(
+      name,
+      std::initializer_list<JointType>{JointType::Fixed, JointType::Revolute, JointType::Prismatic,
+                                       JointType::Cylindrical, JointType::Spherical},
+      out);
 }
 
 bool parse_failure_policy(const std::string& name, FailurePolicy& out) {
-  return parse_name(name, std::initializer_list<FailurePolicy>{FailurePolicy::Stop, FailurePolicy::Continue},
-                    out);
+  return parse_name(
+      name, std::initializer_list<FailurePolicy>{FailurePolicy::Stop, FailurePolicy::Continue},
+      out);
 }
 
 bool Model::may_collide(int a, int b) const {

@@ -21,9 +21,9 @@ enum class Formulation {
 
 // Contact models (stage 4): which constraints the step's contacts become (thesis Ch. 4).
 enum class ContactModel {
-  Standard,  // SM: every primary contact a unilateral constraint (4.7)
-  Lnc,       // Nguyen's locally non-convex model (4.2)-(4.4): I-constraints per vertex
-  Peg,       // polytope exact geometry, Alg. 12-17: U-, I- and X-constraints
+  Standard,    // SM: every primary contact a unilateral constraint (4.7)
+  Lnc,         // Nguyen's locally non-convex model (4.2)-(4.4): I-constraints per vertex
+  Peg,         // polytope exact geometry, Alg. 12-17: U-, I- and X-constraints
   Corrective,  // §5.2: one U-constraint per overlapping pair, no look-ahead (corrective_model)
 };
 
@@ -70,13 +70,13 @@ enum class FailurePolicy {
 };
 
 struct Settings {
-  double h = 0.01;                           // time step, s
-  Vec3 gravity{0.0, 0.0, -9.81};             // m/s^2
-  double epsilon = 0.05;                     // contact consideration distance, m (thesis eps)
-  double eps_theta = -0.15;                  // applicability relaxation -sin(theta), (3.3)-(3.5)
-  double feasibility_depth = 0.0025;         // penetration allowed inside the Voronoi region, m
-  double feasibility_angle = 0.4;            // phi outside the Voronoi region, rad (§3.3)
-  int friction_directions = 7;               // n_d of the linearized cone (2.21)
+  double h = 0.01;                    // time step, s
+  Vec3 gravity{0.0, 0.0, -9.81};      // m/s^2
+  double epsilon = 0.05;              // contact consideration distance, m (thesis eps)
+  double eps_theta = -0.15;           // applicability relaxation -sin(theta), (3.3)-(3.5)
+  double feasibility_depth = 0.0025;  // penetration allowed inside the Voronoi region, m
+  double feasibility_angle = 0.4;     // phi outside the Voronoi region, rad (§3.3)
+  int friction_directions = 7;        // n_d of the linearized cone (2.21)
   ConeOrientation cone_orientation = ConeOrientation::Motion;
   Formulation formulation = Formulation::StewartTrinkle;
   ContactModel contact_model = ContactModel::Standard;
@@ -85,15 +85,15 @@ struct Settings {
   Primaries primaries = Primaries::LargestGap;  // of I-constraints (PEG, LNC)
   std::string solver = "lemke";
   std::vector<std::string> fallbacks{"pgs"};
-  double tolerance = 1e-10;                  // natural-map residual accepted as solved
-  int max_iterations = 10000;                // per solve (pivots for Lemke, sweeps for PGS)
+  double tolerance = 1e-10;    // natural-map residual accepted as solved
+  int max_iterations = 10000;  // per solve (pivots for Lemke, sweeps for PGS)
   FailurePolicy on_failure = FailurePolicy::Stop;
-  bool warm_start = true;                    // seed solvers with the previous step's impulses
+  bool warm_start = true;  // seed solvers with the previous step's impulses
   // Post-step joint correction, thesis Alg. 1: project positions until the joint violation
   // norm is <= the position tolerance (eps_p), then velocities until ||G^T nu|| <= eps_v.
   bool joint_correction = false;
-  double joint_position_tolerance = 1e-5;   // eps_p (m and rad together, as in Fig. 2.6)
-  double joint_velocity_tolerance = 1e-5;   // eps_v (m/s and rad/s)
+  double joint_position_tolerance = 1e-5;  // eps_p (m and rad together, as in Fig. 2.6)
+  double joint_velocity_tolerance = 1e-5;  // eps_v (m/s and rad/s)
 };
 
 const char* to_string(Formulation f);

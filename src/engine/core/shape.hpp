@@ -39,8 +39,8 @@ struct Polytope {
 // vertex v joins edge v - 1 (ending at v) and edge v (leaving v), the e_a1 = (v_{a-1}, v_a),
 // e_a2 = (v_a, v_{a+1}) of Alg. 10. Outward edge normals rotate the edge by -pi/2 (§3.5).
 struct Polygon {
-  std::vector<Vec2> vertices;  // CCW, strictly convex
-  std::vector<Vec2> normals;   // outward unit normal of each edge
+  std::vector<Vec2> vertices;    // CCW, strictly convex
+  std::vector<Vec2> normals;     // outward unit normal of each edge
   double bounding_radius = 0.0;  // max |v| over the vertices
 
   int size() const { return static_cast<int>(vertices.size()); }
@@ -65,10 +65,10 @@ struct Compound;
 // Their bodies are static; they are oriented by the body's pose.
 struct Shape {
   ShapeKind kind = ShapeKind::Sphere;
-  double radius = 0.0;                         // Sphere, Circle
-  std::shared_ptr<const Polytope> polytope;    // Polytope (shared: immutable)
-  std::shared_ptr<const Polygon> polygon;      // Polygon (shared: immutable)
-  std::shared_ptr<const Compound> compound;    // Compound (shared: immutable)
+  double radius = 0.0;                       // Sphere, Circle
+  std::shared_ptr<const Polytope> polytope;  // Polytope (shared: immutable)
+  std::shared_ptr<const Polygon> polygon;    // Polygon (shared: immutable)
+  std::shared_ptr<const Compound> compound;  // Compound (shared: immutable)
 
   static Shape sphere(double r) { return Shape{ShapeKind::Sphere, r, nullptr, nullptr, nullptr}; }
   static Shape plane() { return Shape{ShapeKind::Plane, 0.0, nullptr, nullptr, nullptr}; }
@@ -79,9 +79,7 @@ struct Shape {
     return Shape{ShapeKind::Polygon, 0.0, nullptr, std::move(p), nullptr};
   }
   static Shape circle(double r) { return Shape{ShapeKind::Circle, r, nullptr, nullptr, nullptr}; }
-  static Shape half_plane() {
-    return Shape{ShapeKind::HalfPlane, 0.0, nullptr, nullptr, nullptr};
-  }
+  static Shape half_plane() { return Shape{ShapeKind::HalfPlane, 0.0, nullptr, nullptr, nullptr}; }
   static Shape compound_of(std::shared_ptr<const Compound> c) {
     return Shape{ShapeKind::Compound, 0.0, nullptr, nullptr, std::move(c)};
   }
@@ -108,8 +106,7 @@ struct Compound {
 };
 
 inline bool Shape::planar() const {
-  return kind == ShapeKind::Polygon || kind == ShapeKind::Circle ||
-         kind == ShapeKind::HalfPlane ||
+  return kind == ShapeKind::Polygon || kind == ShapeKind::Circle || kind == ShapeKind::HalfPlane ||
          (kind == ShapeKind::Compound && compound && compound->planar);
 }
 

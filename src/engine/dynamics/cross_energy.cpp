@@ -31,9 +31,9 @@ double kinetic_energy_change(const Body& body, const BodyState& s, const Vec6& a
 }  // namespace
 
 CrossEnergy cross_energy(const Model& model, const State& state, const Settings& settings,
-                           const std::vector<Contact>& contacts, const ConstraintSet& set,
-                           const VecX& free_velocity, const VecX& velocity,
-                           CrossEnergyWorkspace& work) {
+                         const std::vector<Contact>& contacts, const ConstraintSet& set,
+                         const VecX& free_velocity, const VecX& velocity,
+                         CrossEnergyWorkspace& work) {
   CrossEnergy worst;
   const int nb = static_cast<int>(model.bodies.size());
   if (free_velocity.size() < 6 * nb || velocity.size() < 6 * nb) return worst;

@@ -77,8 +77,8 @@ struct CrossEnergyWorkspace {
 // kinetic energy uses the world inertia at `state`, as the step's M does. {0, 0} if no primary
 // is loaded.
 CrossEnergy cross_energy(const Model& model, const State& state, const Settings& settings,
-                           const std::vector<Contact>& contacts, const ConstraintSet& set,
-                           const VecX& free_velocity, const VecX& velocity,
-                           CrossEnergyWorkspace& work);
+                         const std::vector<Contact>& contacts, const ConstraintSet& set,
+                         const VecX& free_velocity, const VecX& velocity,
+                         CrossEnergyWorkspace& work);
 
 }  // namespace pegsim

@@ -91,7 +91,8 @@ void apply_impulse(const Model& model, JointCorrectionWorkspace& w, double h, St
     if (h > 0.0) {
       s.position += h * dl;
       const double angle = da.norm() * h;
-      if (angle > 0.0) s.orientation = Quat(Eigen::AngleAxisd(angle, da / da.norm())) * s.orientation;
+      if (angle > 0.0)
+        s.orientation = Quat(Eigen::AngleAxisd(angle, da / da.norm())) * s.orientation;
       s.orientation.normalize();
     }
   }

@@ -4,9 +4,9 @@
 #include <cmath>
 #include <cstdio>
 
-#include "engine/metrics/overlap.hpp"
-#include "engine/kinematics/joint_rows.hpp"
 #include "engine/geometry/mass_properties.hpp"
+#include "engine/kinematics/joint_rows.hpp"
+#include "engine/metrics/overlap.hpp"
 
 namespace pegsim {
 namespace {

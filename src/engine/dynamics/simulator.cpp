@@ -14,9 +14,9 @@
 #include "engine/contact_models/contact_model.hpp"
 #include "engine/contact_models/sm_traps.hpp"
 #include "engine/controllers/make_controllers.hpp"
+#include "engine/dynamics/integrate.hpp"
 #include "engine/formulation/constraint_problem.hpp"
 #include "engine/formulation/coulomb_ncp.hpp"
-#include "engine/dynamics/integrate.hpp"
 #include "engine/formulation/joint_drives.hpp"
 
 namespace pegsim {
@@ -65,8 +65,10 @@ std::string check_settings(const Settings& s) {
     if (!make_solver(f)) return "unknown fallback solver '" + f + "'";
   // The fallbacks that take only LCPs are skipped on the NCP; the first solver must take it.
   if (s.formulation == Formulation::Ncp && !make_solver(s.solver)->supports_ncp())
-    return "solver '" + s.solver + "' solves only LCPs; formulation ncp (the quadratic cone) "
-           "needs one of: " + ncp_solver_list();
+    return "solver '" + s.solver +
+           "' solves only LCPs; formulation ncp (the quadratic cone) "
+           "needs one of: " +
+           ncp_solver_list();
   return {};
 }
 
@@ -204,8 +206,7 @@ const StepReport& Simulator::step() {
   r.timings.detect = seconds_since(t0);
   // SM traps among the narrow phase's contacts, before a contact model appends its own: those
   // of the contacts the standard model enforces under settings_.sm_enforce.
-  find_sm_traps(r.contacts, trap_workspace_, r.sm_traps, r.sm_trap_contacts,
-                settings_.sm_enforce);
+  find_sm_traps(r.contacts, trap_workspace_, r.sm_traps, r.sm_trap_contacts, settings_.sm_enforce);
 
   // Stage 4: the contact model's U-, I- and X-constraints.
   apply_contact_model(model_, state_, settings_, r.contacts, r.constraints, r.duplicate_of,
@@ -250,8 +251,10 @@ const StepReport& Simulator::step() {
       }
       if (settings_.primaries == Primaries::Several) search_primaries();
       r.timings.solve = seconds_since(t0);
-      if (settings_.formulation == Formulation::Ncp) r.ncp = &problem_.ncp;
-      else r.lcp = used_mixed_ ? &problem_.mixed : &problem_.lcp;
+      if (settings_.formulation == Formulation::Ncp)
+        r.ncp = &problem_.ncp;
+      else
+        r.lcp = used_mixed_ ? &problem_.mixed : &problem_.lcp;
       r.problem_size = r.lcp ? r.lcp->size() : r.ncp->size();
       r.solution = &z_;
     }
@@ -302,22 +305,23 @@ void Simulator::solve_problem() {
   energy_refused_ = false;
   solve(problem_);
   if (report_.failed) return;
-  if (used_mixed_) mixed_velocities(problem_, z_, velocity_);
-  else contact_velocities(problem_, z_, velocity_);
+  if (used_mixed_)
+    mixed_velocities(problem_, z_, velocity_);
+  else
+    contact_velocities(problem_, z_, velocity_);
   // A refused answer does not warm-start the re-solve without X-constraints, nor the next step.
   if (cross_energy_holds()) remember_warm_start(problem_);
 }
 
 bool Simulator::cross_energy_holds() {
   StepReport& r = report_;
-  const bool cross = std::any_of(r.constraints.groups.begin(), r.constraints.groups.end(),
-                                 [](const ConstraintGroup& g) {
-                                   return g.kind == ConstraintKind::CrossContact;
-                                 });
+  const bool cross =
+      std::any_of(r.constraints.groups.begin(), r.constraints.groups.end(),
+                  [](const ConstraintGroup& g) { return g.kind == ConstraintKind::CrossContact; });
   if (!cross) return true;
-  const CrossEnergy& e = energy_ = cross_energy(model_, state_, settings_, r.contacts,
-                                                  r.constraints, problem_.free_velocity,
-                                                  velocity_, energy_work_);
+  const CrossEnergy& e = energy_ =
+      cross_energy(model_, state_, settings_, r.contacts, r.constraints, problem_.free_velocity,
+                   velocity_, energy_work_);
   if (!(e.gain > kCrossEnergyMargin * e.need)) return true;
   energy_refused_ = true;
   r.failed = true;
@@ -384,8 +388,8 @@ double Simulator::leaf_violations() {
       const int i = r.constraints.members[m];
       end_rate_[i] = end_gap_rate(model_, state_, settings_, r.contacts[i], velocity_);
     }
-    leaf_violation_[k] = primary_violation(r.constraints, g, end_rate_, settings_.h,
-                                           settings_.tolerance);
+    leaf_violation_[k] =
+        primary_violation(r.constraints, g, end_rate_, settings_.h, settings_.tolerance);
     total += leaf_violation_[k];
   }
   return total;
@@ -517,16 +521,17 @@ void Simulator::solve(ContactProblem& problem) {
     if (settings_.on_failure == FailurePolicy::Continue && std::isfinite(best_residual)) {
       z_ = best_z_;
       used_mixed_ = best_mixed;
-      if (ncp) clamp_to_bounds(problem.ncp, z_);  // p_t, p_o keep their sign
-      else z_.tail(n) = z_.tail(n).cwiseMax(0.0);  // the joints' free rows keep their sign
+      if (ncp)
+        clamp_to_bounds(problem.ncp, z_);  // p_t, p_o keep their sign
+      else
+        z_.tail(n) = z_.tail(n).cwiseMax(0.0);  // the joints' free rows keep their sign
     } else {
       used_mixed_ = last_mixed;  // the report's problem is the one z_ answers
       r.failed = true;
       r.failure = "no solver answered:";
       for (const SolveReport& a : r.attempts)
         r.failure += " " + a.solver + " " + to_string(a.status) + " (residual " +
-                     format_number(a.residual) + (a.message.empty() ? "" : "; " + a.message) +
-                     ");";
+                     format_number(a.residual) + (a.message.empty() ? "" : "; " + a.message) + ");";
       r.failure.pop_back();
       fill_impulses(problem, VecX());
       return;
@@ -616,7 +621,8 @@ void Simulator::fill_impulses(const ContactProblem& problem, const Eigen::Ref<co
     r.constraints.groups[i].impulse = z(base);
     r.normal_impulse[c] += z(base);
     if (nd > 0) r.friction_basis[c] = problem.tangents[i * nd];
-    for (int k = 0; k < nd; ++k) r.friction_impulse[c] += z(base + 1 + k) * problem.tangents[i * nd + k];
+    for (int k = 0; k < nd; ++k)
+      r.friction_impulse[c] += z(base + 1 + k) * problem.tangents[i * nd + k];
     if (nd > 0 && z(base + nd + 1) > settings_.tolerance) r.sliding[c] = 1;
   }
 }

@@ -117,7 +117,8 @@ class Simulator {
   SmTrapWorkspace trap_workspace_;
   VecX z_, best_z_, velocity_;
   std::vector<char> held_;
-  std::vector<Vec3> pending_force_, pending_torque_;  // wrenches before the controllers added theirs
+  std::vector<Vec3> pending_force_,
+      pending_torque_;  // wrenches before the controllers added theirs
   JointCorrectionWorkspace correction_;
   std::vector<double> joint_position_error_, joint_velocity_error_;
   bool used_mixed_ = false;  // z_ answers problem_.mixed (joints as free rows), not problem_.lcp

@@ -40,39 +40,39 @@ struct JointStepReport {
 };
 
 struct StepReport {
-  double time = 0.0;        // simulated time at the end of the step
-  std::int64_t step = 0;    // index of the step just taken (1 for the first)
+  double time = 0.0;      // simulated time at the end of the step
+  std::int64_t step = 0;  // index of the step just taken (1 for the first)
   // The settings the step ran with: the simulator's own, valid until the next step or
   // set_settings (observers copy what they keep; a recorder compares it with the last one).
   const Settings* settings = nullptr;
   // Per body: the external wrench (Simulator::apply_wrench, world frame) the step applied.
   // The engine clears it once the step is taken, so this is where observers find it; the
   // vectors are reused from step to step.
-  std::vector<Vec3> applied_force;      // N
-  std::vector<Vec3> applied_torque;     // N m
+  std::vector<Vec3> applied_force;   // N
+  std::vector<Vec3> applied_torque;  // N m
   // Every contact within epsilon at the start of the step, then those the contact model added
   // (PEG: contacts of the faces and edges around a vertex, see peg_model.hpp).
   std::vector<Contact> contacts;
   // The contact model's constraints over `contacts` (settings->contact_model): U-, I- and
   // X-constraints, each group's primary first, with the impulse of each group.
   ConstraintSet constraints;
-  std::vector<char> enforced;           // per contact: 1 if it entered the problem
-  std::vector<int> duplicate_of;        // per contact: the enforced contact it repeats, or -1
-  std::vector<double> normal_impulse;   // per contact: p_n summed over the groups it is
-                                        // primary of, N s (0 if it carries no force)
-  std::vector<Vec3> friction_impulse;   // per contact: world-frame sum of p_f,j d_j, N s
-  std::vector<char> sliding;            // per contact: 1 if the slip speed s (NCP: sigma) > 0
+  std::vector<char> enforced;          // per contact: 1 if it entered the problem
+  std::vector<int> duplicate_of;       // per contact: the enforced contact it repeats, or -1
+  std::vector<double> normal_impulse;  // per contact: p_n summed over the groups it is
+                                       // primary of, N s (0 if it carries no force)
+  std::vector<Vec3> friction_impulse;  // per contact: world-frame sum of p_f,j d_j, N s
+  std::vector<char> sliding;           // per contact: 1 if the slip speed s (NCP: sigma) > 0
   // Per enforced frictional contact: t0, the first friction direction d_1 of its cone (the
   // others are t0 turned about the normal by 2 pi j / n_d; NCP: t, with o = n x t); zero for
   // a contact not enforced or without friction rows. See formulation/friction_basis.hpp.
   std::vector<Vec3> friction_basis;
-  int problem_size = 0;                 // LCP (or NCP) dimension (0: no enforced contact, no solve)
-  SolveReport solve;                    // the answer that was used
-  std::vector<SolveReport> attempts;    // every solver tried, in fallback order (leaf after
-                                        // leaf in a primary search)
-  bool fell_back = false;               // the first solver did not answer (also on a step
-                                        // solved only without its X-constraints)
-  bool failed = false;                  // no solver answered; see failure
+  int problem_size = 0;               // LCP (or NCP) dimension (0: no enforced contact, no solve)
+  SolveReport solve;                  // the answer that was used
+  std::vector<SolveReport> attempts;  // every solver tried, in fallback order (leaf after
+                                      // leaf in a primary search)
+  bool fell_back = false;             // the first solver did not answer (also on a step
+                                      // solved only without its X-constraints)
+  bool failed = false;                // no solver answered; see failure
   std::string failure;
   // -min(0, gap) over the constraints, m: a U-constraint's gap, the largest gap of an I- or
   // X-constraint's contacts (the max of (4.1) that it keeps >= 0).

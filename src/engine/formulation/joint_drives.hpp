@@ -21,6 +21,8 @@ void joint_drive_rows(const Model& model, const State& state, double h,
                       std::vector<JointRow>& rows);
 
 // The effort (N m or N, positive along the coordinate) of a drive row's impulse p over a step.
-inline double drive_effort(double impulse, double h) { return -impulse / h; }
+inline double drive_effort(double impulse, double h) {
+  return -impulse / h;
+}
 
 }  // namespace pegsim

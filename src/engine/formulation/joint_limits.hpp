@@ -14,11 +14,11 @@ namespace pegsim {
 
 struct LimitRow {
   int joint = -1;
-  bool angle = true;    // the angle's bound (rad), else the displacement's (m)
-  bool upper = false;   // the upper bound, else the lower one
-  int body_a = -1, body_b = -1;                 // dynamic body index, -1 for world or static
+  bool angle = true;             // the angle's bound (rad), else the displacement's (m)
+  bool upper = false;            // the upper bound, else the lower one
+  int body_a = -1, body_b = -1;  // dynamic body index, -1 for world or static
   Vec6 G_a = Vec6::Zero(), G_b = Vec6::Zero();  // [linear; angular]
-  double gap = 0.0;     // distance to the bound, rad or m; < 0 past it
+  double gap = 0.0;                             // distance to the bound, rad or m; < 0 past it
   // The signed impulse on the coordinate per unit of row impulse: +1 (lower bound pushes the
   // coordinate up) or -1.
   double sign() const { return upper ? -1.0 : 1.0; }

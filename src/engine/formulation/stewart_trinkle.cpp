@@ -41,10 +41,14 @@ Vec6 apply_inverse_mass(const Body& body, const Mat3& inv_inertia, const Vec6& g
 
 // The in-plane tangent of a planar contact, z x n: with -t it spans the whole 2D friction
 // cone, so the linearized cone (2.21) is exact with n_d = 2.
-Vec3 planar_tangent(const Vec3& n) { return Vec3(-n.y(), n.x(), 0.0); }
+Vec3 planar_tangent(const Vec3& n) {
+  return Vec3(-n.y(), n.x(), 0.0);
+}
 
 // Friction coefficient of a pair: the geometric mean, so two bodies of equal mu give that mu.
-double pair_friction(const Body& a, const Body& b) { return std::sqrt(a.mu * b.mu); }
+double pair_friction(const Body& a, const Body& b) {
+  return std::sqrt(a.mu * b.mu);
+}
 
 // Relative size of the diagonal added to A = G_b^T W G_b: redundant joint rows (a closed loop,
 // two joints between the same bodies) make A singular, and a compliance this small keeps the
@@ -187,12 +191,14 @@ void free_velocities(const Model& model, const State& state, const Settings& set
       // 3 DOF: the out-of-plane components stay 0; omega x J omega = 0 for omega along the
       // principal axis z of a lamina.
       free_velocity.segment<2>(6 * i) =
-          s.velocity.head<2>() + h * (settings.gravity.head<2>() + s.force.head<2>() * body.inv_mass());
+          s.velocity.head<2>() +
+          h * (settings.gravity.head<2>() + s.force.head<2>() * body.inv_mass());
       free_velocity(6 * i + 5) = s.angular_velocity.z() + h * s.torque.z() / body.inertia(2, 2);
       continue;
     }
     // Newton–Euler (2.7); the gyroscopic term as Settings::gyroscopic says ((2.30): explicit).
-    free_velocity.segment<3>(6 * i) = s.velocity + h * (settings.gravity + s.force * body.inv_mass());
+    free_velocity.segment<3>(6 * i) =
+        s.velocity + h * (settings.gravity + s.force * body.inv_mass());
     free_velocity.segment<3>(6 * i + 3) =
         free_rotation(body, s, h, settings.gyroscopic).angular_velocity;
   }
@@ -207,7 +213,8 @@ namespace {
 // the same bits as a dense assembly would; exact zeros are not stored. columns_of_body lists
 // its columns ascending, so the rows come out ascending as the two bodies' lists are merged.
 // S is lcp.S (joint_schur: with the joints' share) or contact_m (without, for the mixed form).
-void fill_m(ContactProblem& p, const std::vector<std::vector<std::pair<int, char>>>& columns_of_body,
+void fill_m(ContactProblem& p,
+            const std::vector<std::vector<std::pair<int, char>>>& columns_of_body,
             bool slip_constants, bool joint_schur, SparseMatX& S) {
   const int n = p.lcp.size();
   const int ncols = static_cast<int>(p.G_a.size());
@@ -227,7 +234,7 @@ void fill_m(ContactProblem& p, const std::vector<std::vector<std::pair<int, char
   for (int j = 0; j < n; ++j) {
     outer[j] = static_cast<int>(data.size());
     const int i = j < limit_row ? j / block : -1;  // the contact of a contact block's row
-    if (i >= 0 && j - i * block == nd + 1) {      // a slip column: E
+    if (i >= 0 && j - i * block == nd + 1) {       // a slip column: E
       if (slip_constants)
         for (int k = 1; k <= nd; ++k) put(i * block + k, 1.0);
       continue;
@@ -292,11 +299,10 @@ void assemble_stewart_trinkle(const Model& model, const State& state, const Sett
   // Frictionless contacts need only their normal rows (thesis Ch. 5's problems): with U = 0 the
   // slip row of (6.1) forces E^T p_f <= 0, so p_f = 0 and the friction and slip rows carry
   // nothing but degenerate, zero-diagonal rows for the solver to pivot through.
-  const bool frictionless =
-      !ncp && std::all_of(enforced.begin(), enforced.end(), [&](int c) {
-        const Contact& k = contacts[c];
-        return pair_friction(model.bodies[k.body_a], model.bodies[k.body_b]) == 0.0;
-      });
+  const bool frictionless = !ncp && std::all_of(enforced.begin(), enforced.end(), [&](int c) {
+    const Contact& k = contacts[c];
+    return pair_friction(model.bodies[k.body_a], model.bodies[k.body_b]) == 0.0;
+  });
   const int nd = frictionless ? 0 : tangent_directions(model, settings);
   const int cols_per_contact = 1 + nd;
   p.directions = nd;
@@ -507,8 +513,7 @@ void contact_column_impulses(const ContactProblem& p, const VecX& z, VecX& x) {
 namespace {
 // velocity += M^-1 (G_n p_n + G_f p_f + G_l p_l) for the LCP's answer z (contact blocks, then
 // joint limits); slack rows carry no force.
-void add_force_impulses(const ContactProblem& p, const Eigen::Ref<const VecX>& z,
-                        VecX& velocity) {
+void add_force_impulses(const ContactProblem& p, const Eigen::Ref<const VecX>& z, VecX& velocity) {
   const int cols_per_contact = 1 + p.directions;
   for (int i = 0; i < p.contacts(); ++i) {
     for (int k = 0; k < cols_per_contact; ++k) {
@@ -536,8 +541,8 @@ void set_joint_coupling_rows(ContactProblem& p) {
   p.row_joint_coupling.setZero(n, m);
   if (m == 0) return;
   const int ncols = static_cast<int>(p.G_a.size());
-  for (int col = 0; col < ncols; ++col) p.row_joint_coupling.row(p.row_of_column(col)) =
-      p.joint_Y.col(col).transpose();
+  for (int col = 0; col < ncols; ++col)
+    p.row_joint_coupling.row(p.row_of_column(col)) = p.joint_Y.col(col).transpose();
 }
 
 void assemble_mixed_lcp(ContactProblem& p) {

@@ -23,14 +23,14 @@ namespace pegsim {
 // the block is [p_n ; p_t ; p_o ; sigma] (2D: [p_n ; p_t ; sigma]) and the LCP holds only its
 // linear part (coulomb_ncp.hpp).
 struct ContactProblem {
-  int directions = 0;                   // n_d
-  std::vector<int> contact;             // index into the step's contact list, per block
-  std::vector<double> mu;               // U = diag(mu_i)
-  std::vector<Vec3> tangents;           // n_d unit directions d_ij per contact, row-major
+  int directions = 0;          // n_d
+  std::vector<int> contact;    // index into the step's contact list, per block
+  std::vector<double> mu;      // U = diag(mu_i)
+  std::vector<Vec3> tangents;  // n_d unit directions d_ij per contact, row-major
   // Per column (normal and friction, (1 + n_d) per contact) and per body end (A, B):
   // the Jacobian column G (6-vector, [linear; angular]) and M^-1 G, 0 for static bodies.
   std::vector<Vec6> G_a, G_b, WG_a, WG_b;
-  std::vector<int> body_a, body_b;      // per contact: dynamic state index or -1 if static
+  std::vector<int> body_a, body_b;  // per contact: dynamic state index or -1 if static
   // nu + M^-1 p_ext, 6 per body; with joints, plus the joints' own impulses M^-1 G_b p_b0.
   VecX free_velocity;
   // The LCP, its M held by its nonzeros (lcp.S). PEG's slack rows and columns are added to it
@@ -54,7 +54,7 @@ struct ContactProblem {
   // unset, and copying a problem without joints would read it.
   Eigen::LDLT<MatX> joint_A{MatX()};
   MatX joint_Y;
-  VecX joint_impulse;                        // p_b of the answer (contact_velocities)
+  VecX joint_impulse;  // p_b of the answer (contact_velocities)
   // Workspaces reused from step to step: A before factorization, r_b and A^-1 Y z, the
   // contacts' coupling Y^T A^-1 Y, and the column impulses of z.
   MatX joint_gram, joint_coupling;

@@ -42,7 +42,9 @@ Polytope make_box(double lx, double ly, double lz) {
                                       {1, 3, 7, 5}});  // +x
 }
 
-Polytope make_cube(double edge) { return make_box(edge, edge, edge); }
+Polytope make_cube(double edge) {
+  return make_box(edge, edge, edge);
+}
 
 Polytope make_cylinder(int n, double radius, double height) {
   if (n < 3) throw GeometryError("a cylinder needs at least 3 sides");
@@ -71,8 +73,7 @@ Polytope make_tetrahedron(double radius) {
 }
 
 Polytope make_octahedron(double radius) {
-  return scaled_hull({{1, 0, 0}, {-1, 0, 0}, {0, 1, 0}, {0, -1, 0}, {0, 0, 1}, {0, 0, -1}},
-                     radius);
+  return scaled_hull({{1, 0, 0}, {-1, 0, 0}, {0, 1, 0}, {0, -1, 0}, {0, 0, 1}, {0, 0, -1}}, radius);
 }
 
 Polytope make_hexahedron(double radius) {

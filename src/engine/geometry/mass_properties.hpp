@@ -8,8 +8,8 @@ namespace pegsim {
 // For planar shapes (laminae in the x-y plane) `volume` is the area and the density areal.
 struct MassProperties {
   double volume = 0.0;
-  Vec3 centroid = Vec3::Zero();       // in the frame the shape is given in
-  Mat3 inertia = Mat3::Zero();        // about the centroid, for unit density (kg m^2 per kg/m^3)
+  Vec3 centroid = Vec3::Zero();  // in the frame the shape is given in
+  Mat3 inertia = Mat3::Zero();   // about the centroid, for unit density (kg m^2 per kg/m^3)
 };
 
 // Exact for a closed polytope (divergence theorem over a tetrahedral fan of each face).

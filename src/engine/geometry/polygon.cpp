@@ -7,7 +7,9 @@
 namespace pegsim {
 namespace {
 
-double cross(const Vec2& a, const Vec2& b) { return a.x() * b.y() - a.y() * b.x(); }
+double cross(const Vec2& a, const Vec2& b) {
+  return a.x() * b.y() - a.y() * b.x();
+}
 
 // Turns below this fraction of |e1| |e2| count as collinear.
 constexpr double kCollinear = 1e-12;
@@ -27,8 +29,7 @@ void finish(Polygon& p) {
 
 Polygon make_polygon(std::vector<Vec2> vertices) {
   const int n = static_cast<int>(vertices.size());
-  if (n < 3)
-    throw GeometryError("a polygon needs at least 3 vertices, got " + std::to_string(n));
+  if (n < 3) throw GeometryError("a polygon needs at least 3 vertices, got " + std::to_string(n));
   for (int i = 0; i < n; ++i)
     if (!vertices[i].allFinite())
       throw GeometryError("vertex " + std::to_string(i) + " is not finite");
@@ -46,8 +47,7 @@ Polygon make_polygon(std::vector<Vec2> vertices) {
     (turn > 0.0 ? left : right) += 1;
     turning += std::atan2(turn, e1.dot(e2));
   }
-  if (right == n)
-    throw GeometryError("the vertices run clockwise: list them counter-clockwise");
+  if (right == n) throw GeometryError("the vertices run clockwise: list them counter-clockwise");
   if (right > 0 || std::abs(turning - 2.0 * M_PI) > 1e-6) {
     for (int i = 0; i < n; ++i) {
       const Vec2 e1 = vertices[i] - vertices[(i + n - 1) % n];

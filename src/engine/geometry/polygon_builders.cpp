@@ -17,7 +17,8 @@ double cross(const Vec2& o, const Vec2& a, const Vec2& b) {
 }  // namespace
 
 Polygon make_regular_polygon(int n, double radius) {
-  if (n < 3) throw GeometryError("a regular polygon needs at least 3 sides, got " + std::to_string(n));
+  if (n < 3)
+    throw GeometryError("a regular polygon needs at least 3 sides, got " + std::to_string(n));
   if (!(radius > 0.0) || !std::isfinite(radius))
     throw GeometryError("a regular polygon needs a positive finite radius");
   std::vector<Vec2> v(n);
@@ -36,7 +37,9 @@ Polygon make_rectangle(double lx, double ly) {
   return make_polygon({Vec2(-x, -y), Vec2(x, -y), Vec2(x, y), Vec2(-x, y)});
 }
 
-Polygon make_triangle(double side) { return make_regular_polygon(3, side / std::sqrt(3.0)); }
+Polygon make_triangle(double side) {
+  return make_regular_polygon(3, side / std::sqrt(3.0));
+}
 
 Polygon make_convex_hull_2d(const std::vector<Vec2>& points) {
   std::vector<Vec2> p = points;

@@ -10,7 +10,9 @@
 namespace pegsim {
 namespace {
 
-std::string edge_name(int a, int b) { return std::to_string(a) + "-" + std::to_string(b); }
+std::string edge_name(int a, int b) {
+  return std::to_string(a) + "-" + std::to_string(b);
+}
 
 // Newell's method: robust normal of a (possibly slightly non-planar) polygon, scaled by
 // twice its area.
@@ -90,8 +92,7 @@ void update_planes(Polytope& p) {
   for (std::size_t f = 0; f < p.faces.size(); ++f) {
     Polytope::Face& face = p.faces[f];
     const Vec3 n = newell_normal(p.vertices, face.vertices);
-    if (!(n.norm() > 0.0))
-      throw GeometryError("face " + std::to_string(f) + " has zero area");
+    if (!(n.norm() > 0.0)) throw GeometryError("face " + std::to_string(f) + " has zero area");
     face.normal = n.normalized();
     Vec3 centre = Vec3::Zero();
     for (int v : face.vertices) centre += p.vertices[v];

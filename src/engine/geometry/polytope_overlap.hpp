@@ -15,7 +15,7 @@ namespace pegsim {
 // stored one after another so that a solid reused from step to step keeps its buffers (the
 // corrective method clips polytopes in every step).
 struct ConvexSolid {
-  std::vector<Vec3> points;   // face k's vertices are points[ends[k - 1] .. ends[k])
+  std::vector<Vec3> points;  // face k's vertices are points[ends[k - 1] .. ends[k])
   std::vector<int> ends;
   std::vector<Vec3> normals;  // outward unit normals
 

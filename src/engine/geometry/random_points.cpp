@@ -6,7 +6,9 @@ namespace pegsim {
 namespace {
 
 // The top 53 bits of a draw as a double in [0, 1): exact, the same on every platform.
-double unit(std::mt19937_64& engine) { return static_cast<double>(engine() >> 11) * 0x1.0p-53; }
+double unit(std::mt19937_64& engine) {
+  return static_cast<double>(engine() >> 11) * 0x1.0p-53;
+}
 double coordinate(std::mt19937_64& engine, double extent) {
   return extent * (2.0 * unit(engine) - 1.0);
 }

@@ -14,11 +14,16 @@ struct Mask {
 
 Mask mask_of(JointType type) {
   switch (type) {
-    case JointType::Fixed: return {{true, true, true}, {true, true, true}};
-    case JointType::Revolute: return {{true, true, true}, {true, true, false}};
-    case JointType::Prismatic: return {{true, true, false}, {true, true, true}};
-    case JointType::Cylindrical: return {{true, true, false}, {true, true, false}};
-    case JointType::Spherical: return {{true, true, true}, {false, false, false}};
+    case JointType::Fixed:
+      return {{true, true, true}, {true, true, true}};
+    case JointType::Revolute:
+      return {{true, true, true}, {true, true, false}};
+    case JointType::Prismatic:
+      return {{true, true, false}, {true, true, true}};
+    case JointType::Cylindrical:
+      return {{true, true, false}, {true, true, false}};
+    case JointType::Spherical:
+      return {{true, true, true}, {false, false, false}};
   }
   return {{false, false, false}, {false, false, false}};
 }

@@ -14,7 +14,7 @@ struct JointRow {
   int joint = -1;
   int body_a = -1, body_b = -1;  // dynamic body index, -1 for the world or a static body
   Vec6 G_a = Vec6::Zero(), G_b = Vec6::Zero();  // [linear; angular] on A and on B
-  double violation = 0.0;        // psi_b of this row: m (position rows) or rad (rotation rows)
+  double violation = 0.0;  // psi_b of this row: m (position rows) or rad (rotation rows)
   // > 0 for a damping row (joint_damping.hpp): G^T nu + p / (damping h) = 0, i.e. the impulse
   // p = -damping h G^T nu^{l+1} of a viscous damper, implicit in the new velocity; and for an
   // implicit PD drive's row (joint_drives.hpp), with its target in `violation`.

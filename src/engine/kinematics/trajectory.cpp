@@ -7,7 +7,8 @@ namespace pegsim {
 
 TrajectoryPoint evaluate(const Trajectory& tr, double t) {
   switch (tr.kind) {
-    case Trajectory::Kind::Constant: return {tr.value, 0.0};
+    case Trajectory::Kind::Constant:
+      return {tr.value, 0.0};
     case Trajectory::Kind::Sinusoid: {
       const double phase = tr.angular_frequency * t + tr.phase;
       return {tr.offset + tr.amplitude * std::sin(phase),

@@ -6,12 +6,12 @@
 
 #include "engine/collision/aabb.hpp"
 #include "engine/collision/closest_points.hpp"
-#include "engine/metrics/overlap_2d.hpp"
 #include "engine/collision/posed_polytope.hpp"
 #include "engine/core/part_state.hpp"
 #include "engine/geometry/compound.hpp"
 #include "engine/geometry/polytope_overlap.hpp"
 #include "engine/geometry/sphere_overlap.hpp"
+#include "engine/metrics/overlap_2d.hpp"
 
 namespace pegsim {
 namespace {
@@ -46,8 +46,7 @@ bool world_solids(const Body& body, const BodyState& pose, std::vector<ConvexSol
 // A compound against a plane, a polytope or a compound: the volume of the union of the
 // pairwise intersections of their convex parts (inclusion-exclusion, exact). Spheres (as a
 // body or a part) are not measured.
-bool compound_overlap_volume(const Model& model, const State& state, int a, int b,
-                             double& volume) {
+bool compound_overlap_volume(const Model& model, const State& state, int a, int b, double& volume) {
   const Body& ba = model.bodies[a];
   const Body& bb = model.bodies[b];
   if (ba.shape.kind == ShapeKind::Plane || bb.shape.kind == ShapeKind::Plane) {

@@ -87,8 +87,8 @@ std::vector<Piece> pieces(const Body& body, const BodyState& pose) {
 // compound (check_planar_parts), so its lens with a circle or its segment cut by a half-plane
 // is disjoint from every other term and adds; a disc meeting a polygon has no formula here,
 // and makes the pair unmeasured (false).
-bool compound_overlap_area(const Body& ba, const BodyState& sa, const Body& bb,
-                           const BodyState& sb, double& area) {
+bool compound_overlap_area(const Body& ba, const BodyState& sa, const Body& bb, const BodyState& sb,
+                           double& area) {
   using K = ShapeKind;
   const std::vector<Piece> pa = pieces(ba, sa), pb = pieces(bb, sb);
   std::vector<std::vector<Vec2>> common;
@@ -131,15 +131,14 @@ bool compound_overlap_area(const Body& ba, const BodyState& sa, const Body& bb,
 
 }  // namespace
 
-bool pair_overlap_area_2d(const Model& model, const State& state, int a, int b,
-                              double& area) {
+bool pair_overlap_area_2d(const Model& model, const State& state, int a, int b, double& area) {
   area = 0.0;
   const Shape* sa = &model.bodies[a].shape;
   const Shape* sb = &model.bodies[b].shape;
   if (!sa->planar() || !sb->planar()) return false;
   if (sa->kind == ShapeKind::Compound || sb->kind == ShapeKind::Compound)
-    return compound_overlap_area(model.bodies[a], state.bodies[a], model.bodies[b],
-                                 state.bodies[b], area);
+    return compound_overlap_area(model.bodies[a], state.bodies[a], model.bodies[b], state.bodies[b],
+                                 area);
   // Order the pair so that sa has the lower kind (Polygon < Circle < HalfPlane).
   if (static_cast<int>(sa->kind) > static_cast<int>(sb->kind)) {
     std::swap(sa, sb);

@@ -14,7 +14,6 @@ namespace pegsim {
 // (inclusion-exclusion, so a region inside two parts counts once). Returns false, with area 0,
 // for a circle (or circle part) against a polygon (or polygon part) that it meets (no closed
 // form here) and for a pair that is not planar.
-bool pair_overlap_area_2d(const Model& model, const State& state, int a, int b,
-                              double& area);
+bool pair_overlap_area_2d(const Model& model, const State& state, int a, int b, double& area);
 
 }  // namespace pegsim

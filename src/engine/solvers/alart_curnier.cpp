@@ -72,8 +72,7 @@ void AlartCurnier::residual(const Ncp& ncp, const VecX& z, const VecX& w, VecX& 
   }
 }
 
-void AlartCurnier::jacobian(const Ncp& ncp, const VecX& z, const VecX& w,
-                            JacobianRows& J) const {
+void AlartCurnier::jacobian(const Ncp& ncp, const VecX& z, const VecX& w, JacobianRows& J) const {
   const int n = ncp.size();
   for (int i = 0; i < n; ++i) {  // the rows r_i dw_i, kept where the map selects w
     J.clear_row(i);

@@ -1,7 +1,7 @@
 // Alart & Curnier's equations of frictional contact ("A mixed formulation for frictional contact
 // problems prone to Newton like solution methods", CMAME 92, 1991): the NCP with the quadratic
-// cone (ncp.hpp, thesis (2.18)-(2.20)) written as a system G(z) = 0 of projections, with w = M z + q
-// and per-row scales r > 0 (r = 1 / M_ii, so that z and r w are of one size):
+// cone (ncp.hpp, thesis (2.18)-(2.20)) written as a system G(z) = 0 of projections, with w = M z +
+// q and per-row scales r > 0 (r = 1 / M_ii, so that z and r w are of one size):
 //   row on [0, inf):   G_i = min(z_i, r_i w_i)                   p_n = max(0, p_n - r w_n)
 //   free row:          G_i = r_i w_i
 //   a cone's tangents: G_t = p_t - proj_{|.| <= mu p_n}(p_t - r_t u_t)

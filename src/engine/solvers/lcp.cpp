@@ -2,8 +2,8 @@
 // and the elimination of an MCP's free rows.
 #include "engine/solvers/lcp.hpp"
 
-#include <Eigen/SparseQR>
 #include <Eigen/OrderingMethods>
+#include <Eigen/SparseQR>
 #include <algorithm>
 #include <cmath>
 #include <vector>
@@ -46,7 +46,9 @@ const char* lcp_defect(const Lcp& lcp, bool bounds_allowed) {
   return defect(lcp, bounds_allowed, true);
 }
 
-const char* lcp_shape_defect(const Lcp& lcp) { return defect(lcp, false, false); }
+const char* lcp_shape_defect(const Lcp& lcp) {
+  return defect(lcp, false, false);
+}
 
 const char* body_form_defect(const Lcp& lcp) {
   const LcpBodyForm& f = lcp.body_form;
@@ -73,8 +75,10 @@ double natural_residual(const Lcp& lcp, const VecX& z) {
   for (Eigen::Index i = 0; i < n; ++i) {
     const double step = z(i) - w(i);
     double ri = w(i);
-    if (step <= lcp.lower(i)) ri = z(i) - lcp.lower(i);
-    else if (step >= lcp.upper(i)) ri = z(i) - lcp.upper(i);
+    if (step <= lcp.lower(i))
+      ri = z(i) - lcp.lower(i);
+    else if (step >= lcp.upper(i))
+      ri = z(i) - lcp.upper(i);
     r = std::max(r, std::abs(ri));
   }
   return std::isnan(r) ? INFINITY : r;
@@ -97,11 +101,14 @@ bool reduce_free_rows(const Lcp& mcp, FreeRowReduction& out, const char*& why) {
   for (int i = 0; i < mcp.size(); ++i) {
     const double l = mcp.has_bounds() ? mcp.lower(i) : 0.0;
     const double u = mcp.has_bounds() ? mcp.upper(i) : INFINITY;
-    if (l == -INFINITY && u == INFINITY) out.free.push_back(i);
-    else if (l == 0.0 && u == INFINITY) out.complementary.push_back(i);
+    if (l == -INFINITY && u == INFINITY)
+      out.free.push_back(i);
+    else if (l == 0.0 && u == INFINITY)
+      out.complementary.push_back(i);
     else {
-      why = "a row is bounded other than free or [0, inf), which no Schur reduction to an LCP "
-            "keeps";
+      why =
+          "a row is bounded other than free or [0, inf), which no Schur reduction to an LCP "
+          "keeps";
       return false;
     }
   }

@@ -97,14 +97,12 @@ struct FreeRowReduction {
 };
 bool reduce_free_rows(const Lcp& mcp, FreeRowReduction& out, const char*& why);
 
-
 // Purification of an approximate solution z (with w = M z + q): on the active set
 // A = {i : z_i > w_i} solves M_AA z_A = -q_A by a sparse LU (z = 0 elsewhere; least squares of
 // nearly minimum norm if M_AA is singular); where that misses, up to four single exchanges of
 // the most violated row (z_i < 0 or w_i > 0 on A, w_i < 0 off it) mend the set. Writes the
 // answer to `out` if it is a solution within `tolerance`. Ends an iterative method with a
 // pivoting method's accuracy once the active set is (nearly) right.
-bool active_set_solution(const Lcp& lcp, const VecX& z, const VecX& w, double tolerance,
-                         VecX& out);
+bool active_set_solution(const Lcp& lcp, const VecX& z, const VecX& w, double tolerance, VecX& out);
 
 }  // namespace pegsim

@@ -7,8 +7,12 @@
 
 namespace pegsim {
 
-Eigen::Index m_rows(const Lcp& lcp) { return m_is_sparse(lcp) ? lcp.S.rows() : lcp.M.rows(); }
-Eigen::Index m_cols(const Lcp& lcp) { return m_is_sparse(lcp) ? lcp.S.cols() : lcp.M.cols(); }
+Eigen::Index m_rows(const Lcp& lcp) {
+  return m_is_sparse(lcp) ? lcp.S.rows() : lcp.M.rows();
+}
+Eigen::Index m_cols(const Lcp& lcp) {
+  return m_is_sparse(lcp) ? lcp.S.cols() : lcp.M.cols();
+}
 
 double m_entry(const Lcp& lcp, int i, int j) {
   return m_is_sparse(lcp) ? lcp.S.coeff(i, j) : lcp.M(i, j);
@@ -19,7 +23,8 @@ bool m_all_finite(const Lcp& lcp) {
   if (!m_is_sparse(lcp)) return lcp.M.allFinite();
   bool finite = true;
   for (Eigen::Index j = 0; j < lcp.S.outerSize(); ++j)
-    for (SparseMatX::InnerIterator it(lcp.S, j); it; ++it) finite = finite && std::isfinite(it.value());
+    for (SparseMatX::InnerIterator it(lcp.S, j); it; ++it)
+      finite = finite && std::isfinite(it.value());
   return finite;
 }
 
@@ -32,8 +37,7 @@ double m_max_abs(const Lcp& lcp) {
 }
 
 double m_max_row_sum(const Lcp& lcp) {
-  if (!m_is_sparse(lcp))
-    return lcp.M.size() ? lcp.M.cwiseAbs().rowwise().sum().maxCoeff() : 0.0;
+  if (!m_is_sparse(lcp)) return lcp.M.size() ? lcp.M.cwiseAbs().rowwise().sum().maxCoeff() : 0.0;
   VecX sums = VecX::Zero(lcp.S.rows());
   for (Eigen::Index j = 0; j < lcp.S.outerSize(); ++j)
     for (SparseMatX::InnerIterator it(lcp.S, j); it; ++it) sums(it.row()) += std::abs(it.value());
@@ -48,7 +52,8 @@ namespace {
 void add_product(const SparseMatX& S, int first, int count, const double* x, VecX& y) {
   if (count == 0) return;
   const Eigen::Index n = S.rows();
-  const int chunk = count < 128 ? count : (n * static_cast<Eigen::Index>(sizeof(double)) < 32000 ? 16 : 4);
+  const int chunk =
+      count < 128 ? count : (n * static_cast<Eigen::Index>(sizeof(double)) < 32000 ? 16 : 4);
   // Scratch per thread (the GUI steps on a worker thread): the chunk sums.
   thread_local std::vector<double> sum;
   if (static_cast<Eigen::Index>(sum.size()) < n) sum.assign(static_cast<std::size_t>(n), 0.0);
@@ -105,7 +110,8 @@ void gather_m(const Lcp& lcp, const std::vector<int>& rows, const std::vector<in
   out.setZero();
   for (std::size_t j = 0; j < cols.size(); ++j)
     for (SparseMatX::InnerIterator it(lcp.S, cols[j]); it; ++it)
-      for (int k = first_at[static_cast<std::size_t>(it.row())]; k >= 0; k = next[static_cast<std::size_t>(k)])
+      for (int k = first_at[static_cast<std::size_t>(it.row())]; k >= 0;
+           k = next[static_cast<std::size_t>(k)])
         out(k, static_cast<Eigen::Index>(j)) = it.value();
 }
 

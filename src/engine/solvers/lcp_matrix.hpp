@@ -10,7 +10,9 @@
 namespace pegsim {
 
 // True when S holds M (M is then 0 x 0).
-inline bool m_is_sparse(const Lcp& lcp) { return lcp.M.size() == 0 && lcp.S.rows() > 0; }
+inline bool m_is_sparse(const Lcp& lcp) {
+  return lcp.M.size() == 0 && lcp.S.rows() > 0;
+}
 
 // M's rows and columns, whichever form holds it.
 Eigen::Index m_rows(const Lcp& lcp);
@@ -39,7 +41,8 @@ void diagonal_block_m(const Lcp& lcp, int first, int count, MatX& out);
 template <class F>
 void for_each_in_column(const Lcp& lcp, int j, F&& f) {
   if (m_is_sparse(lcp)) {
-    for (SparseMatX::InnerIterator it(lcp.S, j); it; ++it) f(static_cast<int>(it.row()), it.value());
+    for (SparseMatX::InnerIterator it(lcp.S, j); it; ++it)
+      f(static_cast<int>(it.row()), it.value());
     return;
   }
   for (Eigen::Index i = 0; i < lcp.M.rows(); ++i)

@@ -133,8 +133,8 @@ SolveReport LemkeSolver::solve(const Lcp& lcp, VecX& z, const SolverOptions& opt
   // among ties and end on a false ray; so only a ray in long double, whose 11 more bits keep
   // those paths exact, is taken as the answer.
   dense().start_cold();
-  if (fast_solved(fast_.run(Fast::Rule::Lexicographic,
-                            std::min(budget, report.iterations + quick), report)))
+  if (fast_solved(fast_.run(Fast::Rule::Lexicographic, std::min(budget, report.iterations + quick),
+                            report)))
     return finish(SolveStatus::Solved, "");
   using Exact = LemkeTableau<long double>;
   exact_.bind(lcp, tolerance);
@@ -204,8 +204,7 @@ bool LemkeSolver::fast_solved_from(const Lcp& lcp, const std::vector<int>& Z, in
 // M_ZZ z_Z = -q_Z with two steps of iterative refinement (which recover the digits an
 // ill-conditioned M_ZZ costs) and checks the natural residual. (Block principal pivoting from
 // here, moving every infeasible index at once, diverges on pour20's pile: M is not a P-matrix.)
-bool LemkeSolver::try_basis(const Lcp& lcp, const std::vector<int>& Z, VecX& z,
-                            double tolerance) {
+bool LemkeSolver::try_basis(const Lcp& lcp, const std::vector<int>& Z, VecX& z, double tolerance) {
   const int k = static_cast<int>(Z.size());
   gather_m(lcp, Z, Z, MZZ_);
   qZ_.resize(k);

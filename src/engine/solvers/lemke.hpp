@@ -44,9 +44,9 @@ class LemkeSolver final : public Solver {
 
   LemkeTableau<double> fast_;
   LemkeTableau<long double> exact_;
-  std::vector<int> Z_;   // indices of the basic z_i of the warm start
+  std::vector<int> Z_;       // indices of the basic z_i of the warm start
   std::vector<char> basis_;  // final basis of the last solved call (empty otherwise)
-  MatX MZZ_;             // warm-basis workspaces
+  MatX MZZ_;                 // warm-basis workspaces
   VecX qZ_, zZ_, candidate_, polished_;
 };
 

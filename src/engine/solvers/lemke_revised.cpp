@@ -143,8 +143,10 @@ bool LemkeRevised::refactor() {
   w_slot_.assign(n, -1);
   z_slot_.clear();
   for (int r = 0; r < n; ++r) {
-    if (basic_[r] < n) w_slot_[basic_[r]] = r;
-    else z_slot_.push_back(r);
+    if (basic_[r] < n)
+      w_slot_[basic_[r]] = r;
+    else
+      z_slot_.push_back(r);
   }
   r_row_.clear();
   r_index_.assign(n, -1);

@@ -73,9 +73,9 @@ class LemkeRevised {
   bool coupled_blocks(const Lcp& lcp);  // false: no body form, bind reads all of M
   bool refactor();
   void column_of(int variable, VecX& column) const;  // column of B's variable in [I, -M, -d]
-  void ftran(VecX& y);                          // y <- B^-1 y
-  void solve_factor(VecX& y);                   // y <- B_0^-1 y
-  void solve_factor_transposed(VecX& u);        // u <- B_0^-T u
+  void ftran(VecX& y);                               // y <- B^-1 y
+  void solve_factor(VecX& y);                        // y <- B_0^-1 y
+  void solve_factor_transposed(VecX& u);             // u <- B_0^-T u
   std::size_t btran_row(int r);  // slot of row r of B^-1 in cached_ (per ratio test)
   int leaving_row(const VecX& a);
   int lexicographic_row(const VecX& a, double threshold);
@@ -93,8 +93,8 @@ class LemkeRevised {
   std::vector<int> block_of_, body_start_, body_blocks_, coupled_start_, coupled_;
   std::vector<int> fill_, mark_, merged_;
   std::vector<double> m_value_;
-  std::vector<int> basic_, row_of_;     // variables: w_i = i, z_i = n + i, z0 = 2n
-  int last_leaving_ = -1;               // the variable the last pivot of run() took out
+  std::vector<int> basic_, row_of_;  // variables: w_i = i, z_i = n + i, z0 = 2n
+  int last_leaving_ = -1;            // the variable the last pivot of run() took out
   VecX x_, d_, a_, res_, solved_, part_;
   // The factored block S of B_0 (refactor()): per equation the slot of its basic w_i or -1, the
   // slots of the basic z's (and z0), the rows R without a basic w and each row's place in R.

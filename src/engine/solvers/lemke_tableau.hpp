@@ -105,7 +105,7 @@ class LemkeTableau {
     int row = lexicographic_row(a_, T(0));
     a_ = -a_;
     int leaving = basic_[row];
-    pivot(row, z0, a_);  // not counted: iterations are the complementary pivots, as in Murty's
+    pivot(row, z0, a_);       // not counted: iterations are the complementary pivots, as in Murty's
     record_residual(report);  // 2^n - 1 (Murty, "Linear complementarity...", 1988, §6.1)
 
     // Complementary pivoting: the complement of the variable that just left enters. A
@@ -287,7 +287,8 @@ class LemkeTableau {
     auto value = [&](int v) { return row_of_[v] >= 0 ? x_(row_of_[v]) : T(0); };
     const T z0 = value(2 * n);
     T r = 0;
-    for (int i = 0; i < n; ++i) r = std::max(r, std::abs(std::min(value(n + i), value(i) - d_(i) * z0)));
+    for (int i = 0; i < n; ++i)
+      r = std::max(r, std::abs(std::min(value(n + i), value(i) - d_(i) * z0)));
     report.residual_history.push_back(static_cast<double>(r));
   }
 
@@ -301,11 +302,13 @@ class LemkeTableau {
       res_ = q_;
       for (int r = 0; r < n; ++r) {
         const int v = basic_[r];
-        if (v < n) res_(v) -= x_(r);
+        if (v < n)
+          res_(v) -= x_(r);
         else if (v < 2 * n)
           for (int k = col_start_[v - n]; k < col_start_[v - n + 1]; ++k)
             res_(m_row_[k]) += x_(r) * m_value_[k];
-        else res_ += x_(r) * d_;
+        else
+          res_ += x_(r) * d_;
       }
       x_.noalias() += Binv_ * res_;
     }
@@ -315,16 +318,16 @@ class LemkeTableau {
   const Lcp* lcp_ = nullptr;
   int n_ = 0;
   Vec q_;
-  Mat Binv_;                  // inverse of the basis matrix, columns of [I, -M, -d]
-  Vec x_;                     // values of the basic variables, row by row
-  Vec d_;                     // covering vector
-  T x_floor_ = 0;             // how far below zero Harris' test lets a basic value go
-  T lex_zero_ = 0;            // |M| eps: smaller tableau entries count as zero
-  double tolerance_ = 0.0;    // natural residual accepted as a solution
+  Mat Binv_;                // inverse of the basis matrix, columns of [I, -M, -d]
+  Vec x_;                   // values of the basic variables, row by row
+  Vec d_;                   // covering vector
+  T x_floor_ = 0;           // how far below zero Harris' test lets a basic value go
+  T lex_zero_ = 0;          // |M| eps: smaller tableau entries count as zero
+  double tolerance_ = 0.0;  // natural residual accepted as a solution
   Rule rule_ = Rule::Harris;
-  std::vector<int> basic_;    // variable basic in each row
-  std::vector<int> row_of_;   // row of each variable, -1 when nonbasic
-  Vec a_, col_, res_;         // entering column, pivot column and residual workspaces
+  std::vector<int> basic_;              // variable basic in each row
+  std::vector<int> row_of_;             // row of each variable, -1 when nonbasic
+  Vec a_, col_, res_;                   // entering column, pivot column and residual workspaces
   std::vector<int> col_start_, m_row_;  // M in compressed sparse columns (bind)
   std::vector<T> m_value_;
   bool columns_indexed_ = false;

@@ -75,8 +75,10 @@ const char* ncp_defect(const Ncp& ncp) {
     if (!(lin.lower(i) == 0.0 || lin.lower(i) == -INFINITY) || lin.upper(i) != INFINITY)
       return "an NCP row is bounded other than free or [0, inf)";
   for (const FrictionCone& c : ncp.cones) {
-    if (c.normal < 0 || c.tangents < 1 || c.slip() >= n) return "a friction cone lies outside the rows";
-    if (!(c.mu >= 0.0) || !std::isfinite(c.mu)) return "a friction coefficient is not finite and >= 0";
+    if (c.normal < 0 || c.tangents < 1 || c.slip() >= n)
+      return "a friction cone lies outside the rows";
+    if (!(c.mu >= 0.0) || !std::isfinite(c.mu))
+      return "a friction coefficient is not finite and >= 0";
     if (lin.lower(c.normal) != 0.0 || lin.lower(c.slip()) != 0.0)
       return "a cone's normal or slip row is not on [0, inf)";
     for (int k = 1; k <= c.tangents; ++k)
@@ -116,8 +118,7 @@ double natural_residual(const Ncp& ncp, const VecX& z) {
 }
 
 void set_slip_speeds(const Ncp& ncp, const VecX& w, VecX& z) {
-  for (const FrictionCone& c : ncp.cones)
-    z(c.slip()) = w.segment(c.normal + 1, c.tangents).norm();
+  for (const FrictionCone& c : ncp.cones) z(c.slip()) = w.segment(c.normal + 1, c.tangents).norm();
 }
 
 void complementarity_partners(const Ncp& ncp, const VecX& z, const VecX& w, VecX& a) {
@@ -141,8 +142,7 @@ void slip_rows(const Ncp& ncp, std::vector<int>& cone_of_row) {
 }
 
 void clamp_to_bounds(const Ncp& ncp, VecX& z) {
-  for (int i = 0; i < ncp.size() && i < z.size(); ++i)
-    z(i) = std::max(z(i), ncp.linear.lower(i));
+  for (int i = 0; i < ncp.size() && i < z.size(); ++i) z(i) = std::max(z(i), ncp.linear.lower(i));
 }
 
 }  // namespace pegsim

@@ -41,7 +41,7 @@ class NcpCrossover {
   std::vector<char> released_;  // per row: how it was released (0: not)
   std::vector<int> cone_of_row_;
   double tolerance_ = 0.0;
-  std::vector<int> columns_;  // the variables not held at their bound
+  std::vector<int> columns_;    // the variables not held at their bound
   std::vector<int> column_of_;  // per row, its place in columns_ (-1: held at its bound)
   VecX x_, w_, F_, E_, dx_, rhs_, trial_;
   SparseRowsX m_rows_;  // M by rows

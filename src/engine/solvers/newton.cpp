@@ -12,11 +12,13 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-constexpr double kArmijo = 1e-4;      // sufficient decrease of psi per unit of directional slope
-constexpr double kMinStep = 1e-12;    // the line search gives up below this step length
-constexpr double kUseful = 1e-6;  // least decrease a Newton-like direction promises, / psi
+constexpr double kArmijo = 1e-4;    // sufficient decrease of psi per unit of directional slope
+constexpr double kMinStep = 1e-12;  // the line search gives up below this step length
+constexpr double kUseful = 1e-6;    // least decrease a Newton-like direction promises, / psi
 
-double fischer(double a, double b) { return std::hypot(a, b) - a - b; }
+double fischer(double a, double b) {
+  return std::hypot(a, b) - a - b;
+}
 
 }  // namespace
 
@@ -47,8 +49,10 @@ void NewtonSolver::jacobian(const VecX& z, const VecX& w) {
   if (map_ != Map::MinMap) return;
   for (int i = 0; i < static_cast<int>(n); ++i) {
     J_.clear_row(i);
-    if (z(i) <= w(i)) J_.add(i, i, 1.0);
-    else J_.add_m_row(i, 1.0, i);
+    if (z(i) <= w(i))
+      J_.add(i, i, 1.0);
+    else
+      J_.add_m_row(i, 1.0, i);
   }
 }
 
@@ -72,8 +76,7 @@ bool NewtonSolver::descend(const VecX& z, double psi, const std::function<double
     // own); one that promises almost nothing (a least-squares step where H lies along J's
     // near-null directions, which it leaves out) would be taken for no gain: the next direction.
     const bool gradient = direction == directions - 1;
-    if (!dz_.allFinite() || !(slope < 0.0) || (!gradient && !(slope < -kUseful * psi)))
-      continue;
+    if (!dz_.allFinite() || !(slope < 0.0) || (!gradient && !(slope < -kUseful * psi))) continue;
     for (double step = 1.0; step >= kMinStep; step *= 0.5) {
       trial_ = z + step * dz_;
       if (merit_at() <= psi + kArmijo * step * slope) return true;

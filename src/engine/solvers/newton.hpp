@@ -54,8 +54,7 @@ class NewtonSolver final : public Solver {
   void jacobian(const VecX& z, const VecX& w);
   // The same for the NCP (w = M z + q and F(z) on the way).
   void evaluate(const Ncp& ncp, const VecX& z, VecX& w, VecX& F, VecX& H, VecX& Phi);
-  bool run_ncp(const Ncp& ncp, VecX& z, int max_iterations, double tolerance,
-               SolveReport& report);
+  bool run_ncp(const Ncp& ncp, VecX& z, int max_iterations, double tolerance, SolveReport& report);
   void jacobian(const Ncp& ncp, const VecX& z, const VecX& w, const VecX& F);
   // The merit's Jacobian: JF_ for minmap, J_ for Fischer.
   const JacobianRows& merit_jacobian() const { return map_ == Map::MinMap ? JF_ : J_; }
@@ -68,8 +67,8 @@ class NewtonSolver final : public Solver {
   static constexpr int kStall = 20;
 
   Map map_;
-  SparseRowsX m_rows_;    // M by rows, for the Jacobians' rows
-  JacobianRows J_, JF_;   // pattern set per solve
+  SparseRowsX m_rows_;   // M by rows, for the Jacobians' rows
+  JacobianRows J_, JF_;  // pattern set per solve
   SparseDirection direction_;
   VecX w_, H_, Phi_, dz_, rhs_, grad_, trial_, w_trial_, H_trial_, Phi_trial_, F_, F_trial_;
   VecX a_;                        // the NCP's complementarity partners (ncp.hpp)

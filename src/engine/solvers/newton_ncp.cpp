@@ -13,15 +13,18 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-bool is_free(const Ncp& ncp, Eigen::Index i) { return ncp.linear.lower(i) == -INFINITY; }
+bool is_free(const Ncp& ncp, Eigen::Index i) {
+  return ncp.linear.lower(i) == -INFINITY;
+}
 
 }  // namespace
 
-void NewtonSolver::evaluate(const Ncp& ncp, const VecX& z, VecX& w, VecX& F, VecX& H,
-                            VecX& Phi) {
+void NewtonSolver::evaluate(const Ncp& ncp, const VecX& z, VecX& w, VecX& F, VecX& H, VecX& Phi) {
   ncp.evaluate(z, w, F);
-  if (slip_partners_) complementarity_partners(ncp, z, w, a_);
-  else a_ = z;
+  if (slip_partners_)
+    complementarity_partners(ncp, z, w, a_);
+  else
+    a_ = z;
   H.resize(z.size());
   Phi.resize(z.size());
   for (Eigen::Index i = 0; i < z.size(); ++i) {
@@ -42,8 +45,10 @@ void NewtonSolver::jacobian(const Ncp& ncp, const VecX& z, const VecX& w, const 
   JacobianRows& JF = map_ == Map::MinMap ? JF_ : J_;
   ncp.jacobian(z, w, JF);
   if (map_ == Map::MinMap) J_ = JF;
-  if (slip_partners_) complementarity_partners(ncp, z, w, a_);
-  else a_ = z;
+  if (slip_partners_)
+    complementarity_partners(ncp, z, w, a_);
+  else
+    a_ = z;
   // Row i's derivative along a_i (its along F_i scales the row) into J: the partner's
   // gradient, e_i and, on a slip row paired with sigma - |u_t|, minus d|u_t|/dz.
   auto add_partner = [&](JacobianRows& J, int i, double da) {
@@ -88,8 +93,10 @@ bool NewtonSolver::run_ncp(const Ncp& ncp, VecX& z, int max_iterations, double t
   while (report.iterations < max_iterations) {
     if (solved()) return true;
     const double psi = 0.5 * Phi_.squaredNorm();
-    if (psi < 0.999 * best) since_gain = 0;
-    else if (++since_gain >= kStall) return false;
+    if (psi < 0.999 * best)
+      since_gain = 0;
+    else if (++since_gain >= kStall)
+      return false;
     best = std::min(best, psi);
     jacobian(ncp, z, w_, F_);
     grad_.noalias() = merit_jacobian().matrix().transpose() * Phi_;

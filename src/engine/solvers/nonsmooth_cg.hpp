@@ -24,7 +24,7 @@ class NonsmoothCg {
   bool momentum(const VecX& before, const VecX& after, VecX& step);
 
  private:
-  VecX direction_;  // p_{k-1}
+  VecX direction_;         // p_{k-1}
   double previous_ = 0.0;  // ||r_{k-1}||^2
   bool have_previous_ = false;
 };

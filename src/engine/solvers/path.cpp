@@ -15,14 +15,14 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-constexpr double kArmijo = 1e-4;     // sufficient decrease per unit of directional slope
-constexpr double kMinStep = 1e-12;   // the line search gives up below this step length
-constexpr std::size_t kMemory = 10;  // non-monotone reference: max psi of the last 10 iterates
-constexpr int kWatchdog = 20;        // steps in which the best merit has not halved -> go back
-constexpr double kGain = 0.5;        // the watchdog's gain: psi halved
+constexpr double kArmijo = 1e-4;          // sufficient decrease per unit of directional slope
+constexpr double kMinStep = 1e-12;        // the line search gives up below this step length
+constexpr std::size_t kMemory = 10;       // non-monotone reference: max psi of the last 10 iterates
+constexpr int kWatchdog = 20;             // steps in which the best merit has not halved -> go back
+constexpr double kGain = 0.5;             // the watchdog's gain: psi halved
 constexpr double kRegularization = 1e-8;  // delta of J + delta I, relative to 1 + max |M_ij|
-constexpr int kInteriorSteps = 200;  // the interior-point restart's budget (100 were enough)
-constexpr double kCrawlReach = 1e-6;  // natural residual below which a crawling step pivots
+constexpr int kInteriorSteps = 200;       // the interior-point restart's budget (100 were enough)
+constexpr double kCrawlReach = 1e-6;      // natural residual below which a crawling step pivots
 
 // phi(a, b) = a + b - sqrt(a^2 + b^2) and its partial derivatives; at a = b = 0 the element
 // (1 - 1/sqrt 2, 1 - 1/sqrt 2) of the generalized gradient.
@@ -37,8 +37,12 @@ Fb fischer(double a, double b) {
   return {value, 1.0 - a / r, 1.0 - b / r};
 }
 
-double lower_of(const Lcp& lcp, int i) { return lcp.has_bounds() ? lcp.lower(i) : 0.0; }
-double upper_of(const Lcp& lcp, int i) { return lcp.has_bounds() ? lcp.upper(i) : INFINITY; }
+double lower_of(const Lcp& lcp, int i) {
+  return lcp.has_bounds() ? lcp.lower(i) : 0.0;
+}
+double upper_of(const Lcp& lcp, int i) {
+  return lcp.has_bounds() ? lcp.upper(i) : INFINITY;
+}
 
 // Natural residual |z - mid(l, u, z - w)|_inf for a known w (no product with M).
 double residual_of(const Lcp& lcp, const VecX& z, const VecX& w) {
@@ -62,15 +66,16 @@ VecX clamp_to_bounds(const Lcp& lcp, const VecX& z) {
 // on the others, solve M_II z_I = -(q_I + M_IB z_B) by a sparse LU (least squares of nearly
 // minimum norm where contact problems make M_II singular but consistent); `out` is kept if it
 // solves the MCP within `tolerance`.
-bool active_set_polish(const Lcp& lcp, const VecX& z, const VecX& w, double tolerance,
-                       VecX& out) {
+bool active_set_polish(const Lcp& lcp, const VecX& z, const VecX& w, double tolerance, VecX& out) {
   const int n = lcp.size();
   std::vector<int> inner;
   out.resize(n);
   for (int i = 0; i < n; ++i) {
     const double step = z(i) - w(i), l = lower_of(lcp, i), u = upper_of(lcp, i);
-    if (step <= l) out(i) = l;
-    else if (step >= u) out(i) = u;
+    if (step <= l)
+      out(i) = l;
+    else if (step >= u)
+      out(i) = u;
     else {
       out(i) = 0.0;
       inner.push_back(i);
@@ -102,10 +107,14 @@ void PathSolver::evaluate(const Lcp& lcp, const VecX& z, VecX& w, VecX& Phi) con
   for (int i = 0; i < lcp.size(); ++i) {
     const double l = lower_of(lcp, i), u = upper_of(lcp, i);
     const bool has_l = l > -INFINITY, has_u = u < INFINITY;
-    if (!has_l && !has_u) Phi(i) = -w(i);
-    else if (!has_u) Phi(i) = fischer(z(i) - l, w(i)).value;
-    else if (!has_l) Phi(i) = -fischer(u - z(i), -w(i)).value;
-    else Phi(i) = fischer(z(i) - l, -fischer(u - z(i), -w(i)).value).value;
+    if (!has_l && !has_u)
+      Phi(i) = -w(i);
+    else if (!has_u)
+      Phi(i) = fischer(z(i) - l, w(i)).value;
+    else if (!has_l)
+      Phi(i) = -fischer(u - z(i), -w(i)).value;
+    else
+      Phi(i) = fischer(z(i) - l, -fischer(u - z(i), -w(i)).value).value;
   }
 }
 
@@ -154,8 +163,8 @@ bool PathSolver::newton_direction(double regularization) {
   return lu_.info() == Eigen::Success && dz_.allFinite();
 }
 
-bool PathSolver::pivot(const Lcp& lcp, VecX& z, const SolverOptions& options,
-                       SolveReport& report, double tolerance) {
+bool PathSolver::pivot(const Lcp& lcp, VecX& z, const SolverOptions& options, SolveReport& report,
+                       double tolerance) {
   const char* why = nullptr;
   const bool mixed = lcp.has_bounds();
   if (mixed && !reduce_free_rows(lcp, reduction_, why)) return false;
@@ -193,7 +202,8 @@ SolveReport PathSolver::solve(const Lcp& lcp, VecX& z, const SolverOptions& opti
     z.setZero(n);
     return finish(SolveStatus::NumericalFailure, defect);
   }
-  if (!(options.warm_start && z.size() == n && z.allFinite())) z = clamp_to_bounds(lcp, VecX::Zero(n));
+  if (!(options.warm_start && z.size() == n && z.allFinite()))
+    z = clamp_to_bounds(lcp, VecX::Zero(n));
   if (n == 0) return finish(SolveStatus::Solved, "");
 
   // Sparse M with every diagonal entry stored, so J = diag(da) + diag(db) M has M's pattern.
@@ -314,8 +324,9 @@ PathSolver::Phase PathSolver::newton_phase(const Lcp& lcp, VecX& z, const Solver
     if (!accepted) {
       // No decrease even against the reference: the merit is at a (local) minimum.
       if (try_polish(best_)) return Phase::Solved;
-      stall = "the line search found no decrease of the Fischer-Burmeister merit (a local "
-              "minimum that is no solution)";
+      stall =
+          "the line search found no decrease of the Fischer-Burmeister merit (a local "
+          "minimum that is no solution)";
       return Phase::Stalled;
     }
     const double previous_psi = psi;

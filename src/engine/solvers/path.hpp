@@ -35,8 +35,8 @@
 #include "engine/solvers/fixed_point.hpp"
 #include "engine/solvers/interior_point.hpp"
 #include "engine/solvers/lemke.hpp"
-#include "engine/solvers/ncp_linearized.hpp"
 #include "engine/solvers/ncp_crossover.hpp"
+#include "engine/solvers/ncp_linearized.hpp"
 #include "engine/solvers/newton.hpp"
 #include "engine/solvers/proximal_newton.hpp"
 #include "engine/solvers/solver.hpp"
@@ -75,16 +75,16 @@ class PathSolver final : public Solver {
   bool pattern_ready_ = false;
   VecX da_, db_;  // J = diag(da) + diag(db) M
   VecX w_, Phi_, dz_, grad_, trial_, w_trial_, Phi_trial_, best_, polished_;
-  VecX start_;  // the NCP's start, for the proximal Newton
+  VecX start_;                 // the NCP's start, for the proximal Newton
   std::deque<double> merits_;  // psi of the last kMemory iterates
   LemkeSolver lemke_;
   InteriorPointSolver interior_;  // the restart after a failed pivot
-  LinearizedNcp linearized_;  // the NCP's polygonal LCP (path_ncp.cpp)
+  LinearizedNcp linearized_;      // the NCP's polygonal LCP (path_ncp.cpp)
   FreeRowReduction reduction_;
   NewtonSolver newton_{NewtonSolver::Map::FischerBurmeister};  // the NCP's
-  ProximalNewton proximal_newton_;                              // the NCP's
-  FixedPointSolver fixed_point_;                                // the NCP's
-  NcpCrossover crossover_;                                      // the NCP's
+  ProximalNewton proximal_newton_;                             // the NCP's
+  FixedPointSolver fixed_point_;                               // the NCP's
+  NcpCrossover crossover_;                                     // the NCP's
 };
 
 }  // namespace pegsim

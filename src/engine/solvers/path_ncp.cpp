@@ -29,8 +29,8 @@
 namespace pegsim {
 namespace {
 
-constexpr int kSweeps = 200;         // fixed-point sweeps between two Newton runs
-constexpr int kNewtonSteps = 100;    // Newton steps per run (from a polygon's answer, after sweeps)
+constexpr int kSweeps = 200;       // fixed-point sweeps between two Newton runs
+constexpr int kNewtonSteps = 100;  // Newton steps per run (from a polygon's answer, after sweeps)
 constexpr int kPolygonDirections = 16;  // of the polygonal cone (8 left pour20's step 56 unsolved)
 constexpr int kPolygons = 4;            // rotations of it tried
 // The proximal Newton's steps from each polygon's answer (pour20's step 85 takes 1190-1767

@@ -134,8 +134,8 @@ bool PgsSolver::solve_block(const Lcp& lcp, const VecX& z, const VecX& w, int s,
   options.max_iterations = 50 * m;
   const SolveReport local = block_solver_.solve(block_, dz, options);
   if (!local.solved()) {
-    why = "the block at row " + std::to_string(s) + " has no solution (" +
-          to_string(local.status) + ")";
+    why = "the block at row " + std::to_string(s) + " has no solution (" + to_string(local.status) +
+          ")";
     return false;
   }
   dz -= z.segment(s, m);

@@ -15,7 +15,9 @@ namespace pegsim {
 namespace {
 
 // The body pair of a row, (-1, -1) when it acts on no body.
-bool acts(const LcpBodyForm& f, int row) { return f.body_a[row] >= 0 || f.body_b[row] >= 0; }
+bool acts(const LcpBodyForm& f, int row) {
+  return f.body_a[row] >= 0 || f.body_b[row] >= 0;
+}
 
 // |min(z, w)| over a group's rows: its part of the natural residual.
 double natural_part(const VecX& z, const VecX& w) {
@@ -165,14 +167,15 @@ double PgsSolver::body_form_residual(const Lcp& lcp, const VecX& z) {
 }
 
 SolveReport PgsSolver::solve_body_form(const Lcp& lcp, VecX& z, const SolverOptions& options,
-                                       SolveReport report, std::chrono::steady_clock::time_point t0) {
+                                       SolveReport report,
+                                       std::chrono::steady_clock::time_point t0) {
   const LcpBodyForm& f = lcp.body_form;
   const int n = lcp.size();
   // The report's residual from the body form, O(nnz(J)) instead of the dense M z.
   auto finish = [&](SolveStatus status, std::string message) {
     velocity_change(f, z, dv_);
-    return finish_report(std::move(report), status, std::move(message),
-                         body_form_residual(lcp, z), t0);
+    return finish_report(std::move(report), status, std::move(message), body_form_residual(lcp, z),
+                         t0);
   };
   const double tolerance = options.tolerance * (1.0 + lcp.q.cwiseAbs().maxCoeff());
   // dv = W J^T z for the start.

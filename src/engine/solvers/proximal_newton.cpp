@@ -76,7 +76,8 @@ SolveReport ProximalNewton::solve(const Ncp& ncp, VecX& z, const SolverOptions& 
     return finish(SolveStatus::NumericalFailure, defect);
   for (const FrictionCone& c : ncp.cones)
     if (c.tangents > 2)
-      return finish(SolveStatus::NumericalFailure, "a friction cone has more than two tangent rows");
+      return finish(SolveStatus::NumericalFailure,
+                    "a friction cone has more than two tangent rows");
   const double tolerance = options.tolerance * (1.0 + ncp.linear.q.cwiseAbs().maxCoeff());
   proximal_ = ncp;
   if (!m_is_sparse(proximal_.linear)) make_sparse(proximal_.linear);
@@ -115,8 +116,8 @@ SolveReport ProximalNewton::solve(const Ncp& ncp, VecX& z, const SolverOptions& 
   if (natural_residual_at(ncp, z, F_ncp_) <= tolerance) return finish(SolveStatus::Solved, "");
   return finish(SolveStatus::MaxIterations,
                 "proximal Newton on Alart-Curnier's equations: iteration limit " +
-                    std::to_string(options.max_iterations) + " or " +
-                    std::to_string(kSubproblems) + " subproblems reached");
+                    std::to_string(options.max_iterations) + " or " + std::to_string(kSubproblems) +
+                    " subproblems reached");
 }
 
 }  // namespace pegsim

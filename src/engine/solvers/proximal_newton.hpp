@@ -37,8 +37,8 @@ class ProximalNewton {
   // Subproblem k's M + eps D into proximal_ and m_rows_ (their diagonals).
   void set_diagonal(double eps);
 
-  Ncp proximal_;          // M held by its nonzeros
-  SparseRowsX m_rows_;    // proximal_'s M by rows
+  Ncp proximal_;        // M held by its nonzeros
+  SparseRowsX m_rows_;  // proximal_'s M by rows
   AlartCurnier equations_;
   JacobianRows J_;
   SparseDirection direction_;

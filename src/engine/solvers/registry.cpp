@@ -34,9 +34,16 @@ std::unique_ptr<Solver> make_solver(std::string_view name) {
 }
 
 std::vector<std::string> solver_names() {
-  return {"lemke",          "pgs",           "nncg",           "psor",
-          "projected-jacobi", "fixed-point", "interior-point", "minmap-newton",
-          "fischer-newton", "path"};
+  return {"lemke",
+          "pgs",
+          "nncg",
+          "psor",
+          "projected-jacobi",
+          "fixed-point",
+          "interior-point",
+          "minmap-newton",
+          "fischer-newton",
+          "path"};
 }
 
 std::vector<std::string> ncp_solver_names() {
@@ -58,17 +65,23 @@ SolveReport Solver::solve_ncp(const Ncp& ncp, VecX& z, const SolverOptions& /*op
   report.solver = std::string(name());
   z.setZero(ncp.size());
   return finish_report(std::move(report), SolveStatus::NumericalFailure,
-                       std::string(name()) + " solves only LCPs; the NCP with the quadratic "
-                       "cone needs one of: " + ncp_solver_list(),
+                       std::string(name()) +
+                           " solves only LCPs; the NCP with the quadratic "
+                           "cone needs one of: " +
+                           ncp_solver_list(),
                        ncp, z, start);
 }
 
 const char* to_string(SolveStatus s) {
   switch (s) {
-    case SolveStatus::Solved: return "solved";
-    case SolveStatus::MaxIterations: return "max-iterations";
-    case SolveStatus::Unsolvable: return "unsolvable";
-    case SolveStatus::NumericalFailure: return "numerical-failure";
+    case SolveStatus::Solved:
+      return "solved";
+    case SolveStatus::MaxIterations:
+      return "max-iterations";
+    case SolveStatus::Unsolvable:
+      return "unsolvable";
+    case SolveStatus::NumericalFailure:
+      return "numerical-failure";
   }
   return "?";
 }
@@ -81,8 +94,7 @@ SolveReport close_report(SolveReport report, SolveStatus status, std::string mes
   report.residual = residual;
   if (report.residual_history.empty() || report.residual_history.back() != report.residual)
     report.residual_history.push_back(report.residual);
-  report.seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return report;
 }
 }  // namespace
@@ -105,6 +117,5 @@ SolveReport finish_report(SolveReport report, SolveStatus status, std::string me
   return close_report(std::move(report), status, std::move(message), natural_residual(ncp, z),
                       start);
 }
-
 
 }  // namespace pegsim

@@ -14,17 +14,17 @@
 namespace pegsim {
 
 enum class SolveStatus {
-  Solved,          // residual <= tolerance
-  MaxIterations,   // iteration limit reached before the tolerance
-  Unsolvable,      // the method proved (by its own logic) that it cannot reach a solution,
-                   // e.g. Lemke ending on a secondary ray
-  NumericalFailure,// singular pivot, NaN, ...
+  Solved,            // residual <= tolerance
+  MaxIterations,     // iteration limit reached before the tolerance
+  Unsolvable,        // the method proved (by its own logic) that it cannot reach a solution,
+                     // e.g. Lemke ending on a secondary ray
+  NumericalFailure,  // singular pivot, NaN, ...
 };
 
 struct SolverOptions {
-  double tolerance = 1e-10;   // on the natural-map residual, scaled by (1 + ||q||_inf)
+  double tolerance = 1e-10;  // on the natural-map residual, scaled by (1 + ||q||_inf)
   int max_iterations = 10000;
-  bool warm_start = false;    // use the incoming z as a starting point
+  bool warm_start = false;  // use the incoming z as a starting point
   // With warm_start: per variable, 1 if it was basic in the final basis of the previous step's
   // pivoting solve (Solver::final_basis), mapped like z; null or empty when unknown. A basis
   // says more than z > 0: a sticking contact's slip variable is basic at zero.
@@ -37,8 +37,8 @@ struct SolveReport {
   std::vector<double> residual_history;  // natural-map residual per iteration (or per pivot)
   double residual = 0.0;                 // final natural residual (lcp.hpp) of z
   double seconds = 0.0;
-  std::string solver;                    // which solver produced this report
-  std::string message;                   // human-readable detail for non-Solved statuses
+  std::string solver;   // which solver produced this report
+  std::string message;  // human-readable detail for non-Solved statuses
 
   bool solved() const { return status == SolveStatus::Solved; }
 };

@@ -12,7 +12,8 @@ QString command_line_usage() {
       "  --frame K             show frame K (of a run file; of a scene: after K steps)\n"
       "  --overlays LIST       comma-separated overlays to show, or none: %1\n"
       "  --plots               show the Plots dock\n"
-      "  --select NAME         select the body (or else the joint) of that name (inspector, plots)\n"
+      "  --select NAME         select the body (or else the joint) of that name (inspector, "
+      "plots)\n"
       "  --screenshot FILE     save a PNG of the whole window once ready\n"
       "  --quit                exit after the screenshot\n"
       "  --benchmark           measure the window's responsiveness (stack10), print it, exit\n");
@@ -34,7 +35,10 @@ CommandLine parse_command_line(const QStringList& args, const QStringList& overl
       has_inline = true;
     }
     auto next = [&](QString& out) {
-      if (has_inline) { out = value; return true; }
+      if (has_inline) {
+        out = value;
+        return true;
+      }
       if (i + 1 >= args.size()) return false;
       out = args[++i];
       return true;
@@ -48,7 +52,8 @@ CommandLine parse_command_line(const QStringList& args, const QStringList& overl
     } else if (a == "--benchmark") {
       c.benchmark = true;
     } else if (a == "--select") {
-      if (!next(c.select) || c.select.isEmpty()) return fail("--select: expected a body or joint name");
+      if (!next(c.select) || c.select.isEmpty())
+        return fail("--select: expected a body or joint name");
     } else if (a == "--steps" || a == "--frame") {
       QString v;
       if (!next(v)) return fail(a + ": expected a number");
@@ -56,8 +61,10 @@ CommandLine parse_command_line(const QStringList& args, const QStringList& overl
       const qlonglong n = v.toLongLong(&ok);
       if (!ok || n < 0 || (a == "--steps" && n > 100000000))
         return fail(a + ": expected a non-negative integer, got '" + v + "'");
-      if (a == "--steps") c.steps = int(n);
-      else c.frame = n;
+      if (a == "--steps")
+        c.steps = int(n);
+      else
+        c.frame = n;
     } else if (a == "--overlays") {
       QString v;
       if (!next(v)) return fail("--overlays: expected a list such as contacts,normals");
@@ -65,8 +72,8 @@ CommandLine parse_command_line(const QStringList& args, const QStringList& overl
       if (v != "none") {
         for (const QString& k : v.split(',', Qt::SkipEmptyParts)) {
           if (!overlay_keys.contains(k))
-            return fail("--overlays: unknown overlay '" + k + "' (known: " +
-                        overlay_keys.join(", ") + ", none)");
+            return fail("--overlays: unknown overlay '" + k +
+                        "' (known: " + overlay_keys.join(", ") + ", none)");
           list << k;
         }
       }

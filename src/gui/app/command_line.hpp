@@ -11,17 +11,17 @@
 namespace pegsim::gui {
 
 struct CommandLine {
-  QString file;                          // empty: the default scene
-  std::optional<int> steps;              // run N steps after loading a scene
-  std::optional<qint64> frame;           // show frame K (a run file; for a scene: after K steps)
-  std::optional<QStringList> overlays;   // exactly these overlays on ("none": all off)
-  bool plots = false;                    // show the Plots dock
-  QString select;                        // select this body (by name) once the file is open
-  bool benchmark = false;                // measure responsiveness, print the figures, exit
-  QString screenshot;                    // PNG of the whole window once ready
-  bool quit = false;                     // exit after the screenshot
+  QString file;                         // empty: the default scene
+  std::optional<int> steps;             // run N steps after loading a scene
+  std::optional<qint64> frame;          // show frame K (a run file; for a scene: after K steps)
+  std::optional<QStringList> overlays;  // exactly these overlays on ("none": all off)
+  bool plots = false;                   // show the Plots dock
+  QString select;                       // select this body (by name) once the file is open
+  bool benchmark = false;               // measure responsiveness, print the figures, exit
+  QString screenshot;                   // PNG of the whole window once ready
+  bool quit = false;                    // exit after the screenshot
   bool help = false;
-  QString error;                         // non-empty: the line is unusable, and why
+  QString error;  // non-empty: the line is unusable, and why
 };
 
 // `args` without the program name (Qt's own options, e.g. -platform, already removed).

@@ -9,7 +9,8 @@ QString missing_display_message(int argc, char** argv) {
   QString platform = QString::fromLocal8Bit(std::getenv("QT_QPA_PLATFORM"));
   for (int i = 1; i + 1 < argc; ++i)
     if (std::strcmp(argv[i], "-platform") == 0) platform = QString::fromLocal8Bit(argv[i + 1]);
-  if (platform.startsWith("offscreen") || platform.startsWith("minimal") || platform.startsWith("vnc"))
+  if (platform.startsWith("offscreen") || platform.startsWith("minimal") ||
+      platform.startsWith("vnc"))
     return {};
   auto set = [](const char* name) {
     const char* v = std::getenv(name);

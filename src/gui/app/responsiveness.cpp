@@ -5,9 +5,9 @@
 #include <QElapsedTimer>
 #include <QTemporaryDir>
 #include <algorithm>
-#include <ctime>
 #include <cstdio>
 #include <cstdlib>
+#include <ctime>
 #include <functional>
 #include <random>
 #include <vector>
@@ -32,7 +32,9 @@ bool wait_for(const std::function<bool()>& pred, int ms) {
   return pred();
 }
 
-void idle(int ms) { wait_for([] { return false; }, ms); }
+void idle(int ms) {
+  wait_for([] { return false; }, ms);
+}
 
 // CPU seconds of the whole process (every thread): with the machine shared, the CPU a
 // rendered frame costs is a steadier figure than the frame rate.
@@ -82,7 +84,8 @@ int run_responsiveness_benchmark(MainWindow& w, const QString& scenes, double se
     idle(2000);
     const qint64 frames = view->renderedFrames() - frames0;
     std::printf("(0) empty view: %.1f frames rendered/s, %.1f ms CPU per frame\n",
-                frames / (clock.nsecsElapsed() * 1e-9), 1e3 * (process_cpu_seconds() - cpu0) / double(std::max<qint64>(1, frames)));
+                frames / (clock.nsecsElapsed() * 1e-9),
+                1e3 * (process_cpu_seconds() - cpu0) / double(std::max<qint64>(1, frames)));
     std::fflush(stdout);
   }
   const QString stack10 = scenes + "/stack10.json";
@@ -99,7 +102,8 @@ int run_responsiveness_benchmark(MainWindow& w, const QString& scenes, double se
   idle_clock.start();
   idle(2000);
   const double idle_fps = (view->renderedFrames() - idle0) / (idle_clock.nsecsElapsed() * 1e-9);
-  const double idle_cpu_ms = 1e3 * (process_cpu_seconds() - idle_cpu0) / double(std::max<qint64>(1, view->renderedFrames() - idle0));
+  const double idle_cpu_ms = 1e3 * (process_cpu_seconds() - idle_cpu0) /
+                             double(std::max<qint64>(1, view->renderedFrames() - idle0));
 
   // (a) Redraw rate while the simulation runs as fast as possible.
   w.speedBox()->setCurrentIndex(w.speedBox()->count() - 1);  // "As fast as possible"
@@ -116,9 +120,11 @@ int run_responsiveness_benchmark(MainWindow& w, const QString& scenes, double se
   const double steps = (view->frame()->step - step0) / wall;
   w.togglePlay();
   idle(300);
-  std::printf("(a) stack10 as fast as possible, %.1f s: %.1f frames rendered/s (idle: %.1f, %.1f ms CPU per frame), "
-              "%.1f frames shown/s, %.0f steps/s; load average %.1f\n", wall, fps, idle_fps, idle_cpu_ms, shown, steps,
-              load_average());
+  std::printf(
+      "(a) stack10 as fast as possible, %.1f s: %.1f frames rendered/s (idle: %.1f, %.1f ms CPU "
+      "per frame), "
+      "%.1f frames shown/s, %.0f steps/s; load average %.1f\n",
+      wall, fps, idle_fps, idle_cpu_ms, shown, steps, load_average());
   std::fflush(stdout);
 
   // (b) Slider moves on a 10 000-frame run file.
@@ -127,7 +133,8 @@ int run_responsiveness_benchmark(MainWindow& w, const QString& scenes, double se
   try {
     const Scene scene = load_scene(stack10.toStdString());
     Simulator sim(scene.model, scene.initial, scene.settings);
-    RunWriter writer(run.toStdString(), make_run_header(scene, sim.model(), sim.settings(), "pegsim --benchmark"),
+    RunWriter writer(run.toStdString(),
+                     make_run_header(scene, sim.model(), sim.settings(), "pegsim --benchmark"),
                      sim.state());
     sim.add_observer(&writer);
     for (int k = 0; k < 9999; ++k) sim.step();
@@ -152,7 +159,8 @@ int run_responsiveness_benchmark(MainWindow& w, const QString& scenes, double se
     timeline->setCurrent(k);  // what a slider drag does: valueChanged -> frame shown
     const double posed = t.nsecsElapsed() * 1e-6;
     if (view->frame()->step != w.source()->frame(k)->step) {
-      std::fprintf(stderr, "pegsim --benchmark: frame %lld was not shown\n", static_cast<long long>(k));
+      std::fprintf(stderr, "pegsim --benchmark: frame %lld was not shown\n",
+                   static_cast<long long>(k));
       return 2;
     }
     view->captureImage([&](const QImage&) { captured = true; });
@@ -162,9 +170,10 @@ int run_responsiveness_benchmark(MainWindow& w, const QString& scenes, double se
     idle(50);
   }
   const Spread a = spread(applied), r = spread(rendered);
-  std::printf("(b) 10000-frame run file, %d slider moves: poses in the scene median %.1f ms, max %.1f ms; "
-              "rendered image ready median %.1f ms, max %.1f ms\n",
-              moves, a.median, a.max, r.median, r.max);
+  std::printf(
+      "(b) 10000-frame run file, %d slider moves: poses in the scene median %.1f ms, max %.1f ms; "
+      "rendered image ready median %.1f ms, max %.1f ms\n",
+      moves, a.median, a.max, r.median, r.max);
   return 0;
 }
 

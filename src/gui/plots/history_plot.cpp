@@ -2,7 +2,8 @@
 
 namespace pegsim::gui {
 
-PlotData plot_history(const Model& model, const Vec3& gravity, const FrameSource& frames, int max_buckets) {
+PlotData plot_history(const Model& model, const Vec3& gravity, const FrameSource& frames,
+                      int max_buckets) {
   PlotData data;
   for (const Bucket& b : buckets(frames.count(), max_buckets)) {
     StepFigures peak;

@@ -7,6 +7,7 @@
 
 namespace pegsim::gui {
 
-PlotData plot_history(const Model& model, const Vec3& gravity, const FrameSource& frames, int max_buckets);
+PlotData plot_history(const Model& model, const Vec3& gravity, const FrameSource& frames,
+                      int max_buckets);
 
 }  // namespace pegsim::gui

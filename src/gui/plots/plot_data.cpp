@@ -13,7 +13,8 @@ double system_kinetic_energy(const Model& model, const std::vector<BodyState>& b
   return e;
 }
 
-double system_potential_energy(const Model& model, const Vec3& gravity, const std::vector<BodyState>& bodies) {
+double system_potential_energy(const Model& model, const Vec3& gravity,
+                               const std::vector<BodyState>& bodies) {
   double e = 0.0;
   for (std::size_t i = 0; i < bodies.size() && i < model.bodies.size(); ++i)
     if (!model.bodies[i].is_static) e -= model.bodies[i].mass * gravity.dot(bodies[i].position);

@@ -15,14 +15,15 @@ namespace pegsim::gui {
 // Kinetic energy of every moving body, J.
 double system_kinetic_energy(const Model& model, const std::vector<BodyState>& bodies);
 // Potential energy of gravity, -sum m g . x over moving bodies (zero at the origin), J.
-double system_potential_energy(const Model& model, const Vec3& gravity, const std::vector<BodyState>& bodies);
+double system_potential_energy(const Model& model, const Vec3& gravity,
+                               const std::vector<BodyState>& bodies);
 
 // The step figures of one frame (or the largest over a bucket).
 struct StepFigures {
   double contacts = 0.0;
-  double sm_traps = 0.0;   // SM traps among the contacts (thesis Fig. 5.13)
+  double sm_traps = 0.0;  // SM traps among the contacts (thesis Fig. 5.13)
   double iterations = 0.0;
-  double residual = 0.0;   // 0: nothing solved
+  double residual = 0.0;  // 0: nothing solved
   double solve_ms = 0.0;
   void include(const StepFigures& other);  // element-wise maximum
 };
@@ -36,12 +37,13 @@ struct Bucket {
 std::vector<Bucket> buckets(std::int64_t count, int max_buckets);
 
 struct PlotData {
-  std::vector<double> time;                          // per sample, s
-  std::vector<std::vector<BodyState>> bodies;        // per sample: every body's pose and twist
-  std::vector<std::vector<Vec3>> acceleration;       // per sample, per body, m/s^2
-  std::vector<double> kinetic, potential;            // per sample, J
-  std::vector<StepFigures> steps;                    // per sample: the bucket's maxima
-  std::vector<std::vector<JointError>> joint_error;  // per sample, per joint (at the sample's frame)
+  std::vector<double> time;                     // per sample, s
+  std::vector<std::vector<BodyState>> bodies;   // per sample: every body's pose and twist
+  std::vector<std::vector<Vec3>> acceleration;  // per sample, per body, m/s^2
+  std::vector<double> kinetic, potential;       // per sample, J
+  std::vector<StepFigures> steps;               // per sample: the bucket's maxima
+  std::vector<std::vector<JointError>>
+      joint_error;  // per sample, per joint (at the sample's frame)
   std::vector<std::vector<JointCoordinates>> joint_coordinates;
 
   std::size_t size() const { return time.size(); }

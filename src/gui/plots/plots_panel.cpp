@@ -9,8 +9,8 @@
 #include <QLineSeries>
 #include <QLogValueAxis>
 #include <QTabWidget>
-#include <QValueAxis>
 #include <QVBoxLayout>
+#include <QValueAxis>
 #include <algorithm>
 #include <cmath>
 
@@ -19,8 +19,17 @@ namespace pegsim::gui {
 namespace {
 
 enum PlotIndex {
-  kPosition, kVelocity, kAcceleration, kEnergy, kContacts, kIterations, kResidual, kSolveTime,
-  kJointPositionError, kJointRotationError, kJointCoordinate
+  kPosition,
+  kVelocity,
+  kAcceleration,
+  kEnergy,
+  kContacts,
+  kIterations,
+  kResidual,
+  kSolveTime,
+  kJointPositionError,
+  kJointRotationError,
+  kJointCoordinate
 };
 
 const QStringList kXyz{"x", "y", "z"};
@@ -40,21 +49,25 @@ PlotsPanel::PlotsPanel(QWidget* parent) : QWidget(parent), status_(new QLabel) {
     for (std::size_t i = 0; i < views.size(); ++i) row->addWidget(views[i], 0, int(i));
     tabs->addTab(page, title);
   };
-  tab("Selected body", {addPlot("position", "Position (m)", kXyz), addPlot("velocity", "Velocity (m/s)", kXyz),
-                        addPlot("acceleration", "Acceleration (m/s²)", kXyz)});
+  tab("Selected body",
+      {addPlot("position", "Position (m)", kXyz), addPlot("velocity", "Velocity (m/s)", kXyz),
+       addPlot("acceleration", "Acceleration (m/s²)", kXyz)});
   tab("Energy", {addPlot("energy", "Energy (J)", {"kinetic", "potential", "total"})});
   // Contacts and SM traps per step: thesis Fig. 5.13.
-  tab("Steps", {addPlot("contacts", "Contacts and SM traps", {"contacts", "sm traps"}), addPlot("iterations", "Solver iterations", {"iterations"}),
+  tab("Steps", {addPlot("contacts", "Contacts and SM traps", {"contacts", "sm traps"}),
+                addPlot("iterations", "Solver iterations", {"iterations"}),
                 addPlot("residual", "Residual", {"residual"}, /*log=*/true),
                 addPlot("solve time", "Solve time (ms)", {"solve time"})});
-  tab("Joints", {addPlot("joint position error", "Joint position error (m)", {"joint position error"}),
-                 addPlot("joint rotation error", "Joint rotation error (rad)", {"joint rotation error"}),
-                 addPlot("joint", "Joint angle (rad), displacement (m)", {"angle", "displacement"})});
+  tab("Joints",
+      {addPlot("joint position error", "Joint position error (m)", {"joint position error"}),
+       addPlot("joint rotation error", "Joint rotation error (rad)", {"joint rotation error"}),
+       addPlot("joint", "Joint angle (rad), displacement (m)", {"angle", "displacement"})});
   setBody(-1, {});
   setJoint(-1, {});
 }
 
-QWidget* PlotsPanel::addPlot(const QString& key, const QString& title, const QStringList& lines, bool log) {
+QWidget* PlotsPanel::addPlot(const QString& key, const QString& title, const QStringList& lines,
+                             bool log) {
   Plot p;
   p.chart = new QChart;
   p.chart->setTitle(title);
@@ -93,7 +106,8 @@ QWidget* PlotsPanel::addPlot(const QString& key, const QString& title, const QSt
   for (const QString& name : lines) {
     auto* s = new QLineSeries;
     s->setName(name);
-    s->setObjectName(lines.size() > 1 && key != "energy" && key != "contacts" ? key + " " + name : name);
+    s->setObjectName(lines.size() > 1 && key != "energy" && key != "contacts" ? key + " " + name
+                                                                              : name);
     p.chart->addSeries(s);
     s->attachAxis(p.x);
     s->attachAxis(p.y);
@@ -147,7 +161,9 @@ void PlotsPanel::setJoint(int joint, const QString& name) {
   redraw();
 }
 
-void PlotsPanel::setStatus(const QString& text) { status_->setText("time axis: simulated time t (s) — " + text); }
+void PlotsPanel::setStatus(const QString& text) {
+  status_->setText("time axis: simulated time t (s) — " + text);
+}
 
 void PlotsPanel::setCursorTime(double t) {
   cursor_time_ = t;
@@ -182,7 +198,8 @@ void PlotsPanel::redraw() {
   fill(plots_[kIterations], step(&StepFigures::iterations));
   fill(plots_[kResidual], step(&StepFigures::residual));
   fill(plots_[kSolveTime], step(&StepFigures::solve_ms));
-  const bool has_joint = joint_ >= 0 && n > 0 && std::size_t(joint_) < data_.joint_error.front().size();
+  const bool has_joint =
+      joint_ >= 0 && n > 0 && std::size_t(joint_) < data_.joint_error.front().size();
   auto joint = [&](auto value_of) {
     std::vector<double> v;
     if (!has_joint) return v;
@@ -190,10 +207,15 @@ void PlotsPanel::redraw() {
     for (std::size_t i = 0; i < n; ++i) v.push_back(value_of(i, std::size_t(joint_)));
     return v;
   };
-  fill(plots_[kJointPositionError], {joint([&](std::size_t i, std::size_t j) { return data_.joint_error[i][j].position; })});
-  fill(plots_[kJointRotationError], {joint([&](std::size_t i, std::size_t j) { return data_.joint_error[i][j].angle; })});
-  fill(plots_[kJointCoordinate], {joint([&](std::size_t i, std::size_t j) { return data_.joint_coordinates[i][j].angle; }),
-                                  joint([&](std::size_t i, std::size_t j) { return data_.joint_coordinates[i][j].displacement; })});
+  fill(plots_[kJointPositionError],
+       {joint([&](std::size_t i, std::size_t j) { return data_.joint_error[i][j].position; })});
+  fill(plots_[kJointRotationError],
+       {joint([&](std::size_t i, std::size_t j) { return data_.joint_error[i][j].angle; })});
+  fill(plots_[kJointCoordinate],
+       {joint([&](std::size_t i, std::size_t j) { return data_.joint_coordinates[i][j].angle; }),
+        joint([&](std::size_t i, std::size_t j) {
+          return data_.joint_coordinates[i][j].displacement;
+        })});
 }
 
 void PlotsPanel::fill(Plot& p, const std::vector<std::vector<double>>& values) {

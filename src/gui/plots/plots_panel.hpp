@@ -28,15 +28,15 @@ class PlotsPanel : public QWidget {
 
   void setData(PlotData data);
   const PlotData& data() const { return data_; }
-  void setBody(int body, const QString& name);  // -1: none selected
+  void setBody(int body, const QString& name);    // -1: none selected
   void setJoint(int joint, const QString& name);  // -1: none selected
   void setCursorTime(double t);
   void setStatus(const QString& text);  // e.g. how far a run file has been read
 
   // A drawn series by name: "position x|y|z", "velocity x|y|z", "acceleration x|y|z",
-  // "kinetic", "potential", "total", "contacts", "sm traps", "iterations", "residual", "solve time",
-  // "joint position error", "joint rotation error", "joint angle", "joint displacement";
-  // and "cursor <chart>" for the cursor line of a chart ("position", "energy", "residual", ...).
+  // "kinetic", "potential", "total", "contacts", "sm traps", "iterations", "residual", "solve
+  // time", "joint position error", "joint rotation error", "joint angle", "joint displacement"; and
+  // "cursor <chart>" for the cursor line of a chart ("position", "energy", "residual", ...).
   QXYSeries* series(const QString& name) const;
   double cursorTime() const { return cursor_time_; }
 
@@ -50,13 +50,15 @@ class PlotsPanel : public QWidget {
     QLineSeries* cursor = nullptr;
     double y_lo = 0.0, y_hi = 1.0;
   };
-  QWidget* addPlot(const QString& key, const QString& title, const QStringList& lines, bool log = false);
+  QWidget* addPlot(const QString& key, const QString& title, const QStringList& lines,
+                   bool log = false);
   void redraw();
   void fill(Plot& plot, const std::vector<std::vector<double>>& values);
   void placeCursor(Plot& plot);
 
-  std::vector<Plot> plots_;  // position, velocity, acceleration, energy, contacts, iterations, residual,
-                             // solve time, joint position error, joint rotation error, joint coordinate
+  std::vector<Plot>
+      plots_;  // position, velocity, acceleration, energy, contacts, iterations, residual,
+               // solve time, joint position error, joint rotation error, joint coordinate
   PlotData data_;
   int body_ = -1;
   QString body_name_;

@@ -6,8 +6,11 @@ namespace pegsim::gui {
 
 RunPlotLoader::RunPlotLoader(const RunFileSource& source, const Vec3& gravity, int max_buckets,
                              int budget_ms, QObject* parent)
-    : QObject(parent), source_(source), gravity_(gravity),
-      buckets_(buckets(source.count(), max_buckets)), budget_ms_(budget_ms) {
+    : QObject(parent),
+      source_(source),
+      gravity_(gravity),
+      buckets_(buckets(source.count(), max_buckets)),
+      budget_ms_(budget_ms) {
   // The step figures of every frame come from three small tables, read once.
   const RunReader& r = source.reader();
   const std::vector<RecordedSolve> solves = r.solver_reports();

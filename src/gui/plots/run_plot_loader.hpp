@@ -17,13 +17,13 @@ class RunPlotLoader : public QObject {
  public:
   // `source` must outlive the loader. Starts reading at once (from the event loop); each
   // turn reads for `budget_ms` (at least one sample).
-  RunPlotLoader(const RunFileSource& source, const Vec3& gravity, int max_buckets, int budget_ms = 12,
-                QObject* parent = nullptr);
+  RunPlotLoader(const RunFileSource& source, const Vec3& gravity, int max_buckets,
+                int budget_ms = 12, QObject* parent = nullptr);
   const PlotData& data() const { return data_; }
   bool done() const { return next_ >= buckets_.size(); }
 
  signals:
-  void progressed();  // more samples in data(); after the last one done() holds
+  void progressed();             // more samples in data(); after the last one done() holds
   void failed(QString message);  // the file could not be read: loading stops there
 
  private:

@@ -11,13 +11,15 @@ namespace pegsim::gui {
 namespace {
 
 const BodyState* state_of(const OverlayContext& c, int body) {
-  return body >= 0 && std::size_t(body) < c.frame.bodies.size() && std::size_t(body) < c.model.bodies.size()
-             ? &c.frame.bodies[std::size_t(body)] : nullptr;
+  return body >= 0 && std::size_t(body) < c.frame.bodies.size() &&
+                 std::size_t(body) < c.model.bodies.size()
+             ? &c.frame.bodies[std::size_t(body)]
+             : nullptr;
 }
 
 // A feature as drawn: a vertex as a marker, an edge as a segment, a face as its outline.
-void draw_feature(const OverlayContext& c, int body, const Feature& feature, const Rgb& color, double marker,
-                  Sketch& out) {
+void draw_feature(const OverlayContext& c, int body, const Feature& feature, const Rgb& color,
+                  double marker, Sketch& out) {
   const BodyState* s = state_of(c, body);
   if (!s) return;
   const std::vector<Vec3> p = feature_points(c.model.bodies[std::size_t(body)], *s, feature);
@@ -48,8 +50,9 @@ class SmTraps : public Overlay {
         if (i < 0 || i >= int(c.frame.contacts.size())) continue;
         const ContactSnapshot& con = c.frame.contacts[std::size_t(i)];
         const bool feature_is_a = con.body_a == t.body;
-        draw_feature(c, feature_is_a ? con.body_b : con.body_a, feature_is_a ? con.feature_b : con.feature_a,
-                     kSmTrapFacet, 0.02 * c.scene_size, out);
+        draw_feature(c, feature_is_a ? con.body_b : con.body_a,
+                     feature_is_a ? con.feature_b : con.feature_a, kSmTrapFacet,
+                     0.02 * c.scene_size, out);
         // trap_plane_normal: the contact normal turned from the facet onto the trapped body.
         const Vec3 m = feature_is_a ? Vec3(-con.normal) : con.normal;
         const Vec3 at = feature_is_a ? Vec3(con.point_a + con.gap * con.normal) : con.point_a;
@@ -96,14 +99,21 @@ class ConstraintGroups : public Overlay {
 
 const Rgb& group_color(ConstraintKind kind) {
   switch (kind) {
-    case ConstraintKind::Unilateral: return kUnilateralGroup;
-    case ConstraintKind::InterContact: return kInterContactGroup;
-    case ConstraintKind::CrossContact: return kCrossContactGroup;
+    case ConstraintKind::Unilateral:
+      return kUnilateralGroup;
+    case ConstraintKind::InterContact:
+      return kInterContactGroup;
+    case ConstraintKind::CrossContact:
+      return kCrossContactGroup;
   }
   return kUnilateralGroup;
 }
 
-std::unique_ptr<Overlay> sm_traps_overlay() { return std::make_unique<SmTraps>(); }
-std::unique_ptr<Overlay> constraint_groups_overlay() { return std::make_unique<ConstraintGroups>(); }
+std::unique_ptr<Overlay> sm_traps_overlay() {
+  return std::make_unique<SmTraps>();
+}
+std::unique_ptr<Overlay> constraint_groups_overlay() {
+  return std::make_unique<ConstraintGroups>();
+}
 
 }  // namespace pegsim::gui

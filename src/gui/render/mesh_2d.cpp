@@ -7,7 +7,8 @@ namespace pegsim::gui {
 
 std::vector<Vec2> planar_outline(const Shape& shape, double half_width, double depth, int sides) {
   switch (shape.kind) {
-    case ShapeKind::Polygon: return shape.polygon->vertices;
+    case ShapeKind::Polygon:
+      return shape.polygon->vertices;
     case ShapeKind::Circle: {
       std::vector<Vec2> out;
       out.reserve(std::size_t(sides));
@@ -18,8 +19,10 @@ std::vector<Vec2> planar_outline(const Shape& shape, double half_width, double d
       return out;
     }
     case ShapeKind::HalfPlane:
-      return {Vec2(-half_width, -depth), Vec2(half_width, -depth), Vec2(half_width, 0.0), Vec2(-half_width, 0.0)};
-    default: return {};
+      return {Vec2(-half_width, -depth), Vec2(half_width, -depth), Vec2(half_width, 0.0),
+              Vec2(-half_width, 0.0)};
+    default:
+      return {};
   }
 }
 
@@ -33,12 +36,14 @@ FlatMesh flat_face(const std::vector<Vec2>& outline, double z) {
   return m;
 }
 
-Sketch planar_edges(const Shape& shape, const std::vector<Vec2>& outline, double z, const Rgb& color) {
+Sketch planar_edges(const Shape& shape, const std::vector<Vec2>& outline, double z,
+                    const Rgb& color) {
   Sketch s;
   auto at = [z](const Vec2& p) { return Vec3(p.x(), p.y(), z); };
   for (std::size_t k = 0; k < outline.size(); ++k)
     s.segments.push_back({at(outline[k]), at(outline[(k + 1) % outline.size()]), color});
-  if (shape.kind == ShapeKind::Circle) s.segments.push_back({at(Vec2::Zero()), at(Vec2(shape.radius, 0.0)), color});
+  if (shape.kind == ShapeKind::Circle)
+    s.segments.push_back({at(Vec2::Zero()), at(Vec2(shape.radius, 0.0)), color});
   return s;
 }
 

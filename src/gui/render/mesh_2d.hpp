@@ -14,12 +14,14 @@ namespace pegsim::gui {
 // The outline of a planar shape, CCW, in the body's x-y plane: a polygon's vertices, a
 // circle as `sides` points, a half-plane {y <= 0} as the strip [-half_width, half_width] x
 // [-depth, 0]. Empty for a 3D shape.
-std::vector<Vec2> planar_outline(const Shape& shape, double half_width, double depth, int sides = 48);
+std::vector<Vec2> planar_outline(const Shape& shape, double half_width, double depth,
+                                 int sides = 48);
 
 // A convex outline as a triangle fan at height z, every normal +z.
 FlatMesh flat_face(const std::vector<Vec2>& outline, double z);
 
 // The outline's edges at height z in `color`; a circle's spoke from its centre along +x.
-Sketch planar_edges(const Shape& shape, const std::vector<Vec2>& outline, double z, const Rgb& color);
+Sketch planar_edges(const Shape& shape, const std::vector<Vec2>& outline, double z,
+                    const Rgb& color);
 
 }  // namespace pegsim::gui

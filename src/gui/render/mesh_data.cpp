@@ -62,8 +62,12 @@ ColoredVertices sketch_solids(const Sketch& sketch) {
       const double t1 = 2.0 * std::numbers::pi * (k + 1) / kSides;
       const Vec3 p0 = base + r * (std::cos(t0) * u + std::sin(t0) * v);
       const Vec3 p1 = base + r * (std::cos(t1) * u + std::sin(t1) * v);
-      out.add(p0, a.color); out.add(p1, a.color); out.add(a.to, a.color);   // side
-      out.add(p1, a.color); out.add(p0, a.color); out.add(base, a.color);   // cap
+      out.add(p0, a.color);
+      out.add(p1, a.color);
+      out.add(a.to, a.color);  // side
+      out.add(p1, a.color);
+      out.add(p0, a.color);
+      out.add(base, a.color);  // cap
     }
   }
   for (const auto& m : sketch.markers) {
@@ -74,8 +78,15 @@ ColoredVertices sketch_solids(const Sketch& sketch) {
           const Vec3 a = m.at + sx * m.size * axes[0], b = m.at + sy * m.size * axes[1],
                      c = m.at + sz * m.size * axes[2];
           // Outward winding: flip when the octant has an odd number of negative signs.
-          if (sx * sy * sz > 0) { out.add(a, m.color); out.add(b, m.color); out.add(c, m.color); }
-          else { out.add(a, m.color); out.add(c, m.color); out.add(b, m.color); }
+          if (sx * sy * sz > 0) {
+            out.add(a, m.color);
+            out.add(b, m.color);
+            out.add(c, m.color);
+          } else {
+            out.add(a, m.color);
+            out.add(c, m.color);
+            out.add(b, m.color);
+          }
         }
   }
   return out;

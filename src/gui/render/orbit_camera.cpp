@@ -9,7 +9,7 @@ namespace pegsim::gui {
 namespace {
 // Stop short of the poles: the up vector (+z) would be parallel to the view direction.
 constexpr double kMaxElevation = 0.4999 * std::numbers::pi;
-}
+}  // namespace
 
 Vec3 OrbitCamera::eye() const {
   if (planar) return target + distance * Vec3::UnitZ();
@@ -22,7 +22,9 @@ Vec3 OrbitCamera::right() const {
   return planar ? Vec3::UnitX() : Vec3(forward().cross(Vec3::UnitZ()).normalized());
 }
 
-Vec3 OrbitCamera::up() const { return planar ? Vec3::UnitY() : Vec3(right().cross(forward())); }
+Vec3 OrbitCamera::up() const {
+  return planar ? Vec3::UnitY() : Vec3(right().cross(forward()));
+}
 
 double OrbitCamera::half_height() const {
   return distance * std::tan(0.5 * fov_degrees * std::numbers::pi / 180.0);
@@ -39,7 +41,9 @@ void OrbitCamera::pan(double dx_fraction, double dy_fraction) {
   target += -dx_fraction * h * right() + dy_fraction * h * up();
 }
 
-void OrbitCamera::zoom(double factor) { distance = std::clamp(distance * factor, 1e-3, 1e6); }
+void OrbitCamera::zoom(double factor) {
+  distance = std::clamp(distance * factor, 1e-3, 1e6);
+}
 
 void OrbitCamera::fit(const Vec3& lo, const Vec3& hi, double aspect) {
   target = 0.5 * (lo + hi);
@@ -57,9 +61,18 @@ void OrbitCamera::fit(const Vec3& lo, const Vec3& hi, double aspect) {
 void OrbitCamera::preset(ViewPreset view) {
   if (planar) return;
   switch (view) {
-    case ViewPreset::Front: azimuth = -0.5 * std::numbers::pi; elevation = 0.0; break;
-    case ViewPreset::Top: azimuth = -0.5 * std::numbers::pi; elevation = kMaxElevation; break;
-    case ViewPreset::Side: azimuth = 0.0; elevation = 0.0; break;
+    case ViewPreset::Front:
+      azimuth = -0.5 * std::numbers::pi;
+      elevation = 0.0;
+      break;
+    case ViewPreset::Top:
+      azimuth = -0.5 * std::numbers::pi;
+      elevation = kMaxElevation;
+      break;
+    case ViewPreset::Side:
+      azimuth = 0.0;
+      elevation = 0.0;
+      break;
     case ViewPreset::Iso:
       azimuth = -0.25 * std::numbers::pi;
       elevation = std::atan(1.0 / std::sqrt(2.0));

@@ -12,16 +12,16 @@ enum class ViewPreset { Front, Top, Side, Iso };
 
 struct OrbitCamera {
   Vec3 target = Vec3::Zero();
-  double distance = 10.0;          // m, eye to target
-  double azimuth = -1.0;           // rad about +z, 0: eye on +x
-  double elevation = 0.45;         // rad above the xy plane
-  double fov_degrees = 45.0;       // vertical field of view (perspective)
-  bool planar = false;             // looks down -z, x right, y up; orbit and presets do nothing
+  double distance = 10.0;     // m, eye to target
+  double azimuth = -1.0;      // rad about +z, 0: eye on +x
+  double elevation = 0.45;    // rad above the xy plane
+  double fov_degrees = 45.0;  // vertical field of view (perspective)
+  bool planar = false;        // looks down -z, x right, y up; orbit and presets do nothing
 
   Vec3 eye() const;
   Vec3 forward() const { return (target - eye()).normalized(); }
-  Vec3 right() const;              // screen right, world frame
-  Vec3 up() const;                 // screen up, world frame
+  Vec3 right() const;  // screen right, world frame
+  Vec3 up() const;     // screen up, world frame
   // Half the visible height at the target: what an orthographic lens must show.
   double half_height() const;
 
@@ -35,11 +35,14 @@ struct OrbitCamera {
   void preset(ViewPreset view);
 
   // The ray through a viewport point in normalized device coordinates ([-1, 1], y up).
-  struct Ray { Vec3 origin, dir; };
+  struct Ray {
+    Vec3 origin, dir;
+  };
   Ray ray(double ndc_x, double ndc_y, double aspect, bool orthographic) const;
   // The inverse: where a world point appears, in normalized device coordinates; false when it
   // is behind the eye (perspective).
-  bool project(const Vec3& point, double aspect, bool orthographic, double& ndc_x, double& ndc_y) const;
+  bool project(const Vec3& point, double aspect, bool orthographic, double& ndc_x,
+               double& ndc_y) const;
 };
 
 }  // namespace pegsim::gui

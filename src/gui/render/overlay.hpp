@@ -40,24 +40,25 @@ std::unique_ptr<Overlay> sm_traps_overlay();
 std::unique_ptr<Overlay> constraint_groups_overlay();
 
 // Colours shared with the overlay legend in docs/desktop-app.md.
-inline constexpr Rgb kPrimaryContact{1.0f, 0.55f, 0.0f};    // orange
-inline constexpr Rgb kSecondaryContact{0.6f, 0.2f, 0.9f};   // purple
-inline constexpr Rgb kNormalColor{0.1f, 0.8f, 0.2f};        // green
-inline constexpr Rgb kImpulseColor{0.95f, 0.1f, 0.6f};      // magenta
-inline constexpr Rgb kAabbIdle{0.2f, 0.4f, 1.0f};           // blue
-inline constexpr Rgb kAabbActive{1.0f, 0.1f, 0.1f};         // red: the body has an enforced contact
-inline constexpr Rgb kJointColor{0.0f, 0.75f, 0.8f};        // teal: anchor and joint axis
-inline constexpr Rgb kJointSelected{1.0f, 0.85f, 0.1f};     // yellow: the inspected joint
-inline constexpr Rgb kJointLink{0.3f, 0.3f, 0.3f};          // grey: body centre to its joint frame
-inline constexpr Rgb kJointError{1.0f, 0.0f, 0.0f};         // red: origin of J_a to origin of J_b
-inline constexpr Rgb kSmTrapFeature{0.9f, 0.0f, 0.0f};      // red: the trapped vertex or edge
-inline constexpr Rgb kSmTrapFacet{1.0f, 0.35f, 0.75f};      // pink: the facets that trap it
-inline constexpr Rgb kUnilateralGroup{0.15f, 0.45f, 0.95f}; // blue: U-constraint
-inline constexpr Rgb kInterContactGroup{0.95f, 0.7f, 0.0f}; // amber: I-constraint
-inline constexpr Rgb kCrossContactGroup{0.0f, 0.7f, 0.55f}; // sea green: X-constraint
-inline constexpr double kPrimaryMarker = 0.028;             // group markers, x scene size
+inline constexpr Rgb kPrimaryContact{1.0f, 0.55f, 0.0f};   // orange
+inline constexpr Rgb kSecondaryContact{0.6f, 0.2f, 0.9f};  // purple
+inline constexpr Rgb kNormalColor{0.1f, 0.8f, 0.2f};       // green
+inline constexpr Rgb kImpulseColor{0.95f, 0.1f, 0.6f};     // magenta
+inline constexpr Rgb kAabbIdle{0.2f, 0.4f, 1.0f};          // blue
+inline constexpr Rgb kAabbActive{1.0f, 0.1f, 0.1f};        // red: the body has an enforced contact
+inline constexpr Rgb kJointColor{0.0f, 0.75f, 0.8f};       // teal: anchor and joint axis
+inline constexpr Rgb kJointSelected{1.0f, 0.85f, 0.1f};    // yellow: the inspected joint
+inline constexpr Rgb kJointLink{0.3f, 0.3f, 0.3f};         // grey: body centre to its joint frame
+inline constexpr Rgb kJointError{1.0f, 0.0f, 0.0f};        // red: origin of J_a to origin of J_b
+inline constexpr Rgb kSmTrapFeature{0.9f, 0.0f, 0.0f};     // red: the trapped vertex or edge
+inline constexpr Rgb kSmTrapFacet{1.0f, 0.35f, 0.75f};     // pink: the facets that trap it
+inline constexpr Rgb kUnilateralGroup{0.15f, 0.45f, 0.95f};  // blue: U-constraint
+inline constexpr Rgb kInterContactGroup{0.95f, 0.7f, 0.0f};  // amber: I-constraint
+inline constexpr Rgb kCrossContactGroup{0.0f, 0.7f, 0.55f};  // sea green: X-constraint
+inline constexpr double kPrimaryMarker = 0.028;              // group markers, x scene size
 inline constexpr double kMemberMarker = 0.014;
 const Rgb& group_color(ConstraintKind kind);
-inline constexpr Rgb kAxisColors[3]{{1.0f, 0.2f, 0.2f}, {0.2f, 0.9f, 0.2f}, {0.3f, 0.4f, 1.0f}};  // x, y, z
+inline constexpr Rgb kAxisColors[3]{
+    {1.0f, 0.2f, 0.2f}, {0.2f, 0.9f, 0.2f}, {0.3f, 0.4f, 1.0f}};  // x, y, z
 
 }  // namespace pegsim::gui

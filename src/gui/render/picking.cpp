@@ -37,8 +37,10 @@ std::optional<double> ray_hit(const Body& body, const BodyState& state, const Ve
           continue;
         }
         const double t = dist / dn;
-        if (dn < 0.0) enter = std::max(enter, t);
-        else leave = std::min(leave, t);
+        if (dn < 0.0)
+          enter = std::max(enter, t);
+        else
+          leave = std::min(leave, t);
         if (enter > leave) return std::nullopt;
       }
       return enter;
@@ -66,18 +68,19 @@ std::optional<double> ray_hit(const Body& body, const BodyState& state, const Ve
       const Vec3 x = o + t * d;
       if (body.shape.kind == ShapeKind::Circle)
         return x.head<2>().norm() <= body.shape.radius ? std::optional(t) : std::nullopt;
-      if (body.shape.kind == ShapeKind::HalfPlane) return x.y() <= 0.0 ? std::optional(t) : std::nullopt;
+      if (body.shape.kind == ShapeKind::HalfPlane)
+        return x.y() <= 0.0 ? std::optional(t) : std::nullopt;
       const Polygon& p = *body.shape.polygon;
       for (int e = 0; e < p.size(); ++e)
-        if (p.normals[std::size_t(e)].dot(x.head<2>() - p.vertices[std::size_t(e)]) > 0.0) return std::nullopt;
+        if (p.normals[std::size_t(e)].dot(x.head<2>() - p.vertices[std::size_t(e)]) > 0.0)
+          return std::nullopt;
       return t;
     }
   }
   return std::nullopt;
 }
 
-int pick_body(const Model& model, const FrameSnapshot& frame, const Vec3& origin,
-              const Vec3& dir) {
+int pick_body(const Model& model, const FrameSnapshot& frame, const Vec3& origin, const Vec3& dir) {
   int best = -1;
   double best_t = std::numeric_limits<double>::infinity();
   for (std::size_t i = 0; i < model.bodies.size() && i < frame.bodies.size(); ++i) {

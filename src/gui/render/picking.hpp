@@ -16,7 +16,6 @@ std::optional<double> ray_hit(const Body& body, const BodyState& state, const Ve
                               const Vec3& dir);
 
 // Index of the nearest visible body the ray hits in `frame`, or -1.
-int pick_body(const Model& model, const FrameSnapshot& frame, const Vec3& origin,
-              const Vec3& dir);
+int pick_body(const Model& model, const FrameSnapshot& frame, const Vec3& origin, const Vec3& dir);
 
 }  // namespace pegsim::gui

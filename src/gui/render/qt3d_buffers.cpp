@@ -28,15 +28,18 @@ Qt3DCore::QAttribute* vec3_attribute(Qt3DCore::QBuffer* buffer, const QString& n
 
 }  // namespace
 
-Qt3DRender::QGeometryRenderer* make_flat_mesh_renderer(const FlatMesh& mesh, Qt3DCore::QNode* parent) {
+Qt3DRender::QGeometryRenderer* make_flat_mesh_renderer(const FlatMesh& mesh,
+                                                       Qt3DCore::QNode* parent) {
   auto* renderer = new Qt3DRender::QGeometryRenderer(parent);
   auto* geometry = new Qt3DCore::QGeometry(renderer);
   auto* pos = new Qt3DCore::QBuffer(geometry);
   pos->setData(bytes(mesh.positions));
   auto* nrm = new Qt3DCore::QBuffer(geometry);
   nrm->setData(bytes(mesh.normals));
-  vec3_attribute(pos, Qt3DCore::QAttribute::defaultPositionAttributeName(), mesh.vertex_count(), geometry);
-  vec3_attribute(nrm, Qt3DCore::QAttribute::defaultNormalAttributeName(), mesh.vertex_count(), geometry);
+  vec3_attribute(pos, Qt3DCore::QAttribute::defaultPositionAttributeName(), mesh.vertex_count(),
+                 geometry);
+  vec3_attribute(nrm, Qt3DCore::QAttribute::defaultNormalAttributeName(), mesh.vertex_count(),
+                 geometry);
   renderer->setGeometry(geometry);
   renderer->setPrimitiveType(Qt3DRender::QGeometryRenderer::Triangles);
   renderer->setVertexCount(mesh.vertex_count());
@@ -48,8 +51,10 @@ ColoredEntity::ColoredEntity(Kind kind, Qt3DCore::QNode* parent) : Qt3DCore::QEn
   auto* geometry = new Qt3DCore::QGeometry(renderer_);
   positions_ = new Qt3DCore::QBuffer(geometry);
   colors_ = new Qt3DCore::QBuffer(geometry);
-  position_attr_ = vec3_attribute(positions_, Qt3DCore::QAttribute::defaultPositionAttributeName(), 0, geometry);
-  color_attr_ = vec3_attribute(colors_, Qt3DCore::QAttribute::defaultColorAttributeName(), 0, geometry);
+  position_attr_ =
+      vec3_attribute(positions_, Qt3DCore::QAttribute::defaultPositionAttributeName(), 0, geometry);
+  color_attr_ =
+      vec3_attribute(colors_, Qt3DCore::QAttribute::defaultColorAttributeName(), 0, geometry);
   renderer_->setGeometry(geometry);
   renderer_->setPrimitiveType(kind == Kind::Lines ? Qt3DRender::QGeometryRenderer::Lines
                                                   : Qt3DRender::QGeometryRenderer::Triangles);

@@ -11,7 +11,8 @@
 namespace pegsim::gui {
 
 // A geometry renderer for a FlatMesh (position + normal), to use with a lit material.
-Qt3DRender::QGeometryRenderer* make_flat_mesh_renderer(const FlatMesh& mesh, Qt3DCore::QNode* parent);
+Qt3DRender::QGeometryRenderer* make_flat_mesh_renderer(const FlatMesh& mesh,
+                                                       Qt3DCore::QNode* parent);
 
 // An entity drawing per-vertex coloured lines or triangles (unlit); set() replaces its data.
 class ColoredEntity : public Qt3DCore::QEntity {

@@ -2,6 +2,7 @@
 
 #include <QEvent>
 #include <QMouseEvent>
+#include <QSurfaceFormat>
 #include <QVBoxLayout>
 #include <QWheelEvent>
 #include <Qt3DCore/QEntity>
@@ -18,10 +19,9 @@
 #include <Qt3DRender/QMaterial>
 #include <Qt3DRender/QRenderCapture>
 #include <cmath>
-#include <QSurfaceFormat>
 
-#include "gui/render/picking.hpp"
 #include "gui/render/mesh_2d.hpp"
+#include "gui/render/picking.hpp"
 #include "gui/render/qt3d_buffers.hpp"
 #include "gui/render/software_gl.hpp"
 
@@ -29,7 +29,9 @@ namespace pegsim::gui {
 
 namespace {
 
-QVector3D qvec(const Vec3& v) { return QVector3D(float(v.x()), float(v.y()), float(v.z())); }
+QVector3D qvec(const Vec3& v) {
+  return QVector3D(float(v.x()), float(v.y()), float(v.z()));
+}
 
 QQuaternion qquat(const Quat& q) {
   return QQuaternion(float(q.w()), float(q.x()), float(q.y()), float(q.z()));
@@ -115,9 +117,13 @@ void SceneView::setModel(ModelPtr model, double impulse_scale) {
   applyCamera();
 }
 
-double SceneView::sceneSize() const { return scene_size_; }
+double SceneView::sceneSize() const {
+  return scene_size_;
+}
 
-QWindow* SceneView::renderWindow() const { return window_; }
+QWindow* SceneView::renderWindow() const {
+  return window_;
+}
 
 double SceneView::aspect() const {
   return window_->height() > 0 ? double(window_->width()) / double(window_->height()) : 1.0;
@@ -132,7 +138,10 @@ void SceneView::showFrame(FramePtr frame) {
     // Size the scene from its bounded bodies once, so arrows keep their length while playing.
     Vec3 lo = Vec3::Constant(1e300), hi = Vec3::Constant(-1e300);
     for (const Aabb& b : frame_->aabbs)
-      if (b.lo.allFinite() && b.hi.allFinite()) { lo = lo.cwiseMin(b.lo); hi = hi.cwiseMax(b.hi); }
+      if (b.lo.allFinite() && b.hi.allFinite()) {
+        lo = lo.cwiseMin(b.lo);
+        hi = hi.cwiseMax(b.hi);
+      }
     scene_size_ = (hi.array() >= lo.array()).all() ? std::max((hi - lo).norm(), 0.1) : 1.0;
     buildBodies();
     fitAll();
@@ -221,7 +230,8 @@ void SceneView::buildShape(Qt3DCore::QEntity* e, const Body& body, const QColor&
       // A large tile, unlit: a lit (Phong) quad covering half the view cost a software
       // rasterizer (llvmpipe) about 26 ms a frame, twice the rest of the scene.
       const double half = 0.5 * tile;
-      const Rgb floor{float(color.redF() * 0.85), float(color.greenF() * 0.85), float(color.blueF() * 0.85)};
+      const Rgb floor{float(color.redF() * 0.85), float(color.greenF() * 0.85),
+                      float(color.blueF() * 0.85)};
       ColoredVertices quad;
       for (const auto& [x, y] : {std::pair{-1, -1}, {1, -1}, {1, 1}, {-1, -1}, {1, 1}, {-1, 1}})
         quad.add(Vec3(x * half, y * half, 0.0), floor);
@@ -230,7 +240,8 @@ void SceneView::buildShape(Qt3DCore::QEntity* e, const Body& body, const QColor&
       Sketch grid;
       const double step = nice_step(tile / 40.0);
       const double lift = 1e-3 * scene_size_;
-      const Rgb c{float(color.redF() * 0.7), float(color.greenF() * 0.7), float(color.blueF() * 0.7)};
+      const Rgb c{float(color.redF() * 0.7), float(color.greenF() * 0.7),
+                  float(color.blueF() * 0.7)};
       for (double x = -std::floor(half / step) * step; x <= half; x += step) {
         grid.segments.push_back({Vec3(x, -half, lift), Vec3(x, half, lift), c});
         grid.segments.push_back({Vec3(-half, x, lift), Vec3(half, x, lift), c});
@@ -338,8 +349,14 @@ void SceneView::fitAll() {
   if (!frame_) return;
   Vec3 lo = Vec3::Constant(1e300), hi = Vec3::Constant(-1e300);
   for (const Aabb& b : frame_->aabbs)
-    if (b.lo.allFinite() && b.hi.allFinite()) { lo = lo.cwiseMin(b.lo); hi = hi.cwiseMax(b.hi); }
-  if ((hi.array() < lo.array()).any()) { lo = Vec3::Constant(-1); hi = Vec3::Constant(1); }
+    if (b.lo.allFinite() && b.hi.allFinite()) {
+      lo = lo.cwiseMin(b.lo);
+      hi = hi.cwiseMax(b.hi);
+    }
+  if ((hi.array() < lo.array()).any()) {
+    lo = Vec3::Constant(-1);
+    hi = Vec3::Constant(1);
+  }
   camera_.fit(lo, hi, aspect());
   applyCamera();
 }
@@ -428,7 +445,8 @@ bool SceneView::eventFilter(QObject* watched, QEvent* event) {
       if ((p - press_pos_).manhattanLength() > 3) dragged_ = true;
       const double h = std::max(1, window_->height());
       // Left drag orbits (shift: pans), right or middle drag pans; a 2D view only pans.
-      if (drag_button_ == Qt::LeftButton && !(e->modifiers() & Qt::ShiftModifier) && !camera_.planar)
+      if (drag_button_ == Qt::LeftButton && !(e->modifiers() & Qt::ShiftModifier) &&
+          !camera_.planar)
         camera_.orbit(-d.x() * 0.01, d.y() * 0.01);
       else
         camera_.pan(d.x() / h, d.y() / h);
@@ -439,8 +457,10 @@ bool SceneView::eventFilter(QObject* watched, QEvent* event) {
       auto* e = static_cast<QMouseEvent*>(event);
       if (e->button() == drag_button_ && e->button() == Qt::LeftButton && !dragged_) {
         const QPoint p = e->position().toPoint();
-        if (const int joint = jointAt(p); joint >= 0) emit jointClicked(joint);
-        else emit bodyClicked(bodyAt(p));
+        if (const int joint = jointAt(p); joint >= 0)
+          emit jointClicked(joint);
+        else
+          emit bodyClicked(bodyAt(p));
       }
       drag_button_ = Qt::NoButton;
       return true;

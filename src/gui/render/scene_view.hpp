@@ -16,9 +16,17 @@ class QWindow;
 #include "gui/render/overlay.hpp"
 #include "gui/sim/frame_snapshot.hpp"
 
-namespace Qt3DExtras { class Qt3DWindow; class QPhongMaterial; }
-namespace Qt3DCore { class QEntity; class QTransform; }
-namespace Qt3DRender { class QRenderCapture; }
+namespace Qt3DExtras {
+class Qt3DWindow;
+class QPhongMaterial;
+}  // namespace Qt3DExtras
+namespace Qt3DCore {
+class QEntity;
+class QTransform;
+}  // namespace Qt3DCore
+namespace Qt3DRender {
+class QRenderCapture;
+}
 
 namespace pegsim::gui {
 
@@ -78,7 +86,7 @@ class SceneView : public QWidget {
   QWindow* renderWindow() const;
 
  signals:
-  void bodyClicked(int body);  // -1: clicked on empty space
+  void bodyClicked(int body);    // -1: clicked on empty space
   void jointClicked(int joint);  // a click on a joint's anchor (it wins over the body under it)
 
  protected:
@@ -109,7 +117,8 @@ class SceneView : public QWidget {
   FramePtr ghost_;
   std::vector<std::unique_ptr<Overlay>> overlays_;
   std::map<std::string, bool> enabled_;
-  std::map<std::string, std::pair<ColoredEntity*, ColoredEntity*>> overlay_entities_;  // lines, solids
+  std::map<std::string, std::pair<ColoredEntity*, ColoredEntity*>>
+      overlay_entities_;  // lines, solids
   ModelPtr model_;
   FramePtr frame_;
   double impulse_scale_ = 1.0;

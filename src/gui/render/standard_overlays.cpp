@@ -19,7 +19,8 @@ class ContactPoints : public Overlay {
       const Rgb& color = k.primary ? kPrimaryContact : kSecondaryContact;
       out.markers.push_back({k.point_a, color, size});
       // The gap as a segment to the point on B, so a separated pair is visible as such.
-      if (std::abs(k.gap) > 1e-9) out.segments.push_back({k.point_a, k.point_a + k.gap * k.normal, color});
+      if (std::abs(k.gap) > 1e-9)
+        out.segments.push_back({k.point_a, k.point_a + k.gap * k.normal, color});
     }
   }
 };
@@ -83,10 +84,10 @@ class BodyFrames : public Overlay {
       const ShapeKind kind = body.shape.kind;
       if (kind == ShapeKind::Plane || kind == ShapeKind::HalfPlane || !c.frame.present(int(i)))
         continue;
-      double radius = kind == ShapeKind::Polytope  ? body.shape.polytope->bounding_radius
-                      : kind == ShapeKind::Polygon ? body.shape.polygon->bounding_radius
+      double radius = kind == ShapeKind::Polytope   ? body.shape.polytope->bounding_radius
+                      : kind == ShapeKind::Polygon  ? body.shape.polygon->bounding_radius
                       : kind == ShapeKind::Compound ? body.shape.compound->bounding_radius
-                                                   : body.shape.radius;
+                                                    : body.shape.radius;
       const double length = std::max(0.8 * radius, 0.02 * c.scene_size);
       const BodyState& s = c.frame.bodies[i];
       for (int a = 0; a < 3; ++a)
@@ -112,14 +113,18 @@ class Joints : public Overlay {
       const Joint& joint = c.model.joints[k];
       const JointFrames& f = c.frame.joints[k].frames;
       const bool selected = int(k) == c.selected_joint;
-      out.markers.push_back({f.origin_a, selected ? kJointSelected : kJointColor, (selected ? 0.045 : 0.03) * c.scene_size});
+      out.markers.push_back({f.origin_a, selected ? kJointSelected : kJointColor,
+                             (selected ? 0.045 : 0.03) * c.scene_size});
       for (int a = 0; a < 3; ++a) {
-        out.arrows.push_back({f.origin_a, f.origin_a + length * f.axes_a.col(a), kAxisColors[a], 0.2 * length});
-        out.segments.push_back({f.origin_b, f.origin_b + 0.6 * length * f.axes_b.col(a), kAxisColors[a]});
+        out.arrows.push_back(
+            {f.origin_a, f.origin_a + length * f.axes_a.col(a), kAxisColors[a], 0.2 * length});
+        out.segments.push_back(
+            {f.origin_b, f.origin_b + 0.6 * length * f.axes_b.col(a), kAxisColors[a]});
       }
       if (joint.type != JointType::Fixed && joint.type != JointType::Spherical) {
         const Vec3 axis = 2.0 * length * f.axes_a.col(2);
-        out.segments.push_back({f.origin_a - axis, f.origin_a + axis, selected ? kJointSelected : kJointColor});
+        out.segments.push_back(
+            {f.origin_a - axis, f.origin_a + axis, selected ? kJointSelected : kJointColor});
       }
       auto link = [&](int body, const Vec3& origin) {
         if (body >= 0 && std::size_t(body) < c.frame.bodies.size())
@@ -129,7 +134,9 @@ class Joints : public Overlay {
       link(joint.body_b, f.origin_b);
       // Prismatic and cylindrical joints slide along z_a: only an error is red.
       if ((f.origin_b - f.origin_a).norm() > 1e-9)
-        out.segments.push_back({f.origin_a, f.origin_b, c.frame.joints[k].error.position > 1e-6 ? kJointError : kJointColor});
+        out.segments.push_back(
+            {f.origin_a, f.origin_b,
+             c.frame.joints[k].error.position > 1e-6 ? kJointError : kJointColor});
     }
   }
 };

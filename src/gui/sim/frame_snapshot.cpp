@@ -113,7 +113,8 @@ FramePtr make_snapshot(const Model& model, const RunFrame& frame, const Settings
   f->time = frame.time;
   f->bodies = frame.bodies;
   fill_bodies(model, frame.time, *f);
-  if (!model.joints.empty()) f->joints = joints_of(model, State{frame.time, frame.step, frame.bodies});
+  if (!model.joints.empty())
+    f->joints = joints_of(model, State{frame.time, frame.step, frame.bodies});
   f->contacts.reserve(frame.contacts.size());
   for (const RecordedContact& rc : frame.contacts) {
     ContactSnapshot s;

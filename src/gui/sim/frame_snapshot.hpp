@@ -11,36 +11,36 @@
 #include "engine/collision/aabb.hpp"
 #include "engine/core/model.hpp"
 #include "engine/core/state.hpp"
-#include "engine/kinematics/joint_rows.hpp"
 #include "engine/dynamics/step_report.hpp"
+#include "engine/kinematics/joint_rows.hpp"
 #include "io/run_data.hpp"
 
 namespace pegsim::gui {
 
 struct ContactSnapshot {
   int body_a = -1, body_b = -1;
-  Feature feature_a, feature_b;           // that made the contact
+  Feature feature_a, feature_b;  // that made the contact
   Vec3 point_a = Vec3::Zero();
   Vec3 normal = Vec3::UnitZ();
   double gap = 0.0;
   bool primary = true;
   bool enforced = false;
-  double normal_impulse = 0.0;            // N s
-  Vec3 friction_impulse = Vec3::Zero();   // N s, world frame
+  double normal_impulse = 0.0;           // N s
+  Vec3 friction_impulse = Vec3::Zero();  // N s, world frame
 
   // Total impulse on B (normal plus friction), world frame.
   Vec3 impulse() const { return normal_impulse * normal + friction_impulse; }
 };
 
 struct SolveSummary {
-  std::string solver;     // that answered; empty when nothing was solved
+  std::string solver;  // that answered; empty when nothing was solved
   int problem_size = 0;
   int iterations = 0;
   double residual = 0.0;
   bool fell_back = false;
   bool failed = false;
   std::string failure;
-  double seconds = 0.0;   // wall time of every solver attempt together
+  double seconds = 0.0;  // wall time of every solver attempt together
 };
 
 // A joint in this frame, as the engine measures it (thesis §2.2.3): its two frames in the
@@ -57,11 +57,11 @@ struct JointSnapshot {
 struct FrameSnapshot {
   std::int64_t step = 0;
   double time = 0.0;
-  std::vector<BodyState> bodies;          // pose and twist; force/torque unused
+  std::vector<BodyState> bodies;  // pose and twist; force/torque unused
   std::vector<ContactSnapshot> contacts;
-  std::vector<Aabb> aabbs;                // per body, world frame, no margin (empty: absent)
-  std::vector<char> absent;               // per body: not yet appeared (Body::appear_time)
-  std::vector<JointSnapshot> joints;      // per joint of the model
+  std::vector<Aabb> aabbs;            // per body, world frame, no margin (empty: absent)
+  std::vector<char> absent;           // per body: not yet appeared (Body::appear_time)
+  std::vector<JointSnapshot> joints;  // per joint of the model
   // The contact model's U-, I- and X-constraints over `contacts` (thesis §4.2), and the SM
   // traps among them (trap t's contacts: sm_trap_contacts[t.first, t.first + t.count)).
   ConstraintSet constraints;
@@ -81,7 +81,9 @@ struct FrameSnapshot {
   // Indices into constraints.groups of the groups `contact` belongs to.
   std::vector<int> groups_of(int contact) const;
   // Whether `body` has appeared by this frame (absent bodies are not drawn nor picked).
-  bool present(int body) const { return body < 0 || std::size_t(body) >= absent.size() || !absent[body]; }
+  bool present(int body) const {
+    return body < 0 || std::size_t(body) >= absent.size() || !absent[body];
+  }
 };
 
 using FramePtr = std::shared_ptr<const FrameSnapshot>;
@@ -92,6 +94,7 @@ using ModelPtr = std::shared_ptr<const Model>;
 FramePtr make_snapshot(const Model& model, const State& state, const StepReport* report,
                        const Settings* settings = nullptr);
 // A frame of a recorded run, recorded with `settings`.
-FramePtr make_snapshot(const Model& model, const RunFrame& frame, const Settings* settings = nullptr);
+FramePtr make_snapshot(const Model& model, const RunFrame& frame,
+                       const Settings* settings = nullptr);
 
 }  // namespace pegsim::gui

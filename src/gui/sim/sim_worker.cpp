@@ -46,7 +46,9 @@ void SimWorker::play() {
   emit runningChanged(true);
 }
 
-void SimWorker::pause() { stopRunning(); }
+void SimWorker::pause() {
+  stopRunning();
+}
 
 void SimWorker::stopRunning() {
   timer_->stop();

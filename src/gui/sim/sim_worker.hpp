@@ -12,9 +12,9 @@
 #include <optional>
 
 #include "engine/dynamics/simulator.hpp"
+#include "gui/sim/frame_snapshot.hpp"
 #include "io/run_writer.hpp"
 #include "io/scene.hpp"
-#include "gui/sim/frame_snapshot.hpp"
 
 namespace pegsim::gui {
 
@@ -59,14 +59,14 @@ class SimWorker : public QObject {
   FramePtr step();  // one step and its snapshot
 
   std::unique_ptr<Simulator> sim_;
-  std::optional<Scene> scene_;           // the loaded scene: a run file's header embeds it
+  std::optional<Scene> scene_;  // the loaded scene: a run file's header embeds it
   std::unique_ptr<RunWriter> recorder_;
   ModelPtr model_;
   QTimer* timer_;
   double speed_ = 1.0;
   bool running_ = false;
   QElapsedTimer wall_;
-  double anchor_sim_ = 0.0;   // simulated time when the wall clock was (re)started
+  double anchor_sim_ = 0.0;  // simulated time when the wall clock was (re)started
   // Real-time factor window.
   QElapsedTimer rate_wall_;
   double rate_sim_ = 0.0;

@@ -20,7 +20,9 @@ double kinetic_energy(const Body& body, const BodyState& s) {
 namespace {
 QString vec(const Vec3& v, int precision = 4) {
   return QString("(%1, %2, %3)")
-      .arg(v.x(), 0, 'f', precision).arg(v.y(), 0, 'f', precision).arg(v.z(), 0, 'f', precision);
+      .arg(v.x(), 0, 'f', precision)
+      .arg(v.y(), 0, 'f', precision)
+      .arg(v.z(), 0, 'f', precision);
 }
 }  // namespace
 
@@ -43,7 +45,8 @@ InspectorPanel::InspectorPanel(QWidget* parent) : QWidget(parent) {
   summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
   summary_->setAlignment(Qt::AlignTop | Qt::AlignLeft);
   contacts_ = new QTableWidget(0, 7);
-  contacts_->setHorizontalHeaderLabels({"with", "kind", "gap (m)", "p_n (N s)", "|p_f| (N s)", "enforced", "group"});
+  contacts_->setHorizontalHeaderLabels(
+      {"with", "kind", "gap (m)", "p_n (N s)", "|p_f| (N s)", "enforced", "group"});
   contacts_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
   contacts_->verticalHeader()->hide();
   contacts_->setEditTriggers(QAbstractItemView::NoEditTriggers);
@@ -74,7 +77,8 @@ void InspectorPanel::setJoints(const ModelPtr& model) {
   if (any)
     for (const Joint& j : model->joints)
       joints_->addItem(QString("%1 (%2)").arg(QString::fromStdString(j.name), to_string(j.type)));
-  for (QWidget* w : std::initializer_list<QWidget*>{joints_title_, joints_, joint_table_}) w->setVisible(any);
+  for (QWidget* w : std::initializer_list<QWidget*>{joints_title_, joints_, joint_table_})
+    w->setVisible(any);
   joint_table_->setRowCount(0);
 }
 
@@ -90,8 +94,9 @@ void InspectorPanel::showJoint(const ModelPtr& model, const FramePtr& frame, int
   const Joint& j = model->joints[std::size_t(joint)];
   const JointSnapshot& s = frame->joints[std::size_t(joint)];
   auto body_name = [&](int b) {
-    return b >= 0 && b < int(model->bodies.size()) ? QString::fromStdString(model->bodies[std::size_t(b)].name)
-                                                    : QString("world");
+    return b >= 0 && b < int(model->bodies.size())
+               ? QString::fromStdString(model->bodies[std::size_t(b)].name)
+               : QString("world");
   };
   auto number = [](double x) { return QString::number(x, 'g', 6); };
   std::vector<std::pair<QString, QString>> rows{
@@ -130,7 +135,9 @@ QString InspectorPanel::jointValue(const QString& property) const {
   return {};
 }
 
-QString InspectorPanel::summaryText() const { return summary_->text(); }
+QString InspectorPanel::summaryText() const {
+  return summary_->text();
+}
 
 void InspectorPanel::show(const ModelPtr& model, const FramePtr& frame, int body) {
   contacts_->setRowCount(0);
@@ -139,7 +146,7 @@ void InspectorPanel::show(const ModelPtr& model, const FramePtr& frame, int body
   contacts_->setVisible(known);  // the room goes to the joint table
   if (!known) {
     summary_->setText(model && !model->joints.empty() ? "Click a body or a joint to inspect it."
-                                                       : "Click a body to inspect it.");
+                                                      : "Click a body to inspect it.");
     return;
   }
   const Body& b = model->bodies[std::size_t(body)];
@@ -149,11 +156,17 @@ void InspectorPanel::show(const ModelPtr& model, const FramePtr& frame, int body
       QString("<b>%1</b> (#%2, %3)<br>mass: %4<br>position: %5 m<br>orientation (w,x,y,z): "
               "(%6, %7, %8, %9)<br>velocity: %10 m/s<br>angular velocity: %11 rad/s<br>"
               "kinetic energy: %12 J<br>contacts: %13")
-          .arg(QString::fromStdString(b.name)).arg(body).arg(to_string(b.shape.kind))
+          .arg(QString::fromStdString(b.name))
+          .arg(body)
+          .arg(to_string(b.shape.kind))
           .arg(b.is_static ? QString("static") : QString("%1 kg").arg(b.mass, 0, 'g', 6))
           .arg(vec(s.position))
-          .arg(q.w(), 0, 'f', 4).arg(q.x(), 0, 'f', 4).arg(q.y(), 0, 'f', 4).arg(q.z(), 0, 'f', 4)
-          .arg(vec(s.velocity)).arg(vec(s.angular_velocity))
+          .arg(q.w(), 0, 'f', 4)
+          .arg(q.x(), 0, 'f', 4)
+          .arg(q.y(), 0, 'f', 4)
+          .arg(q.z(), 0, 'f', 4)
+          .arg(vec(s.velocity))
+          .arg(vec(s.angular_velocity))
           .arg(kinetic_energy(b, s), 0, 'g', 6)
           .arg(frame->contact_count(body)));
   for (std::size_t i = 0; i < frame->contacts.size(); ++i) {
@@ -162,15 +175,15 @@ void InspectorPanel::show(const ModelPtr& model, const FramePtr& frame, int body
     const int other = c.body_a == body ? c.body_b : c.body_a;
     const int row = contacts_->rowCount();
     contacts_->insertRow(row);
-    const QStringList cells{
-        other >= 0 && other < int(model->bodies.size())
-            ? QString::fromStdString(model->bodies[std::size_t(other)].name) : QString::number(other),
-        c.primary ? "primary" : "secondary",
-        QString::number(c.gap, 'g', 4),
-        QString::number(c.normal_impulse, 'g', 4),
-        QString::number(c.friction_impulse.norm(), 'g', 4),
-        c.enforced ? "yes" : "no",
-        group_text(*frame, int(i))};
+    const QStringList cells{other >= 0 && other < int(model->bodies.size())
+                                ? QString::fromStdString(model->bodies[std::size_t(other)].name)
+                                : QString::number(other),
+                            c.primary ? "primary" : "secondary",
+                            QString::number(c.gap, 'g', 4),
+                            QString::number(c.normal_impulse, 'g', 4),
+                            QString::number(c.friction_impulse.norm(), 'g', 4),
+                            c.enforced ? "yes" : "no",
+                            group_text(*frame, int(i))};
     for (int col = 0; col < cells.size(); ++col)
       contacts_->setItem(row, col, new QTableWidgetItem(cells[col]));
   }

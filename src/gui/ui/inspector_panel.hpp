@@ -1,6 +1,6 @@
 // The inspector dock: the selected body's name, mass, pose, twist, kinetic energy and its
-// contacts (gap, impulses, constraint group) in the frame on screen; below, the model's joints and the chosen
-// joint's type, bodies, anchor, axis, angle or displacement and error in that frame.
+// contacts (gap, impulses, constraint group) in the frame on screen; below, the model's joints and
+// the chosen joint's type, bodies, anchor, axis, angle or displacement and error in that frame.
 #pragma once
 
 #include <QWidget>

@@ -70,7 +70,8 @@ MainWindow::MainWindow(bool interactive, QWidget* parent)
     play_action_->setIcon(style()->standardIcon(on ? QStyle::SP_MediaPause : QStyle::SP_MediaPlay));
     if (!on) status_->showRealTimeFactor(-1.0);
   });
-  connect(w, &SimWorker::realTimeFactor, this, [this](double f) { status_->showRealTimeFactor(f); });
+  connect(w, &SimWorker::realTimeFactor, this,
+          [this](double f) { status_->showRealTimeFactor(f); });
   connect(w, &SimWorker::settingsApplied, settings_, &SettingsPanel::setSettings);
   connect(w, &SimWorker::recordingChanged, this, [this](bool on, QString file) {
     const QSignalBlocker block(record_action_);
@@ -150,11 +151,13 @@ void MainWindow::buildActions() {
 
   QMenu* file = menuBar()->addMenu("&File");
   QAction* open_scene = action(file, "Open &Scene…", QKeySequence::Open, [this] {
-    const QString f = QFileDialog::getOpenFileName(this, "Open scene", {}, "Scenes (*.json);;All files (*)");
+    const QString f =
+        QFileDialog::getOpenFileName(this, "Open scene", {}, "Scenes (*.json);;All files (*)");
     if (!f.isEmpty()) openScene(f);
   });
   QAction* open_run = action(file, "Open &Run…", QKeySequence("Ctrl+Shift+O"), [this] {
-    const QString f = QFileDialog::getOpenFileName(this, "Open run", {}, "Run files (*.h5 *.hdf5);;All files (*)");
+    const QString f = QFileDialog::getOpenFileName(this, "Open run", {},
+                                                   "Run files (*.h5 *.hdf5);;All files (*)");
     if (!f.isEmpty()) openRun(f);
   });
   recent_ = new RecentFiles(file->addMenu("Recent &Files"));
@@ -162,7 +165,8 @@ void MainWindow::buildActions() {
   file->addSeparator();
   action(file, "&Export View as PNG…", QKeySequence("Ctrl+E"), &MainWindow::exportView);
   action(file, "Save &Window as PNG…", QKeySequence("Ctrl+Shift+E"), [this] {
-    const QString f = QFileDialog::getSaveFileName(this, "Save window", "pegsim-window.png", "PNG (*.png)");
+    const QString f =
+        QFileDialog::getSaveFileName(this, "Save window", "pegsim-window.png", "PNG (*.png)");
     if (!f.isEmpty()) saveWindowImage(f, [](bool) {});
   });
   file->addSeparator();
@@ -196,22 +200,28 @@ void MainWindow::buildActions() {
     }
     record_action_->setChecked(false);  // checked again once the worker has opened the file
     if (run_) return;
-    const QString f = QFileDialog::getSaveFileName(this, "Record run", "pegsim-run.h5", "Run files (*.h5)");
+    const QString f =
+        QFileDialog::getSaveFileName(this, "Record run", "pegsim-run.h5", "Run files (*.h5)");
     // The dialog has asked before replacing an existing file.
     if (!f.isEmpty()) emit sim_.startRecording(f, QFileInfo::exists(f));
   });
-  action(sim, "&Compare with Model…", QKeySequence("Ctrl+M"), [this] {
-    if (run_ || !model_) return;
-    QStringList models{"none (stop comparing)"};
-    const std::string current = to_string(settings_->settings().contact_model);
-    for (const std::string& m : contact_model_names())
-      if (m != current) models << QString::fromStdString(m);
-    bool ok = false;
-    const QString m = QInputDialog::getItem(this, "Compare with model",
-                                            "Run the scene again under this contact model, drawn translucent over it:",
-                                            models, compare_model_.isEmpty() ? 1 : 0, false, &ok);
-    if (ok) compareWith(m == models.front() ? QString() : m);
-  })->setToolTip("Run the same scene under a second contact model at once, drawn translucent over this one");
+  action(sim, "&Compare with Model…", QKeySequence("Ctrl+M"),
+         [this] {
+           if (run_ || !model_) return;
+           QStringList models{"none (stop comparing)"};
+           const std::string current = to_string(settings_->settings().contact_model);
+           for (const std::string& m : contact_model_names())
+             if (m != current) models << QString::fromStdString(m);
+           bool ok = false;
+           const QString m = QInputDialog::getItem(
+               this, "Compare with model",
+               "Run the scene again under this contact model, drawn translucent over it:", models,
+               compare_model_.isEmpty() ? 1 : 0, false, &ok);
+           if (ok) compareWith(m == models.front() ? QString() : m);
+         })
+      ->setToolTip(
+          "Run the same scene under a second contact model at once, drawn translucent over this "
+          "one");
   record_action_->setCheckable(true);
   record_action_->setIcon(style()->standardIcon(QStyle::SP_DialogSaveButton));
   record_action_->setToolTip("Record the live run from the current frame to a run file (.h5)");
@@ -221,7 +231,8 @@ void MainWindow::buildActions() {
   tools->addAction(record_action_);
   speed_ = new QComboBox;
   speed_->setToolTip("Run speed");
-  for (int pct : {10, 25, 50, 100, 200, 400}) speed_->addItem(QString("%1 % real time").arg(pct), pct / 100.0);
+  for (int pct : {10, 25, 50, 100, 200, 400})
+    speed_->addItem(QString("%1 % real time").arg(pct), pct / 100.0);
   speed_->addItem("As fast as possible", 0.0);
   speed_->setCurrentIndex(3);
   connect(speed_, &QComboBox::currentIndexChanged, this,
@@ -230,7 +241,8 @@ void MainWindow::buildActions() {
   tools->addSeparator();
 
   QMenu* timeline = menuBar()->addMenu("&Timeline");
-  action(timeline, "Play/Pause Timeline", QKeySequence("Ctrl+Space"), [this] { timeline_->togglePlayback(); });
+  action(timeline, "Play/Pause Timeline", QKeySequence("Ctrl+Space"),
+         [this] { timeline_->togglePlayback(); });
   // Window-wide shortcuts: a focused text field (the Settings dock's spin boxes) claims
   // arrows, Home/End and Space first through ShortcutOverride, so typing there still works.
   action(timeline, "Previous Frame", QKeySequence(Qt::Key_Left), [this] { timeline_->stepBack(); });
@@ -247,18 +259,24 @@ void MainWindow::buildActions() {
     a->setShortcut(QKeySequence(QString::fromStdString(o->shortcut())));
     a->setToolTip(QString("%1 (%2)").arg(a->text(), a->shortcut().toString()));
     const std::string key = o->key();
-    connect(a, &QAction::toggled, this, [this, key](bool on) { view_->setOverlayEnabled(key, on); });
+    connect(a, &QAction::toggled, this,
+            [this, key](bool on) { view_->setOverlayEnabled(key, on); });
     overlays->addAction(a);
     overlay_actions_[key] = a;
   }
   view->addSeparator();
   QAction* fit = action(view, "&Fit All", QKeySequence("F"), [this] { view_->fitAll(); });
   QMenu* presets = view->addMenu("&Camera");
-  action(presets, "&Front View", QKeySequence("Alt+1"), [this] { view_->setViewPreset(ViewPreset::Front); });
-  action(presets, "&Top View", QKeySequence("Alt+2"), [this] { view_->setViewPreset(ViewPreset::Top); });
-  action(presets, "&Side View", QKeySequence("Alt+3"), [this] { view_->setViewPreset(ViewPreset::Side); });
-  action(presets, "&Iso View", QKeySequence("Alt+4"), [this] { view_->setViewPreset(ViewPreset::Iso); });
-  QAction* ortho = action(presets, "&Orthographic", QKeySequence("O"), [this](bool on) { view_->setOrthographic(on); });
+  action(presets, "&Front View", QKeySequence("Alt+1"),
+         [this] { view_->setViewPreset(ViewPreset::Front); });
+  action(presets, "&Top View", QKeySequence("Alt+2"),
+         [this] { view_->setViewPreset(ViewPreset::Top); });
+  action(presets, "&Side View", QKeySequence("Alt+3"),
+         [this] { view_->setViewPreset(ViewPreset::Side); });
+  action(presets, "&Iso View", QKeySequence("Alt+4"),
+         [this] { view_->setViewPreset(ViewPreset::Iso); });
+  QAction* ortho = action(presets, "&Orthographic", QKeySequence("O"),
+                          [this](bool on) { view_->setOrthographic(on); });
   ortho->setCheckable(true);
   // The toolbar fits the default window: the overlays and the camera are one drop-down
   // button each (the same actions as the View menu), not a button per action.
@@ -295,8 +313,10 @@ const FrameSource* MainWindow::source() const {
 }
 
 void MainWindow::openFile(const QString& file) {
-  if (is_run_file(file)) openRun(file);
-  else openScene(file);
+  if (is_run_file(file))
+    openRun(file);
+  else
+    openScene(file);
 }
 
 void MainWindow::openScene(const QString& file) {
@@ -426,10 +446,11 @@ void MainWindow::showRecordedSettings(qint64 k) {
   qint64 since = 0;
   for (const SettingsChange& c : changes)
     if (c.frame <= k) since = c.frame;
-  settings_->showNote(changes.empty()
-                          ? QString("Recorded settings (unchanged during the run).")
-                          : QString("Recorded settings in force from frame %1 (%2 changes in the run).")
-                                .arg(since).arg(changes.size()));
+  settings_->showNote(
+      changes.empty() ? QString("Recorded settings (unchanged during the run).")
+                      : QString("Recorded settings in force from frame %1 (%2 changes in the run).")
+                            .arg(since)
+                            .arg(changes.size()));
 }
 
 void MainWindow::display(const FramePtr& frame) {
@@ -446,7 +467,9 @@ void MainWindow::selectBody(int body) {
   view_->setSelectedBody(body);
   inspector_->show(model_, view_->frame(), body);
   const bool known = model_ && body >= 0 && std::size_t(body) < model_->bodies.size();
-  plots_->setBody(known ? body : -1, known ? QString::fromStdString(model_->bodies[std::size_t(body)].name) : QString());
+  plots_->setBody(
+      known ? body : -1,
+      known ? QString::fromStdString(model_->bodies[std::size_t(body)].name) : QString());
 }
 
 bool MainWindow::selectBodyNamed(const QString& name) {
@@ -464,7 +487,9 @@ void MainWindow::selectJoint(int joint) {
   selected_joint_ = known ? joint : -1;
   view_->setSelectedJoint(selected_joint_);
   inspector_->showJoint(model_, view_->frame(), selected_joint_);
-  plots_->setJoint(selected_joint_, known ? QString::fromStdString(model_->joints[std::size_t(joint)].name) : QString());
+  plots_->setJoint(
+      selected_joint_,
+      known ? QString::fromStdString(model_->joints[std::size_t(joint)].name) : QString());
 }
 
 bool MainWindow::selectJointNamed(const QString& name) {
@@ -501,18 +526,22 @@ void MainWindow::refreshPlots() {
     if (!done && last_draw->elapsed() < 300) return;
     last_draw->restart();
     plots_->setData(run_plots_->data());
-    plots_->setStatus(done ? QString("%1 frames of the run file, %2 samples").arg(run_->count()).arg(run_plots_->data().size())
-                           : QString("reading the run file… %1 samples").arg(run_plots_->data().size()));
+    plots_->setStatus(
+        done ? QString("%1 frames of the run file, %2 samples")
+                   .arg(run_->count())
+                   .arg(run_plots_->data().size())
+             : QString("reading the run file… %1 samples").arg(run_plots_->data().size()));
   });
-  connect(run_plots_.get(), &RunPlotLoader::failed, this, [this](const QString& why) {
-    plots_->setStatus("cannot read the run file: " + why);
-  });
+  connect(run_plots_.get(), &RunPlotLoader::failed, this,
+          [this](const QString& why) { plots_->setStatus("cannot read the run file: " + why); });
 }
 
 void MainWindow::showTitle(const QString& name) {
   title_ = name;
-  setWindowTitle(compare_model_.isEmpty() ? QString("pegsim — %1").arg(name)
-                                          : QString("pegsim — %1 — compared with %2 (translucent)").arg(name, compare_model_));
+  setWindowTitle(
+      compare_model_.isEmpty()
+          ? QString("pegsim — %1").arg(name)
+          : QString("pegsim — %1 — compared with %2 (translucent)").arg(name, compare_model_));
 }
 
 void MainWindow::compareWith(const QString& contact_model) {
@@ -523,15 +552,17 @@ void MainWindow::compareWith(const QString& contact_model) {
   compare_ = std::make_unique<SimThread>();
   SimThread* c = compare_.get();
   SimWorker* w = c->worker();
-  connect(w, &SimWorker::sceneLoaded, this, [this](ModelPtr, pegsim::Settings, QString, QString, FramePtr initial) {
-    compare_live_.append(initial);
-  });
+  connect(w, &SimWorker::sceneLoaded, this,
+          [this](ModelPtr, pegsim::Settings, QString, QString, FramePtr initial) {
+            compare_live_.append(initial);
+          });
   connect(w, &SimWorker::framesReady, this, [this](const QList<FramePtr>& frames) {
     if (!compare_) return;  // a batch sent before the comparison stopped
     for (const FramePtr& f : frames) compare_live_.append(f);
     if (view_->frame()) view_->showGhost(comparisonFrame(view_->frame()->step));
   });
-  connect(w, &SimWorker::loadFailed, this, [this](QString file, QString why) { reportError(file, why); });
+  connect(w, &SimWorker::loadFailed, this,
+          [this](QString file, QString why) { reportError(file, why); });
   connect(w, &SimWorker::settingsRejected, settings_, [this](QString why) {
     settings_->showProblem("comparison (" + compare_model_ + "): " + why);
   });
@@ -561,7 +592,8 @@ void MainWindow::compareWith(const QString& contact_model) {
 
 FramePtr MainWindow::comparisonFrame(std::int64_t step) const {
   if (compare_live_.count() == 0) return nullptr;
-  const std::int64_t k = std::clamp<std::int64_t>(step - compare_live_.frame(0)->step, 0, compare_live_.count() - 1);
+  const std::int64_t k =
+      std::clamp<std::int64_t>(step - compare_live_.frame(0)->step, 0, compare_live_.count() - 1);
   return compare_live_.frame(k);
 }
 
@@ -590,8 +622,10 @@ void MainWindow::togglePlay() {
 
 void MainWindow::stepForward() {
   // At the live end there is no next frame yet: make one.
-  if (!run_ && timeline_->atEnd()) emit sim_.stepOnce();
-  else timeline_->stepForward();
+  if (!run_ && timeline_->atEnd())
+    emit sim_.stepOnce();
+  else
+    timeline_->stepForward();
 }
 
 void MainWindow::runSteps(int count) {
@@ -604,12 +638,15 @@ void MainWindow::reportError(const QString& file, const QString& message) {
   last_error_ = message.contains(file) ? message : file + ": " + message;
   std::fprintf(stderr, "pegsim: %s\n", last_error_.toLocal8Bit().constData());
   if (interactive_)
-    QMessageBox::critical(this, "pegsim", QString("Cannot open %1\n\n%2").arg(QFileInfo(file).fileName(), last_error_));
+    QMessageBox::critical(
+        this, "pegsim",
+        QString("Cannot open %1\n\n%2").arg(QFileInfo(file).fileName(), last_error_));
   emit openFailed(file, last_error_);
 }
 
 void MainWindow::exportView() {
-  const QString f = QFileDialog::getSaveFileName(this, "Export view", "pegsim-view.png", "PNG (*.png)");
+  const QString f =
+      QFileDialog::getSaveFileName(this, "Export view", "pegsim-view.png", "PNG (*.png)");
   if (f.isEmpty()) return;
   view_->captureImage([this, f](const QImage& image) {
     if (!image.save(f, "PNG")) reportError(f, "cannot write the PNG file");

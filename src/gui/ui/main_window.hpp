@@ -42,18 +42,18 @@ class MainWindow : public QMainWindow {
 
   // Runs `count` steps on the worker; stepsDone follows when their frames are on screen.
   void runSteps(int count);
-  void showFrameIndex(qint64 k);  // a frame of the timeline
+  void showFrameIndex(qint64 k);                     // a frame of the timeline
   void setOverlay(const std::string& key, bool on);  // via its action (menu/toolbar stay in sync)
   void selectBody(int body);
-  void togglePlay();  // the live run, or a run file's timeline playback
+  void togglePlay();                          // the live run, or a run file's timeline playback
   bool selectBodyNamed(const QString& name);  // false: no such body
   void selectJoint(int joint);  // -1: none; the view, inspector and joint plots follow
   bool selectJointNamed(const QString& name);  // false: no such joint
   int selectedJoint() const { return selected_joint_; }
   // Side by side: the same scene run at once under another contact model ("sm", "lnc",
-  // "peg", "corrective"; "" stops) on its own worker, drawn translucent over this run. Both restart from
-  // the scene's initial state; the comparison follows every command (play, pause, step,
-  // reset, speed, settings except the model). A new file ends it. Live scenes only.
+  // "peg", "corrective"; "" stops) on its own worker, drawn translucent over this run. Both restart
+  // from the scene's initial state; the comparison follows every command (play, pause, step, reset,
+  // speed, settings except the model). A new file ends it. Live scenes only.
   void compareWith(const QString& contact_model);
   QString comparedModel() const { return compare_model_; }
   const FrameSource* comparisonSource() const { return &compare_live_; }
@@ -106,7 +106,6 @@ class MainWindow : public QMainWindow {
   void stopComparing();
   void showTitle(const QString& name);
 
-
   SimThread sim_;
   SceneView* view_;
   SettingsPanel* settings_;
@@ -116,9 +115,9 @@ class MainWindow : public QMainWindow {
   PlotsPanel* plots_;
   QDockWidget* plots_dock_ = nullptr;
   std::unique_ptr<RunPlotLoader> run_plots_;
-  QTimer* plot_timer_ = nullptr;   // refreshes the live plots a few times a second
+  QTimer* plot_timer_ = nullptr;  // refreshes the live plots a few times a second
   bool live_plots_stale_ = false;
-  Vec3 gravity_ = Vec3::Zero();    // of the scene or run shown: the potential energy
+  Vec3 gravity_ = Vec3::Zero();  // of the scene or run shown: the potential energy
   RecentFiles* recent_ = nullptr;
   QComboBox* speed_ = nullptr;
   QAction* play_action_ = nullptr;
@@ -126,7 +125,7 @@ class MainWindow : public QMainWindow {
   std::unique_ptr<SimThread> compare_;  // the comparison run's worker
   LiveHistory compare_live_{20000};
   QString compare_model_;
-  QString title_;                       // the scene's or run file's name
+  QString title_;  // the scene's or run file's name
   std::map<std::string, QAction*> overlay_actions_;
 
   bool interactive_;

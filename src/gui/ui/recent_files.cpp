@@ -5,13 +5,18 @@
 
 namespace pegsim::gui {
 
-namespace { const char* kKey = "recentFiles"; }
+namespace {
+const char* kKey = "recentFiles";
+}
 
-RecentFiles::RecentFiles(QMenu* menu, int max_entries) : QObject(menu), menu_(menu), max_(max_entries) {
+RecentFiles::RecentFiles(QMenu* menu, int max_entries)
+    : QObject(menu), menu_(menu), max_(max_entries) {
   rebuild();
 }
 
-QStringList RecentFiles::files() const { return QSettings().value(kKey).toStringList(); }
+QStringList RecentFiles::files() const {
+  return QSettings().value(kKey).toStringList();
+}
 
 void RecentFiles::add(const QString& file) {
   const QString path = QFileInfo(file).absoluteFilePath();

@@ -27,18 +27,22 @@ SettingsPanel::SettingsPanel(QWidget* parent) : QWidget(parent) {
   fallbacks_->setPlaceholderText("none");
   QStringList solvers;
   for (const std::string& name : solver_names()) solvers << QString::fromStdString(name);
-  fallbacks_->setToolTip("Solvers tried in turn when the solver does not answer, comma-separated: " +
-                         solvers.join(", "));
+  fallbacks_->setToolTip(
+      "Solvers tried in turn when the solver does not answer, comma-separated: " +
+      solvers.join(", "));
   formulation_ = new QComboBox;
   formulation_->setObjectName("formulation");
   // From the engine's registries: a solver or formulation added there shows up here.
-  for (const std::string& name : formulation_names()) formulation_->addItem(QString::fromStdString(name));
+  for (const std::string& name : formulation_names())
+    formulation_->addItem(QString::fromStdString(name));
   contact_model_ = new QComboBox;
   contact_model_->setObjectName("contact_model");
-  contact_model_->setToolTip("Which constraints the contacts become (thesis Ch. 4): sm the standard model, "
-                             "lnc Nguyen's locally non-convex model, peg polytope exact geometry, "
-                             "corrective one constraint per overlapping pair (thesis §5.2)");
-  for (const std::string& name : contact_model_names()) contact_model_->addItem(QString::fromStdString(name));
+  contact_model_->setToolTip(
+      "Which constraints the contacts become (thesis Ch. 4): sm the standard model, "
+      "lnc Nguyen's locally non-convex model, peg polytope exact geometry, "
+      "corrective one constraint per overlapping pair (thesis §5.2)");
+  for (const std::string& name : contact_model_names())
+    contact_model_->addItem(QString::fromStdString(name));
   gyroscopic_ = new QComboBox;
   gyroscopic_->setObjectName("gyroscopic");
   gyroscopic_->setToolTip(
@@ -49,9 +53,10 @@ SettingsPanel::SettingsPanel(QWidget* parent) : QWidget(parent) {
     gyroscopic_->addItem(to_string(g));
   primaries_ = new QComboBox;
   primaries_->setObjectName("primaries");
-  primaries_->setToolTip("Which contact of an I-constraint (peg, lnc) carries its force: largest-gap the "
-                         "one of largest gap at the step's start (thesis (4.14)), several any one the "
-                         "step ends at (thesis (4.10)-(4.13), a search over up to 16 LCPs per step)");
+  primaries_->setToolTip(
+      "Which contact of an I-constraint (peg, lnc) carries its force: largest-gap the "
+      "one of largest gap at the step's start (thesis (4.14)), several any one the "
+      "step ends at (thesis (4.10)-(4.13), a search over up to 16 LCPs per step)");
   for (Primaries p : {Primaries::LargestGap, Primaries::Several}) primaries_->addItem(to_string(p));
   cone_orientation_ = new QComboBox;
   cone_orientation_->setObjectName("cone_orientation");
@@ -153,8 +158,10 @@ pegsim::Settings SettingsPanel::settings() const {
   s.fallbacks.clear();
   // Unknown names are kept: check_settings names them to the user.
   for (const QString& f : fallbacks_->text().split(',', Qt::SkipEmptyParts))
-    if (const QString name = f.trimmed(); !name.isEmpty() && name != "none") s.fallbacks.push_back(name.toStdString());
-  parse_formulation(formulation_->currentText().toStdString(), s.formulation);  // listed names parse
+    if (const QString name = f.trimmed(); !name.isEmpty() && name != "none")
+      s.fallbacks.push_back(name.toStdString());
+  parse_formulation(formulation_->currentText().toStdString(),
+                    s.formulation);  // listed names parse
   parse_contact_model(contact_model_->currentText().toStdString(), s.contact_model);
   parse_gyroscopic(gyroscopic_->currentText().toStdString(), s.gyroscopic);
   parse_cone_orientation(cone_orientation_->currentText().toStdString(), s.cone_orientation);
@@ -168,14 +175,18 @@ pegsim::Settings SettingsPanel::settings() const {
   return s;
 }
 
-void SettingsPanel::showProblem(const QString& why) { problem_->setText(why); }
+void SettingsPanel::showProblem(const QString& why) {
+  problem_->setText(why);
+}
 
 void SettingsPanel::showNote(const QString& note) {
   note_->setText(note);
   note_->setVisible(!note.isEmpty());
 }
 
-QString SettingsPanel::note() const { return note_->text(); }
+QString SettingsPanel::note() const {
+  return note_->text();
+}
 
 void SettingsPanel::edited() {
   if (updating_) return;

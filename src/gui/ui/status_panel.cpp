@@ -67,20 +67,23 @@ void StatusPanel::showFrame(const FrameSnapshot& f, const Model* model) {
   time_->setText(QString("t = %1 s").arg(f.time, 0, 'f', 4));
   step_->setText(QString("step %1").arg(f.step));
   contacts_->setText(QString("%1 contacts").arg(f.contacts.size()));
-  solver_->setText(f.solve.solver.empty()
-                       ? QString("no solve")
-                       : QString("%1, residual %2").arg(QString::fromStdString(f.solve.solver))
-                             .arg(f.solve.residual, 0, 'e', 2));
+  solver_->setText(f.solve.solver.empty() ? QString("no solve")
+                                          : QString("%1, residual %2")
+                                                .arg(QString::fromStdString(f.solve.solver))
+                                                .arg(f.solve.residual, 0, 'e', 2));
   showOverlap(f, model);
   if (f.solve.failed) {
     badge_->setText(" STEP FAILED ");
     badge_->setToolTip(QString::fromStdString(f.solve.failure));
-    badge_->setStyleSheet("background: #c62828; color: white; font-weight: bold; border-radius: 3px");
+    badge_->setStyleSheet(
+        "background: #c62828; color: white; font-weight: bold; border-radius: 3px");
     badge_->show();
   } else if (f.solve.fell_back) {
     badge_->setText(" FELL BACK ");
-    badge_->setToolTip("The first solver did not answer; " + QString::fromStdString(f.solve.solver) + " did");
-    badge_->setStyleSheet("background: #f9a825; color: black; font-weight: bold; border-radius: 3px");
+    badge_->setToolTip("The first solver did not answer; " +
+                       QString::fromStdString(f.solve.solver) + " did");
+    badge_->setStyleSheet(
+        "background: #f9a825; color: black; font-weight: bold; border-radius: 3px");
     badge_->show();
   } else {
     badge_->setText({});
@@ -98,7 +101,9 @@ void StatusPanel::showRecording(bool on, const QString& file) {
   recording_->setVisible(on);
 }
 
-QString StatusPanel::badgeText() const { return badge_->text().trimmed(); }
+QString StatusPanel::badgeText() const {
+  return badge_->text().trimmed();
+}
 
 QString StatusPanel::overlapText() const {
   return overlap_->text();

@@ -48,7 +48,9 @@ void TimelineBar::setFrameCount(qint64 count, std::function<double(qint64)> time
   updateLabel();
 }
 
-qint64 TimelineBar::current() const { return slider_->value(); }
+qint64 TimelineBar::current() const {
+  return slider_->value();
+}
 
 void TimelineBar::setCurrent(qint64 k) {
   if (count_ == 0) return;
@@ -64,7 +66,8 @@ void TimelineBar::togglePlayback() {
     wall_.start();
     timer_.start(16);
   }
-  play_->setIcon(style()->standardIcon(timer_.isActive() ? QStyle::SP_MediaPause : QStyle::SP_MediaPlay));
+  play_->setIcon(
+      style()->standardIcon(timer_.isActive() ? QStyle::SP_MediaPause : QStyle::SP_MediaPlay));
 }
 
 void TimelineBar::tick() {
@@ -80,7 +83,8 @@ void TimelineBar::tick() {
 void TimelineBar::updateLabel() {
   const double t = (time_of_ && count_ > 0) ? time_of_(current()) : 0.0;
   label_->setText(QString("frame %1 / %2   t = %3 s")
-                      .arg(count_ ? current() : 0).arg(std::max<qint64>(0, count_ - 1))
+                      .arg(count_ ? current() : 0)
+                      .arg(std::max<qint64>(0, count_ - 1))
                       .arg(t, 0, 'f', 3));
 }
 

@@ -48,28 +48,36 @@ struct CollisionWorld {
     const Vec3 local = s.orientation.conjugate() * (x - s.position);
     const Shape& shape = model.bodies[i].shape;
     switch (shape.kind) {
-      case ShapeKind::Sphere: return local.norm() - shape.radius;
-      case ShapeKind::Plane: return local.z();
+      case ShapeKind::Sphere:
+        return local.norm() - shape.radius;
+      case ShapeKind::Plane:
+        return local.z();
       case ShapeKind::Polytope: {
         double d = -std::numeric_limits<double>::infinity();
         for (const Polytope::Face& f : shape.polytope->faces)
           d = std::max(d, f.normal.dot(local) - f.offset);
         return d;
       }
-      case ShapeKind::Circle: return local.head<2>().norm() - shape.radius;
-      case ShapeKind::HalfPlane: return local.y();
+      case ShapeKind::Circle:
+        return local.head<2>().norm() - shape.radius;
+      case ShapeKind::HalfPlane:
+        return local.y();
       case ShapeKind::Polygon: {
         double d = -std::numeric_limits<double>::infinity();
         for (int e = 0; e < shape.polygon->size(); ++e)
-          d = std::max(d, shape.polygon->normals[e].dot(local.head<2>() - shape.polygon->vertices[e]));
+          d = std::max(d,
+                       shape.polygon->normals[e].dot(local.head<2>() - shape.polygon->vertices[e]));
         return d;
       }
-      case ShapeKind::Compound: break;  // not used by these tests
+      case ShapeKind::Compound:
+        break;  // not used by these tests
     }
     return 0.0;
   }
 };
 
-inline Quat about_z(double angle) { return Quat(Eigen::AngleAxisd(angle, Vec3::UnitZ())); }
+inline Quat about_z(double angle) {
+  return Quat(Eigen::AngleAxisd(angle, Vec3::UnitZ()));
+}
 
 }  // namespace pegsim::test

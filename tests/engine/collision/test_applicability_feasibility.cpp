@@ -127,10 +127,10 @@ std::vector<Contact> crossed_cubes(double depth, Settings& settings) {
   w.settings.epsilon = 1.5;
   settings = w.settings;
   const double r = std::sqrt(0.5);
-  const int a = w.add_cube(1.0, Vec3::Zero(), Quat(Eigen::AngleAxisd(M_PI / 4, Vec3::UnitX())),
-                           true);
-  const int b = w.add_cube(1.0, Vec3(0, 0, 2 * r - depth),
-                           Quat(Eigen::AngleAxisd(M_PI / 4, Vec3::UnitY())));
+  const int a =
+      w.add_cube(1.0, Vec3::Zero(), Quat(Eigen::AngleAxisd(M_PI / 4, Vec3::UnitX())), true);
+  const int b =
+      w.add_cube(1.0, Vec3(0, 0, 2 * r - depth), Quat(Eigen::AngleAxisd(M_PI / 4, Vec3::UnitY())));
   std::vector<Contact> out, edges;
   collide(w.model, w.state, w.settings, a, b, out);
   for (const Contact& c : out)

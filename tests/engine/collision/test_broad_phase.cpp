@@ -75,7 +75,7 @@ TEST(BroadPhase, PlanePairsWithBodiesNearOrBelowItOnly) {
   CollisionWorld w;
   const int plane = w.add_plane();
   const int near = w.add_sphere(0.5, Vec3(5, -7, 0.54));    // gap 0.04 < epsilon
-  w.add_sphere(0.5, Vec3(0, 0, 0.6));                        // gap 0.1 > epsilon
+  w.add_sphere(0.5, Vec3(0, 0, 0.6));                       // gap 0.1 > epsilon
   const int below = w.add_sphere(0.5, Vec3(100, 100, -3));  // inside the half-space
   BroadPhase broad;
   broad.update(w.model, w.state, 0.05);

@@ -21,7 +21,9 @@ Shape polygon(std::vector<Vec2> v) {
   return Shape::convex_polygon(std::make_shared<const Polygon>(make_polygon(std::move(v))));
 }
 // The square [-1, 1]^2: edges 0 bottom, 1 right (x = 1), 2 top (y = 1), 3 left; vertex 2 = (1, 1).
-Shape square2() { return polygon({Vec2(-1, -1), Vec2(1, -1), Vec2(1, 1), Vec2(-1, 1)}); }
+Shape square2() {
+  return polygon({Vec2(-1, -1), Vec2(1, -1), Vec2(1, 1), Vec2(-1, 1)});
+}
 
 std::vector<Contact> contacts_of(const CollisionWorld& w, int a, int b) {
   std::vector<Contact> out;
@@ -40,14 +42,19 @@ void expect_features(const Contact& c, Feature a, Feature b) {
   EXPECT_EQ(c.feature_b.index, b.index);
 }
 
-constexpr Feature kEdge(int i) { return {FeatureKind::Edge, i}; }
-constexpr Feature kVertex(int i) { return {FeatureKind::Vertex, i}; }
+constexpr Feature kEdge(int i) {
+  return {FeatureKind::Edge, i};
+}
+constexpr Feature kVertex(int i) {
+  return {FeatureKind::Vertex, i};
+}
 
 TEST(PolygonContacts, SquareOnHalfPlaneHasTwoVertexContacts) {
   CollisionWorld w;
   const int ground = w.add(Shape::half_plane(), Vec3::Zero(), Quat::Identity(), true);
-  const int box = w.add(Shape::convex_polygon(std::make_shared<const Polygon>(make_rectangle(1, 1))),
-                        Vec3(0.3, 0.51, 0));
+  const int box =
+      w.add(Shape::convex_polygon(std::make_shared<const Polygon>(make_rectangle(1, 1))),
+            Vec3(0.3, 0.51, 0));
   const auto c = contacts_of(w, box, ground);
   ASSERT_EQ(c.size(), 2u);
   for (int k = 0; k < 2; ++k) {
@@ -71,8 +78,9 @@ TEST(PolygonContacts, TiltedHalfPlaneNormalAndGap) {
   const int ground = w.add(Shape::half_plane(), Vec3(0, 1, 0), test::about_z(theta), true);
   const Vec3 n(-std::sin(theta), std::cos(theta), 0);
   // A unit square turned with the line, its bottom edge 0.01 above it.
-  const int box = w.add(Shape::convex_polygon(std::make_shared<const Polygon>(make_rectangle(1, 1))),
-                        Vec3(0, 1, 0) + 0.51 * n, test::about_z(theta));
+  const int box =
+      w.add(Shape::convex_polygon(std::make_shared<const Polygon>(make_rectangle(1, 1))),
+            Vec3(0, 1, 0) + 0.51 * n, test::about_z(theta));
   const auto c = contacts_of(w, box, ground);
   ASSERT_EQ(c.size(), 2u);
   for (const Contact& k : c) {
@@ -91,9 +99,9 @@ TEST(PolygonContacts, VertexOverEdgeInsideItsVoronoiStrip) {
   EXPECT_EQ(c[0].body_a, box);  // the edge's owner
   EXPECT_EQ(c[0].body_b, tri);
   expect_features(c[0], kEdge(2), kVertex(0));
-  EXPECT_NEAR(c[0].gap, 0.02, 1e-15);                                // (3.7)
+  EXPECT_NEAR(c[0].gap, 0.02, 1e-15);  // (3.7)
   EXPECT_EQ(c[0].normal, Vec3(0, 1, 0));
-  EXPECT_NEAR((c[0].point_a - Vec3(0.3, 1.0, 0)).norm(), 0.0, 1e-15);  // (3.8)
+  EXPECT_NEAR((c[0].point_a - Vec3(0.3, 1.0, 0)).norm(), 0.0, 1e-15);    // (3.8)
   EXPECT_NEAR(c[0].applicability, 0.98 / std::hypot(1.0, 0.98), 1e-15);  // (3.3)
   EXPECT_TRUE(c[0].primary());
 }
@@ -105,8 +113,9 @@ TEST(PolygonContacts, VertexOverEdgeInsideItsVoronoiStrip) {
 // with the diamond's lower-left edge but not its lower-right one.
 TEST(PolygonContacts, VertexVertexGivesTheFourContactsOfAlg10) {
   CollisionWorld w;
-  const int a = w.add(polygon({Vec2(1.01, 1.02), Vec2(2.01, 2.02), Vec2(1.01, 3.02), Vec2(0.01, 2.02)}),
-                      Vec3::Zero());
+  const int a =
+      w.add(polygon({Vec2(1.01, 1.02), Vec2(2.01, 2.02), Vec2(1.01, 3.02), Vec2(0.01, 2.02)}),
+            Vec3::Zero());
   const int b = w.add(square2(), Vec3::Zero());
   const auto c = contacts_of(w, a, b);
   ASSERT_EQ(c.size(), 4u);
@@ -183,7 +192,7 @@ TEST(PolygonContacts, EpsilonCutsByDistanceToTheSegment) {
   const int b = w.add(square2(), Vec3::Zero());
   EXPECT_TRUE(contacts_of(w, a, b).empty());
   w.state.bodies[a].position = Vec3(-0.01, -0.01, 0);  // now 0.042 from the corner
-  EXPECT_EQ(contacts_of(w, a, b).size(), 2u + 2u);  // a vertex-vertex configuration
+  EXPECT_EQ(contacts_of(w, a, b).size(), 2u + 2u);     // a vertex-vertex configuration
 }
 
 TEST(CircleContacts, CircleNearEdgeVertexAndInside) {

@@ -105,8 +105,8 @@ TEST(PolytopeContacts, NothingBeyondEpsilon) {
   CollisionWorld w;
   const int plane = w.add_plane();
   const int lower = w.add_cube(1.0, Vec3(0, 0, 0.5 + w.settings.epsilon + 1e-6));
-  const int upper = w.add_cube(1.0, Vec3(0.1, 0, 1.5 + 2 * w.settings.epsilon + 2e-6),
-                               test::about_z(0.3));
+  const int upper =
+      w.add_cube(1.0, Vec3(0.1, 0, 1.5 + 2 * w.settings.epsilon + 2e-6), test::about_z(0.3));
   EXPECT_TRUE(contacts_of(w, plane, lower).empty());
   EXPECT_TRUE(contacts_of(w, lower, upper).empty());
   w.state.bodies[lower].position.z() = 0.5 + w.settings.epsilon - 1e-6;

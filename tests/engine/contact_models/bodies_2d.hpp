@@ -10,7 +10,9 @@
 
 namespace pegsim::test {
 
-inline Quat about_z(double angle) { return Quat(Eigen::AngleAxisd(angle, Vec3::UnitZ())); }
+inline Quat about_z(double angle) {
+  return Quat(Eigen::AngleAxisd(angle, Vec3::UnitZ()));
+}
 
 inline int add_polygon(World& w, const std::string& name, const Polygon& shape, double mass,
                        const Vec2& position, double angle = 0.0, bool is_static = false) {

@@ -6,12 +6,12 @@
 
 #include <memory>
 
+#include "../dynamics/test_world.hpp"
 #include "engine/collision/detect_contacts.hpp"
 #include "engine/contact_models/contact_model.hpp"
 #include "engine/contact_models/sm_traps.hpp"
 #include "engine/dynamics/simulator.hpp"
 #include "engine/geometry/compound.hpp"
-#include "../dynamics/test_world.hpp"
 
 namespace pegsim {
 namespace {
@@ -91,8 +91,8 @@ TEST(CompoundContacts, PerPartAndNoneFromTheBuriedWallFoot) {
     // §4.5: no contact point on the L lies deeper than the feasibility depth inside the other
     // part (the wall's foot, its bottom face and bottom edges, are inside the floor).
     const Vec3 on_l = c.body_a == l ? c.point_a : c.point_b();
-    EXPECT_FALSE(buried_in_other_part(*w.model.bodies[l].shape.compound, part, on_l,
-                                      s.feasibility_depth))
+    EXPECT_FALSE(
+        buried_in_other_part(*w.model.bodies[l].shape.compound, part, on_l, s.feasibility_depth))
         << to_string(c.feature_a.kind) << "-" << to_string(c.feature_b.kind);
     if (!c.primary()) continue;
     const Vec3 n_into_box = c.body_a == l ? c.normal : Vec3(-c.normal);

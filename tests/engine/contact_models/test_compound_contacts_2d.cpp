@@ -7,20 +7,21 @@
 
 #include <memory>
 
+#include "bodies_2d.hpp"
 #include "engine/collision/detect_contacts.hpp"
-#include "engine/metrics/overlap.hpp"
 #include "engine/contact_models/sm_traps.hpp"
 #include "engine/dynamics/simulator.hpp"
 #include "engine/geometry/compound.hpp"
-#include "bodies_2d.hpp"
+#include "engine/metrics/overlap.hpp"
 
 namespace pegsim {
 namespace {
 
 CompoundPart rect_part(const Vec2& lo, const Vec2& hi) {
   const Vec2 size = hi - lo, c = 0.5 * (lo + hi);
-  return {Shape::convex_polygon(std::make_shared<const Polygon>(make_rectangle(size.x(), size.y()))),
-          Vec3(c.x(), c.y(), 0.0), Quat::Identity()};
+  return {
+      Shape::convex_polygon(std::make_shared<const Polygon>(make_rectangle(size.x(), size.y()))),
+      Vec3(c.x(), c.y(), 0.0), Quat::Identity()};
 }
 
 // A static planar L: a floor [-1,1]x[-0.2,0] (top edge y = 0) and a wall [-1,-0.8]x[-0.05,1]
@@ -40,7 +41,9 @@ int add_square(test::World& w, const Vec2& centre, double side = 0.4) {
   return test::add_polygon(w, "square", make_rectangle(side, side), 1.0, centre);
 }
 
-int l_part(const Contact& c, int l) { return c.body_a == l ? c.part_a : c.part_b; }
+int l_part(const Contact& c, int l) {
+  return c.body_a == l ? c.part_a : c.part_b;
+}
 
 // A 0.4 m square in the corner touching floor and wall: its two bottom corners on the floor
 // part's top edge (normal +y), its two left corners on the wall part's inner edge (+x); no
@@ -59,8 +62,8 @@ TEST(CompoundContacts2d, PerPartAndNoneFromTheBuriedWallFoot) {
     ASSERT_TRUE(part == 0 || part == 1);
     EXPECT_EQ(c.body_a == l ? c.part_b : c.part_a, -1);  // the square is no compound
     const Vec3 on_l = c.body_a == l ? c.point_a : c.point_b();
-    EXPECT_FALSE(buried_in_other_part(*w.model.bodies[l].shape.compound, part, on_l,
-                                      s.feasibility_depth));
+    EXPECT_FALSE(
+        buried_in_other_part(*w.model.bodies[l].shape.compound, part, on_l, s.feasibility_depth));
     EXPECT_EQ(c.point_a.z(), 0.0);
     if (!c.primary()) continue;
     const Vec3 n_into_square = c.body_a == l ? c.normal : Vec3(-c.normal);

@@ -120,7 +120,8 @@ TEST(ContactModelDynamics, PegWithoutInterOrCrossContactsIsTheStandardModel) {
     }
     for (std::size_t b = 0; b < w.model.bodies.size(); ++b) {
       ASSERT_EQ(sm.state().bodies[b].position, peg.state().bodies[b].position) << k;
-      ASSERT_EQ(sm.state().bodies[b].orientation.coeffs(), peg.state().bodies[b].orientation.coeffs());
+      ASSERT_EQ(sm.state().bodies[b].orientation.coeffs(),
+                peg.state().bodies[b].orientation.coeffs());
     }
   }
   EXPECT_GT(unilateral, 60 * 4);  // at least the cube's four corners every step

@@ -4,9 +4,9 @@
 // impulse and PEG-2D (Alg. 11) lets the bodies move as they would without contact.
 #include <gtest/gtest.h>
 
+#include "bodies_2d.hpp"
 #include "engine/collision/posed_polygon.hpp"
 #include "engine/dynamics/simulator.hpp"
-#include "bodies_2d.hpp"
 
 namespace pegsim {
 namespace {
@@ -107,16 +107,16 @@ TEST(ContactModelDynamics2d, TipFallsOffTheEdgeUnderPegAndHoversUnderSm) {
 }
 
 // Fig. 5.1 and 5.2: a 1.5 m x 1 m block A slides right at 1 m/s on top of the static unit
-// square B (no gravity); A's bottom-right corner v_a is 3 cm short of B's top-right corner v_b. v_a is
-// "deep" behind B's right edge (psi_1 = -0.03) and v_b 3 cm ahead of A's right edge
-// (psi_4 = +0.03). The thesis' standard model enforces every contact within epsilon (§5.2:
-// here eps_theta = -1 and a feasibility depth of epsilon): psi_1 + h v >= 0 forces
-// v >= 3 m/s, a spurious impulse of 2 N s, and psi_4 - h v >= 0 caps it at 3 m/s; one step
-// later both gaps are 0, so A is stuck with v_a on v_b (the dual trap of Fig. 5.2). PEG with
-// the usual applicability and feasibility makes I(C_top | C_right) and I(C_bottom | C_right)
-// from the same contacts: A slides on at 1 m/s with no impulse. The SM with the usual tests
-// drops the two side contacts as inapplicable and lets A slide too. A's moment of inertia is
-// a million times its own, so that the answers are those of a translating block.
+// square B (no gravity); A's bottom-right corner v_a is 3 cm short of B's top-right corner v_b. v_a
+// is "deep" behind B's right edge (psi_1 = -0.03) and v_b 3 cm ahead of A's right edge (psi_4 =
+// +0.03). The thesis' standard model enforces every contact within epsilon (§5.2: here eps_theta =
+// -1 and a feasibility depth of epsilon): psi_1 + h v >= 0 forces v >= 3 m/s, a spurious impulse of
+// 2 N s, and psi_4 - h v >= 0 caps it at 3 m/s; one step later both gaps are 0, so A is stuck with
+// v_a on v_b (the dual trap of Fig. 5.2). PEG with the usual applicability and feasibility makes
+// I(C_top | C_right) and I(C_bottom | C_right) from the same contacts: A slides on at 1 m/s with no
+// impulse. The SM with the usual tests drops the two side contacts as inapplicable and lets A slide
+// too. A's moment of inertia is a million times its own, so that the answers are those of a
+// translating block.
 TEST(ContactModelDynamics2d, CornersPassUnderPegAndStickUnderTheThesisStandardModel) {
   struct Case {
     ContactModel model;

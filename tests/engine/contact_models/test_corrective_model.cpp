@@ -7,12 +7,12 @@
 #include <cmath>
 
 #include "../dynamics/test_world.hpp"
-#include "engine/metrics/overlap.hpp"
-#include "engine/metrics/overlap_2d.hpp"
+#include "bodies_2d.hpp"
 #include "engine/collision/posed_polytope.hpp"
 #include "engine/dynamics/simulator.hpp"
 #include "engine/geometry/compound.hpp"
-#include "bodies_2d.hpp"
+#include "engine/metrics/overlap.hpp"
+#include "engine/metrics/overlap_2d.hpp"
 
 namespace pegsim {
 namespace {
@@ -61,8 +61,7 @@ TEST(CorrectiveModel, OverlappingSquaresSeparateInOneStep) {
   EXPECT_NEAR(c.gap, -0.2, 1e-15);
   EXPECT_NEAR((0.5 * (c.point_a + c.point_b()) - Vec3(0.4, 0, 0)).norm(), 0.0, 1e-15);
   EXPECT_LE(overlap_area(sim, a, b), 1e-9);
-  EXPECT_NEAR(sim.state().bodies[b].position.x() - sim.state().bodies[a].position.x(), 1.0,
-              1e-12);
+  EXPECT_NEAR(sim.state().bodies[b].position.x() - sim.state().bodies[a].position.x(), 1.0, 1e-12);
   EXPECT_NEAR(sim.state().bodies[b].velocity.x(), 10.0, 1e-9);  // the bounce: -psi / h
 }
 
@@ -95,8 +94,7 @@ TEST(CorrectiveModel, OverlappingCubesSeparateInOneStep) {
   EXPECT_NEAR(c.gap, -0.15, 1e-15);
   EXPECT_EQ(c.feature_a.kind, FeatureKind::Face);
   EXPECT_LE(overlap_volume(sim, a, b), 1e-9);
-  EXPECT_NEAR(sim.state().bodies[b].position.z() - sim.state().bodies[a].position.z(), 1.0,
-              1e-12);
+  EXPECT_NEAR(sim.state().bodies[b].position.z() - sim.state().bodies[a].position.z(), 1.0, 1e-12);
 }
 
 // A cube sunk 0.1 into the top of a static 3 x 3 x 1 slab, off centre (0.2, -0.3): the
@@ -106,7 +104,8 @@ TEST(CorrectiveModel, CubeSunkIntoASlabIsPushedOutAlongTheLeastPenetratedAxis) {
   test::World w;
   const int slab = w.add_box("slab", Vec3(3, 3, 1), 1.0, Vec3::Zero(), Quat::Identity(), 0.0);
   w.model.bodies[slab].is_static = true;
-  const int cube = w.add_box("cube", Vec3(1, 1, 1), 1.0, Vec3(0.2, -0.3, 0.9), Quat::Identity(), 0.0);
+  const int cube =
+      w.add_box("cube", Vec3(1, 1, 1), 1.0, Vec3(0.2, -0.3, 0.9), Quat::Identity(), 0.0);
   Simulator sim(w.model, w.state, corrective_settings());
   const Contact& c = only_contact(sim.step());
   EXPECT_NEAR((c.normal - Vec3::UnitZ()).norm(), 0.0, 1e-15);
@@ -167,9 +166,9 @@ TEST(CorrectiveModel, ADroppedBoxSinksAtMostOneStepsTravelAndIsPushedBackOut) {
     if (contact_steps > 0) highest = std::max(highest, sim.state().bodies[box].position.z() - 0.25);
   }
   EXPECT_GT(contact_steps, 1);
-  EXPECT_GT(deepest, 0.0);                      // it did overlap before any contact
+  EXPECT_GT(deepest, 0.0);  // it did overlap before any contact
   EXPECT_LT(deepest, std::sqrt(2 * g * drop) * h + g * h * h);
-  EXPECT_LE(highest, drop + 1e-9);              // bounces, but gains no energy
+  EXPECT_LE(highest, drop + 1e-9);                      // bounces, but gains no energy
   EXPECT_LE(penetration(sim, box), g * h * h + 1e-12);  // at most one free step's fall at the end
 }
 
@@ -184,8 +183,7 @@ TEST(CorrectiveModel, OverlappingSpheresSeparateInOneStep) {
   const Contact& c = only_contact(sim.step());
   EXPECT_NEAR(c.gap, -0.2, 1e-15);
   EXPECT_NEAR((c.normal - Vec3(0.6, 0, 0.8)).norm(), 0.0, 1e-15);
-  EXPECT_NEAR((sim.state().bodies[b].position - sim.state().bodies[a].position).norm(), 1.0,
-              1e-12);
+  EXPECT_NEAR((sim.state().bodies[b].position - sim.state().bodies[a].position).norm(), 1.0, 1e-12);
   EXPECT_LE(overlap_volume(sim, a, b), 1e-9);
 }
 
@@ -241,8 +239,8 @@ TEST(CorrectiveModel, MomentumIsConservedThroughTheCorrection) {
       const BodyState& s = sim.state().bodies[i];
       linear += body.mass * s.velocity;
       const Mat3 r = s.orientation.toRotationMatrix();
-      angular += s.position.cross(body.mass * s.velocity) + r * body.inertia * r.transpose() *
-                                                                s.angular_velocity;
+      angular += s.position.cross(body.mass * s.velocity) +
+                 r * body.inertia * r.transpose() * s.angular_velocity;
     }
   };
   for (int dimension : {2, 3}) {

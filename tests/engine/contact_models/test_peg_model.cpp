@@ -3,8 +3,8 @@
 #include <gtest/gtest.h>
 
 #include "corner_scenes.hpp"
-#include "engine/collision/posed_polytope.hpp"
 #include "engine/collision/detect_contacts.hpp"
+#include "engine/collision/posed_polytope.hpp"
 #include "engine/contact_models/constraint_groups.hpp"
 #include "engine/contact_models/contact_model.hpp"
 #include "engine/contact_models/lnc_model.hpp"
@@ -146,9 +146,9 @@ TEST(PegModel, VertexNearAnEdgeGivesOneInterContactAndCrossContacts) {
       EXPECT_TRUE(is_face_contact(contacts[face_first ? m[0] : m[1]], block, Vec3::UnitZ()));
       const Contact& ee = contacts[face_first ? m[1] : m[0]];
       EXPECT_EQ(ee.body_a, 1);
-      EXPECT_LT(pyramid.edge_vector(ee.feature_a.index).x() *
-                    pyramid.edge_vector(ee.feature_a.index).z(),
-                0.0);  // rises towards -x
+      EXPECT_LT(
+          pyramid.edge_vector(ee.feature_a.index).x() * pyramid.edge_vector(ee.feature_a.index).z(),
+          0.0);  // rises towards -x
     }
 }
 
@@ -230,10 +230,9 @@ TEST(PegModel, EdgeAcrossARimKeepsItsContactBesideOtherConfigurations) {
   int found = 0;
   for (const ConstraintGroup& g : set.groups) {
     const Contact& c = contacts[set.primary(g)];
-    const bool ours = (c.body_a == tet && c.feature_a.kind == FeatureKind::Edge &&
-                       c.feature_a.index == e21) ||
-                      (c.body_b == tet && c.feature_b.kind == FeatureKind::Edge &&
-                       c.feature_b.index == e21);
+    const bool ours =
+        (c.body_a == tet && c.feature_a.kind == FeatureKind::Edge && c.feature_a.index == e21) ||
+        (c.body_b == tet && c.feature_b.kind == FeatureKind::Edge && c.feature_b.index == e21);
     if (!ours) continue;
     ++found;
     EXPECT_EQ(g.kind, ConstraintKind::Unilateral);

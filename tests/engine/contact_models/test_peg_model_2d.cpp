@@ -4,12 +4,12 @@
 
 #include <algorithm>
 
+#include "bodies_2d.hpp"
 #include "engine/collision/detect_contacts.hpp"
 #include "engine/collision/posed_polygon.hpp"
 #include "engine/contact_models/peg_model.hpp"
 #include "engine/contact_models/standard_model.hpp"
 #include "engine/geometry/polygon_overlap.hpp"
-#include "bodies_2d.hpp"
 
 namespace pegsim {
 namespace {

@@ -8,9 +8,9 @@
 #include <cmath>
 #include <string>
 
+#include "../dynamics/step_measures.hpp"
 #include "corner_scenes.hpp"
 #include "engine/dynamics/simulator.hpp"
-#include "../dynamics/step_measures.hpp"
 
 namespace pegsim {
 namespace {
@@ -51,8 +51,7 @@ TEST(PegNcp, PushedBlockSticksBelowAndSlidesAboveMuMgInEveryDirection) {
         w.add_plane("ground", Vec3::Zero(), Quat::Identity(), mu);
         const int box =
             w.add_box("block", Vec3(1, 1, 1), 1.0, Vec3(0, 0, 0.5), Quat::Identity(), mu);
-        Simulator sim(w.model, w.state,
-                      peg_settings(Formulation::Ncp, solver, Vec3(0, 0, -kG)));
+        Simulator sim(w.model, w.state, peg_settings(Formulation::Ncp, solver, Vec3(0, 0, -kG)));
         const Vec3 push = factor * mu * kG * d;
         for (int step = 1; step <= 10; ++step) {
           sim.apply_wrench(box, push, Vec3::Zero());
@@ -102,9 +101,9 @@ TEST(PegNcp, FrictionlessCornerWithAnInterContactTakesPegLcpSteps) {
       Formulation formulation;
       const char* solver;
     };
-    for (const Run& run : {Run{Formulation::Ncp, "fischer-newton"},
-                           Run{Formulation::Ncp, "minmap-newton"}, Run{Formulation::Ncp, "path"},
-                           Run{Formulation::StewartTrinkle, "minmap-newton"}}) {
+    for (const Run& run :
+         {Run{Formulation::Ncp, "fischer-newton"}, Run{Formulation::Ncp, "minmap-newton"},
+          Run{Formulation::Ncp, "path"}, Run{Formulation::StewartTrinkle, "minmap-newton"}}) {
       const char* solver = run.solver;
       Simulator tested(w.model, w.state, peg_settings(run.formulation, solver, c.gravity));
       Simulator lcp(w.model, w.state,

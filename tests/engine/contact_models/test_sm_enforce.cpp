@@ -11,12 +11,12 @@
 
 #include <algorithm>
 
+#include "bodies_2d.hpp"
 #include "engine/collision/detect_contacts.hpp"
 #include "engine/collision/posed_polygon.hpp"
 #include "engine/contact_models/sm_traps.hpp"
 #include "engine/contact_models/standard_model.hpp"
 #include "engine/dynamics/simulator.hpp"
-#include "bodies_2d.hpp"
 
 namespace pegsim {
 namespace {

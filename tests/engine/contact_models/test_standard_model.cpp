@@ -103,8 +103,8 @@ TEST(StandardModel, SamePhysicalContactNeedsSamePairPointGapAndNormalLine) {
   // The reversed normal with the pair in the same order is another constraint.
   EXPECT_FALSE(same_physical_contact(c, make_contact(0, 1, c.point_a, -Vec3::UnitZ(), 0.01)));
   EXPECT_FALSE(same_physical_contact(c, make_contact(0, 2, c.point_a, Vec3::UnitZ(), 0.01)));
-  EXPECT_FALSE(same_physical_contact(c, make_contact(0, 1, c.point_a + Vec3(1e-6, 0, 0),
-                                                     Vec3::UnitZ(), 0.01)));
+  EXPECT_FALSE(same_physical_contact(
+      c, make_contact(0, 1, c.point_a + Vec3(1e-6, 0, 0), Vec3::UnitZ(), 0.01)));
   EXPECT_FALSE(same_physical_contact(c, make_contact(0, 1, c.point_a, Vec3::UnitZ(), 0.0101)));
   EXPECT_FALSE(same_physical_contact(c, make_contact(0, 1, c.point_a, Vec3(1e-3, 0, 1), 0.01)));
 }

@@ -9,8 +9,8 @@
 
 namespace pegsim::test {
 
-inline const std::vector<std::string> kNcpSolvers{"fischer-newton", "minmap-newton",
-                                                  "fixed-point", "path"};
+inline const std::vector<std::string> kNcpSolvers{"fischer-newton", "minmap-newton", "fixed-point",
+                                                  "path"};
 
 inline Settings ncp_settings(const std::string& solver) {
   Settings s;

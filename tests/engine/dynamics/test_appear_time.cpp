@@ -3,8 +3,8 @@
 // phase, contact or overlap); from it on it moves like any other.
 #include <gtest/gtest.h>
 
-#include "engine/metrics/overlap.hpp"
 #include "engine/dynamics/simulator.hpp"
+#include "engine/metrics/overlap.hpp"
 #include "test_world.hpp"
 
 namespace pegsim {
@@ -27,7 +27,9 @@ struct Pour {
 
 // Semi-implicit Euler free fall from rest after k steps of h: z = -g h^2 k (k + 1) / 2, the
 // discrete form of g t^2 / 2 (test_free_motion.cpp, thesis (2.36)).
-double discrete_drop(double g, double h, int k) { return g * h * h * k * (k + 1) / 2.0; }
+double discrete_drop(double g, double h, int k) {
+  return g * h * h * k * (k + 1) / 2.0;
+}
 
 TEST(AppearTime, AnAbsentBodyWaitsAtItsPoseThenFallsFromAppearTime) {
   Pour p;
@@ -65,7 +67,8 @@ TEST(AppearTime, TheSameRunTwiceIsBitForBitTheSame) {
   }
   for (std::size_t i = 0; i < p.w.model.bodies.size(); ++i) {
     EXPECT_EQ(one.state().bodies[i].position, two.state().bodies[i].position);
-    EXPECT_EQ(one.state().bodies[i].orientation.coeffs(), two.state().bodies[i].orientation.coeffs());
+    EXPECT_EQ(one.state().bodies[i].orientation.coeffs(),
+              two.state().bodies[i].orientation.coeffs());
   }
 }
 
@@ -86,7 +89,8 @@ TEST(AppearTime, AJointedBodyCannotAppearLater) {
   test::World w;
   const int a = w.add_box("a", Vec3(1, 1, 1), 1.0, Vec3::Zero());
   w.model.bodies[a].appear_time = 1.0;
-  w.model.joints.push_back(make_joint(w.state, JointType::Revolute, -1, a, Vec3::Zero(), Vec3::UnitZ()));
+  w.model.joints.push_back(
+      make_joint(w.state, JointType::Revolute, -1, a, Vec3::Zero(), Vec3::UnitZ()));
   EXPECT_THROW(Simulator(w.model, w.state, Settings{}), std::invalid_argument);
 }
 

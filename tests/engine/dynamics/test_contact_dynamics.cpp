@@ -84,15 +84,14 @@ TEST(ContactDynamics, BlockSlidesDownAnInclineWithTheCoulombAcceleration) {
     const double v0 = sim.state().bodies[inc.box].velocity.dot(inc.downhill);
     const double t0 = sim.state().time;
     for (int i = 0; i < 100; ++i) ASSERT_FALSE(sim.step().failed);
-    const double a = (sim.state().bodies[inc.box].velocity.dot(inc.downhill) - v0) /
-                     (sim.state().time - t0);
+    const double a =
+        (sim.state().bodies[inc.box].velocity.dot(inc.downhill) - v0) / (sim.state().time - t0);
     const double a_exact = kG * (std::sin(theta) - mu * std::cos(theta));
     const double a_weakest = kG * (std::sin(theta) - mu * std::cos(M_PI / nd) * std::cos(theta));
     EXPECT_GE(a, a_exact - 1e-6) << "n_d = " << nd;
     EXPECT_LE(a, a_weakest + 1e-6) << "n_d = " << nd;
   }
 }
-
 
 // Frictionless contacts get their normal rows alone (stewart_trinkle.hpp): one LCP row per
 // contact instead of n_d + 2. The block still slides at exactly a = g sin(theta), and the

@@ -6,10 +6,10 @@
 #include <cmath>
 
 #include "engine/controllers/pd_joint_controller.hpp"
-#include "engine/kinematics/trajectory.hpp"
 #include "engine/controllers/wrench_schedule.hpp"
-#include "engine/kinematics/joint_rates.hpp"
 #include "engine/dynamics/simulator.hpp"
+#include "engine/kinematics/joint_rates.hpp"
+#include "engine/kinematics/trajectory.hpp"
 #include "test_world.hpp"
 
 namespace pegsim {
@@ -111,7 +111,8 @@ TEST(Controllers, PdEffortIsClampedAndActsBetweenTheBodies) {
   test::World w;
   const int a = w.add_box("a", Vec3(1.0, 1.0, 0.1), 1.0, Vec3(0, 0, 0));
   const int b = w.add_box("b", Vec3(1.0, 1.0, 0.1), 1.0, Vec3(0, 0, 0.2));
-  w.model.joints.push_back(make_joint(w.state, JointType::Revolute, a, b, Vec3(0, 0, 0.1), Vec3::UnitZ()));
+  w.model.joints.push_back(
+      make_joint(w.state, JointType::Revolute, a, b, Vec3(0, 0, 0.1), Vec3::UnitZ()));
   PdJointSpec pd;
   pd.joint = 0;
   pd.kp = 100.0;
@@ -135,7 +136,8 @@ TEST(Controllers, PdEffortIsClampedAndActsBetweenTheBodies) {
 TEST(Controllers, PdOnAPrismaticJointReachesItsTarget) {
   test::World w;
   const int box = w.add_box("slider", Vec3(0.2, 0.2, 0.2), 2.0, Vec3(0, 0, 1));
-  w.model.joints.push_back(make_joint(w.state, JointType::Prismatic, -1, box, Vec3(0, 0, 1), Vec3::UnitX()));
+  w.model.joints.push_back(
+      make_joint(w.state, JointType::Prismatic, -1, box, Vec3(0, 0, 1), Vec3::UnitX()));
   PdJointSpec pd;
   pd.joint = 0;
   pd.kp = 50.0;
@@ -183,7 +185,8 @@ TEST(Controllers, TimedWrenchActsExactlyInItsInterval) {
 TEST(Controllers, RecordedWrenchesReplayAControlledRunExactly) {
   test::World w;
   const int rod = w.add_box("rod", Vec3(0.1, 0.1, 1.0), 1.0, Vec3(0, 0, -0.5));
-  w.model.joints.push_back(make_joint(w.state, JointType::Revolute, -1, rod, Vec3::Zero(), Vec3::UnitX()));
+  w.model.joints.push_back(
+      make_joint(w.state, JointType::Revolute, -1, rod, Vec3::Zero(), Vec3::UnitX()));
   PdJointSpec pd;
   pd.joint = 0;
   pd.kp = 50.0;
@@ -204,7 +207,8 @@ TEST(Controllers, RecordedWrenchesReplayAControlledRunExactly) {
     replay.step();
     ASSERT_EQ(replay.state().bodies[rod].position, controlled.state().bodies[rod].position) << n;
     ASSERT_EQ(replay.state().bodies[rod].orientation.coeffs(),
-              controlled.state().bodies[rod].orientation.coeffs()) << n;
+              controlled.state().bodies[rod].orientation.coeffs())
+        << n;
   }
 }
 

@@ -8,9 +8,9 @@
 #include <cmath>
 #include <vector>
 
-#include "engine/kinematics/joint_rows.hpp"
 #include "engine/dynamics/simulator.hpp"
 #include "engine/geometry/polygon_builders.hpp"
+#include "engine/kinematics/joint_rows.hpp"
 #include "test_world.hpp"
 
 namespace pegsim {
@@ -26,8 +26,12 @@ Settings planar_settings(double h, Vec3 gravity = Vec3(0, -kG, 0)) {
   return s;
 }
 
-Quat about_z(double angle) { return Quat(Eigen::AngleAxisd(angle, Vec3::UnitZ())); }
-double angle_of(const Quat& q) { return 2.0 * std::atan2(q.z(), q.w()); }
+Quat about_z(double angle) {
+  return Quat(Eigen::AngleAxisd(angle, Vec3::UnitZ()));
+}
+double angle_of(const Quat& q) {
+  return 2.0 * std::atan2(q.z(), q.w());
+}
 
 int add_polygon(test::World& w, const std::string& name, const Polygon& shape, double mass,
                 const Vec2& position, double angle = 0.0, double mu = 0.5) {
@@ -79,7 +83,8 @@ TEST(PlanarDynamics, FreeFallIsTheDiscreteParabolaAndSpinIsConstant) {
     EXPECT_NEAR(s.position.y(), 2.0 + k * h * 2.0 - fall, 1e-12);
     EXPECT_NEAR(s.velocity.y(), 2.0 - k * h * kG, 1e-12);
     EXPECT_EQ(s.angular_velocity.z(), 3.0);
-    EXPECT_NEAR(std::remainder(angle_of(s.orientation) - (0.1 + 3.0 * k * h), 2 * M_PI), 0.0, 1e-12);
+    EXPECT_NEAR(std::remainder(angle_of(s.orientation) - (0.1 + 3.0 * k * h), 2 * M_PI), 0.0,
+                1e-12);
     expect_in_plane(s);
   }
 }
@@ -128,7 +133,8 @@ TEST(PlanarDynamics, SlidingBlockDeceleratesAtMuG) {
   EXPECT_NEAR(sliding_steps * h, v0 / (mu * kG), 2 * h);
   const double distance = v0 * v0 / (2 * mu * kG);
   EXPECT_NEAR(s.position.x(), distance, v0 * h);
-  RecordProperty("stopping_distance", std::to_string(s.position.x()) + " vs " + std::to_string(distance));
+  RecordProperty("stopping_distance",
+                 std::to_string(s.position.x()) + " vs " + std::to_string(distance));
   EXPECT_NEAR(s.position.y(), 0.25, 1e-9);
   EXPECT_LE(std::abs(s.angular_velocity.z()), 1e-9);
   expect_in_plane(s);
@@ -173,7 +179,8 @@ TEST(PlanarDynamics, PrismaticRailInThePlane) {
   const double alpha = 0.4, h = 0.005;
   const Vec3 axis(std::cos(alpha), -std::sin(alpha), 0);
   const int block = add_polygon(w, "block", make_rectangle(0.2, 0.1), 1.0, Vec2(0, 0), -alpha);
-  w.model.joints.push_back(make_joint(w.state, JointType::Prismatic, -1, block, Vec3::Zero(), axis));
+  w.model.joints.push_back(
+      make_joint(w.state, JointType::Prismatic, -1, block, Vec3::Zero(), axis));
   Simulator sim(w.model, w.state, planar_settings(h));
   for (int k = 1; k <= 200; ++k) {
     ASSERT_FALSE(sim.step().failed);
@@ -192,7 +199,8 @@ TEST(PlanarDynamics, PrismaticRailInThePlane) {
 TEST(PlanarDynamics, FrictionlessCollisionConservesMomentum) {
   test::World w;
   const int a = add_polygon(w, "square", make_rectangle(0.5, 0.5), 1.5, Vec2(-1.0, 0.1), 0.2, 0.0);
-  const int b = add_polygon(w, "hex", make_regular_polygon(6, 0.4), 4.0, Vec2(0.2, -0.15), 0.0, 0.0);
+  const int b =
+      add_polygon(w, "hex", make_regular_polygon(6, 0.4), 4.0, Vec2(0.2, -0.15), 0.0, 0.0);
   w.state.bodies[a].velocity = Vec3(3.0, 0.2, 0);
   w.state.bodies[a].angular_velocity = Vec3(0, 0, 1.0);
   Simulator sim(w.model, w.state, planar_settings(0.005, Vec3::Zero()));
@@ -203,7 +211,8 @@ TEST(PlanarDynamics, FrictionlessCollisionConservesMomentum) {
       const Body& body = sim.model().bodies[i];
       const BodyState& s = sim.state().bodies[i];
       linear += body.mass * s.velocity;
-      angular += body.mass * s.position.cross(s.velocity).z() + body.inertia(2, 2) * s.angular_velocity.z();
+      angular += body.mass * s.position.cross(s.velocity).z() +
+                 body.inertia(2, 2) * s.angular_velocity.z();
     }
   };
   Vec3 p0;

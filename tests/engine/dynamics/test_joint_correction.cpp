@@ -38,7 +38,8 @@ Worst run(const test::World& w, bool correction, int steps) {
   for (int n = 0; n < steps; ++n) {
     const StepReport& r = sim.step();
     EXPECT_FALSE(r.failed) << r.failure;
-    const JointCorrectionReport e = joint_violations(sim.model(), sim.state(), rows, position, velocity);
+    const JointCorrectionReport e =
+        joint_violations(sim.model(), sim.state(), rows, position, velocity);
     worst.position = std::max(worst.position, e.position_error);
     worst.velocity = std::max(worst.velocity, e.velocity_error);
     EXPECT_NEAR(r.joints[0].velocity_error, velocity[0], 1e-15);
@@ -59,9 +60,10 @@ TEST(JointCorrection, PendulumErrorsStayWithinTheTolerancesOverFourThousandSteps
   // is what brings it under eps_v.
   const Worst plain = run(w, false, 4000);
   EXPECT_GT(plain.velocity, 1e-5);
-  std::printf("Fig. 2.6 pendulum, 4000 steps at h = 0.01: corrected |C| <= %.2e, |C'| <= %.2e; "
-              "uncorrected |C| <= %.2e, |C'| <= %.2e\n",
-              corrected.position, corrected.velocity, plain.position, plain.velocity);
+  std::printf(
+      "Fig. 2.6 pendulum, 4000 steps at h = 0.01: corrected |C| <= %.2e, |C'| <= %.2e; "
+      "uncorrected |C| <= %.2e, |C'| <= %.2e\n",
+      corrected.position, corrected.velocity, plain.position, plain.velocity);
 }
 
 // A joint that starts 5 cm apart is closed within eps_p by the end of the first step.

@@ -5,8 +5,8 @@
 
 #include <cmath>
 
-#include "engine/kinematics/joint_rates.hpp"
 #include "engine/dynamics/simulator.hpp"
+#include "engine/kinematics/joint_rates.hpp"
 #include "test_world.hpp"
 
 namespace pegsim {

@@ -8,9 +8,9 @@
 #include <cstdio>
 #include <stdexcept>
 
-#include "engine/kinematics/trajectory.hpp"
-#include "engine/kinematics/joint_rows.hpp"
 #include "engine/dynamics/simulator.hpp"
+#include "engine/kinematics/joint_rows.hpp"
+#include "engine/kinematics/trajectory.hpp"
 #include "test_world.hpp"
 
 namespace pegsim {
@@ -49,7 +49,8 @@ TEST(JointDrives, ImplicitEffortFollowsTheBackwardEulerRecurrence) {
     v = (Plate::I * v + h * kp * (1.0 - x)) / (Plate::I + h * kd + h * h * kp);
     x += h * v;
     worst = std::max(worst, std::abs(r.joints[0].angle - x));
-    worst_effort = std::max(worst_effort, std::abs(r.joints[0].drive_effort - (kp * (1.0 - x) - kd * v)));
+    worst_effort =
+        std::max(worst_effort, std::abs(r.joints[0].drive_effort - (kp * (1.0 - x) - kd * v)));
   }
   EXPECT_LE(worst, 1e-10);
   EXPECT_LE(worst_effort, 1e-8);

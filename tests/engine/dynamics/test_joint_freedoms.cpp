@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "engine/kinematics/joint_rows.hpp"
 #include "engine/dynamics/simulator.hpp"
+#include "engine/kinematics/joint_rows.hpp"
 #include "test_world.hpp"
 
 namespace pegsim {
@@ -157,7 +157,8 @@ TEST(JointFreedoms, AStepProjectsAnyTwistOntoTheFreeMotions) {
     for (const TypeFreedoms& t : kTypes)
       for (const bool to_world : {true, false}) {
         const Pair p(t.type, to_world);
-        const std::string what = describe(t.type, to_world) + (formulation == Formulation::MixedLcp ? ", mixed-lcp" : ", schur");
+        const std::string what = describe(t.type, to_world) +
+                                 (formulation == Formulation::MixedLcp ? ", mixed-lcp" : ", schur");
         const MatX G = p.jacobian();
         const MatX M = p.mass();
         const MatX Minv = M.inverse();

@@ -5,8 +5,8 @@
 #include <cmath>
 #include <vector>
 
-#include "engine/kinematics/joint_rows.hpp"
 #include "engine/dynamics/simulator.hpp"
+#include "engine/kinematics/joint_rows.hpp"
 #include "test_world.hpp"
 
 namespace pegsim {
@@ -76,7 +76,8 @@ TEST(Joints, FixedJointKeepsAGluedPairRigidWhileItTumbles) {
   test::World w;
   const int a = w.add_box("a", Vec3(1, 0.5, 0.5), 1.0, Vec3(-0.5, 0, 0));
   const int b = w.add_box("b", Vec3(0.5, 0.5, 2.0), 3.0, Vec3(0.25 + 0.01, 0, 0.5));
-  w.model.joints.push_back(make_joint(w.state, JointType::Fixed, a, b, Vec3(0, 0, 0), Vec3::UnitZ()));
+  w.model.joints.push_back(
+      make_joint(w.state, JointType::Fixed, a, b, Vec3(0, 0, 0), Vec3::UnitZ()));
   w.state.bodies[a].velocity = Vec3(1, 0, 0);
   w.state.bodies[a].angular_velocity = Vec3(0.3, 2.0, -1.0);
   w.state.bodies[b].velocity = Vec3(0, 0.5, 0);
@@ -88,7 +89,8 @@ TEST(Joints, FixedJointKeepsAGluedPairRigidWhileItTumbles) {
     const JointError e = joint_error(sim.state(), sim.model().joints[0]);
     worst_position = std::max(worst_position, e.position);
     worst_angle = std::max(worst_angle, e.angle);
-    const Vec3 momentum = 1.0 * sim.state().bodies[a].velocity + 3.0 * sim.state().bodies[b].velocity;
+    const Vec3 momentum =
+        1.0 * sim.state().bodies[a].velocity + 3.0 * sim.state().bodies[b].velocity;
     if (n == 0) momentum0 = momentum;
     EXPECT_LE((momentum - momentum0).norm(), 1e-9) << n;
   }
@@ -101,7 +103,8 @@ TEST(Joints, FixedJointKeepsAGluedPairRigidWhileItTumbles) {
 TEST(Joints, WheelSpinsFreelyAboutItsHinge) {
   test::World w;
   const int wheel = w.add_box("wheel", Vec3(1.0, 1.0, 0.2), 1.0, Vec3(0, 0, 2));
-  w.model.joints.push_back(make_joint(w.state, JointType::Revolute, -1, wheel, Vec3(0, 0, 2), Vec3::UnitZ()));
+  w.model.joints.push_back(
+      make_joint(w.state, JointType::Revolute, -1, wheel, Vec3(0, 0, 2), Vec3::UnitZ()));
   w.state.bodies[wheel].angular_velocity = Vec3(0, 0, 5.0);
   Simulator sim(w.model, w.state, test::step_settings(0.01, Vec3::Zero()));
   for (int n = 0; n < 500; ++n) {
@@ -118,7 +121,8 @@ TEST(Joints, SphericalJointHoldsTheAnchorOfASwingingRod) {
   test::World w;
   const Quat tilt(Eigen::AngleAxisd(0.6, Vec3(1, 1, 0).normalized()));
   const int rod = w.add_box("rod", Vec3(0.05, 0.05, 1.0), 1.0, tilt * Vec3(0, 0, -0.5), tilt);
-  w.model.joints.push_back(make_joint(w.state, JointType::Spherical, -1, rod, Vec3::Zero(), Vec3::UnitZ()));
+  w.model.joints.push_back(
+      make_joint(w.state, JointType::Spherical, -1, rod, Vec3::Zero(), Vec3::UnitZ()));
   w.state.bodies[rod].angular_velocity = Vec3(0, 0, 3.0);
   Simulator sim(w.model, w.state, test::step_settings(0.001, Vec3(0, 0, -kG)));
   double worst = 0.0;
@@ -135,7 +139,8 @@ TEST(Joints, HingedBoxRestsOnTheGround) {
   test::World w;
   w.add_plane("ground", Vec3::Zero(), Quat::Identity(), 0.5);
   const int box = w.add_box("box", Vec3(1, 1, 1), 1.0, Vec3(0, 0, 0.5));
-  w.model.joints.push_back(make_joint(w.state, JointType::Revolute, -1, box, Vec3(-0.5, 0, 0), Vec3::UnitY()));
+  w.model.joints.push_back(
+      make_joint(w.state, JointType::Revolute, -1, box, Vec3(-0.5, 0, 0), Vec3::UnitY()));
   Simulator sim(w.model, w.state, test::step_settings(0.01, Vec3(0, 0, -kG)));
   for (int n = 0; n < 200; ++n) {
     const StepReport& r = sim.step();

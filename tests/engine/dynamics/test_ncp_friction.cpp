@@ -44,7 +44,9 @@ struct BlockOnGround {
   }
 };
 
-Vec3 horizontal(double angle) { return Vec3(std::cos(angle), std::sin(angle), 0.0); }
+Vec3 horizontal(double angle) {
+  return Vec3(std::cos(angle), std::sin(angle), 0.0);
+}
 
 // A push P = 0.6 mu m g through the centre in any horizontal direction: the block sticks, so the
 // friction impulse of its four contacts is exactly -P h (to the solver's tolerance).

@@ -66,8 +66,7 @@ TEST(NcpKinks, PushedSlidingCubeSolvesWithEverySolver) {
       const Vec3 d(std::cos(angle), std::sin(angle), 0.0);
       test::World w;
       w.add_plane("ground", Vec3::Zero(), Quat::Identity(), mu);
-      const int box =
-          w.add_box("block", Vec3(1, 1, 1), 1.0, Vec3(0, 0, 0.5), Quat::Identity(), mu);
+      const int box = w.add_box("block", Vec3(1, 1, 1), 1.0, Vec3(0, 0, 0.5), Quat::Identity(), mu);
       Simulator sim(w.model, w.state, ncp_settings(solver));
       for (int step = 1; step <= 10; ++step) {
         sim.apply_wrench(box, 1.5 * mu * kG * d, Vec3::Zero());

@@ -6,9 +6,9 @@
 #include <cmath>
 
 #include "engine/contact_models/constraint_groups.hpp"
-#include "engine/formulation/constraint_problem.hpp"
 #include "engine/dynamics/primary_search.hpp"
 #include "engine/dynamics/simulator.hpp"
+#include "engine/formulation/constraint_problem.hpp"
 #include "engine/solvers/solver.hpp"
 #include "test_world.hpp"
 

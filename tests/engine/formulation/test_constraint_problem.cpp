@@ -2,10 +2,10 @@
 // form (4.14)) on hand-made contacts at a body's centre of mass, solved by hand.
 #include <gtest/gtest.h>
 
+#include "../dynamics/test_world.hpp"
 #include "engine/core/joint.hpp"
 #include "engine/formulation/constraint_problem.hpp"
 #include "engine/solvers/solver.hpp"
-#include "../dynamics/test_world.hpp"
 
 namespace pegsim {
 namespace {
@@ -131,8 +131,8 @@ TEST(ConstraintProblem, InsideTheCornerOnlyTheLeastPenetrationIsRestored) {
 // free fall; the top face carries nothing (its row c + psi_1/h + v_z = 0.1 > 0).
 TEST(ConstraintProblem, SlackRowsFeelTheJointLimitImpulses) {
   Corner corner(0.001, 0.001);
-  Joint rail = make_joint(corner.w.state, JointType::Prismatic, -1, corner.box, Vec3::Zero(),
-                          Vec3::UnitZ());
+  Joint rail =
+      make_joint(corner.w.state, JointType::Prismatic, -1, corner.box, Vec3::Zero(), Vec3::UnitZ());
   rail.displacement_limit.lower = -0.0005;
   corner.w.model.joints.push_back(rail);
   const auto peg = corner.solve(inter_contact_set(0));
@@ -150,8 +150,8 @@ TEST(ConstraintProblem, SlackRowsFeelTheJointLimitImpulses) {
 TEST(ConstraintProblem, OnlyUnilateralConstraintsGiveTheStewartTrinkleLcp) {
   const Corner corner(0.0, -0.04);
   ContactProblem st;
-  assemble_stewart_trinkle(corner.w.model, corner.w.state, corner.settings, corner.contacts,
-                           {0, 1}, st);
+  assemble_stewart_trinkle(corner.w.model, corner.w.state, corner.settings, corner.contacts, {0, 1},
+                           st);
   const auto sm = corner.solve(standard_model_set());
   ASSERT_EQ(sm.problem.lcp.size(), st.lcp.size());
   EXPECT_EQ(MatX(sm.problem.lcp.S), MatX(st.lcp.S));

@@ -6,9 +6,9 @@
 
 #include <algorithm>
 
-#include "engine/formulation/free_rotation.hpp"
-#include "engine/dynamics/simulator.hpp"
 #include "../dynamics/test_world.hpp"
+#include "engine/dynamics/simulator.hpp"
+#include "engine/formulation/free_rotation.hpp"
 
 namespace pegsim {
 namespace {
@@ -114,7 +114,8 @@ TEST(FreeRotation, ImplicitStepSolvesBackwardEulerAndDiffersFromTheExplicitByOrd
   for (double h : {0.02, 0.01}) {
     const Vec3 x = R.transpose() * free_rotation(body, s, h, Gyroscopic::Implicit).angular_velocity;
     const Vec3 wb = R.transpose() * s.angular_velocity;
-    const Vec3 f = body.inertia * (x - wb) + h * (x.cross(body.inertia * x) - R.transpose() * s.torque);
+    const Vec3 f =
+        body.inertia * (x - wb) + h * (x.cross(body.inertia * x) - R.transpose() * s.torque);
     EXPECT_LT(f.norm(), 1e-14);
     const double gap = (free_rotation(body, s, h, Gyroscopic::Explicit).angular_velocity -
                         free_rotation(body, s, h, Gyroscopic::Implicit).angular_velocity)

@@ -9,9 +9,9 @@
 
 #include <cmath>
 
-#include "engine/formulation/friction_basis.hpp"
-#include "engine/dynamics/simulator.hpp"
 #include "../dynamics/test_world.hpp"
+#include "engine/dynamics/simulator.hpp"
+#include "engine/formulation/friction_basis.hpp"
 
 namespace pegsim {
 namespace {

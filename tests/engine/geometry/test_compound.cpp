@@ -36,8 +36,8 @@ Mat3 box_inertia(const Vec3& lo, const Vec3& hi, const Vec3& about) {
 // The union is the disjoint [0,2]x[0,1]x[0,1] + [0,1]x[1,2]x[0,1]: volume 3, centroid
 // (5/6, 5/6, 1/2).
 TEST(CompoundMass, OverlappingLShapeIsTheUnionNotTheSum) {
-  const Compound c = make_compound(
-      {box_part({0, 0, 0}, {2, 1, 1}), box_part({0, 0, 0}, {1, 2, 1})}, false);
+  const Compound c =
+      make_compound({box_part({0, 0, 0}, {2, 1, 1}), box_part({0, 0, 0}, {1, 2, 1})}, false);
   const MassProperties m = compound_mass_properties(c);
   const Vec3 centroid(5.0 / 6.0, 5.0 / 6.0, 0.5);
   EXPECT_NEAR(m.volume, 3.0, 1e-12);  // the sum of the parts would be 4
@@ -62,12 +62,11 @@ TEST(CompoundMass, RecentredOnTheUnionsCentroid) {
 // overlapping the short ones at the corners. The union is the block [-1,1]^2 x [0,1] minus the
 // cavity [-0.9,0.9]^2 x [0.2,1]: volume 4 - 2.592 = 1.408.
 TEST(CompoundMass, UContainerOfFiveOverlappingBoxes) {
-  const Compound c = make_compound({box_part({-1, -1, 0}, {1, 1, 0.2}),
-                                    box_part({-1, -1, 0.1}, {-0.9, 1, 1}),
-                                    box_part({0.9, -1, 0.1}, {1, 1, 1}),
-                                    box_part({-1, -1, 0.1}, {1, -0.9, 1}),
-                                    box_part({-1, 0.9, 0.1}, {1, 1, 1})},
-                                   false);
+  const Compound c =
+      make_compound({box_part({-1, -1, 0}, {1, 1, 0.2}), box_part({-1, -1, 0.1}, {-0.9, 1, 1}),
+                     box_part({0.9, -1, 0.1}, {1, 1, 1}), box_part({-1, -1, 0.1}, {1, -0.9, 1}),
+                     box_part({-1, 0.9, 0.1}, {1, 1, 1})},
+                    false);
   const MassProperties m = compound_mass_properties(c);
   const double v_block = 4.0, v_cavity = 1.8 * 1.8 * 0.8;
   EXPECT_NEAR(m.volume, v_block - v_cavity, 1e-12);
@@ -114,8 +113,8 @@ TEST(CompoundParts, RejectsOverlappingSpheresAndNonConvexParts) {
 
 // §4.5: points of one part inside another are interior to the union.
 TEST(CompoundParts, BuriedPoints) {
-  const Compound c = make_compound(
-      {box_part({0, 0, 0}, {2, 1, 1}), box_part({0, 0, 0}, {1, 2, 1})}, false);
+  const Compound c =
+      make_compound({box_part({0, 0, 0}, {2, 1, 1}), box_part({0, 0, 0}, {1, 2, 1})}, false);
   EXPECT_TRUE(buried_in_other_part(c, 0, Vec3(0.5, 0.9, 0.5), 0.01));   // inside part 1
   EXPECT_FALSE(buried_in_other_part(c, 1, Vec3(0.5, 1.5, 0.5), 0.01));  // only part 1 holds it
   EXPECT_TRUE(buried_in_other_part(c, 0, Vec3(0.5, 1.5, 0.5), 0.01));

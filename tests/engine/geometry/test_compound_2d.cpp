@@ -20,10 +20,12 @@ CompoundPart rect_part(const Vec2& lo, const Vec2& hi, bool turned = false) {
   const Vec2 size = hi - lo;
   const Vec2 c = 0.5 * (lo + hi);
   if (turned)
-    return {Shape::convex_polygon(std::make_shared<const Polygon>(make_rectangle(size.y(), size.x()))),
-            Vec3(c.x(), c.y(), 0.0), Quat(Eigen::AngleAxisd(M_PI / 2, Vec3::UnitZ()))};
-  return {Shape::convex_polygon(std::make_shared<const Polygon>(make_rectangle(size.x(), size.y()))),
-          Vec3(c.x(), c.y(), 0.0), Quat::Identity()};
+    return {
+        Shape::convex_polygon(std::make_shared<const Polygon>(make_rectangle(size.y(), size.x()))),
+        Vec3(c.x(), c.y(), 0.0), Quat(Eigen::AngleAxisd(M_PI / 2, Vec3::UnitZ()))};
+  return {
+      Shape::convex_polygon(std::make_shared<const Polygon>(make_rectangle(size.x(), size.y()))),
+      Vec3(c.x(), c.y(), 0.0), Quat::Identity()};
 }
 
 CompoundPart circle_part(const Vec2& c, double r) {
@@ -124,11 +126,11 @@ TEST(PlanarCompoundMass, CirclePartsTouchButDoNotOverlap) {
 
 // §4.5: the foot of the U's wall lies inside the floor part, so a point there is buried.
 TEST(PlanarCompoundMass, BuriedPointsOfTheU) {
-  const Compound c = make_compound({rect_part({-1, 0}, {1, 0.2}), rect_part({-1, 0.1}, {-0.9, 1})},
-                                   false);
-  EXPECT_TRUE(buried_in_other_part(c, 1, Vec3(-0.95, 0.12, 0), 1e-3));    // wall foot in floor
-  EXPECT_FALSE(buried_in_other_part(c, 1, Vec3(-0.95, 0.5, 0), 1e-3));    // wall above floor
-  EXPECT_FALSE(buried_in_other_part(c, 0, Vec3(-0.9, 0.2, 0), 1e-3));     // the concave corner
+  const Compound c =
+      make_compound({rect_part({-1, 0}, {1, 0.2}), rect_part({-1, 0.1}, {-0.9, 1})}, false);
+  EXPECT_TRUE(buried_in_other_part(c, 1, Vec3(-0.95, 0.12, 0), 1e-3));  // wall foot in floor
+  EXPECT_FALSE(buried_in_other_part(c, 1, Vec3(-0.95, 0.5, 0), 1e-3));  // wall above floor
+  EXPECT_FALSE(buried_in_other_part(c, 0, Vec3(-0.9, 0.2, 0), 1e-3));   // the concave corner
   EXPECT_TRUE(inside_part(c.parts[0], Vec3(0, 0.1, 0), 0.05));
   EXPECT_FALSE(inside_part(c.parts[0], Vec3(0, 0.19, 0), 0.05));
 }

@@ -106,8 +106,8 @@ TEST(MinimumTranslation, PolygonDepthIsTheLeastSeparatingTranslation) {
 TEST(MinimumTranslation, OverlappingCubesSeparateAlongTheLeastPenetratedAxis) {
   const Polytope cube = make_box(1, 1, 1);
   MinimumTranslation t;
-  ASSERT_TRUE(polytope_minimum_translation(cube, pose(Vec3::Zero()), cube,
-                                           pose(Vec3(0.3, 0.2, 0.85)), t));
+  ASSERT_TRUE(
+      polytope_minimum_translation(cube, pose(Vec3::Zero()), cube, pose(Vec3(0.3, 0.2, 0.85)), t));
   EXPECT_NEAR(t.depth, 0.15, 1e-15);
   EXPECT_NEAR((t.normal - Vec3::UnitZ()).norm(), 0.0, 1e-15);
   EXPECT_EQ(t.feature_a.kind, FeatureKind::Face);
@@ -152,9 +152,9 @@ TEST(MinimumTranslation, PolytopeDepthIsTheLeastSeparatingTranslation) {
     MinimumTranslation t;
     if (!polytope_minimum_translation(a, pose(Vec3::Zero(), qa), b, pose(pb, qb), t)) continue;
     ++overlapping;
-    EXPECT_LT(polytope_overlap_volume(a, pose(Vec3::Zero(), qa), b,
-                                      pose(pb + t.depth * t.normal, qb)),
-              1e-12);
+    EXPECT_LT(
+        polytope_overlap_volume(a, pose(Vec3::Zero(), qa), b, pose(pb + t.depth * t.normal, qb)),
+        1e-12);
     EXPECT_GT(polytope_overlap_volume(a, pose(Vec3::Zero(), qa), b,
                                       pose(pb + 0.99 * t.depth * t.normal, qb)),
               0.0);
@@ -194,8 +194,7 @@ TEST(MinimumTranslation, CentroidsOfOverlapRegions) {
   const Vec3 n = Vec3(1, 0, 1).normalized();
   clip_solid(posed_solid(cube, pose(Vec3::Zero())), n, n.dot(Vec3(-0.5, 0, 0)), 1e-12, prism,
              w.cap);
-  EXPECT_NEAR((solid_centroid(prism) - Vec3(-0.5 + 0.5 / 3, 0, -0.5 + 0.5 / 3)).norm(), 0.0,
-              1e-14);
+  EXPECT_NEAR((solid_centroid(prism) - Vec3(-0.5 + 0.5 / 3, 0, -0.5 + 0.5 / 3)).norm(), 0.0, 1e-14);
 }
 
 }  // namespace

@@ -42,15 +42,17 @@ TEST(Polygon, SquareHasOutwardNormalsAndTopology) {
 TEST(Polygon, RejectsBadVertexLists) {
   EXPECT_NE(error_of({Vec2(0, 0), Vec2(1, 0)}).find("at least 3 vertices"), std::string::npos);
   EXPECT_NE(error_of({Vec2(0, 0), Vec2(0, 1), Vec2(1, 0)}).find("clockwise"), std::string::npos);
-  EXPECT_NE(error_of({Vec2(0, 0), Vec2(2, 0), Vec2(1, 0.2), Vec2(1, 2)}).find("not convex at vertex 2"),
-            std::string::npos);
+  EXPECT_NE(
+      error_of({Vec2(0, 0), Vec2(2, 0), Vec2(1, 0.2), Vec2(1, 2)}).find("not convex at vertex 2"),
+      std::string::npos);
   EXPECT_NE(error_of({Vec2(0, 0), Vec2(1, 0), Vec2(2, 0), Vec2(1, 1)}).find("collinear"),
             std::string::npos);
   EXPECT_NE(error_of({Vec2(0, 0), Vec2(1, 0), Vec2(1, 0), Vec2(0, 1)}).find("repeats"),
             std::string::npos);
   // A pentagram turns left at every vertex but winds twice.
   std::vector<Vec2> star;
-  for (int k = 0; k < 5; ++k) star.emplace_back(std::cos(4 * M_PI * k / 5), std::sin(4 * M_PI * k / 5));
+  for (int k = 0; k < 5; ++k)
+    star.emplace_back(std::cos(4 * M_PI * k / 5), std::sin(4 * M_PI * k / 5));
   EXPECT_NE(error_of(star).find("crosses itself"), std::string::npos);
 }
 
@@ -66,8 +68,8 @@ TEST(PolygonBuilders, RegularPolygonsAndTriangles) {
 }
 
 TEST(PolygonBuilders, HullDropsInteriorAndCollinearPoints) {
-  const Polygon h = make_convex_hull_2d({Vec2(0, 0), Vec2(1, 0), Vec2(2, 0), Vec2(2, 2),
-                                         Vec2(1, 1), Vec2(0, 2), Vec2(0.5, 0.5), Vec2(2, 2)});
+  const Polygon h = make_convex_hull_2d({Vec2(0, 0), Vec2(1, 0), Vec2(2, 0), Vec2(2, 2), Vec2(1, 1),
+                                         Vec2(0, 2), Vec2(0.5, 0.5), Vec2(2, 2)});
   ASSERT_EQ(h.size(), 4);
   EXPECT_TRUE(h.vertices[0].isApprox(Vec2(0, 0)));
   EXPECT_TRUE(h.vertices[1].isApprox(Vec2(2, 0)));
@@ -137,7 +139,8 @@ TEST(PolygonMassProperties, TrianglesAndCircle) {
   EXPECT_NEAR(eq.volume, area, 1e-14);
   EXPECT_NEAR(eq.inertia(2, 2), area * 4.0 / 12.0, 1e-13);
   EXPECT_NEAR(eq.centroid.norm(), 0.0, 1e-15);
-  const MassProperties right = polygon_mass_properties(make_polygon({Vec2(0, 0), Vec2(3, 0), Vec2(0, 2)}));
+  const MassProperties right =
+      polygon_mass_properties(make_polygon({Vec2(0, 0), Vec2(3, 0), Vec2(0, 2)}));
   EXPECT_NEAR(right.volume, 3.0, 1e-14);
   EXPECT_NEAR(right.inertia(0, 1), 9.0 * 4.0 / 72.0, 1e-13);  // I_xy = -int xy = +b^2 h^2 / 72
   const MassProperties disc = circle_mass_properties(0.5);

@@ -7,8 +7,12 @@
 namespace pegsim {
 namespace {
 
-std::vector<Vec3> tetra_vertices() { return {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {0, 0, 1}}; }
-std::vector<std::vector<int>> tetra_faces() { return {{0, 2, 1}, {0, 1, 3}, {0, 3, 2}, {1, 2, 3}}; }
+std::vector<Vec3> tetra_vertices() {
+  return {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
+}
+std::vector<std::vector<int>> tetra_faces() {
+  return {{0, 2, 1}, {0, 1, 3}, {0, 3, 2}, {1, 2, 3}};
+}
 
 void expect_error(std::vector<Vec3> v, std::vector<std::vector<int>> f, const std::string& text) {
   try {

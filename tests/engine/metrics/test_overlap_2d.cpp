@@ -6,8 +6,8 @@
 #include <memory>
 
 #include "../dynamics/test_world.hpp"
-#include "engine/metrics/overlap.hpp"
 #include "engine/geometry/polygon_builders.hpp"
+#include "engine/metrics/overlap.hpp"
 
 namespace pegsim {
 namespace {

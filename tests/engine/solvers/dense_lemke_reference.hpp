@@ -93,7 +93,7 @@ class DenseLemkeTableau {
     int row = lexicographic_row(a_, T(0));
     a_ = -a_;
     int leaving = basic_[row];
-    pivot(row, z0, a_);  // not counted: iterations are the complementary pivots, as in Murty's
+    pivot(row, z0, a_);       // not counted: iterations are the complementary pivots, as in Murty's
     record_residual(report);  // 2^n - 1 (Murty, "Linear complementarity...", 1988, §6.1)
 
     // Complementary pivoting: the complement of the variable that just left enters. A
@@ -248,7 +248,8 @@ class DenseLemkeTableau {
     auto value = [&](int v) { return row_of_[v] >= 0 ? x_(row_of_[v]) : T(0); };
     const T z0 = value(2 * n);
     T r = 0;
-    for (int i = 0; i < n; ++i) r = std::max(r, std::abs(std::min(value(n + i), value(i) - d_(i) * z0)));
+    for (int i = 0; i < n; ++i)
+      r = std::max(r, std::abs(std::min(value(n + i), value(i) - d_(i) * z0)));
     report.residual_history.push_back(static_cast<double>(r));
   }
 
@@ -262,9 +263,12 @@ class DenseLemkeTableau {
       res_ = q_;
       for (int r = 0; r < n; ++r) {
         const int v = basic_[r];
-        if (v < n) res_(v) -= x_(r);
-        else if (v < 2 * n) res_ += x_(r) * lcp_->M.col(v - n).template cast<T>();
-        else res_ += x_(r) * d_;
+        if (v < n)
+          res_(v) -= x_(r);
+        else if (v < 2 * n)
+          res_ += x_(r) * lcp_->M.col(v - n).template cast<T>();
+        else
+          res_ += x_(r) * d_;
       }
       x_.noalias() += Binv_ * res_;
     }
@@ -275,16 +279,16 @@ class DenseLemkeTableau {
   Lcp dense_;
   int n_ = 0;
   Vec q_;
-  Mat Binv_;                  // inverse of the basis matrix, columns of [I, -M, -d]
-  Vec x_;                     // values of the basic variables, row by row
-  Vec d_;                     // covering vector
-  T x_floor_ = 0;             // how far below zero Harris' test lets a basic value go
-  T lex_zero_ = 0;            // |M| eps: smaller tableau entries count as zero
-  double tolerance_ = 0.0;    // natural residual accepted as a solution
+  Mat Binv_;                // inverse of the basis matrix, columns of [I, -M, -d]
+  Vec x_;                   // values of the basic variables, row by row
+  Vec d_;                   // covering vector
+  T x_floor_ = 0;           // how far below zero Harris' test lets a basic value go
+  T lex_zero_ = 0;          // |M| eps: smaller tableau entries count as zero
+  double tolerance_ = 0.0;  // natural residual accepted as a solution
   Rule rule_ = Rule::Harris;
-  std::vector<int> basic_;    // variable basic in each row
-  std::vector<int> row_of_;   // row of each variable, -1 when nonbasic
-  Vec a_, col_, res_;         // entering column, pivot column and residual workspaces
+  std::vector<int> basic_;   // variable basic in each row
+  std::vector<int> row_of_;  // row of each variable, -1 when nonbasic
+  Vec a_, col_, res_;        // entering column, pivot column and residual workspaces
   Eigen::Matrix<T, 1, Eigen::Dynamic> row_;  // pivot row workspace
 };
 

@@ -33,7 +33,9 @@ inline double accuracy(const Lcp& lcp) {
 }
 
 // M as a dense matrix, whichever form the problem holds it in (the simulator's is sparse).
-inline MatX dense_m(const Lcp& lcp) { return m_is_sparse(lcp) ? MatX(lcp.S) : lcp.M; }
+inline MatX dense_m(const Lcp& lcp) {
+  return m_is_sparse(lcp) ? MatX(lcp.S) : lcp.M;
+}
 
 // dF/dz of an NCP at z (w = M z + q), dense, from Ncp::jacobian on its sparse pattern.
 inline MatX ncp_jacobian(const Ncp& ncp, const VecX& z, const VecX& w) {
@@ -87,8 +89,8 @@ inline ::testing::AssertionResult report_matches(const Lcp& lcp, const VecX& z,
     return ::testing::AssertionFailure() << "history ends on " << report.residual_history.back()
                                          << ", report.residual is " << report.residual;
   const double own = own_residual(lcp, z);
-  const double slack = 1e-13 * (1.0 + lcp.q.cwiseAbs().maxCoeff() +
-                                m_max_abs(lcp) * z.cwiseAbs().sum());
+  const double slack =
+      1e-13 * (1.0 + lcp.q.cwiseAbs().maxCoeff() + m_max_abs(lcp) * z.cwiseAbs().sum());
   if (!(std::abs(report.residual - own) <= slack))
     return ::testing::AssertionFailure()
            << "report.residual " << report.residual << " but z has residual " << own;
@@ -130,8 +132,8 @@ inline ::testing::AssertionResult is_mcp_solution(const Lcp& lcp, const VecX& z)
     const double u = lcp.has_bounds() ? lcp.upper(i) : INFINITY;
     const double near = tol * (1.0 + std::abs(z(i)));
     if (z(i) < l - near || z(i) > u + near)
-      return ::testing::AssertionFailure() << "z_" << i << " = " << z(i) << " outside [" << l
-                                           << ", " << u << "]";
+      return ::testing::AssertionFailure()
+             << "z_" << i << " = " << z(i) << " outside [" << l << ", " << u << "]";
     const bool at_l = z(i) - l <= near, at_u = u - z(i) <= near;
     const bool ok = (at_l && w(i) >= -tol) || (at_u && w(i) <= tol) || std::abs(w(i)) <= tol;
     if (!ok)

@@ -43,7 +43,9 @@ const std::vector<Lcp>& problems() {
   return p;
 }
 
-double tolerance(const Lcp& lcp) { return 1e-10 * (1.0 + lcp.q.cwiseAbs().maxCoeff()); }
+double tolerance(const Lcp& lcp) {
+  return 1e-10 * (1.0 + lcp.q.cwiseAbs().maxCoeff());
+}
 
 // The basic z variables of Lemke's answer to the problem; false if it is not solved.
 bool answer_basis(const Lcp& lcp, std::vector<int>& Z) {
@@ -91,7 +93,8 @@ Compared compare_runs(const Lcp& lcp, typename LemkeTableau<T>::Rule rule, const
   if (!started) return c;
   SolveReport rs, rd;
   const auto end_sparse = sparse.run(rule, 20000, rs);
-  const auto end_dense = dense.run(static_cast<typename Dense::Rule>(static_cast<int>(rule)), 20000, rd);
+  const auto end_dense =
+      dense.run(static_cast<typename Dense::Rule>(static_cast<int>(rule)), 20000, rd);
   EXPECT_EQ(static_cast<int>(end_sparse), static_cast<int>(end_dense)) << what;
   EXPECT_EQ(rs.iterations, rd.iterations) << what;
   VecX zs, zd;
@@ -119,7 +122,11 @@ TEST(LemkeSparse, ColdRunsMatchTheDenseTableauOnPour20) {
     largest = std::max(largest, lcp.size());
     for (Rule rule : {Rule::Harris, Rule::Lexicographic}) {
       const Compared c = compare_runs<double>(
-          lcp, rule, [](auto& t) { t.start_cold(); return true; },
+          lcp, rule,
+          [](auto& t) {
+            t.start_cold();
+            return true;
+          },
           "problem " + std::to_string(k) + " (n = " + std::to_string(lcp.size()) + ")");
       pivots += c.pivots;
       worst = std::max(worst, c.z_difference);
@@ -151,8 +158,9 @@ TEST(LemkeSparse, WarmRunsMatchTheDenseTableauOnPour20) {
   // A basis whose z0 ended basic at zero level is not complementary; the others start.
   EXPECT_GE(2 * runs, static_cast<int>(problems().size()));
   EXPECT_GT(pivots, 0);
-  std::cout << runs << " runs, " << pivots << " pivots from the answers' bases, largest relative difference in z "
-            << worst << "\n";
+  std::cout << runs << " runs, " << pivots
+            << " pivots from the answers' bases, largest relative difference in z " << worst
+            << "\n";
 }
 
 // The last word of LemkeSolver, the lexicographic run in long double, on the largest problem.
@@ -160,9 +168,13 @@ TEST(LemkeSparse, LongDoubleRunMatchesTheDenseTableau) {
   using Rule = LemkeTableau<long double>::Rule;
   const std::size_t count = problems().size();
   for (std::size_t k = count - 1; k < count; ++k)
-    compare_runs<long double>(problems()[k], Rule::Lexicographic,
-                              [](auto& t) { t.start_cold(); return true; },
-                              "problem " + std::to_string(k));
+    compare_runs<long double>(
+        problems()[k], Rule::Lexicographic,
+        [](auto& t) {
+          t.start_cold();
+          return true;
+        },
+        "problem " + std::to_string(k));
 }
 
 // The fast path of LemkeSolver (lemke_revised.hpp, sparse LU of the basis with eta updates) from
@@ -318,8 +330,8 @@ TEST(LemkeSparse, BindByBodiesReadsWhatTheFullScanReads) {
 TEST(LemkeSparse, LargeProblemWithANonFiniteMIsRefused) {
   std::mt19937 rng(3);
   const Lcp base = test::random_spd(450, rng);
-  for (double bad : {std::numeric_limits<double>::quiet_NaN(),
-                     std::numeric_limits<double>::infinity()}) {
+  for (double bad :
+       {std::numeric_limits<double>::quiet_NaN(), std::numeric_limits<double>::infinity()}) {
     Lcp lcp = base;
     lcp.M(417, 12) = bad;
     LemkeSolver solver;

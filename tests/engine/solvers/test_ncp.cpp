@@ -107,9 +107,9 @@ TEST(Ncp, PointContactSticksOrSlidesInEveryDirection) {
       const VecX z = solve_with(solver, ncp, report);
       ASSERT_TRUE(report.solved()) << solver << " angle " << angle << ": " << report.message;
       VecX expected(9);
-      expected << pn, -m * 0.5 * limit * d.tail<2>(), 0.0,                 // sticks
-          pn, -mu * pn * d.tail<2>(), 3.0 * limit - limit,                 // slides
-          0.15;                                                            // 2 z - 0.3 = 0
+      expected << pn, -m * 0.5 * limit * d.tail<2>(), 0.0,  // sticks
+          pn, -mu * pn * d.tail<2>(), 3.0 * limit - limit,  // slides
+          0.15;                                             // 2 z - 0.3 = 0
       worst = std::max(worst, (z - expected).cwiseAbs().maxCoeff());
       EXPECT_LE(report.residual, 1e-12 * (1.0 + ncp.linear.q.cwiseAbs().maxCoeff()));
     }
@@ -198,8 +198,8 @@ TEST(Ncp, PathFallsBackWhereFischerNewtonStalls) {
   EXPECT_LE(u.segment(1, 2).norm(), 1e-10);             // sticking,
   EXPECT_LT(z.segment(1, 2).norm(), 0.9 * 0.9 * z(0));  // inside the cone
   EXPECT_LE(z(3), 1e-12);
-  for (const auto& [name, report] : {std::pair{"fixed-point", &fixed_point},
-                                     std::pair{"minmap-newton", &minmap}}) {
+  for (const auto& [name, report] :
+       {std::pair{"fixed-point", &fixed_point}, std::pair{"minmap-newton", &minmap}}) {
     const VecX other = solve_with(name, ncp, *report);
     ASSERT_TRUE(report->solved()) << name << ": " << report->message;
     EXPECT_LE((other.head(3) - z.head(3)).cwiseAbs().maxCoeff(), 1e-9) << name;

@@ -222,7 +222,8 @@ TEST(NcpPile, ThePolygonalConesAnswerIsNearTheRoundConesSolution) {
   double largest_impulse = 0.0;
   for (const FrictionCone& c : ncp.cones) {
     EXPECT_GE(z(c.normal), 0.0);
-    EXPECT_LE(z.segment(c.normal + 1, c.tangents).norm(), c.mu * z(c.normal) * (1.0 + 1e-12) + 1e-15);
+    EXPECT_LE(z.segment(c.normal + 1, c.tangents).norm(),
+              c.mu * z(c.normal) * (1.0 + 1e-12) + 1e-15);
     largest_impulse = std::max(largest_impulse, z(c.normal));
   }
   // Not a solution of the round cone, but near one: path's answer from zero.
@@ -230,8 +231,9 @@ TEST(NcpPile, ThePolygonalConesAnswerIsNearTheRoundConesSolution) {
   solve_with_path(ncp, exact);
   double friction_gap = 0.0;
   for (const FrictionCone& c : ncp.cones)
-    friction_gap = std::max(friction_gap, (z.segment(c.normal + 1, c.tangents) -
-                                           exact.segment(c.normal + 1, c.tangents)).norm());
+    friction_gap = std::max(
+        friction_gap,
+        (z.segment(c.normal + 1, c.tangents) - exact.segment(c.normal + 1, c.tangents)).norm());
   EXPECT_GT(natural_residual(ncp, z), 1e-6);
   EXPECT_LT(friction_gap, 0.1 * largest_impulse);
 }
@@ -249,8 +251,7 @@ TEST(NcpPile, CrossoverReturnsACreepingIterateToASolution) {
   SolverOptions tight;
   tight.tolerance = 1e-12;
   ASSERT_TRUE(path.solve_ncp(ncp, z, tight).solved());
-  const double tolerance =
-      SolverOptions{}.tolerance * (1.0 + ncp.linear.q.cwiseAbs().maxCoeff());
+  const double tolerance = SolverOptions{}.tolerance * (1.0 + ncp.linear.q.cwiseAbs().maxCoeff());
   std::mt19937 rng(7);
   std::uniform_real_distribution<double> nudge(-1e-9, 1e-9);
   VecX creeping = z;

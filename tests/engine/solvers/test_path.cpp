@@ -23,17 +23,30 @@ using test::is_solution;
 using test::report_matches;
 using test::run;
 
-const std::vector<std::string> kSolvableLcps{
-    "lcp_CPS_1",       "lcp_CPS_2",        "lcp_CPS_3",         "lcp_CPS_4",
-    "lcp_CPS_4bis",    "lcp_CPS_5",        "lcp_Pang_isolated_sol", "lcp_deudeu",
-    "lcp_deudeu_block", "lcp_enum_fails",  "lcp_exp_murty",     "lcp_exp_murty2",
-    "lcp_inf_sol_perturbed", "lcp_mmc",    "lcp_ortiz",         "lcp_ortiz_block",
-    "lcp_tobenna",     "lcp_trivial",      "lcp_trivial_block"};
+const std::vector<std::string> kSolvableLcps{"lcp_CPS_1",
+                                             "lcp_CPS_2",
+                                             "lcp_CPS_3",
+                                             "lcp_CPS_4",
+                                             "lcp_CPS_4bis",
+                                             "lcp_CPS_5",
+                                             "lcp_Pang_isolated_sol",
+                                             "lcp_deudeu",
+                                             "lcp_deudeu_block",
+                                             "lcp_enum_fails",
+                                             "lcp_exp_murty",
+                                             "lcp_exp_murty2",
+                                             "lcp_inf_sol_perturbed",
+                                             "lcp_mmc",
+                                             "lcp_ortiz",
+                                             "lcp_ortiz_block",
+                                             "lcp_tobenna",
+                                             "lcp_trivial",
+                                             "lcp_trivial_block"};
 
-const std::vector<std::string> kMlcps{
-    "Buck2",     "BuckConverter", "BuckFirstStep", "PDSym",  "PD",     "RCD",
-    "RLCD",      "Rectangular",   "deudeu",        "diodeBridge20", "diodeBridge40",
-    "diodeBridge", "m2n1",        "m3n2",          "relay2", "relay3"};
+const std::vector<std::string> kMlcps{"Buck2",  "BuckConverter", "BuckFirstStep", "PDSym",
+                                      "PD",     "RCD",           "RLCD",          "Rectangular",
+                                      "deudeu", "diodeBridge20", "diodeBridge40", "diodeBridge",
+                                      "m2n1",   "m3n2",          "relay2",        "relay3"};
 
 // Every Siconos LCP but lcp_Pang_isolated_sol_perturbed, which has no solution (NOTICE.md).
 TEST(PathSolver, SolvesEverySolvableSiconosLcp) {
@@ -61,7 +74,9 @@ TEST(PathSolver, SolvesEverySiconosMlcp) {
   }
 }
 
-TEST(PathSolver, SolvesRandomPMatrixProblems) { test::expect_solves_random_problems("path"); }
+TEST(PathSolver, SolvesRandomPMatrixProblems) {
+  test::expect_solves_random_problems("path");
+}
 
 // Box-constrained strictly convex QP min z^T M z / 2 + q^T z, l <= z <= u: its KKT conditions
 // are exactly the MCP, and projected gradient (an independent method) reaches the same unique z.
@@ -154,8 +169,8 @@ TEST(PathSolver, FreeRowReductionKeepsUncoupledBlocksSparse) {
   const int nc = single.lcp.size();
   for (int k = 0; k < reduction.lcp.S.outerSize(); ++k)
     for (SparseMatX::InnerIterator it(reduction.lcp.S, k); it; ++it)
-      EXPECT_EQ(it.row() / nc, it.col() / nc) << "entry between blocks at " << it.row() << ", "
-                                              << it.col();
+      EXPECT_EQ(it.row() / nc, it.col() / nc)
+          << "entry between blocks at " << it.row() << ", " << it.col();
   const test::Run lemke = run("lemke", reduction.lcp);
   ASSERT_TRUE(lemke.report.solved()) << describe(lemke);
   EXPECT_TRUE(is_mcp_solution(mcp, reduction.expand(lemke.z)));

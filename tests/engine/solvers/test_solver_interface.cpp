@@ -19,8 +19,8 @@ using test::run;
 TEST(SolverInterface, RegistryMakesEveryListedSolver) {
   const std::vector<std::string> names = solver_names();
   EXPECT_EQ(names, (std::vector<std::string>{"lemke", "pgs", "nncg", "psor", "projected-jacobi",
-                                              "fixed-point", "interior-point", "minmap-newton",
-                                              "fischer-newton", "path"}));
+                                             "fixed-point", "interior-point", "minmap-newton",
+                                             "fischer-newton", "path"}));
   for (const std::string& name : names) {
     const auto s = make_solver(name);
     ASSERT_NE(s, nullptr) << name;

@@ -19,13 +19,26 @@ using test::report_matches;
 using test::run;
 using test::siconos;
 
-const std::vector<std::string> kSiconos{
-    "lcp_CPS_1",        "lcp_CPS_2",      "lcp_CPS_3",       "lcp_CPS_4",
-    "lcp_CPS_4bis",     "lcp_CPS_5",      "lcp_Pang_isolated_sol",
-    "lcp_Pang_isolated_sol_perturbed",    "lcp_deudeu",      "lcp_deudeu_block",
-    "lcp_enum_fails",   "lcp_exp_murty",  "lcp_exp_murty2",  "lcp_inf_sol_perturbed",
-    "lcp_mmc",          "lcp_ortiz",      "lcp_ortiz_block", "lcp_tobenna",
-    "lcp_trivial",      "lcp_trivial_block"};
+const std::vector<std::string> kSiconos{"lcp_CPS_1",
+                                        "lcp_CPS_2",
+                                        "lcp_CPS_3",
+                                        "lcp_CPS_4",
+                                        "lcp_CPS_4bis",
+                                        "lcp_CPS_5",
+                                        "lcp_Pang_isolated_sol",
+                                        "lcp_Pang_isolated_sol_perturbed",
+                                        "lcp_deudeu",
+                                        "lcp_deudeu_block",
+                                        "lcp_enum_fails",
+                                        "lcp_exp_murty",
+                                        "lcp_exp_murty2",
+                                        "lcp_inf_sol_perturbed",
+                                        "lcp_mmc",
+                                        "lcp_ortiz",
+                                        "lcp_ortiz_block",
+                                        "lcp_tobenna",
+                                        "lcp_trivial",
+                                        "lcp_trivial_block"};
 
 // What each method solves within the default 10 000 iterations. The splitting methods need a
 // positive diagonal (or blocks); the fixed point needs M close to symmetric positive definite;
@@ -33,32 +46,33 @@ const std::vector<std::string> kSiconos{
 // from far away where their merit function has no spurious local minima.
 const std::map<std::string, std::vector<std::string>> kSolves{
     // nncg as pgs: the conjugate gradient step changes the path, not what it reaches.
-    {"nncg", {"lcp_CPS_1", "lcp_CPS_5", "lcp_deudeu", "lcp_deudeu_block", "lcp_exp_murty",
-              "lcp_exp_murty2", "lcp_mmc", "lcp_ortiz", "lcp_ortiz_block", "lcp_trivial",
-              "lcp_trivial_block"}},
-    {"psor", {"lcp_CPS_1", "lcp_CPS_5", "lcp_deudeu", "lcp_deudeu_block", "lcp_exp_murty",
-              "lcp_exp_murty2", "lcp_mmc", "lcp_ortiz", "lcp_ortiz_block", "lcp_trivial",
-              "lcp_trivial_block"}},
-    {"projected-jacobi", {"lcp_CPS_1", "lcp_CPS_5", "lcp_deudeu", "lcp_deudeu_block",
-                          "lcp_exp_murty", "lcp_exp_murty2", "lcp_mmc", "lcp_ortiz",
-                          "lcp_ortiz_block", "lcp_trivial", "lcp_trivial_block"}},
-    {"fixed-point", {"lcp_CPS_1", "lcp_CPS_3", "lcp_CPS_4", "lcp_CPS_4bis", "lcp_CPS_5",
-                     "lcp_deudeu", "lcp_enum_fails", "lcp_exp_murty", "lcp_exp_murty2",
-                     "lcp_mmc", "lcp_ortiz", "lcp_trivial"}},
-    {"interior-point", {"lcp_CPS_1", "lcp_CPS_2", "lcp_CPS_3", "lcp_CPS_4", "lcp_CPS_4bis",
-                        "lcp_CPS_5", "lcp_deudeu", "lcp_deudeu_block", "lcp_enum_fails",
-                        "lcp_exp_murty", "lcp_exp_murty2", "lcp_inf_sol_perturbed", "lcp_mmc",
-                        "lcp_ortiz", "lcp_ortiz_block", "lcp_trivial", "lcp_trivial_block"}},
-    {"minmap-newton", {"lcp_CPS_1", "lcp_CPS_2", "lcp_CPS_3", "lcp_CPS_4", "lcp_CPS_4bis",
-                       "lcp_CPS_5", "lcp_Pang_isolated_sol",
-                       "lcp_deudeu", "lcp_deudeu_block", "lcp_enum_fails", "lcp_exp_murty",
-                       "lcp_exp_murty2", "lcp_inf_sol_perturbed", "lcp_mmc", "lcp_ortiz",
-                       "lcp_ortiz_block", "lcp_trivial", "lcp_trivial_block"}},
-    {"fischer-newton", {"lcp_CPS_1", "lcp_CPS_2", "lcp_CPS_3", "lcp_CPS_4", "lcp_CPS_4bis",
-                        "lcp_CPS_5", "lcp_Pang_isolated_sol", "lcp_deudeu", "lcp_deudeu_block",
-                        "lcp_enum_fails", "lcp_exp_murty", "lcp_exp_murty2",
-                        "lcp_inf_sol_perturbed", "lcp_mmc", "lcp_ortiz", "lcp_ortiz_block",
-                        "lcp_trivial", "lcp_trivial_block"}},
+    {"nncg",
+     {"lcp_CPS_1", "lcp_CPS_5", "lcp_deudeu", "lcp_deudeu_block", "lcp_exp_murty", "lcp_exp_murty2",
+      "lcp_mmc", "lcp_ortiz", "lcp_ortiz_block", "lcp_trivial", "lcp_trivial_block"}},
+    {"psor",
+     {"lcp_CPS_1", "lcp_CPS_5", "lcp_deudeu", "lcp_deudeu_block", "lcp_exp_murty", "lcp_exp_murty2",
+      "lcp_mmc", "lcp_ortiz", "lcp_ortiz_block", "lcp_trivial", "lcp_trivial_block"}},
+    {"projected-jacobi",
+     {"lcp_CPS_1", "lcp_CPS_5", "lcp_deudeu", "lcp_deudeu_block", "lcp_exp_murty", "lcp_exp_murty2",
+      "lcp_mmc", "lcp_ortiz", "lcp_ortiz_block", "lcp_trivial", "lcp_trivial_block"}},
+    {"fixed-point",
+     {"lcp_CPS_1", "lcp_CPS_3", "lcp_CPS_4", "lcp_CPS_4bis", "lcp_CPS_5", "lcp_deudeu",
+      "lcp_enum_fails", "lcp_exp_murty", "lcp_exp_murty2", "lcp_mmc", "lcp_ortiz", "lcp_trivial"}},
+    {"interior-point",
+     {"lcp_CPS_1", "lcp_CPS_2", "lcp_CPS_3", "lcp_CPS_4", "lcp_CPS_4bis", "lcp_CPS_5", "lcp_deudeu",
+      "lcp_deudeu_block", "lcp_enum_fails", "lcp_exp_murty", "lcp_exp_murty2",
+      "lcp_inf_sol_perturbed", "lcp_mmc", "lcp_ortiz", "lcp_ortiz_block", "lcp_trivial",
+      "lcp_trivial_block"}},
+    {"minmap-newton",
+     {"lcp_CPS_1", "lcp_CPS_2", "lcp_CPS_3", "lcp_CPS_4", "lcp_CPS_4bis", "lcp_CPS_5",
+      "lcp_Pang_isolated_sol", "lcp_deudeu", "lcp_deudeu_block", "lcp_enum_fails", "lcp_exp_murty",
+      "lcp_exp_murty2", "lcp_inf_sol_perturbed", "lcp_mmc", "lcp_ortiz", "lcp_ortiz_block",
+      "lcp_trivial", "lcp_trivial_block"}},
+    {"fischer-newton",
+     {"lcp_CPS_1", "lcp_CPS_2", "lcp_CPS_3", "lcp_CPS_4", "lcp_CPS_4bis", "lcp_CPS_5",
+      "lcp_Pang_isolated_sol", "lcp_deudeu", "lcp_deudeu_block", "lcp_enum_fails", "lcp_exp_murty",
+      "lcp_exp_murty2", "lcp_inf_sol_perturbed", "lcp_mmc", "lcp_ortiz", "lcp_ortiz_block",
+      "lcp_trivial", "lcp_trivial_block"}},
 };
 
 TEST(SolverSuite, EachMethodSolvesItsSiconosProblems) {
@@ -66,8 +80,8 @@ TEST(SolverSuite, EachMethodSolvesItsSiconosProblems) {
     for (const std::string& name : problems) {
       const Lcp lcp = siconos(name);
       const test::Run r = run(solver, lcp);
-      EXPECT_EQ(r.report.status, SolveStatus::Solved) << solver << " on " << name << ": "
-                                                      << describe(r);
+      EXPECT_EQ(r.report.status, SolveStatus::Solved)
+          << solver << " on " << name << ": " << describe(r);
       EXPECT_TRUE(is_solution(lcp, r.z)) << solver << " on " << name;
       EXPECT_TRUE(report_matches(lcp, r.z, r.report)) << solver << " on " << name;
       EXPECT_EQ(r.report.solver, solver);
@@ -162,7 +176,8 @@ TEST(SolverSuite, EverySolverAgreesWithLemkeWhereTheSolutionIsUnique) {
             solver + (symmetric ? " on spd n = " : " on dominant n = ") + std::to_string(n);
         const test::Run r = run(solver, lcp);
         ASSERT_TRUE(r.report.solved()) << what << ": " << describe(r);
-        EXPECT_LE((r.z - lemke.z).cwiseAbs().maxCoeff(), 1e-7 * (1.0 + lemke.z.cwiseAbs().maxCoeff()))
+        EXPECT_LE((r.z - lemke.z).cwiseAbs().maxCoeff(),
+                  1e-7 * (1.0 + lemke.z.cwiseAbs().maxCoeff()))
             << what;
       }
     }

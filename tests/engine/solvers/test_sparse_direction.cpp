@@ -17,7 +17,9 @@
 namespace pegsim {
 namespace {
 
-SparseRowsX sparse_rows(const MatX& A) { return A.sparseView(); }
+SparseRowsX sparse_rows(const MatX& A) {
+  return A.sparseView();
+}
 
 // A random n x n matrix of rank `rank` with singular values 1, ..., down to `smallest` (log
 // spaced) and zeros after: U diag(s) V^T.
@@ -102,8 +104,8 @@ TEST(SparseDirection, SolvesRegularSystemsAndRefusesSingularOnes) {
   EXPECT_FALSE(direction.solve(sparse_rows(with_singular_values(n, n - 2, 1e-3, rng)),
                                VecX::Ones(n), 1e-12, dz));
   direction.reset();  // rank n with a smallest singular value of 1e-15
-  EXPECT_FALSE(direction.solve(sparse_rows(with_singular_values(n, n, 1e-15, rng)),
-                               VecX::Ones(n), 1e-12, dz));
+  EXPECT_FALSE(direction.solve(sparse_rows(with_singular_values(n, n, 1e-15, rng)), VecX::Ones(n),
+                               1e-12, dz));
   direction.reset();  // 1e-9: accepted at 1e-12, refused at 1e-6
   const SparseRowsX mild = sparse_rows(with_singular_values(n, n, 1e-9, rng));
   EXPECT_TRUE(direction.solve(mild, VecX::Ones(n), 1e-12, dz));
@@ -140,14 +142,14 @@ TEST(SparseDirection, LeastSquaresIsTheMinimumNormStepAboveMu) {
 TEST(SparseDirection, LeastSquaresLeavesOutDirectionsFarBelowMu) {
   std::mt19937 rng(4);
   const int n = 25;
-  const MatX A = with_singular_values(n, n - 1, 1e-3, rng) +
-                 1e-12 * with_singular_values(n, 1, 1.0, rng);
+  const MatX A =
+      with_singular_values(n, n - 1, 1e-3, rng) + 1e-12 * with_singular_values(n, 1, 1.0, rng);
   Eigen::JacobiSVD<MatX> svd(A, Eigen::ComputeFullU | Eigen::ComputeFullV);
   ASSERT_LT(svd.singularValues()(n - 1), 1e-11);
   const VecX b = VecX::Ones(n);
-  const VecX truncated = svd.matrixV().leftCols(n - 1) *
-                         (svd.matrixU().leftCols(n - 1).transpose() * b)
-                             .cwiseQuotient(svd.singularValues().head(n - 1));
+  const VecX truncated =
+      svd.matrixV().leftCols(n - 1) * (svd.matrixU().leftCols(n - 1).transpose() * b)
+                                          .cwiseQuotient(svd.singularValues().head(n - 1));
   SparseDirection direction;
   VecX dz;
   ASSERT_TRUE(direction.least_squares(sparse_rows(A), b, 1e-6, dz));
