@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "io/hdf5_handle.hpp"
+#include "io/hdf5_superblock.hpp"
 #include "io/siconos_lcp.hpp"
 
 #ifdef PEGSIM_HAVE_FCLIB
@@ -21,10 +22,13 @@ namespace {
   throw ProblemFileError(file.string() + ": " + what);
 }
 
-// Opens the file read-only, or nothing when it is no HDF5 file.
+// Opens the file read-only, or nothing when it is no HDF5 file; throws for a superblock that
+// would make HDF5 read past the end of the file.
 h5::Handle open(const std::filesystem::path& file) {
   h5::silence_errors();
   if (H5Fis_hdf5(file.c_str()) <= 0) return {};
+  if (const std::string defect = h5::superblock_defect(file); !defect.empty())
+    fail(file, "damaged HDF5 file: " + defect);
   return h5::file(H5Fopen(file.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT));
 }
 
@@ -130,6 +134,7 @@ bool fclib_supported() {
 }
 
 bool is_fclib_file(const std::filesystem::path& file) {
+  if (!h5::superblock_defect(file).empty()) return false;  // read_fclib_local says what is wrong
   const h5::Handle f = open(file);
   return f && (exists(f.get(), "/fclib_local") || exists(f.get(), "/fclib_global"));
 }

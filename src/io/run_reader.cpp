@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "io/hdf5_io.hpp"
+#include "io/hdf5_superblock.hpp"
 #include "io/run_header.hpp"
 #include "io/run_header_io.hpp"
 #include "io/run_layout.hpp"
@@ -167,6 +168,8 @@ void RunReader::Impl::open() {
   h5::last_error();
   if (is_hdf5 == 0) throw RunFileError(where("not an HDF5 file (expected a pegsim run file)"));
   if (is_hdf5 < 0) throw RunFileError(where("cannot be read"));
+  if (const std::string defect = h5::superblock_defect(path); !defect.empty())
+    throw RunFileError(where("damaged HDF5 file: " + defect));
   // The plain mode first: it opens every closed file and refuses a damaged one at once. SWMR
   // read only where that fails, for a file whose writer is still running or was killed (its
   // superblock still says so). Under SWMR, HDF5 retries a metadata read whose checksum fails

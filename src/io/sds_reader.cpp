@@ -5,6 +5,7 @@
 
 #include "engine/core/settings.hpp"
 #include "io/hdf5_io.hpp"
+#include "io/hdf5_superblock.hpp"
 #include "io/sds_layout.hpp"
 
 namespace pegsim {
@@ -33,7 +34,8 @@ std::vector<std::int64_t> frame_numbers(hid_t file) {
 h5::Handle open_hdf5(const std::filesystem::path& file) {
   h5::silence_errors();
   std::error_code ec;
-  if (!std::filesystem::is_regular_file(file, ec) || H5Fis_hdf5(file.c_str()) <= 0) {
+  if (!std::filesystem::is_regular_file(file, ec) || H5Fis_hdf5(file.c_str()) <= 0 ||
+      !h5::superblock_defect(file).empty()) {
     h5::last_error();
     return {};
   }
@@ -61,6 +63,8 @@ struct SdsReader::Impl {
 SdsReader::SdsReader(const std::filesystem::path& file) : impl_(std::make_unique<Impl>()) {
   Impl& m = *impl_;
   m.path = file;
+  if (const std::string defect = h5::superblock_defect(file); !defect.empty())
+    throw RunFileError(m.where("damaged HDF5 file: " + defect));
   m.file = open_hdf5(file);
   if (!m.file) throw RunFileError(m.where("not a readable HDF5 file"));
   m.frames = frame_numbers(m.file.get());
