@@ -6,6 +6,7 @@
 
 #include "io/hdf5_io.hpp"
 #include "io/hdf5_superblock.hpp"
+#include "io/run_contact_row.hpp"
 #include "io/run_header.hpp"
 #include "io/run_header_io.hpp"
 #include "io/run_layout.hpp"
@@ -80,11 +81,11 @@ struct RunReader::Impl {
   h5::Handle solver_type = L::solver_type();
   h5::Handle attempt_type = L::attempt_type();
   h5::Handle entry_type = L::entry_type();
-  bool has_duplicate_of = true;    // contact rows written before it existed lack the field
-  bool has_parts = true;           // so do rows written before compound parts
-  bool has_friction_basis = true;  // and rows written before the cone followed the motion
-  bool has_wrenches = false;       // /frames/force and /frames/torque (absent in older files)
-  bool has_groups = false;         // the constraint groups (absent in older files)
+  // Contact rows written before duplicate_of, compound parts or a friction basis that follows
+  // the motion lack those fields.
+  ContactRowFields contact_fields;
+  bool has_wrenches = false;  // /frames/force and /frames/torque (absent in older files)
+  bool has_groups = false;    // the constraint groups (absent in older files)
   h5::Handle group_type = L::group_type();
   Column group_offset, groups, member_offset, members;
   Column force, torque;
@@ -100,6 +101,12 @@ struct RunReader::Impl {
 
   std::string where(const std::string& what) const { return path.string() + ": " + what; }
   void open();
+  void open_file();
+  h5::Handle open_frames_group();
+  void open_columns();
+  hsize_t rows_in_every_column() const;
+  bool frame_complete(hsize_t n) const;
+  void check_closed_frame_count(hid_t frames);
   void open_column(Column& c, const char* name, std::vector<hsize_t> inner) {
     c.name = name;
     c.inner = inner;
@@ -159,6 +166,26 @@ struct RunReader::Impl {
 };
 
 void RunReader::Impl::open() {
+  open_file();
+  try {
+    header = read_run_header(file.get());
+    bodies = header.bodies.size();
+    const h5::Handle frames = open_frames_group();
+    open_columns();
+    // A killed writer may leave datasets of different lengths: a frame counts once every
+    // dataset holds it, rows its offsets point at included.
+    hsize_t n = rows_in_every_column();
+    while (n > 0 && !frame_complete(n)) --n;
+    frame_count = static_cast<std::int64_t>(n);
+    check_closed_frame_count(frames.get());
+    read_settings_log();
+  } catch (const h5::Failure& e) {
+    throw RunFileError(where(e.what()));
+  }
+}
+
+// The file as HDF5, read-only, or a RunFileError that says why not.
+void RunReader::Impl::open_file() {
   h5::silence_errors();
   std::error_code ec;
   if (!std::filesystem::exists(path, ec)) throw RunFileError(where("does not exist"));
@@ -187,103 +214,114 @@ void RunReader::Impl::open() {
     throw RunFileError(where("cannot be opened as HDF5, the file is truncated or damaged" +
                              (why.empty() ? std::string() : " (" + why + ")")));
   }
-  try {
-    header = read_run_header(file.get());
-    bodies = header.bodies.size();
-    h5::Handle frames = h5::group(H5Gopen2(file.get(), "/frames", H5P_DEFAULT));
-    if (!frames) {
-      h5::last_error();
-      throw h5::Failure("missing group /frames");
-    }
-    header.solver_names = h5::read_strings_attribute(frames.get(), "solver_names");
-    const std::int64_t count = h5::read_int_attribute(frames.get(), "body_count");
-    if (count != static_cast<std::int64_t>(bodies))
-      throw h5::Failure("/frames body_count is " + std::to_string(count) + ", /bodies holds " +
-                        std::to_string(bodies));
-    const hsize_t b = bodies;
-    open_column(time, L::kTime, {});
-    open_column(step, L::kStep, {});
-    open_column(pose, L::kPose, {b, 7});
-    open_column(twist, L::kTwist, {b, 6});
-    open_column(solver, L::kSolver, {});
-    check_fields(solver.dataset.get(), solver_type.get(), L::kSolver);
-    open_column(contact_offset, L::kContactOffset, {});
-    open_column(contacts, L::kContacts, {});
-    has_duplicate_of = has_member(contacts.dataset.get(), "duplicate_of");
-    has_parts = has_member(contacts.dataset.get(), "part_a");
-    has_friction_basis = has_member(contacts.dataset.get(), "friction_basis");
-    if (!has_duplicate_of || !has_parts || !has_friction_basis)
-      contact_type = L::contact_type(has_duplicate_of, has_parts, has_friction_basis);
-    check_fields(contacts.dataset.get(), contact_type.get(), L::kContacts);
-    open_column(attempt_offset, L::kAttemptOffset, {});
-    open_column(attempts, L::kAttempts, {});
-    check_fields(attempts.dataset.get(), attempt_type.get(), L::kAttempts);
-    open_column(history_offset, L::kHistoryOffset, {});
-    open_column(history, L::kHistory, {});
+}
 
-    // A killed writer may leave datasets of different lengths: a frame counts once every
-    // dataset holds it, rows its offsets point at included.
-    hsize_t n = std::min({time.rows, step.rows, pose.rows, twist.rows, solver.rows});
-    has_wrenches = exists(file.get(), L::kForce);
-    if (has_wrenches) {
-      open_column(force, L::kForce, {b, 3});
-      open_column(torque, L::kTorque, {b, 3});
-      n = std::min({n, force.rows, torque.rows});
-    }
-    has_groups = exists(file.get(), L::kGroupOffset);
-    if (has_groups) {
-      open_column(group_offset, L::kGroupOffset, {});
-      open_column(groups, L::kGroups, {});
-      check_fields(groups.dataset.get(), group_type.get(), L::kGroups);
-      open_column(member_offset, L::kMemberOffset, {});
-      open_column(members, L::kMembers, {});
-      if (group_offset.rows == 0 || member_offset.rows == 0)
-        throw h5::Failure("constraint offset tables are empty (expected a leading 0)");
-      n = std::min({n, group_offset.rows - 1, member_offset.rows - 1});
-    }
-    if (contact_offset.rows == 0 || attempt_offset.rows == 0 || history_offset.rows == 0)
-      throw h5::Failure("offset tables are empty (expected a leading 0)");
-    n = std::min({n, contact_offset.rows - 1, attempt_offset.rows - 1});
-    open_sm_traps();
-    if (has_sm_traps) n = std::min(n, sm_trap_offset.rows - 1);
-    open_problems();
-    if (has_problems)
-      n = std::min({n, problem_offset.rows - 1, entry_offset.rows - 1, block_offset.rows - 1,
-                    problem_free_rows.rows});
-    auto complete = [&](hsize_t frames_n) {
-      const auto c = rows<std::int64_t>(contact_offset, H5T_NATIVE_INT64, frames_n, 1)[0];
-      const auto a = rows<std::int64_t>(attempt_offset, H5T_NATIVE_INT64, frames_n, 1)[0];
-      if (c < 0 || static_cast<hsize_t>(c) > contacts.rows || a < 0 ||
-          static_cast<hsize_t>(a) > attempts.rows || static_cast<hsize_t>(a) >= history_offset.rows)
-        return false;
-      const auto h = rows<std::int64_t>(history_offset, H5T_NATIVE_INT64, a, 1)[0];
-      if (has_groups) {
-        const auto g = rows<std::int64_t>(group_offset, H5T_NATIVE_INT64, frames_n, 1)[0];
-        const auto m = rows<std::int64_t>(member_offset, H5T_NATIVE_INT64, frames_n, 1)[0];
-        if (g < 0 || static_cast<hsize_t>(g) > groups.rows || m < 0 ||
-            static_cast<hsize_t>(m) > members.rows)
-          return false;
-      }
-      return h >= 0 && static_cast<hsize_t>(h) <= history.rows && problems_complete(frames_n) &&
-             sm_traps_complete(frames_n);
-    };
-    while (n > 0 && !complete(n)) --n;
-    frame_count = static_cast<std::int64_t>(n);
-    // A file its writer closed must hold every frame it wrote: fewer is damage (an emptied
-    // column), not a killed writer.
-    if (h5::has_attribute(frames.get(), L::kClosedFrameCount)) {
-      const std::int64_t closed = h5::read_int_attribute(frames.get(), L::kClosedFrameCount);
-      if (closed < 1 || frame_count < closed)
-        throw h5::Failure("the writer closed it with " + std::to_string(closed) +
-                          " frames, but only " + std::to_string(frame_count) +
-                          " are whole in its columns (/frames/pose has " +
-                          std::to_string(pose.rows) + " rows): the file is damaged");
-      frame_count = closed;
-    }
-    read_settings_log();
-  } catch (const h5::Failure& e) {
-    throw RunFileError(where(e.what()));
+// /frames, with the solver names and a body count that must match /bodies.
+h5::Handle RunReader::Impl::open_frames_group() {
+  h5::Handle frames = h5::group(H5Gopen2(file.get(), "/frames", H5P_DEFAULT));
+  if (!frames) {
+    h5::last_error();
+    throw h5::Failure("missing group /frames");
   }
+  header.solver_names = h5::read_strings_attribute(frames.get(), "solver_names");
+  const std::int64_t count = h5::read_int_attribute(frames.get(), "body_count");
+  if (count != static_cast<std::int64_t>(bodies))
+    throw h5::Failure("/frames body_count is " + std::to_string(count) + ", /bodies holds " +
+                      std::to_string(bodies));
+  return frames;
+}
+
+// Every per-frame dataset, its shape and its row type checked; the optional ones (wrenches,
+// constraint groups, SM traps, problems) where the file has them.
+void RunReader::Impl::open_columns() {
+  const hsize_t b = bodies;
+  open_column(time, L::kTime, {});
+  open_column(step, L::kStep, {});
+  open_column(pose, L::kPose, {b, 7});
+  open_column(twist, L::kTwist, {b, 6});
+  open_column(solver, L::kSolver, {});
+  check_fields(solver.dataset.get(), solver_type.get(), L::kSolver);
+  open_column(contact_offset, L::kContactOffset, {});
+  open_column(contacts, L::kContacts, {});
+  ContactRowFields& has = contact_fields;
+  has.duplicate_of = has_member(contacts.dataset.get(), "duplicate_of");
+  has.parts = has_member(contacts.dataset.get(), "part_a");
+  has.friction_basis = has_member(contacts.dataset.get(), "friction_basis");
+  if (!has.duplicate_of || !has.parts || !has.friction_basis)
+    contact_type = L::contact_type(has.duplicate_of, has.parts, has.friction_basis);
+  check_fields(contacts.dataset.get(), contact_type.get(), L::kContacts);
+  open_column(attempt_offset, L::kAttemptOffset, {});
+  open_column(attempts, L::kAttempts, {});
+  check_fields(attempts.dataset.get(), attempt_type.get(), L::kAttempts);
+  open_column(history_offset, L::kHistoryOffset, {});
+  open_column(history, L::kHistory, {});
+  has_wrenches = exists(file.get(), L::kForce);
+  if (has_wrenches) {
+    open_column(force, L::kForce, {b, 3});
+    open_column(torque, L::kTorque, {b, 3});
+  }
+  has_groups = exists(file.get(), L::kGroupOffset);
+  if (has_groups) {
+    open_column(group_offset, L::kGroupOffset, {});
+    open_column(groups, L::kGroups, {});
+    check_fields(groups.dataset.get(), group_type.get(), L::kGroups);
+    open_column(member_offset, L::kMemberOffset, {});
+    open_column(members, L::kMembers, {});
+  }
+  open_sm_traps();
+  open_problems();
+}
+
+// The frames every column holds: rows of the per-frame datasets, offset tables less their
+// leading 0.
+hsize_t RunReader::Impl::rows_in_every_column() const {
+  hsize_t n = std::min({time.rows, step.rows, pose.rows, twist.rows, solver.rows});
+  if (has_wrenches) n = std::min({n, force.rows, torque.rows});
+  if (has_groups) {
+    if (group_offset.rows == 0 || member_offset.rows == 0)
+      throw h5::Failure("constraint offset tables are empty (expected a leading 0)");
+    n = std::min({n, group_offset.rows - 1, member_offset.rows - 1});
+  }
+  if (contact_offset.rows == 0 || attempt_offset.rows == 0 || history_offset.rows == 0)
+    throw h5::Failure("offset tables are empty (expected a leading 0)");
+  n = std::min({n, contact_offset.rows - 1, attempt_offset.rows - 1});
+  if (has_sm_traps) n = std::min(n, sm_trap_offset.rows - 1);
+  if (has_problems)
+    n = std::min({n, problem_offset.rows - 1, entry_offset.rows - 1, block_offset.rows - 1,
+                  problem_free_rows.rows});
+  return n;
+}
+
+// Whether the first n frames are whole: the offsets that end frame n - 1 point within the rows
+// stored (contacts, attempts and their histories, constraint groups, problems, SM traps).
+bool RunReader::Impl::frame_complete(hsize_t n) const {
+  const auto c = rows<std::int64_t>(contact_offset, H5T_NATIVE_INT64, n, 1)[0];
+  const auto a = rows<std::int64_t>(attempt_offset, H5T_NATIVE_INT64, n, 1)[0];
+  if (c < 0 || static_cast<hsize_t>(c) > contacts.rows || a < 0 ||
+      static_cast<hsize_t>(a) > attempts.rows || static_cast<hsize_t>(a) >= history_offset.rows)
+    return false;
+  const auto h = rows<std::int64_t>(history_offset, H5T_NATIVE_INT64, a, 1)[0];
+  if (has_groups) {
+    const auto g = rows<std::int64_t>(group_offset, H5T_NATIVE_INT64, n, 1)[0];
+    const auto m = rows<std::int64_t>(member_offset, H5T_NATIVE_INT64, n, 1)[0];
+    if (g < 0 || static_cast<hsize_t>(g) > groups.rows || m < 0 ||
+        static_cast<hsize_t>(m) > members.rows)
+      return false;
+  }
+  return h >= 0 && static_cast<hsize_t>(h) <= history.rows && problems_complete(n) &&
+         sm_traps_complete(n);
+}
+
+// A file its writer closed must hold every frame it wrote: fewer is damage (an emptied
+// column), not a killed writer.
+void RunReader::Impl::check_closed_frame_count(hid_t frames) {
+  if (!h5::has_attribute(frames, L::kClosedFrameCount)) return;
+  const std::int64_t closed = h5::read_int_attribute(frames, L::kClosedFrameCount);
+  if (closed < 1 || frame_count < closed)
+    throw h5::Failure("the writer closed it with " + std::to_string(closed) + " frames, but only " +
+                      std::to_string(frame_count) + " are whole in its columns (/frames/pose has " +
+                      std::to_string(pose.rows) + " rows): the file is damaged");
+  frame_count = closed;
 }
 
 // The settings log is small (one row per change): read whole at open. Rows past the last
@@ -552,31 +590,8 @@ std::vector<RunFrame> RunReader::Impl::read(std::int64_t first, std::int64_t cou
           s.torque = Vec3(t3[0], t3[1], t3[2]);
         }
       }
-      for (std::int64_t i = co[f]; i < co[f + 1]; ++i) {
-        const L::ContactRow& r = cr[i - co.front()];
-        RecordedContact c;
-        c.contact.body_a = r.body_a;
-        c.contact.body_b = r.body_b;
-        c.contact.feature_a = {static_cast<FeatureKind>(r.kind_a), r.index_a};
-        c.contact.feature_b = {static_cast<FeatureKind>(r.kind_b), r.index_b};
-        c.contact.point_a = Vec3(r.point[0], r.point[1], r.point[2]);
-        c.contact.normal = Vec3(r.normal[0], r.normal[1], r.normal[2]);
-        c.contact.gap = r.gap;
-        c.contact.applicability = r.applicability;
-        c.contact.applicable = r.applicable != 0;
-        c.contact.feasible = r.feasible != 0;
-        c.enforced = r.enforced != 0;
-        c.duplicate_of = has_duplicate_of ? r.duplicate_of : -1;
-        c.contact.part_a = has_parts ? r.part_a : -1;
-        c.contact.part_b = has_parts ? r.part_b : -1;
-        c.normal_impulse = r.normal_impulse;
-        c.friction_impulse =
-            Vec3(r.friction_impulse[0], r.friction_impulse[1], r.friction_impulse[2]);
-        c.sliding = r.sliding != 0;
-        if (has_friction_basis)
-          c.friction_basis = Vec3(r.friction_basis[0], r.friction_basis[1], r.friction_basis[2]);
-        fr.contacts.push_back(c);
-      }
+      for (std::int64_t i = co[f]; i < co[f + 1]; ++i)
+        fr.contacts.push_back(recorded_contact(cr[i - co.front()], contact_fields));
       if (has_groups) read_groups(go, gr, mo, mr, f, fr);
       fr.solve = to_solve(sv[f]);
       for (std::int64_t a = ao[f]; a < ao[f + 1]; ++a) {

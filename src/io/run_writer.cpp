@@ -5,6 +5,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <mutex>
+#include <optional>
 #include <thread>
 
 #include <pthread.h>
@@ -12,6 +13,7 @@
 
 #include "engine/solvers/lcp_matrix.hpp"
 #include "io/hdf5_io.hpp"
+#include "io/run_contact_row.hpp"
 #include "io/run_header_io.hpp"
 #include "io/run_layout.hpp"
 #include "io/run_settings_row.hpp"
@@ -48,21 +50,35 @@ struct Batch {
   std::vector<L::SmTrapRow> traps;
   std::vector<std::int32_t> trap_members;
 
+  // Every buffer above, once: what bytes() counts and clear() empties.
+  template <typename Self, typename F>
+  static void each(Self& b, F&& f) {
+    f(b.time), f(b.step), f(b.pose), f(b.twist), f(b.force), f(b.torque);
+    f(b.settings_frame), f(b.settings_rows), f(b.solver);
+    f(b.contact_end), f(b.attempt_end), f(b.history_end), f(b.contacts);
+    f(b.group_end), f(b.member_end), f(b.groups), f(b.members), f(b.attempts), f(b.history);
+    f(b.problem_end), f(b.entry_end), f(b.block_end), f(b.free_rows), f(b.block_starts);
+    f(b.q), f(b.z), f(b.entries);
+    f(b.trap_end), f(b.trap_member_end), f(b.traps), f(b.trap_members);
+  }
+
   std::size_t frames() const { return time.size(); }
   std::size_t bytes() const {
-    return time.size() * (8 + 8 + 3 * 8 + sizeof(L::SolverRow)) +
-           (pose.size() + twist.size() + force.size() + torque.size()) * 8 +
-           contacts.size() * sizeof(L::ContactRow) + attempts.size() * sizeof(L::AttemptRow) +
-           groups.size() * sizeof(L::GroupRow) + (members.size() + 4 * group_end.size()) * 4 +
-           history.size() * 16 + problem_end.size() * 28 + block_starts.size() * 4 +
-           (q.size() + z.size()) * 8 + entries.size() * sizeof(L::EntryRow) + trap_end.size() * 8 +
-           traps.size() * (sizeof(L::SmTrapRow) + 8) + trap_members.size() * 4;
+    std::size_t n = 0;
+    each(*this, [&](const auto& v) { n += v.size() * sizeof(v[0]); });
+    return n;
+  }
+  // The fixed share of one frame: time, step, the solver row, the five offset tables every
+  // frame has, and the bodies' pose, twist and wrench.
+  static std::size_t frame_bytes(std::size_t bodies) {
+    return sizeof(double) + sizeof(std::int64_t) + sizeof(L::SolverRow) + 5 * sizeof(std::int64_t) +
+           bodies * (7 + 6 + 3 + 3) * sizeof(double);
   }
   // Room for a batch twice kBatchBytes of the largest per-frame data (rows for poses and
   // contacts), reserved once: growing a vector while the step waits costs it a copy and the
   // page faults of the new buffer (p99 of the recording step 150 us, bench_run_file).
   void reserve(std::size_t bodies, std::size_t bytes) {
-    const std::size_t frames = bytes / ((8 + 8 + 3 * 8 + sizeof(L::SolverRow)) + bodies * 19 * 8);
+    const std::size_t frames = bytes / frame_bytes(bodies);
     time.reserve(frames), step.reserve(frames), solver.reserve(frames);
     contact_end.reserve(frames), attempt_end.reserve(frames), history_end.reserve(frames);
     group_end.reserve(frames), member_end.reserve(frames), trap_end.reserve(frames);
@@ -70,15 +86,9 @@ struct Batch {
     force.reserve(frames * bodies * 3), torque.reserve(frames * bodies * 3);
     contacts.reserve(bytes / sizeof(L::ContactRow));
   }
-  void clear() {  // keeps the capacity: the three batches (filling, handed, writing) rotate
-    time.clear(), step.clear(), pose.clear(), twist.clear(), solver.clear();
-    force.clear(), torque.clear(), settings_frame.clear(), settings_rows.clear();
-    contact_end.clear(), attempt_end.clear(), history_end.clear();
-    contacts.clear(), attempts.clear(), history.clear();
-    group_end.clear(), member_end.clear(), groups.clear(), members.clear();
-    problem_end.clear(), entry_end.clear(), block_end.clear(), free_rows.clear();
-    block_starts.clear(), q.clear(), z.clear(), entries.clear();
-    trap_end.clear(), trap_member_end.clear(), traps.clear(), trap_members.clear();
+  // Keeps the capacity: the three batches (filling, handed, writing) rotate.
+  void clear() {
+    each(*this, [](auto& v) { v.clear(); });
   }
 };
 
@@ -152,6 +162,11 @@ struct RunWriter::Impl {
   std::string where(const std::string& what) const { return path.string() + ": " + what; }
   void create(const RunHeader& header);
   void add(const State& state, const StepReport* report);
+  std::optional<L::SettingsRow> changed_settings(const StepReport* report);
+  void add_bodies(Batch& b, const State& state, const StepReport* report);
+  void add_contacts(Batch& b, const StepReport& report);
+  void add_attempts(Batch& b, const StepReport& report, L::SolverRow& row);
+  void fill_solver_row(const StepReport& report, L::SolverRow& row) const;
   void try_hand_off();
   void hand_off(std::unique_lock<std::mutex>& lock);
   void add_problem(Batch& b, const StepReport* report);
@@ -276,29 +291,49 @@ void RunWriter::Impl::create(const RunHeader& header) {
 }
 
 void RunWriter::Impl::add(const State& state, const StepReport* r) {
+  // Built before the batch changes: it may throw for a name that does not fit.
+  const std::optional<L::SettingsRow> settings_row = changed_settings(r);
+  Batch& b = filling;
+  if (settings_row) {
+    b.settings_frame.push_back(frames);
+    b.settings_rows.push_back(*settings_row);
+  }
+  add_bodies(b, state, r);
   L::SolverRow row{};
   row.answer = -1;
   row.solver = -1;
   row.status = -1;
-  // A change of settings since the last step is one log row (built outside the lock: it may
-  // throw for a name that does not fit).
-  bool settings_changed = false;
-  L::SettingsRow settings_row{};
-  if (r && r->settings && !L::same_settings(*r->settings, last_settings)) {
-    try {
-      settings_row = L::to_row(*r->settings);
-    } catch (const h5::Failure& e) {
-      throw RunFileError(where(e.what()));
-    }
-    last_settings = *r->settings;
-    settings_changed = true;
+  if (r) {
+    add_contacts(b, *r);
+    add_attempts(b, *r, row);
+    fill_solver_row(*r, row);
   }
-  Batch& b = filling;
-  if (settings_changed) {
-    b.settings_frame.push_back(frames);
-    b.settings_rows.push_back(settings_row);
+  if (options.record_problems) add_problem(b, r);
+  add_sm_traps(b, r);
+  b.solver.push_back(row);
+  b.contact_end.push_back(contact_rows);
+  b.group_end.push_back(group_rows);
+  b.member_end.push_back(member_rows);
+  b.attempt_end.push_back(attempt_rows);
+  ++frames;
+}
+
+// A change of settings since the last step is one log row.
+std::optional<L::SettingsRow> RunWriter::Impl::changed_settings(const StepReport* r) {
+  if (!r || !r->settings || L::same_settings(*r->settings, last_settings)) return std::nullopt;
+  L::SettingsRow row{};
+  try {
+    row = L::to_row(*r->settings);
+  } catch (const h5::Failure& e) {
+    throw RunFileError(where(e.what()));
   }
-  // The step's external wrench; zero for frame 0 (and a report without one).
+  last_settings = *r->settings;
+  return row;
+}
+
+// Per body: the step's external wrench (zero for frame 0 and a report without one), the pose
+// and the twist.
+void RunWriter::Impl::add_bodies(Batch& b, const State& state, const StepReport* r) {
   const bool wrench = r && r->applied_force.size() == bodies && r->applied_torque.size() == bodies;
   for (std::size_t i = 0; i < bodies; ++i) {
     const Vec3 f = wrench ? r->applied_force[i] : Vec3::Zero();
@@ -316,77 +351,52 @@ void RunWriter::Impl::add(const State& state, const StepReport* r) {
                    {s.velocity.x(), s.velocity.y(), s.velocity.z(), s.angular_velocity.x(),
                     s.angular_velocity.y(), s.angular_velocity.z()});
   }
-  if (r) {
-    const std::size_t nc = r->contacts.size();
-    for (std::size_t i = 0; i < nc; ++i) {
-      const Contact& c = r->contacts[i];
-      L::ContactRow cr{};
-      cr.body_a = c.body_a;
-      cr.body_b = c.body_b;
-      cr.kind_a = static_cast<std::int8_t>(c.feature_a.kind);
-      cr.index_a = c.feature_a.index;
-      cr.kind_b = static_cast<std::int8_t>(c.feature_b.kind);
-      cr.index_b = c.feature_b.index;
-      cr.part_a = c.part_a;
-      cr.part_b = c.part_b;
-      cr.duplicate_of = i < r->duplicate_of.size() ? r->duplicate_of[i] : -1;
-      for (int k = 0; k < 3; ++k) cr.point[k] = c.point_a[k], cr.normal[k] = c.normal[k];
-      cr.gap = c.gap;
-      cr.applicability = c.applicability;
-      cr.applicable = c.applicable;
-      cr.feasible = c.feasible;
-      cr.primary = c.primary();
-      cr.enforced = i < r->enforced.size() && r->enforced[i];
-      cr.normal_impulse = i < r->normal_impulse.size() ? r->normal_impulse[i] : 0.0;
-      const Vec3 f = i < r->friction_impulse.size() ? r->friction_impulse[i] : Vec3::Zero();
-      for (int k = 0; k < 3; ++k) cr.friction_impulse[k] = f[k];
-      cr.sliding = i < r->sliding.size() && r->sliding[i];
-      const Vec3 t0 = i < r->friction_basis.size() ? r->friction_basis[i] : Vec3::Zero();
-      for (int k = 0; k < 3; ++k) cr.friction_basis[k] = t0[k];
-      b.contacts.push_back(cr);
-    }
-    contact_rows += static_cast<std::int64_t>(nc);
-    for (const ConstraintGroup& g : r->constraints.groups)
-      b.groups.push_back({g.first, g.count, static_cast<std::int8_t>(g.kind), g.impulse});
-    b.members.insert(b.members.end(), r->constraints.members.begin(), r->constraints.members.end());
-    group_rows += static_cast<std::int64_t>(r->constraints.groups.size());
-    member_rows += static_cast<std::int64_t>(r->constraints.members.size());
-    for (std::size_t i = 0; i < r->attempts.size(); ++i) {
-      const SolveReport& a = r->attempts[i];
-      b.attempts.push_back({a.iterations, solver_index(a.solver),
-                            static_cast<std::int8_t>(a.status), a.residual, a.seconds});
-      b.history.insert(b.history.end(), a.residual_history.begin(), a.residual_history.end());
-      history_rows += static_cast<std::int64_t>(a.residual_history.size());
-      b.history_end.push_back(history_rows);
-      // The answer is the attempt whose report the simulator kept (the last such one).
-      if (!r->solve.solver.empty() && a.solver == r->solve.solver &&
-          a.iterations == r->solve.iterations && a.residual == r->solve.residual)
-        row.answer = static_cast<std::int32_t>(i);
-    }
-    attempt_rows += static_cast<std::int64_t>(r->attempts.size());
-    row.problem_size = r->problem_size;
-    if (!r->solve.solver.empty()) {
-      row.solver = solver_index(r->solve.solver);
-      row.status = static_cast<std::int8_t>(r->solve.status);
-      row.iterations = r->solve.iterations;
-      row.residual = r->solve.residual;
-    }
-    row.fell_back = r->fell_back;
-    row.failed = r->failed;
-    row.max_penetration = r->max_penetration;
-    row.detect_seconds = r->timings.detect;
-    row.formulate_seconds = r->timings.formulate;
-    row.solve_seconds = r->timings.solve;
-    row.integrate_seconds = r->timings.integrate;
+}
+
+// The step's contacts (run_contact_row.hpp) and the contact model's constraint groups.
+void RunWriter::Impl::add_contacts(Batch& b, const StepReport& r) {
+  for (std::size_t i = 0; i < r.contacts.size(); ++i) b.contacts.push_back(contact_row(r, i));
+  contact_rows += static_cast<std::int64_t>(r.contacts.size());
+  for (const ConstraintGroup& g : r.constraints.groups)
+    b.groups.push_back({g.first, g.count, static_cast<std::int8_t>(g.kind), g.impulse});
+  b.members.insert(b.members.end(), r.constraints.members.begin(), r.constraints.members.end());
+  group_rows += static_cast<std::int64_t>(r.constraints.groups.size());
+  member_rows += static_cast<std::int64_t>(r.constraints.members.size());
+}
+
+// Every solver attempt with its residual history; row.answer marks the one the simulator kept
+// (the last attempt whose report matches r.solve).
+void RunWriter::Impl::add_attempts(Batch& b, const StepReport& r, L::SolverRow& row) {
+  for (std::size_t i = 0; i < r.attempts.size(); ++i) {
+    const SolveReport& a = r.attempts[i];
+    b.attempts.push_back({a.iterations, solver_index(a.solver), static_cast<std::int8_t>(a.status),
+                          a.residual, a.seconds});
+    b.history.insert(b.history.end(), a.residual_history.begin(), a.residual_history.end());
+    history_rows += static_cast<std::int64_t>(a.residual_history.size());
+    b.history_end.push_back(history_rows);
+    if (!r.solve.solver.empty() && a.solver == r.solve.solver &&
+        a.iterations == r.solve.iterations && a.residual == r.solve.residual)
+      row.answer = static_cast<std::int32_t>(i);
   }
-  if (options.record_problems) add_problem(b, r);
-  add_sm_traps(b, r);
-  b.solver.push_back(row);
-  b.contact_end.push_back(contact_rows);
-  b.group_end.push_back(group_rows);
-  b.member_end.push_back(member_rows);
-  b.attempt_end.push_back(attempt_rows);
-  ++frames;
+  attempt_rows += static_cast<std::int64_t>(r.attempts.size());
+}
+
+// The answer's solver, status and figures, the step's outcome and its timings.
+void RunWriter::Impl::fill_solver_row(const StepReport& r, L::SolverRow& row) const {
+  row.problem_size = r.problem_size;
+  if (!r.solve.solver.empty()) {
+    row.solver = solver_index(r.solve.solver);
+    row.status = static_cast<std::int8_t>(r.solve.status);
+    row.iterations = r.solve.iterations;
+    row.residual = r.solve.residual;
+  }
+  row.fell_back = r.fell_back;
+  row.failed = r.failed;
+  row.max_penetration = r.max_penetration;
+  row.detect_seconds = r.timings.detect;
+  row.formulate_seconds = r.timings.formulate;
+  row.solve_seconds = r.timings.solve;
+  row.integrate_seconds = r.timings.integrate;
 }
 
 // The stepping thread does not wait for the writer while it keeps up: it hands its batch over

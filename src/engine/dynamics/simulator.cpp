@@ -166,39 +166,48 @@ void Simulator::remove_observer(StepObserver* observer) {
 
 const StepReport& Simulator::step() {
   StepReport& r = report_;
+  static_cast<StepOutcome&>(r) = StepOutcome{};
   r.attempts.clear();
-  r.failed = false;
-  r.fell_back = false;
-  r.failure.clear();
-  r.problem_size = 0;
-  r.solve = SolveReport{};
-  r.max_penetration = 0.0;
-  r.lcp = nullptr;
-  r.ncp = nullptr;
-  r.solution = nullptr;
   r.settings = &settings_;
-  r.correction_position_iterations = 0;
-  r.correction_velocity_iterations = 0;
-  r.dropped_cross_constraints = 0;
-  r.cross_energy_gain = r.cross_energy_need = 0.0;
-  r.cross_energy_refused = false;
-  r.primary_leaves = 0;
-  r.primaries_moved = 0;
-  r.primary_search_unresolved = false;
   // Stage 1: controllers add their wrenches to what apply_wrench left pending.
   run_controllers();
-  // The wrench this step applies, kept for observers: the state's copy is cleared below.
-  const std::size_t nb = state_.bodies.size();
-  r.applied_force.resize(nb);
-  r.applied_torque.resize(nb);
-  for (std::size_t b = 0; b < nb; ++b) {
-    r.applied_force[b] = state_.bodies[b].force;
-    r.applied_torque[b] = state_.bodies[b].torque;
-  }
+  keep_applied_wrench();
+  // Stages 2-3, and the SM traps among the contacts.
+  find_contacts();
+  // Stage 4: the contact model's U-, I- and X-constraints.
+  apply_contact_model(model_, state_, settings_, r.contacts, r.constraints, r.duplicate_of,
+                      scratch_);
+  mark_enforced();
+  // Stages 5-6: formulate and solve, or move freely.
+  formulate_and_solve();
+  check_new_velocities();
+  // Stage 7: integrate; a failed step leaves the state as it was (FailurePolicy::Stop).
+  integrate();
+  report_joints(problem_, r.failed ? VecX() : z_);
+  r.time = state_.time;
+  r.step = state_.step;
+  // Stage 8: report.
+  for (StepObserver* o : observers_) o->on_step(model_, state_, r);
+  return r;
+}
 
-  // Stages 2-3: contacts within epsilon at the start of the step; for the corrective method
-  // only the overlaps, one contact per overlapping pair (§5.2.3).
-  auto t0 = Clock::now();
+void Simulator::keep_applied_wrench() {
+  // The wrench this step applies, kept for observers: the state's copy is cleared once the
+  // step is taken.
+  const std::size_t nb = state_.bodies.size();
+  report_.applied_force.resize(nb);
+  report_.applied_torque.resize(nb);
+  for (std::size_t b = 0; b < nb; ++b) {
+    report_.applied_force[b] = state_.bodies[b].force;
+    report_.applied_torque[b] = state_.bodies[b].torque;
+  }
+}
+
+void Simulator::find_contacts() {
+  StepReport& r = report_;
+  // Contacts within epsilon at the start of the step; for the corrective method only the
+  // overlaps, one contact per overlapping pair (§5.2.3).
+  const auto t0 = Clock::now();
   if (settings_.contact_model == ContactModel::Corrective)
     overlap_contacts(model_, state_, settings_, broad_, overlap_work_, r.contacts);
   else
@@ -207,68 +216,70 @@ const StepReport& Simulator::step() {
   // SM traps among the narrow phase's contacts, before a contact model appends its own: those
   // of the contacts the standard model enforces under settings_.sm_enforce.
   find_sm_traps(r.contacts, trap_workspace_, r.sm_traps, r.sm_trap_contacts, settings_.sm_enforce);
+}
 
-  // Stage 4: the contact model's U-, I- and X-constraints.
-  apply_contact_model(model_, state_, settings_, r.contacts, r.constraints, r.duplicate_of,
-                      scratch_);
-  mark_enforced();
-  const bool no_constraints = r.constraints.groups.empty();
-
-  // Stages 5-6: formulate and solve, or move freely.
-  t0 = Clock::now();
-  r.joint_limit_rows = 0;
-  if (no_constraints && model_.joints.empty()) {
+void Simulator::formulate_and_solve() {
+  StepReport& r = report_;
+  auto t0 = Clock::now();
+  if (r.constraints.groups.empty() && model_.joints.empty()) {
     free_velocities(model_, state_, settings_, velocity_);
     r.timings.formulate = seconds_since(t0);
     r.timings.solve = 0.0;
     fill_impulses(problem_, VecX());
     used_mixed_ = false;
-  } else {
-    assemble_constraint_problem(model_, state_, settings_, r.contacts, r.constraints, primaries_,
-                                problem_);
-    r.timings.formulate = seconds_since(t0);
-    r.joint_limit_rows = static_cast<int>(problem_.limit_rows.size());
-    if (problem_.lcp.size() == 0 && settings_.formulation != Formulation::MixedLcp) {
-      // Joints alone: their Schur complement needs no complementarity problem (mixed-lcp
-      // still hands the joints' free rows to a solver that takes bounds).
-      r.timings.solve = 0.0;
-      fill_impulses(problem_, VecX());
-      z_.resize(0);
-      used_mixed_ = false;
-      contact_velocities(problem_, z_, velocity_);
-    } else {
-      t0 = Clock::now();
-      solve_problem();
-      r.cross_energy_gain = energy_.gain;
-      r.cross_energy_need = energy_.need;
-      r.cross_energy_refused = energy_refused_;
-      if (r.failed && drop_cross_constraints()) {
-        // Thesis §4.2.3: X-constraints can make the subproblem unsatisfiable, or answerable
-        // only by impulses that throw bodies apart (cross_energy_holds). Without them the
-        // step keeps every U- and I-constraint (and reports what it dropped, and why).
-        assemble_and_solve();
-        r.fell_back = true;  // the chain's first answer, if any, was not kept
-      }
-      if (settings_.primaries == Primaries::Several) search_primaries();
-      r.timings.solve = seconds_since(t0);
-      if (settings_.formulation == Formulation::Ncp)
-        r.ncp = &problem_.ncp;
-      else
-        r.lcp = used_mixed_ ? &problem_.mixed : &problem_.lcp;
-      r.problem_size = r.lcp ? r.lcp->size() : r.ncp->size();
-      r.solution = &z_;
-    }
+    return;
   }
-  if (!r.failed && !velocity_.allFinite()) {
+  assemble_constraint_problem(model_, state_, settings_, r.contacts, r.constraints, primaries_,
+                              problem_);
+  r.timings.formulate = seconds_since(t0);
+  r.joint_limit_rows = static_cast<int>(problem_.limit_rows.size());
+  if (problem_.lcp.size() == 0 && settings_.formulation != Formulation::MixedLcp) {
+    // Joints alone: their Schur complement needs no complementarity problem (mixed-lcp
+    // still hands the joints' free rows to a solver that takes bounds).
+    r.timings.solve = 0.0;
+    fill_impulses(problem_, VecX());
+    z_.resize(0);
+    used_mixed_ = false;
+    contact_velocities(problem_, z_, velocity_);
+    return;
+  }
+  t0 = Clock::now();
+  solve_problem();
+  r.cross_energy_gain = energy_.gain;
+  r.cross_energy_need = energy_.need;
+  r.cross_energy_refused = energy_refused_;
+  if (r.failed && drop_cross_constraints()) {
+    // Thesis §4.2.3: X-constraints can make the subproblem unsatisfiable, or answerable
+    // only by impulses that throw bodies apart (cross_energy_holds). Without them the
+    // step keeps every U- and I-constraint (and reports what it dropped, and why).
+    assemble_and_solve();
+    r.fell_back = true;  // the chain's first answer, if any, was not kept
+  }
+  if (settings_.primaries == Primaries::Several) search_primaries();
+  r.timings.solve = seconds_since(t0);
+  if (settings_.formulation == Formulation::Ncp)
+    r.ncp = &problem_.ncp;
+  else
+    r.lcp = used_mixed_ ? &problem_.mixed : &problem_.lcp;
+  r.problem_size = r.lcp ? r.lcp->size() : r.ncp->size();
+  r.solution = &z_;
+}
+
+void Simulator::check_new_velocities() {
+  StepReport& r = report_;
+  if (r.failed) return;
+  if (!velocity_.allFinite()) {
     r.failed = true;
     r.failure = "the new velocities are not finite";
-  } else if (!r.failed && !poses_stay_finite(model_, velocity_, settings_.h, state_)) {
+  } else if (!poses_stay_finite(model_, velocity_, settings_.h, state_)) {
     r.failed = true;
     r.failure = "the new velocities overflow the pose update (|w| h is not finite)";
   }
+}
 
-  // Stage 7: integrate; a failed step leaves the state as it was (FailurePolicy::Stop).
-  t0 = Clock::now();
+void Simulator::integrate() {
+  StepReport& r = report_;
+  const auto t0 = Clock::now();
   if (!r.failed) {
     mark_held();
     integrate_positions(model_, velocity_, settings_.h, settings_.gyroscopic, held_, state_);
@@ -285,19 +296,12 @@ const StepReport& Simulator::step() {
     }
   } else {
     // The controllers run again on the retried step: take back what they added.
-    for (std::size_t b = 0; b < nb; ++b) {
+    for (std::size_t b = 0; b < state_.bodies.size(); ++b) {
       state_.bodies[b].force = pending_force_[b];
       state_.bodies[b].torque = pending_torque_[b];
     }
   }
   r.timings.integrate = seconds_since(t0);
-  report_joints(problem_, r.failed ? VecX() : z_);
-  r.time = state_.time;
-  r.step = state_.step;
-
-  // Stage 8: report.
-  for (StepObserver* o : observers_) o->on_step(model_, state_, r);
-  return r;
 }
 
 void Simulator::solve_problem() {

@@ -58,6 +58,14 @@ class Simulator {
   void remove_observer(StepObserver* observer);
 
  private:
+  // The stages of step(), in order (docs/architecture.md, "The step").
+  void keep_applied_wrench();  // the wrench of this step, for observers (report_)
+  void find_contacts();        // stages 2-3 and the SM traps among the contacts
+  // Stages 5-6: the constraint problem assembled and solved (through the fallback chain, the
+  // X-constraint guard and the primary search) into velocity_, or the free motion.
+  void formulate_and_solve();
+  void check_new_velocities();  // report_.failed when velocity_ cannot be integrated
+  void integrate();             // stage 7, with the joint correction
   // The fallback chain on `problem`, warm-started from warm_keys_: z_, report_.solve and the
   // impulses (fill_impulses), or report_.failed.
   void solve(ContactProblem& problem);

@@ -39,7 +39,53 @@ struct JointStepReport {
   double drive_effort = 0.0;
 };
 
-struct StepReport {
+// What a step came to, apart from its per-contact data: the solve, the checks of the answer,
+// the joint correction. Simulator::step starts each step from StepOutcome{}.
+struct StepOutcome {
+  int problem_size = 0;    // LCP (or NCP) dimension (0: no enforced contact, no solve)
+  SolveReport solve;       // the answer that was used
+  bool fell_back = false;  // the first solver did not answer (also on a step
+                           // solved only without its X-constraints)
+  bool failed = false;     // no solver answered; see failure
+  std::string failure;
+  // -min(0, gap) over the constraints, m: a U-constraint's gap, the largest gap of an I- or
+  // X-constraint's contacts (the max of (4.1) that it keeps >= 0).
+  double max_penetration = 0.0;
+  int joint_limit_rows = 0;  // joint-limit rows in the LCP (after the contacts')
+  // X-constraints (thesis §4.2.3) dropped because no solver answered the step with them, or
+  // because the answer with them added far more kinetic energy than an estimate of what its
+  // overlaps need (cross_energy_refused below); the step was then solved without them and
+  // `constraints` lists what it kept.
+  int dropped_cross_constraints = 0;
+  // The energy check of the step's first answer when its problem had X-constraints (both 0
+  // otherwise): the kinetic energy the answer added to its worst set of bodies and the estimate
+  // of what removing that set's overlaps needs, J; refused when gain > kCrossEnergyMargin * need,
+  // the step then solved without its X-constraints (dropped_cross_constraints > 0).
+  double cross_energy_gain = 0.0;
+  double cross_energy_need = 0.0;
+  bool cross_energy_refused = false;
+  // Settings::primaries = several (dynamics/primary_search.hpp): the single-primary LCPs the
+  // step's search solved (0: no I-constraint had a primary to move), the I-constraints whose
+  // primary is not the thesis' largest-gap choice, and whether no leaf met (4.13) within
+  // kMaxPrimaryLeaves (the step then took the leaf closest to it; `constraints` lists each
+  // group's primary as used).
+  int primary_leaves = 0;
+  int primaries_moved = 0;
+  bool primary_search_unresolved = false;
+  // Thesis Alg. 1 (Settings::joint_correction): iterations of its position and velocity loops.
+  int correction_position_iterations = 0;
+  int correction_velocity_iterations = 0;
+  // The step's LCP and the z it used (on a failed step: the last attempt's z); null when
+  // nothing was solved. They point into the simulator's workspaces, so a step allocates
+  // nothing for them: valid until the next step, observers copy what they keep.
+  const Lcp* lcp = nullptr;
+  const VecX* solution = nullptr;
+  // Formulation ncp: the step's NCP (lcp stays null: no LCP was solved, and run files record
+  // no problem for the step).
+  const Ncp* ncp = nullptr;
+};
+
+struct StepReport : StepOutcome {
   double time = 0.0;      // simulated time at the end of the step
   std::int64_t step = 0;  // index of the step just taken (1 for the first)
   // The settings the step ran with: the simulator's own, valid until the next step or
@@ -66,56 +112,15 @@ struct StepReport {
   // others are t0 turned about the normal by 2 pi j / n_d; NCP: t, with o = n x t); zero for
   // a contact not enforced or without friction rows. See formulation/friction_basis.hpp.
   std::vector<Vec3> friction_basis;
-  int problem_size = 0;               // LCP (or NCP) dimension (0: no enforced contact, no solve)
-  SolveReport solve;                  // the answer that was used
   std::vector<SolveReport> attempts;  // every solver tried, in fallback order (leaf after
                                       // leaf in a primary search)
-  bool fell_back = false;             // the first solver did not answer (also on a step
-                                      // solved only without its X-constraints)
-  bool failed = false;                // no solver answered; see failure
-  std::string failure;
-  // -min(0, gap) over the constraints, m: a U-constraint's gap, the largest gap of an I- or
-  // X-constraint's contacts (the max of (4.1) that it keeps >= 0).
-  double max_penetration = 0.0;
   // SM traps among this step's contacts (contact_models/sm_traps.hpp, thesis Fig. 4.1, 5.13),
   // found whichever model runs the step: one per trapped feature; trap t's contacts are
   // sm_trap_contacts[t.first, t.first + t.count) (indices into `contacts`).
   std::vector<SmTrap> sm_traps;
   std::vector<int> sm_trap_contacts;
   std::vector<JointStepReport> joints;  // per joint of the model
-  int joint_limit_rows = 0;             // joint-limit rows in the LCP (after the contacts')
-  // X-constraints (thesis §4.2.3) dropped because no solver answered the step with them, or
-  // because the answer with them added far more kinetic energy than an estimate of what its
-  // overlaps need (cross_energy_refused below); the step was then solved without them and
-  // `constraints` lists what it kept.
-  int dropped_cross_constraints = 0;
-  // The energy check of the step's first answer when its problem had X-constraints (both 0
-  // otherwise): the kinetic energy the answer added to its worst set of bodies and the estimate
-  // of what removing that set's overlaps needs, J; refused when gain > kCrossEnergyMargin * need,
-  // the step then solved without its X-constraints (dropped_cross_constraints > 0).
-  double cross_energy_gain = 0.0;
-  double cross_energy_need = 0.0;
-  bool cross_energy_refused = false;
-  // Settings::primaries = several (dynamics/primary_search.hpp): the single-primary LCPs the
-  // step's search solved (0: no I-constraint had a primary to move), the I-constraints whose
-  // primary is not the thesis' largest-gap choice, and whether no leaf met (4.13) within
-  // kMaxPrimaryLeaves (the step then took the leaf closest to it; `constraints` lists each
-  // group's primary as used).
-  int primary_leaves = 0;
-  int primaries_moved = 0;
-  bool primary_search_unresolved = false;
-  // Thesis Alg. 1 (Settings::joint_correction): iterations of its position and velocity loops.
-  int correction_position_iterations = 0;
-  int correction_velocity_iterations = 0;
   StepTimings timings;
-  // The step's LCP and the z it used (on a failed step: the last attempt's z); null when
-  // nothing was solved. They point into the simulator's workspaces, so a step allocates
-  // nothing for them: valid until the next step, observers copy what they keep.
-  const Lcp* lcp = nullptr;
-  const VecX* solution = nullptr;
-  // Formulation ncp: the step's NCP (lcp stays null: no LCP was solved, and run files record
-  // no problem for the step).
-  const Ncp* ncp = nullptr;
 };
 
 }  // namespace pegsim

@@ -291,27 +291,192 @@ void fill_m(ContactProblem& p,
 }
 }  // namespace
 
+namespace {
+
+// World-frame inverse inertias of the bodies that appear, each computed once per assembly.
+class InverseInertias {
+ public:
+  InverseInertias(const Model& model, const State& state)
+      : model_(model),
+        state_(state),
+        inv_(model.bodies.size(), Mat3::Zero()),
+        have_(model.bodies.size(), 0) {}
+  const Mat3& operator()(int b) {
+    if (!have_[b]) {
+      inv_[b] = world_inverse_inertia(model_.bodies[b], state_.bodies[b]);
+      have_[b] = 1;
+    }
+    return inv_[b];
+  }
+
+ private:
+  const Model& model_;
+  const State& state_;
+  std::vector<Mat3> inv_;
+  std::vector<char> have_;
+};
+
+// W g for a column g acting on body b (-1: static, nothing moves).
+Vec6 weighted(const Model& model, InverseInertias& inverse_inertia, int b, const Vec6& g) {
+  return b < 0 ? Vec6::Zero() : apply_inverse_mass(model.bodies[b], inverse_inertia(b), g);
+}
+
+// Frictionless contacts need only their normal rows (thesis Ch. 5's problems): with U = 0 the
+// slip row of (6.1) forces E^T p_f <= 0, so p_f = 0 and the friction and slip rows carry
+// nothing but degenerate, zero-diagonal rows for the solver to pivot through.
+bool all_frictionless(const Model& model, const std::vector<Contact>& contacts,
+                      const std::vector<int>& enforced) {
+  return std::all_of(enforced.begin(), enforced.end(), [&](int c) {
+    const Contact& k = contacts[c];
+    return pair_friction(model.bodies[k.body_a], model.bodies[k.body_b]) == 0.0;
+  });
+}
+
+// t0, the first friction direction of contact c: the planar cone is exact (+-t) and the NCP's
+// quadratic cone isotropic, so only the linearized 3D cone is turned to serve the motion
+// (friction_basis.hpp), by the bodies' free velocities at the contact.
+Vec3 first_tangent(const Model& model, const Settings& settings, const ContactProblem& p,
+                   const Contact& c, const Vec3& r_a, const Vec3& r_b, bool planar,
+                   bool frictionless) {
+  if (planar) return planar_tangent(c.normal);
+  if (settings.formulation == Formulation::Ncp || frictionless ||
+      settings.cone_orientation == ConeOrientation::Fixed)
+    return any_perpendicular(c.normal);
+  auto free_point_velocity = [&](int b, const Vec3& r) -> Vec3 {
+    if (model.bodies[b].is_static) return Vec3::Zero();
+    const auto v = p.free_velocity.segment<6>(6 * b);
+    return v.head<3>() + v.tail<3>().cross(r);
+  };
+  return friction_basis(c.normal,
+                        free_point_velocity(c.body_b, r_b) - free_point_velocity(c.body_a, r_a));
+}
+
+// Columns of G_n and G_f (2.26), (2.22) of every enforced contact, with W G: body A is pushed
+// along -n, body B along +n. Needs p.free_velocity (the cones' orientation).
+void contact_columns(const Model& model, const State& state, const Settings& settings,
+                     const std::vector<Contact>& contacts, bool frictionless,
+                     InverseInertias& inverse_inertia, ContactProblem& p) {
+  const bool ncp = settings.formulation == Formulation::Ncp;
+  const int nd = p.directions, cols_per_contact = 1 + nd;
+  for (int i = 0; i < static_cast<int>(p.contact.size()); ++i) {
+    const Contact& c = contacts[p.contact[i]];
+    const Body& A = model.bodies[c.body_a];
+    const Body& B = model.bodies[c.body_b];
+    p.body_a[i] = A.is_static ? -1 : c.body_a;
+    p.body_b[i] = B.is_static ? -1 : c.body_b;
+    p.mu[i] = pair_friction(A, B);
+    const Vec3 r_a = c.point_a - state.bodies[c.body_a].position;
+    const Vec3 r_b = c.point_b() - state.bodies[c.body_b].position;
+    const bool planar = A.shape.planar() && B.shape.planar();
+    if (planar && !ncp && !frictionless && nd != 2)
+      throw std::invalid_argument("a planar contact needs friction_directions = 2 (+-t)");
+    const Vec3 t0 = first_tangent(model, settings, p, c, r_a, r_b, planar, frictionless);
+    for (int k = 0; k < cols_per_contact; ++k) {
+      Vec3 dir;
+      if (k == 0) {
+        dir = c.normal;
+      } else if (ncp) {  // the orthonormal t, o of (2.16): t = t0, o = n x t0
+        dir = k == 1 ? t0 : Vec3(c.normal.cross(t0));
+      } else if (planar) {
+        dir = k == 1 ? t0 : Vec3(-t0);
+      } else {
+        const double angle = 2.0 * M_PI * (k - 1) / nd;
+        dir = Eigen::AngleAxisd(angle, c.normal) * t0;
+      }
+      if (k > 0) p.tangents[static_cast<std::size_t>(i) * nd + (k - 1)] = dir;
+      const int col = i * cols_per_contact + k;
+      p.G_a[col] = wrench_column(-dir, r_a);
+      p.G_b[col] = wrench_column(dir, r_b);
+      p.WG_a[col] = weighted(model, inverse_inertia, p.body_a[i], p.G_a[col]);
+      p.WG_b[col] = weighted(model, inverse_inertia, p.body_b[i], p.G_b[col]);
+    }
+  }
+}
+
+// Joint limit columns, after the contacts' (joint_limits.hpp).
+void limit_columns(const Model& model, InverseInertias& inverse_inertia, ContactProblem& p) {
+  const int limit_col = p.limit_column_start();
+  for (int k = 0; k < static_cast<int>(p.limit_rows.size()); ++k) {
+    const LimitRow& row = p.limit_rows[k];
+    const int col = limit_col + k;
+    p.G_a[col] = row.G_a;
+    p.G_b[col] = row.G_b;
+    p.WG_a[col] = weighted(model, inverse_inertia, row.body_a, row.G_a);
+    p.WG_b[col] = weighted(model, inverse_inertia, row.body_b, row.G_b);
+  }
+}
+
+// G^T M^-1 G couples only columns that share a dynamic body: per body, its columns ascending,
+// each with the side (0: body A, 1: body B) it acts on.
+using ColumnsOfBody = std::vector<std::vector<std::pair<int, char>>>;
+ColumnsOfBody columns_of_body(const ContactProblem& p, int bodies) {
+  ColumnsOfBody out(bodies);
+  const int cols_per_contact = 1 + p.directions;
+  for (int i = 0; i < static_cast<int>(p.contact.size()); ++i) {
+    for (int k = 0; k < cols_per_contact; ++k) {
+      const int col = i * cols_per_contact + k;
+      if (p.body_a[i] >= 0) out[p.body_a[i]].push_back({col, 0});
+      if (p.body_b[i] >= 0) out[p.body_b[i]].push_back({col, 1});
+    }
+  }
+  const int limit_col = p.limit_column_start();
+  for (int k = 0; k < static_cast<int>(p.limit_rows.size()); ++k) {
+    const LimitRow& row = p.limit_rows[k];
+    if (row.body_a >= 0) out[row.body_a].push_back({limit_col + k, 0});
+    if (row.body_b >= 0) out[row.body_b].push_back({limit_col + k, 1});
+  }
+  return out;
+}
+
+// G^T nu_free of one column (both bodies' shares).
+double column_velocity(const ContactProblem& p, int col, int body_a, int body_b) {
+  double v = 0.0;
+  if (body_a >= 0) v += p.G_a[col].dot(p.free_velocity.segment<6>(6 * body_a));
+  if (body_b >= 0) v += p.G_b[col].dot(p.free_velocity.segment<6>(6 * body_b));
+  return v;
+}
+
+// q of (6.1) and the blocks' starts: per contact G^T nu_free, plus psi / h on the normal row,
+// which makes the gap at the end of the step non-negative (2.27) (Anitescu–Potra drops it);
+// the friction rows' + E s and the slip row U p_n - E^T p_f (2.21) add nothing to q, and the
+// NCP's friction rows are nonlinear, (2.18)-(2.20) (coulomb_ncp.hpp). A joint limit's row is
+// like a frictionless contact's normal row.
+void fill_q(const std::vector<Contact>& contacts, const Settings& settings, ContactProblem& p) {
+  const int nc = static_cast<int>(p.contact.size());
+  const int nl = static_cast<int>(p.limit_rows.size());
+  const int block = p.block_size(), cols_per_contact = 1 + p.directions;
+  const bool gap_term = settings.formulation != Formulation::AnitescuPotra;
+  Lcp& lcp = p.lcp;
+  lcp.q.setZero(nc * block + nl);
+  lcp.block_starts.resize(nc + nl);
+  for (int i = 0; i < nc; ++i) {
+    const int base = i * block;
+    lcp.block_starts[i] = base;
+    for (int k = 0; k < cols_per_contact; ++k)
+      lcp.q(base + k) = column_velocity(p, i * cols_per_contact + k, p.body_a[i], p.body_b[i]);
+    if (gap_term) lcp.q(base) += contacts[p.contact[i]].gap / settings.h;
+  }
+  const int limit_col = p.limit_column_start();
+  for (int k = 0; k < nl; ++k) {
+    const LimitRow& row = p.limit_rows[k];
+    const int r = nc * block + k;
+    lcp.block_starts[nc + k] = r;
+    lcp.q(r) = row.gap / settings.h + column_velocity(p, limit_col + k, row.body_a, row.body_b);
+  }
+}
+
+}  // namespace
+
 void assemble_stewart_trinkle(const Model& model, const State& state, const Settings& settings,
                               const std::vector<Contact>& contacts,
                               const std::vector<int>& enforced, ContactProblem& p) {
   const bool ncp = settings.formulation == Formulation::Ncp;
+  const bool frictionless = !ncp && all_frictionless(model, contacts, enforced);
   const int nc = static_cast<int>(enforced.size());
-  // Frictionless contacts need only their normal rows (thesis Ch. 5's problems): with U = 0 the
-  // slip row of (6.1) forces E^T p_f <= 0, so p_f = 0 and the friction and slip rows carry
-  // nothing but degenerate, zero-diagonal rows for the solver to pivot through.
-  const bool frictionless = !ncp && std::all_of(enforced.begin(), enforced.end(), [&](int c) {
-    const Contact& k = contacts[c];
-    return pair_friction(model.bodies[k.body_a], model.bodies[k.body_b]) == 0.0;
-  });
   const int nd = frictionless ? 0 : tangent_directions(model, settings);
-  const int cols_per_contact = 1 + nd;
   p.directions = nd;
-  const int block = p.block_size();
   joint_limit_rows(model, state, p.limit_rows);
-  const int nl = static_cast<int>(p.limit_rows.size());
-  const int ncols = nc * cols_per_contact + nl;
-  const bool gap_term = settings.formulation != Formulation::AnitescuPotra;
-
+  const int ncols = nc * (1 + nd) + static_cast<int>(p.limit_rows.size());
   p.contact = enforced;
   p.mu.resize(nc);
   p.tangents.resize(static_cast<std::size_t>(nc) * nd);
@@ -322,146 +487,24 @@ void assemble_stewart_trinkle(const Model& model, const State& state, const Sett
   p.body_a.resize(nc);
   p.body_b.resize(nc);
 
-  // Inverse inertias of the bodies that appear, computed once per body.
-  const int nb = static_cast<int>(model.bodies.size());
-  std::vector<Mat3> inv_inertia(nb, Mat3::Zero());
-  std::vector<char> have(nb, 0);
-  auto inverse_inertia = [&](int b) -> const Mat3& {
-    if (!have[b]) {
-      inv_inertia[b] = world_inverse_inertia(model.bodies[b], state.bodies[b]);
-      have[b] = 1;
-    }
-    return inv_inertia[b];
-  };
-
   // nu + M^-1 p_ext before the joints' impulses: it orients the friction cones.
   free_velocities(model, state, settings, p.free_velocity);
-  auto free_point_velocity = [&](int b, const Vec3& r) -> Vec3 {
-    if (model.bodies[b].is_static) return Vec3::Zero();
-    const auto v = p.free_velocity.segment<6>(6 * b);
-    return v.head<3>() + v.tail<3>().cross(r);
-  };
+  InverseInertias inverse_inertia(model, state);
+  contact_columns(model, state, settings, contacts, frictionless, inverse_inertia, p);
+  limit_columns(model, inverse_inertia, p);
 
-  // Columns of G_n and G_f (2.26), (2.22): body A is pushed along -n, body B along +n.
-  for (int i = 0; i < nc; ++i) {
-    const Contact& c = contacts[enforced[i]];
-    const Body& A = model.bodies[c.body_a];
-    const Body& B = model.bodies[c.body_b];
-    p.body_a[i] = A.is_static ? -1 : c.body_a;
-    p.body_b[i] = B.is_static ? -1 : c.body_b;
-    p.mu[i] = pair_friction(A, B);
-    const Vec3 r_a = c.point_a - state.bodies[c.body_a].position;
-    const Vec3 r_b = c.point_b() - state.bodies[c.body_b].position;
-
-    const bool planar = A.shape.planar() && B.shape.planar();
-    if (planar && !ncp && !frictionless && nd != 2)
-      throw std::invalid_argument("a planar contact needs friction_directions = 2 (+-t)");
-    // t0: the planar cone is exact (+-t) and the NCP's quadratic cone isotropic, so only the
-    // linearized 3D cone is turned to serve the motion (friction_basis.hpp).
-    Vec3 t0;
-    if (planar)
-      t0 = planar_tangent(c.normal);
-    else if (ncp || frictionless || settings.cone_orientation == ConeOrientation::Fixed)
-      t0 = any_perpendicular(c.normal);
-    else
-      t0 = friction_basis(c.normal,
-                          free_point_velocity(c.body_b, r_b) - free_point_velocity(c.body_a, r_a));
-    for (int k = 0; k < cols_per_contact; ++k) {
-      Vec3 dir;
-      if (k == 0) {
-        dir = c.normal;
-      } else if (ncp) {  // the orthonormal t, o of (2.16): t = t0, o = n x t0
-        dir = k == 1 ? t0 : Vec3(c.normal.cross(t0));
-        p.tangents[static_cast<std::size_t>(i) * nd + (k - 1)] = dir;
-      } else if (planar) {
-        dir = k == 1 ? t0 : Vec3(-t0);
-        p.tangents[static_cast<std::size_t>(i) * nd + (k - 1)] = dir;
-      } else {
-        const double angle = 2.0 * M_PI * (k - 1) / nd;
-        dir = Eigen::AngleAxisd(angle, c.normal) * t0;
-        p.tangents[static_cast<std::size_t>(i) * nd + (k - 1)] = dir;
-      }
-      const int col = i * cols_per_contact + k;
-      p.G_a[col] = wrench_column(-dir, r_a);
-      p.G_b[col] = wrench_column(dir, r_b);
-      p.WG_a[col] = p.body_a[i] < 0 ? Vec6::Zero()
-                                    : apply_inverse_mass(A, inverse_inertia(c.body_a), p.G_a[col]);
-      p.WG_b[col] = p.body_b[i] < 0 ? Vec6::Zero()
-                                    : apply_inverse_mass(B, inverse_inertia(c.body_b), p.G_b[col]);
-    }
-  }
-
-  // Joint limit columns, after the contacts' (joint_limits.hpp).
-  const int limit_col = nc * cols_per_contact;
-  for (int k = 0; k < nl; ++k) {
-    const LimitRow& row = p.limit_rows[k];
-    const int col = limit_col + k;
-    p.G_a[col] = row.G_a;
-    p.G_b[col] = row.G_b;
-    p.WG_a[col] = row.body_a < 0 ? Vec6::Zero()
-                                 : apply_inverse_mass(model.bodies[row.body_a],
-                                                      inverse_inertia(row.body_a), row.G_a);
-    p.WG_b[col] = row.body_b < 0 ? Vec6::Zero()
-                                 : apply_inverse_mass(model.bodies[row.body_b],
-                                                      inverse_inertia(row.body_b), row.G_b);
-  }
-
-  // The LCP (6.1), one block [p_n; p_f; s] per contact, then one row per joint limit.
-  const int n = nc * block + nl;
-  Lcp& lcp = p.lcp;
-  lcp.q.setZero(n);
-  lcp.block_starts.resize(nc + nl);
-
-  // G^T M^-1 G couples only columns that share a dynamic body: accumulate body by body.
-  std::vector<std::vector<std::pair<int, char>>> columns_of_body(nb);
-  for (int i = 0; i < nc; ++i) {
-    for (int k = 0; k < cols_per_contact; ++k) {
-      const int col = i * cols_per_contact + k;
-      if (p.body_a[i] >= 0) columns_of_body[p.body_a[i]].push_back({col, 0});
-      if (p.body_b[i] >= 0) columns_of_body[p.body_b[i]].push_back({col, 1});
-    }
-  }
-  for (int k = 0; k < nl; ++k) {
-    const LimitRow& row = p.limit_rows[k];
-    if (row.body_a >= 0) columns_of_body[row.body_a].push_back({limit_col + k, 0});
-    if (row.body_b >= 0) columns_of_body[row.body_b].push_back({limit_col + k, 1});
-  }
-  eliminate_joints(model, state, settings.h, inverse_inertia, columns_of_body, p);
+  const int nb = static_cast<int>(model.bodies.size());
+  const ColumnsOfBody by_body = columns_of_body(p, nb);
+  eliminate_joints(model, state, settings.h, inverse_inertia, by_body, p);
   // -Y^T A^-1 Y: what the joints take from the contacts' effective inverse mass.
   if (!p.joint_rows.empty() && ncols > 0)
     p.joint_coupling.noalias() = p.joint_Y.transpose() * p.joint_A.solve(p.joint_Y);
-  for (int i = 0; i < nc; ++i) {
-    const Contact& c = contacts[enforced[i]];
-    const int base = i * block;
-    lcp.block_starts[i] = base;
-    for (int k = 0; k < cols_per_contact; ++k) {
-      const int col = i * cols_per_contact + k;
-      double v = 0.0;
-      if (p.body_a[i] >= 0) v += p.G_a[col].dot(p.free_velocity.segment<6>(6 * p.body_a[i]));
-      if (p.body_b[i] >= 0) v += p.G_b[col].dot(p.free_velocity.segment<6>(6 * p.body_b[i]));
-      lcp.q(base + k) = v;
-    }
-    // Normal row: psi/h makes the gap at the end of the step non-negative (2.27);
-    // Anitescu–Potra drops it.
-    if (gap_term) lcp.q(base) += c.gap / settings.h;
-    // Friction rows + E s, slip row U p_n - E^T p_f (2.21); the NCP's friction rows are
-    // nonlinear, (2.18)-(2.20): its M keeps the tangential velocities only (coulomb_ncp.hpp).
-  }
-  // Joint limit rows: gap / h + G^T nu, like a frictionless contact's normal row (2.27).
-  for (int k = 0; k < nl; ++k) {
-    const LimitRow& row = p.limit_rows[k];
-    const int r = nc * block + k;
-    lcp.block_starts[nc + k] = r;
-    double v = row.gap / settings.h;
-    if (row.body_a >= 0) v += row.G_a.dot(p.free_velocity.segment<6>(6 * row.body_a));
-    if (row.body_b >= 0) v += row.G_b.dot(p.free_velocity.segment<6>(6 * row.body_b));
-    lcp.q(r) = v;
-  }
+  fill_q(contacts, settings, p);
   const bool slip_constants = !ncp && !frictionless;
-  lcp.M.resize(0, 0);
-  fill_m(p, columns_of_body, slip_constants, true, lcp.S);
+  p.lcp.M.resize(0, 0);
+  fill_m(p, by_body, slip_constants, true, p.lcp.S);
   if (settings.formulation == Formulation::MixedLcp && !p.joint_rows.empty())
-    fill_m(p, columns_of_body, slip_constants, false, p.contact_m);
+    fill_m(p, by_body, slip_constants, false, p.contact_m);
   else
     p.contact_m.resize(0, 0);
   set_joint_coupling_rows(p);

@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cmath>
 #include <string>
+#include <utility>
 
 #include "engine/solvers/lcp_matrix.hpp"
 
@@ -21,6 +22,12 @@ SolveReport LemkeSolver::solve(const Lcp& lcp, VecX& z, const SolverOptions& opt
   auto finish = [&](SolveStatus status, std::string message) {
     return finish_report(std::move(report), status, std::move(message), lcp, z, t0);
   };
+  // The fast path's answers come with their residual, computed over M's nonzeros.
+  auto finish_answer = [&](Answer answer) {
+    return answer == Answer::Fast
+               ? finish_report(std::move(report), SolveStatus::Solved, "", fast_residual_, t0)
+               : finish(SolveStatus::Solved, "");
+  };
 
   // The fast path reads every entry of M as it binds the problem, and checks them there: one
   // pass over the dense M instead of two (on pour20's 900-row problems, 6.5 MB each).
@@ -30,134 +37,164 @@ SolveReport LemkeSolver::solve(const Lcp& lcp, VecX& z, const SolverOptions& opt
     return finish(SolveStatus::NumericalFailure, defect);
   }
   const double q_norm = n ? lcp.q.cwiseAbs().maxCoeff() : 0.0;
-  const double tolerance = options.tolerance * (1.0 + q_norm);
-  tolerance_ = tolerance;
-  if (sparse && !revised_.bind(lcp, tolerance)) {
+  tolerance_ = options.tolerance * (1.0 + q_norm);
+  if (sparse && !revised_.bind(lcp, tolerance_)) {
     z.setZero(n);
     return finish(SolveStatus::NumericalFailure, "M or q has a non-finite entry");
   }
-  // The fast path's answers come with their residual, computed over M's nonzeros.
-  auto finish_fast = [&]() {
-    return finish_report(std::move(report), SolveStatus::Solved, "", fast_residual_, t0);
-  };
+  budget_ = options.max_iterations;
+  dense_bound_ = false;
 
-  // Runs 1 and 2 get at most `quick` pivots each; the last run gets what is left of the budget.
-  const int budget = options.max_iterations;
-  const int quick = std::min(budget, 4 * n + 100);
-  using Fast = LemkeTableau<double>;
-  // The dense tableau is bound when a run needs it (its bind reads all of M): the fast path
-  // answers most large problems alone.
-  bool dense_bound = false;
-  auto dense = [&]() -> Fast& {
-    if (!dense_bound) fast_.bind(lcp, tolerance);
-    dense_bound = true;
-    return fast_;
-  };
-  auto accept = [&](auto& tableau) {
-    tableau.extract(z);
-    if (natural_residual(lcp, z) > tolerance) return false;
-    tableau.basic_z(basis_);
-    return true;
-  };
-  // A run can end on a complementary basis whose answer misses the tolerance: the ratio test
-  // ignores column entries below kPivot of the largest, so a basic w_i may drift a little
-  // below zero (polygon_pour under PEG, seed 6, h = 0.01, step 355: w_i = -1.9e-9 after 1090
-  // pivots). Lemke again from that basis, with a fresh B^-1 and d = B e, pivots the stray
-  // variable back (there: 2 pivots, residual 2.8e-15).
-  auto restart_from = [&](auto& tableau) {
-    tableau.basic_z(basis_);
-    Z_.clear();
-    for (int i = 0; i < n; ++i)
-      if (basis_[i]) Z_.push_back(i);
-    basis_.clear();
-    return dense().start_from_basis(Z_) &&
-           fast_.run(Fast::Rule::Harris, std::min(budget, report.iterations + n / 2 + 20),
-                     report) == Fast::End::Solution &&
-           accept(fast_);
-  };
-  auto fast_solved = [&](Fast::End end) {
-    return end == Fast::End::Solution && (accept(fast_) || restart_from(fast_));
-  };
-
-  // 1. Warm start: the previous basis as it is, else the method from that basis. The basis,
-  // when known, is what to start from: the support {z_i > 0} of a pile's answer alone makes a
-  // singular M_ZZ (pour20: the sticking contacts' slip variables are basic at zero).
   if (options.warm_start && z.size() == n && z.allFinite()) {
-    const std::vector<char>* was_basic =
-        options.warm_basis && options.warm_basis->size() == static_cast<std::size_t>(n)
-            ? options.warm_basis
-            : nullptr;
-    Z_.clear();
-    for (int i = 0; i < n; ++i)
-      if (z(i) > 0.0 || (was_basic && (*was_basic)[i])) Z_.push_back(i);
-    if (!Z_.empty()) {
-      bool ray = false;
-      if (fast_solved_from(lcp, Z_, std::min(budget, report.iterations + n / 2 + 20), z, report,
-                           &ray))
-        return finish_fast();
-      // A warm run the fast path ended on a ray, the dense tableau would repeat pivot for pivot
-      // (test FastPathWarmAnswersSolveThePour20Problems): the cold start follows at once. Such
-      // a ray proves nothing about the LCP: the covering vector d = B e has negative entries,
-      // and Lemke's ray argument (Cottle–Pang–Stone §4.4) needs d > 0. pour20's pile meets one
-      // on a few steps in a hundred (along the ray z0 and z grow without bound, d^T z < 0).
-      if (!ray && try_basis(lcp, Z_, z, tolerance)) {
-        basis_.assign(n, 0);
-        for (int i : Z_) basis_[i] = 1;
-        return finish(SolveStatus::Solved, "");
-      }
-      // A warm run that is not done after n/2 pivots is no cheaper than a cold one (pour20:
-      // warm runs either finish in about n/4 pivots or wander for thousands).
-      if (!ray && dense().start_from_basis(Z_) &&
-          fast_solved(fast_.run(Fast::Rule::Harris,
-                                std::min(budget, report.iterations + n / 2 + 20), report)))
-        return finish(SolveStatus::Solved, "");
-    }
+    const Answer warm = warm_start(lcp, options, z, report);
+    if (warm != Answer::None) return finish_answer(warm);
   }
-
   // z = 0 solves the problem when q >= 0 (to the tolerance: the residual is then max(-q_i)).
   z.setZero(n);
-  if (n == 0 || lcp.q.minCoeff() >= -tolerance) return finish(SolveStatus::Solved, "");
+  if (n == 0 || lcp.q.minCoeff() >= -tolerance_) return finish(SolveStatus::Solved, "");
+  const Answer cold = cold_start(lcp, z, report);
+  if (cold != Answer::None) return finish_answer(cold);
+  const auto [status, message] = exact_lexicographic(lcp, z, report);
+  return finish(status, message);
+}
 
-  // 2. The classical method with Harris' ratio test: on the degenerate problems of contact
-  // (coplanar contacts, friction directions spanning one plane) it keeps the pivots large.
+// The dense tableau is bound when a run needs it (its bind reads all of M): the fast path
+// answers most large problems alone.
+LemkeTableau<double>& LemkeSolver::dense(const Lcp& lcp) {
+  if (!dense_bound_) fast_.bind(lcp, tolerance_);
+  dense_bound_ = true;
+  return fast_;
+}
+
+template <typename T>
+bool LemkeSolver::accept(const Lcp& lcp, LemkeTableau<T>& tableau, VecX& z) {
+  tableau.extract(z);
+  if (natural_residual(lcp, z) > tolerance_) return false;
+  tableau.basic_z(basis_);
+  return true;
+}
+
+// A run can end on a complementary basis whose answer misses the tolerance: the ratio test
+// ignores column entries below kPivot of the largest, so a basic w_i may drift a little
+// below zero (polygon_pour under PEG, seed 6, h = 0.01, step 355: w_i = -1.9e-9 after 1090
+// pivots). Lemke again from that basis, with a fresh B^-1 and d = B e, pivots the stray
+// variable back (there: 2 pivots, residual 2.8e-15).
+template <typename T>
+bool LemkeSolver::restart_from(const Lcp& lcp, LemkeTableau<T>& tableau, VecX& z,
+                               SolveReport& report) {
+  const int n = lcp.size();
+  tableau.basic_z(basis_);
   Z_.clear();
-  if (fast_solved_from(lcp, Z_, std::min(budget, report.iterations + quick), z, report))
-    return finish_fast();
-  dense().start_cold();
-  if (fast_solved(
-          fast_.run(Fast::Rule::Harris, std::min(budget, report.iterations + quick), report)))
-    return finish(SolveStatus::Solved, "");
+  for (int i = 0; i < n; ++i)
+    if (basis_[i]) Z_.push_back(i);
+  basis_.clear();
+  return dense(lcp).start_from_basis(Z_) &&
+         fast_.run(LemkeTableau<double>::Rule::Harris,
+                   std::min(budget_, report.iterations + n / 2 + 20),
+                   report) == LemkeTableau<double>::End::Solution &&
+         accept(lcp, fast_, z);
+}
 
-  // 3. The lexicographic rule, which cannot cycle, first in double. Rounding on a long
-  // degenerate path (hundreds of pivots on pour20's 500-row problems) can pick a wrong row
-  // among ties and end on a false ray; so only a ray in long double, whose 11 more bits keep
-  // those paths exact, is taken as the answer.
-  dense().start_cold();
-  if (fast_solved(fast_.run(Fast::Rule::Lexicographic, std::min(budget, report.iterations + quick),
-                            report)))
-    return finish(SolveStatus::Solved, "");
-  using Exact = LemkeTableau<long double>;
-  exact_.bind(lcp, tolerance);
-  exact_.start_cold();
-  const Exact::End end = exact_.run(Exact::Rule::Lexicographic, budget, report);
-  if (end == Exact::End::Solution) {
-    if (accept(exact_) || restart_from(exact_)) return finish(SolveStatus::Solved, "");
-    exact_.extract(z);
-    return finish(SolveStatus::NumericalFailure,
-                  "complementary basis reached but its residual exceeds the tolerance "
-                  "(ill-conditioned basis)");
+// Whether a run of the dense tableau in double ended on an answer within the tolerance (after
+// a restart from its basis if needed).
+bool LemkeSolver::dense_solved(const Lcp& lcp, LemkeTableau<double>::End end, VecX& z,
+                               SolveReport& report) {
+  return end == LemkeTableau<double>::End::Solution &&
+         (accept(lcp, fast_, z) || restart_from(lcp, fast_, z, report));
+}
+
+// 1. Warm start: the previous basis as it is, else the method from that basis. The basis, when
+// known, is what to start from: the support {z_i > 0} of a pile's answer alone makes a singular
+// M_ZZ (pour20: the sticking contacts' slip variables are basic at zero).
+LemkeSolver::Answer LemkeSolver::warm_start(const Lcp& lcp, const SolverOptions& options, VecX& z,
+                                            SolveReport& report) {
+  using Fast = LemkeTableau<double>;
+  const int n = lcp.size();
+  const std::vector<char>* was_basic =
+      options.warm_basis && options.warm_basis->size() == static_cast<std::size_t>(n)
+          ? options.warm_basis
+          : nullptr;
+  Z_.clear();
+  for (int i = 0; i < n; ++i)
+    if (z(i) > 0.0 || (was_basic && (*was_basic)[i])) Z_.push_back(i);
+  if (Z_.empty()) return Answer::None;
+  bool ray = false;
+  if (fast_solved_from(lcp, Z_, std::min(budget_, report.iterations + n / 2 + 20), z, report, &ray))
+    return Answer::Fast;
+  // A warm run the fast path ended on a ray, the dense tableau would repeat pivot for pivot
+  // (test FastPathWarmAnswersSolveThePour20Problems): the cold start follows at once. Such a
+  // ray proves nothing about the LCP: the covering vector d = B e has negative entries, and
+  // Lemke's ray argument (Cottle–Pang–Stone §4.4) needs d > 0. pour20's pile meets one on a
+  // few steps in a hundred (along the ray z0 and z grow without bound, d^T z < 0).
+  if (ray) return Answer::None;
+  if (try_basis(lcp, Z_, z, tolerance_)) {
+    basis_.assign(n, 0);
+    for (int i : Z_) basis_[i] = 1;
+    return Answer::Dense;
   }
-  z.setZero(n);
+  // A warm run that is not done after n/2 pivots is no cheaper than a cold one (pour20: warm
+  // runs either finish in about n/4 pivots or wander for thousands).
+  if (dense(lcp).start_from_basis(Z_) &&
+      dense_solved(
+          lcp,
+          fast_.run(Fast::Rule::Harris, std::min(budget_, report.iterations + n / 2 + 20), report),
+          z, report))
+    return Answer::Dense;
+  return Answer::None;
+}
+
+// Runs 2 and 3 in double, each of at most 4 n + 100 pivots. 2: the classical method with
+// Harris' ratio test: on the degenerate problems of contact (coplanar contacts, friction
+// directions spanning one plane) it keeps the pivots large. 3: the lexicographic rule, which
+// cannot cycle.
+LemkeSolver::Answer LemkeSolver::cold_start(const Lcp& lcp, VecX& z, SolveReport& report) {
+  using Fast = LemkeTableau<double>;
+  const int quick = std::min(budget_, 4 * lcp.size() + 100);
+  Z_.clear();
+  if (fast_solved_from(lcp, Z_, std::min(budget_, report.iterations + quick), z, report))
+    return Answer::Fast;
+  dense(lcp).start_cold();
+  if (dense_solved(
+          lcp, fast_.run(Fast::Rule::Harris, std::min(budget_, report.iterations + quick), report),
+          z, report))
+    return Answer::Dense;
+  dense(lcp).start_cold();
+  if (dense_solved(lcp,
+                   fast_.run(Fast::Rule::Lexicographic,
+                             std::min(budget_, report.iterations + quick), report),
+                   z, report))
+    return Answer::Dense;
+  return Answer::None;
+}
+
+// The lexicographic rule in long double with what is left of the budget. Rounding on a long
+// degenerate path (hundreds of pivots on pour20's 500-row problems) can pick a wrong row among
+// ties and end on a false ray in double; so only a ray in long double, whose 11 more bits keep
+// those paths exact, is taken as the answer.
+std::pair<SolveStatus, std::string> LemkeSolver::exact_lexicographic(const Lcp& lcp, VecX& z,
+                                                                     SolveReport& report) {
+  using Exact = LemkeTableau<long double>;
+  exact_.bind(lcp, tolerance_);
+  exact_.start_cold();
+  const Exact::End end = exact_.run(Exact::Rule::Lexicographic, budget_, report);
+  if (end == Exact::End::Solution) {
+    if (accept(lcp, exact_, z) || restart_from(lcp, exact_, z, report))
+      return {SolveStatus::Solved, ""};
+    exact_.extract(z);
+    return {SolveStatus::NumericalFailure,
+            "complementary basis reached but its residual exceeds the tolerance "
+            "(ill-conditioned basis)"};
+  }
+  z.setZero(lcp.size());
   switch (end) {
     case Exact::End::Ray:
-      return finish(SolveStatus::Unsolvable,
-                    "secondary ray after " + std::to_string(report.iterations) +
-                        " pivots: Lemke's method cannot reach a solution of this problem");
+      return {SolveStatus::Unsolvable,
+              "secondary ray after " + std::to_string(report.iterations) +
+                  " pivots: Lemke's method cannot reach a solution of this problem"};
     case Exact::End::IterationLimit:
-      return finish(SolveStatus::MaxIterations,
-                    "pivot limit " + std::to_string(options.max_iterations) + " reached");
+      return {SolveStatus::MaxIterations, "pivot limit " + std::to_string(budget_) + " reached"};
     default:
-      return finish(SolveStatus::NumericalFailure, "the basis became numerically singular");
+      return {SolveStatus::NumericalFailure, "the basis became numerically singular"};
   }
 }
 

@@ -3,6 +3,8 @@
 // extended precision, as the last word.
 #pragma once
 
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "engine/solvers/lemke_revised.hpp"
@@ -28,6 +30,20 @@ class LemkeSolver final : public Solver {
   }
 
  private:
+  // How a run answered: through the fast path (its residual in fast_residual_), through a
+  // tableau, or not at all.
+  enum class Answer { None, Fast, Dense };
+  Answer warm_start(const Lcp& lcp, const SolverOptions& options, VecX& z, SolveReport& report);
+  Answer cold_start(const Lcp& lcp, VecX& z, SolveReport& report);
+  std::pair<SolveStatus, std::string> exact_lexicographic(const Lcp& lcp, VecX& z,
+                                                          SolveReport& report);
+  LemkeTableau<double>& dense(const Lcp& lcp);
+  // z from the tableau's basis, kept (with basis_) if within the tolerance.
+  template <typename T>
+  bool accept(const Lcp& lcp, LemkeTableau<T>& tableau, VecX& z);
+  template <typename T>
+  bool restart_from(const Lcp& lcp, LemkeTableau<T>& tableau, VecX& z, SolveReport& report);
+  bool dense_solved(const Lcp& lcp, LemkeTableau<double>::End end, VecX& z, SolveReport& report);
   bool try_basis(const Lcp& lcp, const std::vector<int>& Z, VecX& z, double tolerance);
   // The fast path's answer from the basis of Z; `ended_on_ray`, if given, tells a run that
   // ended on a ray.
@@ -37,9 +53,11 @@ class LemkeSolver final : public Solver {
   // Smaller problems skip the fast path: dense is faster there (stack10, 360 rows: 0.3 ms per
   // step dense, 1.1 ms through the sparse LU).
   static constexpr int kFastPathRows = 400;
-  LemkeRevised revised_;  // the fast path, bound to problems of kFastPathRows rows and more;
-                          // the tableaus below are the verified fallback
-  double tolerance_ = 0.0;
+  LemkeRevised revised_;        // the fast path, bound to problems of kFastPathRows rows and more;
+                                // the tableaus below are the verified fallback
+  double tolerance_ = 0.0;      // of this call: options.tolerance (1 + |q|_inf)
+  int budget_ = 0;              // of this call: options.max_iterations pivots
+  bool dense_bound_ = false;    // fast_ is bound to this call's problem
   double fast_residual_ = 0.0;  // natural residual of the fast path's last candidate
 
   LemkeTableau<double> fast_;

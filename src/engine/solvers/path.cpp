@@ -263,23 +263,61 @@ bool PathSolver::interior_start(const Lcp& lcp, VecX& z, int steps, SolveReport&
   return true;
 }
 
+// Whether (x, w = M x + q) solves the problem: its Fischer-Burmeister residual and the natural
+// residual of x clamped to the bounds within the tolerance.
+bool PathSolver::solved_at(const Lcp& lcp, const VecX& x, const VecX& w, double tolerance) const {
+  return residual_of(lcp, x, w) <= tolerance &&
+         natural_residual(lcp, clamp_to_bounds(lcp, x)) <= tolerance;
+}
+
+// z = the active-set polish of x, if that solves the problem.
+bool PathSolver::polish_into(const Lcp& lcp, const VecX& x, double tolerance, VecX& z) {
+  VecX w;
+  multiply_m(lcp, x, w);
+  w += lcp.q;
+  if (!active_set_polish(lcp, x, w, tolerance, polished_)) return false;
+  z = polished_;
+  return true;
+}
+
+// dz_ at z (w_, Phi_ evaluated there): the semismooth Newton direction, regularized if the
+// plain one is no descent direction for psi = |Phi|^2 / 2, else steepest descent. Returns the
+// slope grad psi . dz.
+double PathSolver::descent_direction(const Lcp& lcp, const VecX& z, double regularization) {
+  jacobian_diagonals(lcp, z, w_);
+  grad_ = da_.cwiseProduct(Phi_);
+  grad_.noalias() += M_.transpose() * db_.cwiseProduct(Phi_);
+  bool have = newton_direction(0.0);
+  double slope = have ? grad_.dot(dz_) : 0.0;
+  if (!(slope < 0.0)) {
+    have = newton_direction(regularization);
+    slope = have ? grad_.dot(dz_) : 0.0;
+  }
+  if (!(slope < 0.0)) {
+    dz_ = -grad_;
+    slope = -grad_.squaredNorm();
+  }
+  return slope;
+}
+
+// Non-monotone Armijo along dz_: the first step 1, 1/2, ... whose merit is within the slope's
+// share of the largest merit of the last kMemory iterates. trial_, w_trial_, Phi_trial_ and
+// `trial_psi` hold the accepted point; false when no step down to kMinStep decreases it.
+bool PathSolver::line_search(const Lcp& lcp, const VecX& z, double slope, double& trial_psi) {
+  const double reference = *std::max_element(merits_.begin(), merits_.end());
+  for (double step = 1.0; step >= kMinStep && slope < 0.0; step *= 0.5) {
+    trial_ = z + step * dz_;
+    evaluate(lcp, trial_, w_trial_, Phi_trial_);
+    trial_psi = 0.5 * Phi_trial_.squaredNorm();
+    if (trial_psi <= reference + kArmijo * step * slope) return true;
+  }
+  return false;
+}
+
 PathSolver::Phase PathSolver::newton_phase(const Lcp& lcp, VecX& z, const SolverOptions& options,
                                            int budget, double tolerance, SolveReport& report,
                                            std::string& stall) {
   const double regularization = kRegularization * (1.0 + m_max_abs(lcp));
-  auto solved_at = [&](const VecX& x, const VecX& w) {
-    return residual_of(lcp, x, w) <= tolerance &&
-           natural_residual(lcp, clamp_to_bounds(lcp, x)) <= tolerance;
-  };
-  auto try_polish = [&](const VecX& x) {
-    VecX w;
-    multiply_m(lcp, x, w);
-    w += lcp.q;
-    if (!active_set_polish(lcp, x, w, tolerance, polished_)) return false;
-    z = polished_;
-    return true;
-  };
-
   evaluate(lcp, z, w_, Phi_);
   double psi = 0.5 * Phi_.squaredNorm();
   best_ = z;
@@ -291,39 +329,13 @@ PathSolver::Phase PathSolver::newton_phase(const Lcp& lcp, VecX& z, const Solver
   const double scale = 1.0 + lcp.q.cwiseAbs().maxCoeff();
   merits_.assign(1, psi);
   for (int k = 1; k <= budget; ++k) {
-    if (solved_at(z, w_)) return Phase::Solved;
+    if (solved_at(lcp, z, w_, tolerance)) return Phase::Solved;
     ++report.iterations;
-    jacobian_diagonals(lcp, z, w_);
-    grad_ = da_.cwiseProduct(Phi_);
-    grad_.noalias() += M_.transpose() * db_.cwiseProduct(Phi_);
-    bool have = newton_direction(0.0);
-    double slope = have ? grad_.dot(dz_) : 0.0;
-    if (!(slope < 0.0)) {
-      have = newton_direction(regularization);
-      slope = have ? grad_.dot(dz_) : 0.0;
-    }
-    if (!(slope < 0.0)) {  // steepest descent on psi
-      dz_ = -grad_;
-      slope = -grad_.squaredNorm();
-    }
-    // Non-monotone Armijo: compared with the largest merit of the last kMemory iterates.
-    const double reference = *std::max_element(merits_.begin(), merits_.end());
-    double step = 1.0;
-    bool accepted = false;
+    const double slope = descent_direction(lcp, z, regularization);
     double trial_psi = psi;
-    while (step >= kMinStep && slope < 0.0) {
-      trial_ = z + step * dz_;
-      evaluate(lcp, trial_, w_trial_, Phi_trial_);
-      trial_psi = 0.5 * Phi_trial_.squaredNorm();
-      if (trial_psi <= reference + kArmijo * step * slope) {
-        accepted = true;
-        break;
-      }
-      step *= 0.5;
-    }
-    if (!accepted) {
+    if (!line_search(lcp, z, slope, trial_psi)) {
       // No decrease even against the reference: the merit is at a (local) minimum.
-      if (try_polish(best_)) return Phase::Solved;
+      if (polish_into(lcp, best_, tolerance, z)) return Phase::Solved;
       stall =
           "the line search found no decrease of the Fischer-Burmeister merit (a local "
           "minimum that is no solution)";
@@ -349,7 +361,7 @@ PathSolver::Phase PathSolver::newton_phase(const Lcp& lcp, VecX& z, const Solver
     if (!pivoted && !lcp.has_bounds() && psi > kGain * previous_psi &&
         residual <= kCrawlReach * scale) {
       pivoted = true;
-      if (try_polish(z)) return Phase::Solved;
+      if (polish_into(lcp, z, tolerance, z)) return Phase::Solved;
       if (pivot(lcp, z, options, report, tolerance)) return Phase::Solved;  // from best_
     }
 
@@ -366,7 +378,7 @@ PathSolver::Phase PathSolver::newton_phase(const Lcp& lcp, VecX& z, const Solver
       best_ = z;
     }
     if (++since_gain >= kWatchdog) {
-      if (try_polish(best_)) return Phase::Solved;
+      if (polish_into(lcp, best_, tolerance, z)) return Phase::Solved;
       if (returned_to_best) {
         stall = "the merit stalled at " + std::to_string(best_psi) +
                 " (a local minimum of the Fischer-Burmeister merit that is no solution)";
@@ -381,8 +393,8 @@ PathSolver::Phase PathSolver::newton_phase(const Lcp& lcp, VecX& z, const Solver
       merits_.assign(1, psi);
     }
   }
-  if (solved_at(z, w_)) return Phase::Solved;
-  if (try_polish(best_)) return Phase::Solved;
+  if (solved_at(lcp, z, w_, tolerance)) return Phase::Solved;
+  if (polish_into(lcp, best_, tolerance, z)) return Phase::Solved;
   return Phase::Limit;
 }
 

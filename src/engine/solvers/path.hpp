@@ -57,6 +57,10 @@ class PathSolver final : public Solver {
   void evaluate(const Lcp& lcp, const VecX& z, VecX& w, VecX& Phi) const;
   void jacobian_diagonals(const Lcp& lcp, const VecX& z, const VecX& w);
   bool newton_direction(double regularization);
+  bool solved_at(const Lcp& lcp, const VecX& x, const VecX& w, double tolerance) const;
+  bool polish_into(const Lcp& lcp, const VecX& x, double tolerance, VecX& z);
+  double descent_direction(const Lcp& lcp, const VecX& z, double regularization);
+  bool line_search(const Lcp& lcp, const VecX& z, double slope, double& trial_psi);
   // Lemke on the problem (its free rows eliminated); true with z solved within `tolerance`.
   bool pivot(const Lcp& lcp, VecX& z, const SolverOptions& options, SolveReport& report,
              double tolerance);

@@ -15,35 +15,48 @@ namespace pegsim {
 constexpr double kPsorRelaxation = 1.3;
 constexpr double kJacobiRelaxation = 0.5;
 
+namespace {
+
+using Sweep = PgsSolver::Sweep;
+
+// Every solver, in the order lists show them: its name and how to make it.
+using Made = std::unique_ptr<Solver>;
+struct SolverEntry {
+  const char* name;
+  Made (*make)();
+};
+constexpr SolverEntry kSolvers[] = {
+    {"lemke", []() -> Made { return std::make_unique<LemkeSolver>(); }},
+    {"pgs", []() -> Made { return std::make_unique<PgsSolver>(); }},
+    {"nncg",
+     []() -> Made {
+       return std::make_unique<PgsSolver>(Sweep::GaussSeidel, 1.0, PgsSolver::Acceleration::Nncg);
+     }},
+    {"psor",
+     []() -> Made { return std::make_unique<PgsSolver>(Sweep::GaussSeidel, kPsorRelaxation); }},
+    {"projected-jacobi",
+     []() -> Made { return std::make_unique<PgsSolver>(Sweep::Jacobi, kJacobiRelaxation); }},
+    {"fixed-point", []() -> Made { return std::make_unique<FixedPointSolver>(); }},
+    {"interior-point", []() -> Made { return std::make_unique<InteriorPointSolver>(); }},
+    {"minmap-newton",
+     []() -> Made { return std::make_unique<NewtonSolver>(NewtonSolver::Map::MinMap); }},
+    {"fischer-newton",
+     []() -> Made { return std::make_unique<NewtonSolver>(NewtonSolver::Map::FischerBurmeister); }},
+    {"path", []() -> Made { return std::make_unique<PathSolver>(); }},
+};
+
+}  // namespace
+
 std::unique_ptr<Solver> make_solver(std::string_view name) {
-  using Sweep = PgsSolver::Sweep;
-  if (name == "lemke") return std::make_unique<LemkeSolver>();
-  if (name == "pgs") return std::make_unique<PgsSolver>();
-  if (name == "nncg")
-    return std::make_unique<PgsSolver>(Sweep::GaussSeidel, 1.0, PgsSolver::Acceleration::Nncg);
-  if (name == "psor") return std::make_unique<PgsSolver>(Sweep::GaussSeidel, kPsorRelaxation);
-  if (name == "projected-jacobi")
-    return std::make_unique<PgsSolver>(Sweep::Jacobi, kJacobiRelaxation);
-  if (name == "fixed-point") return std::make_unique<FixedPointSolver>();
-  if (name == "interior-point") return std::make_unique<InteriorPointSolver>();
-  if (name == "minmap-newton") return std::make_unique<NewtonSolver>(NewtonSolver::Map::MinMap);
-  if (name == "fischer-newton")
-    return std::make_unique<NewtonSolver>(NewtonSolver::Map::FischerBurmeister);
-  if (name == "path") return std::make_unique<PathSolver>();
+  for (const SolverEntry& e : kSolvers)
+    if (name == e.name) return e.make();
   return nullptr;
 }
 
 std::vector<std::string> solver_names() {
-  return {"lemke",
-          "pgs",
-          "nncg",
-          "psor",
-          "projected-jacobi",
-          "fixed-point",
-          "interior-point",
-          "minmap-newton",
-          "fischer-newton",
-          "path"};
+  std::vector<std::string> out;
+  for (const SolverEntry& e : kSolvers) out.emplace_back(e.name);
+  return out;
 }
 
 std::vector<std::string> ncp_solver_names() {

@@ -138,24 +138,52 @@ void MainWindow::buildDocks() {
   addToolBar(Qt::BottomToolBarArea, bar);
 }
 
+namespace {
+
+// A menu entry with its shortcut, triggering `slot` on `receiver`.
+template <typename Receiver, typename Slot>
+QAction* add_action(Receiver* receiver, QMenu* menu, const QString& text, const QKeySequence& key,
+                    Slot slot) {
+  auto* a = new QAction(text, receiver);
+  a->setShortcut(key);
+  QObject::connect(a, &QAction::triggered, receiver, slot);
+  menu->addAction(a);
+  return a;
+}
+
+// A toolbar button that drops down `menu`: the toolbar fits the default window with the
+// overlays and the camera as one such button each (the same actions as the View menu).
+void add_drop_down(QToolBar* tools, const QString& text, const QString& tip, QMenu* menu) {
+  auto* button = new QToolButton;
+  button->setText(text);
+  button->setToolTip(tip);
+  button->setMenu(menu);
+  button->setPopupMode(QToolButton::InstantPopup);
+  button->setToolButtonStyle(Qt::ToolButtonTextOnly);
+  button->setObjectName(text);
+  tools->addWidget(button);
+}
+
+}  // namespace
+
+// The menus, each with its toolbar share, in the order of the menu bar.
 void MainWindow::buildActions() {
   QToolBar* tools = addToolBar("Main");
   tools->setObjectName("Main");
-  auto action = [this](QMenu* menu, const QString& text, const QKeySequence& key, auto slot) {
-    auto* a = new QAction(text, this);
-    a->setShortcut(key);
-    connect(a, &QAction::triggered, this, slot);
-    menu->addAction(a);
-    return a;
-  };
+  buildFileMenu(tools);
+  buildSimulationMenu(tools);
+  buildTimelineMenu();
+  buildViewMenu(tools);
+}
 
+void MainWindow::buildFileMenu(QToolBar* tools) {
   QMenu* file = menuBar()->addMenu("&File");
-  QAction* open_scene = action(file, "Open &Scene…", QKeySequence::Open, [this] {
+  QAction* open_scene = add_action(this, file, "Open &Scene…", QKeySequence::Open, [this] {
     const QString f =
         QFileDialog::getOpenFileName(this, "Open scene", {}, "Scenes (*.json);;All files (*)");
     if (!f.isEmpty()) openScene(f);
   });
-  QAction* open_run = action(file, "Open &Run…", QKeySequence("Ctrl+Shift+O"), [this] {
+  QAction* open_run = add_action(this, file, "Open &Run…", QKeySequence("Ctrl+Shift+O"), [this] {
     const QString f = QFileDialog::getOpenFileName(this, "Open run", {},
                                                    "Run files (*.h5 *.hdf5);;All files (*)");
     if (!f.isEmpty()) openRun(f);
@@ -163,28 +191,31 @@ void MainWindow::buildActions() {
   recent_ = new RecentFiles(file->addMenu("Recent &Files"));
   connect(recent_, &RecentFiles::chosen, this, &MainWindow::openFile);
   file->addSeparator();
-  action(file, "&Export View as PNG…", QKeySequence("Ctrl+E"), &MainWindow::exportView);
-  action(file, "Save &Window as PNG…", QKeySequence("Ctrl+Shift+E"), [this] {
+  add_action(this, file, "&Export View as PNG…", QKeySequence("Ctrl+E"), &MainWindow::exportView);
+  add_action(this, file, "Save &Window as PNG…", QKeySequence("Ctrl+Shift+E"), [this] {
     const QString f =
         QFileDialog::getSaveFileName(this, "Save window", "pegsim-window.png", "PNG (*.png)");
     if (!f.isEmpty()) saveWindowImage(f, [](bool) {});
   });
   file->addSeparator();
-  action(file, "&Quit", QKeySequence::Quit, &QWidget::close);
+  add_action(this, file, "&Quit", QKeySequence::Quit, &QWidget::close);
   open_scene->setIcon(style()->standardIcon(QStyle::SP_DialogOpenButton));
   open_run->setIcon(style()->standardIcon(QStyle::SP_DirOpenIcon));
   tools->addAction(open_scene);
   tools->addAction(open_run);
   tools->addSeparator();
+}
 
+void MainWindow::buildSimulationMenu(QToolBar* tools) {
   QMenu* sim = menuBar()->addMenu("&Simulation");
-  play_action_ = action(sim, "Play", QKeySequence(Qt::Key_Space), &MainWindow::togglePlay);
+  play_action_ =
+      add_action(this, sim, "Play", QKeySequence(Qt::Key_Space), &MainWindow::togglePlay);
   play_action_->setIcon(style()->standardIcon(QStyle::SP_MediaPlay));
-  QAction* step = action(sim, "Single Step", QKeySequence("S"), [this] {
+  QAction* step = add_action(this, sim, "Single Step", QKeySequence("S"), [this] {
     if (!run_) emit sim_.stepOnce();
   });
   step->setIcon(style()->standardIcon(QStyle::SP_ArrowForward));
-  QAction* reset = action(sim, "Reset", QKeySequence("Ctrl+R"), [this] {
+  QAction* reset = add_action(this, sim, "Reset", QKeySequence("Ctrl+R"), [this] {
     if (run_) return;
     live_.clear();
     compare_live_.clear();  // the comparison resets with it
@@ -193,32 +224,33 @@ void MainWindow::buildActions() {
   });
   reset->setIcon(style()->standardIcon(QStyle::SP_BrowserReload));
   sim->addSeparator();
-  record_action_ = action(sim, "Record Run…", QKeySequence("Ctrl+Shift+R"), [this](bool on) {
-    if (!on) {
-      emit sim_.stopRecording();
-      return;
-    }
-    record_action_->setChecked(false);  // checked again once the worker has opened the file
-    if (run_) return;
-    const QString f =
-        QFileDialog::getSaveFileName(this, "Record run", "pegsim-run.h5", "Run files (*.h5)");
-    // The dialog has asked before replacing an existing file.
-    if (!f.isEmpty()) emit sim_.startRecording(f, QFileInfo::exists(f));
-  });
-  action(sim, "&Compare with Model…", QKeySequence("Ctrl+M"),
-         [this] {
-           if (run_ || !model_) return;
-           QStringList models{"none (stop comparing)"};
-           const std::string current = to_string(settings_->settings().contact_model);
-           for (const std::string& m : contact_model_names())
-             if (m != current) models << QString::fromStdString(m);
-           bool ok = false;
-           const QString m = QInputDialog::getItem(
-               this, "Compare with model",
-               "Run the scene again under this contact model, drawn translucent over it:", models,
-               compare_model_.isEmpty() ? 1 : 0, false, &ok);
-           if (ok) compareWith(m == models.front() ? QString() : m);
-         })
+  record_action_ =
+      add_action(this, sim, "Record Run…", QKeySequence("Ctrl+Shift+R"), [this](bool on) {
+        if (!on) {
+          emit sim_.stopRecording();
+          return;
+        }
+        record_action_->setChecked(false);  // checked again once the worker has opened the file
+        if (run_) return;
+        const QString f =
+            QFileDialog::getSaveFileName(this, "Record run", "pegsim-run.h5", "Run files (*.h5)");
+        // The dialog has asked before replacing an existing file.
+        if (!f.isEmpty()) emit sim_.startRecording(f, QFileInfo::exists(f));
+      });
+  add_action(this, sim, "&Compare with Model…", QKeySequence("Ctrl+M"),
+             [this] {
+               if (run_ || !model_) return;
+               QStringList models{"none (stop comparing)"};
+               const std::string current = to_string(settings_->settings().contact_model);
+               for (const std::string& m : contact_model_names())
+                 if (m != current) models << QString::fromStdString(m);
+               bool ok = false;
+               const QString m = QInputDialog::getItem(
+                   this, "Compare with model",
+                   "Run the scene again under this contact model, drawn translucent over it:",
+                   models, compare_model_.isEmpty() ? 1 : 0, false, &ok);
+               if (ok) compareWith(m == models.front() ? QString() : m);
+             })
       ->setToolTip(
           "Run the same scene under a second contact model at once, drawn translucent over this "
           "one");
@@ -239,17 +271,24 @@ void MainWindow::buildActions() {
           [this](int) { emit sim_.setSpeed(speed_->currentData().toDouble()); });
   tools->addWidget(speed_);
   tools->addSeparator();
+}
 
+void MainWindow::buildTimelineMenu() {
   QMenu* timeline = menuBar()->addMenu("&Timeline");
-  action(timeline, "Play/Pause Timeline", QKeySequence("Ctrl+Space"),
-         [this] { timeline_->togglePlayback(); });
+  add_action(this, timeline, "Play/Pause Timeline", QKeySequence("Ctrl+Space"),
+             [this] { timeline_->togglePlayback(); });
   // Window-wide shortcuts: a focused text field (the Settings dock's spin boxes) claims
   // arrows, Home/End and Space first through ShortcutOverride, so typing there still works.
-  action(timeline, "Previous Frame", QKeySequence(Qt::Key_Left), [this] { timeline_->stepBack(); });
-  action(timeline, "Next Frame", QKeySequence(Qt::Key_Right), &MainWindow::stepForward);
-  action(timeline, "First Frame", QKeySequence(Qt::Key_Home), [this] { timeline_->toStart(); });
-  action(timeline, "Last Frame", QKeySequence(Qt::Key_End), [this] { timeline_->toEnd(); });
+  add_action(this, timeline, "Previous Frame", QKeySequence(Qt::Key_Left),
+             [this] { timeline_->stepBack(); });
+  add_action(this, timeline, "Next Frame", QKeySequence(Qt::Key_Right), &MainWindow::stepForward);
+  add_action(this, timeline, "First Frame", QKeySequence(Qt::Key_Home),
+             [this] { timeline_->toStart(); });
+  add_action(this, timeline, "Last Frame", QKeySequence(Qt::Key_End),
+             [this] { timeline_->toEnd(); });
+}
 
+void MainWindow::buildViewMenu(QToolBar* tools) {
   QMenu* view = menuBar()->addMenu("&View");
   QMenu* overlays = view->addMenu("&Overlays");
   for (const auto& o : view_->overlays()) {
@@ -265,35 +304,22 @@ void MainWindow::buildActions() {
     overlay_actions_[key] = a;
   }
   view->addSeparator();
-  QAction* fit = action(view, "&Fit All", QKeySequence("F"), [this] { view_->fitAll(); });
+  QAction* fit = add_action(this, view, "&Fit All", QKeySequence("F"), [this] { view_->fitAll(); });
   QMenu* presets = view->addMenu("&Camera");
-  action(presets, "&Front View", QKeySequence("Alt+1"),
-         [this] { view_->setViewPreset(ViewPreset::Front); });
-  action(presets, "&Top View", QKeySequence("Alt+2"),
-         [this] { view_->setViewPreset(ViewPreset::Top); });
-  action(presets, "&Side View", QKeySequence("Alt+3"),
-         [this] { view_->setViewPreset(ViewPreset::Side); });
-  action(presets, "&Iso View", QKeySequence("Alt+4"),
-         [this] { view_->setViewPreset(ViewPreset::Iso); });
-  QAction* ortho = action(presets, "&Orthographic", QKeySequence("O"),
-                          [this](bool on) { view_->setOrthographic(on); });
+  add_action(this, presets, "&Front View", QKeySequence("Alt+1"),
+             [this] { view_->setViewPreset(ViewPreset::Front); });
+  add_action(this, presets, "&Top View", QKeySequence("Alt+2"),
+             [this] { view_->setViewPreset(ViewPreset::Top); });
+  add_action(this, presets, "&Side View", QKeySequence("Alt+3"),
+             [this] { view_->setViewPreset(ViewPreset::Side); });
+  add_action(this, presets, "&Iso View", QKeySequence("Alt+4"),
+             [this] { view_->setViewPreset(ViewPreset::Iso); });
+  QAction* ortho = add_action(this, presets, "&Orthographic", QKeySequence("O"),
+                              [this](bool on) { view_->setOrthographic(on); });
   ortho->setCheckable(true);
-  // The toolbar fits the default window: the overlays and the camera are one drop-down
-  // button each (the same actions as the View menu), not a button per action.
-  auto drop_down = [this, tools](const QString& text, const QString& tip, QMenu* menu) {
-    auto* button = new QToolButton;
-    button->setText(text);
-    button->setToolTip(tip);
-    button->setMenu(menu);
-    button->setPopupMode(QToolButton::InstantPopup);
-    button->setToolButtonStyle(Qt::ToolButtonTextOnly);
-    button->setObjectName(text);
-    tools->addWidget(button);
-    return button;
-  };
-  drop_down("Overlays", "What is drawn over the bodies (View ▸ Overlays)", overlays);
+  add_drop_down(tools, "Overlays", "What is drawn over the bodies (View ▸ Overlays)", overlays);
   tools->addAction(fit);
-  drop_down("Camera", "Preset views and the orthographic lens (View ▸ Camera)", presets);
+  add_drop_down(tools, "Camera", "Preset views and the orthographic lens (View ▸ Camera)", presets);
   view->addSeparator();
   for (QDockWidget* d : findChildren<QDockWidget*>()) view->addAction(d->toggleViewAction());
 }

@@ -15,6 +15,7 @@
 class QAction;
 class QComboBox;
 class QDockWidget;
+class QToolBar;
 
 namespace pegsim::gui {
 
@@ -91,6 +92,10 @@ class MainWindow : public QMainWindow {
 
  private:
   void buildActions();
+  void buildFileMenu(QToolBar* tools);
+  void buildSimulationMenu(QToolBar* tools);
+  void buildTimelineMenu();
+  void buildViewMenu(QToolBar* tools);
   void buildDocks();
   void reportError(const QString& file, const QString& message);
   void onSceneLoaded(ModelPtr model, pegsim::Settings settings, QString name, QString file,
