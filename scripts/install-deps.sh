@@ -21,6 +21,8 @@ packages=(
   # sanitizers and fuzzing (the sanitize preset, scripts/fuzz.sh): clang, its runtimes and
   # llvm-symbolizer for readable stack traces
   clang-14 libclang-rt-14-dev llvm-14
+  # the formatting check (scripts/check-format.sh, .clang-format)
+  clang-format-14
 )
 
 missing=()
