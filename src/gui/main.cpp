@@ -6,6 +6,7 @@
 #include <QSet>
 #include <QTimer>
 #include <cstdio>
+#include <cstring>
 #include <functional>
 
 #include "gui/app/command_line.hpp"
@@ -31,6 +32,15 @@ bool looks_blank(const QImage& image) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  QStringList keys;
+  for (const auto& o : standard_overlays()) keys << QString::fromStdString(o->key());
+  const QString usage = command_line_usage().arg(keys.join(", "));
+  // The usage needs no display.
+  for (int i = 1; i < argc; ++i)
+    if (std::strcmp(argv[i], "--help") == 0 || std::strcmp(argv[i], "-h") == 0) {
+      std::printf("%s", usage.toLocal8Bit().constData());
+      return 0;
+    }
   // QApplication aborts without a display: say so plainly and let the caller fall back.
   if (const QString why = missing_display_message(argc, argv); !why.isEmpty()) {
     std::fprintf(stderr, "%s\n", why.toLocal8Bit().constData());
@@ -40,14 +50,7 @@ int main(int argc, char** argv) {
   QApplication::setOrganizationName("pegsim");
   QApplication::setApplicationName("pegsim");
 
-  QStringList keys;
-  for (const auto& o : standard_overlays()) keys << QString::fromStdString(o->key());
   const CommandLine cl = parse_command_line(app.arguments().mid(1), keys);
-  const QString usage = command_line_usage().arg(keys.join(", "));
-  if (cl.help) {
-    std::printf("%s", usage.toLocal8Bit().constData());
-    return 0;
-  }
   if (!cl.error.isEmpty()) {
     std::fprintf(stderr, "pegsim: %s\n%s", cl.error.toLocal8Bit().constData(),
                  usage.toLocal8Bit().constData());

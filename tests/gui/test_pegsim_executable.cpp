@@ -22,6 +22,7 @@ struct Outcome {
   int status = -1;
   QProcess::ExitStatus exit = QProcess::CrashExit;
   QString err;
+  QString out;
 };
 
 Outcome pegsim(const QStringList& args,
@@ -39,6 +40,7 @@ Outcome pegsim(const QStringList& args,
   r.status = p.exitCode();
   r.exit = p.exitStatus();
   r.err = QString::fromLocal8Bit(p.readAllStandardError());
+  r.out = QString::fromLocal8Bit(p.readAllStandardOutput());
   return r;
 }
 
@@ -123,6 +125,19 @@ TEST(PegsimExecutable, WithoutADisplayItSaysSoAndExitsNonZero) {
   EXPECT_EQ(r.exit, QProcess::NormalExit);
   EXPECT_NE(r.status, 0);
   EXPECT_NE(r.err.indexOf("no display"), -1) << r.err.toStdString();
+}
+
+TEST(PegsimExecutable, HelpNeedsNoDisplay) {
+  QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+  env.remove("DISPLAY");
+  env.remove("WAYLAND_DISPLAY");
+  env.remove("QT_QPA_PLATFORM");
+  for (const char* flag : {"--help", "-h"}) {
+    const Outcome r = pegsim({flag}, env);
+    EXPECT_EQ(r.exit, QProcess::NormalExit);
+    EXPECT_EQ(r.status, 0) << flag << ": " << r.err.toStdString();
+    EXPECT_NE(r.out.indexOf("--overlays"), -1) << r.out.toStdString();
+  }
 }
 
 TEST(PegsimExecutable, BadCommandLineIsAUsageError) {
