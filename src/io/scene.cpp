@@ -2,6 +2,7 @@
 #include "io/scene.hpp"
 
 #include <algorithm>
+#include <array>
 #include <set>
 #include <string>
 #include <unordered_map>
@@ -115,14 +116,34 @@ void resolve_no_collide(std::vector<SceneBody>& parsed,
     }
 }
 
+// Muted colours, far from the overlays' orange, red, amber and yellow markers and from one
+// another (after the Tableau 10 palette).
+std::array<float, 4> default_body_color(int k) {
+  static constexpr std::array<std::array<float, 3>, 8> kPalette = {{{0.31f, 0.47f, 0.65f},
+                                                                    {0.35f, 0.63f, 0.31f},
+                                                                    {0.69f, 0.48f, 0.63f},
+                                                                    {0.46f, 0.72f, 0.70f},
+                                                                    {0.74f, 0.56f, 0.50f},
+                                                                    {0.61f, 0.46f, 0.37f},
+                                                                    {0.42f, 0.55f, 0.64f},
+                                                                    {0.55f, 0.55f, 0.24f}}};
+  const auto& c = kPalette[static_cast<std::size_t>(k) % kPalette.size()];
+  return {c[0], c[1], c[2], 1.0f};
+}
+
 void read_bodies(const JsonNode& list, const std::filesystem::path& base_dir, Scene& scene) {
   const char* what = "a non-empty array of at most 10000 bodies";
   list.require_array(what);
   if (list.size() == 0 || list.size() > static_cast<std::size_t>(kMaxBodies)) list.fail(what);
   std::vector<SceneBody> parsed;
   std::unordered_map<std::string, int> index;  // names looked up in O(1): validation is linear
+  int uncoloured = 0;
   for (std::size_t i = 0; i < list.size(); ++i) {
     parsed.push_back(parse_body(list[i], base_dir, scene.dimension));
+    // A moving body without a colour of its own takes the next of a palette, so that bodies
+    // are told apart; static ones stay grey.
+    if (!parsed.back().body.is_static && !list[i].find("color"))
+      parsed.back().body.color = default_body_color(uncoloured++);
     const std::string& name = parsed.back().body.name;
     if (!index.emplace(name, static_cast<int>(i)).second)
       list[i].at("name", "").fail("a unique body name (\"" + name + "\" is used twice)");

@@ -1,6 +1,7 @@
 // Scene files that load: the shipped scenes and the meaning of each field.
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cmath>
 #include <filesystem>
 #include <numbers>
@@ -222,6 +223,35 @@ TEST(Scene, HullsAndMeshesAreRecentredOnTheirCentroid) {
   for (const Vec3& v : wedge) wlow = wlow.cwiseMin(v);
   EXPECT_NEAR((wlow - Vec3(-1.0 / 3.0, -0.5, -1.0 / 6.0)).norm(), 0.0, 1e-12);
   EXPECT_DOUBLE_EQ(s.model.bodies[1].mass, 2.0);
+}
+
+}  // namespace
+}  // namespace pegsim
+
+namespace pegsim {
+namespace {
+
+// Moving bodies without a colour of their own are told apart by a palette; static ones stay
+// grey, and a colour given is kept.
+TEST(SceneColors, UncolouredMovingBodiesGetDistinctColours) {
+  const Scene s = parse_scene(R"({"name": "c", "bodies": [
+    {"name": "ground", "shape": {"type": "plane"}, "static": true},
+    {"name": "a", "shape": {"type": "cube", "edge": 1}, "position": [0, 0, 1]},
+    {"name": "b", "shape": {"type": "cube", "edge": 1}, "position": [0, 0, 3]},
+    {"name": "c", "shape": {"type": "cube", "edge": 1}, "position": [0, 0, 5], "color": "#ff0000"},
+    {"name": "d", "shape": {"type": "cube", "edge": 1}, "position": [0, 0, 7]}]})",
+                              "colors.json", ".");
+  const auto& b = s.model.bodies;
+  const std::array<float, 4> grey = Body{}.color;
+  EXPECT_EQ(b[0].color, grey);
+  EXPECT_EQ(b[3].color, (std::array<float, 4>{1.0f, 0.0f, 0.0f, 1.0f}));
+  for (int i : {1, 2, 4}) {
+    EXPECT_NE(b[i].color, grey) << b[i].name;
+    EXPECT_EQ(b[i].color[3], 1.0f);
+  }
+  EXPECT_NE(b[1].color, b[2].color);
+  EXPECT_NE(b[2].color, b[4].color);
+  EXPECT_NE(b[1].color, b[4].color);
 }
 
 }  // namespace

@@ -14,6 +14,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "gui/plots/axis_range.hpp"
+
 namespace pegsim::gui {
 
 namespace {
@@ -244,16 +246,20 @@ void PlotsPanel::fill(Plot& p, const std::vector<std::vector<double>>& values) {
     hi = std::pow(10.0, std::ceil(std::log10(hi)));
     if (hi <= lo) hi = lo * 10.0;
   } else {
-    const double pad = hi > lo ? 0.05 * (hi - lo) : std::max(0.5, 0.05 * std::abs(hi));
-    lo -= pad;
-    hi += pad;
+    // Round ticks; counts and other quantities >= 0 keep the axis at or above 0.
+    const AxisRange a = nice_axis(lo, hi);
+    lo = a.lo;
+    hi = a.hi;
+    static_cast<QValueAxis*>(p.y)->setTickCount(a.ticks);
   }
   p.y_lo = lo;
   p.y_hi = hi;
   p.y->setRange(lo, hi);
   const double t0 = data_.size() ? data_.time.front() : 0.0;
   const double t1 = data_.size() ? data_.time.back() : 1.0;
-  p.x->setRange(t0, t1 > t0 ? t1 : t0 + 1.0);
+  const AxisRange t = nice_axis(t0, t1 > t0 ? t1 : t0 + 1.0);
+  p.x->setTickCount(t.ticks);
+  p.x->setRange(t.lo, t.hi);
   placeCursor(p);
 }
 
