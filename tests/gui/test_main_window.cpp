@@ -208,20 +208,31 @@ TEST(MainWindow, AnEditInTheSettingsPanelChangesTheNextStep) {
   EXPECT_DOUBLE_EQ(win.w.settingsPanel()->settings().h, h0 / 2.0);
 }
 
+// Chooses `to` in the Settings dock's box `name` (which lists `count` choices, `from` chosen):
+// the settings the worker applies and answers with.
+std::optional<Settings> switch_setting(Window& win, const char* name, int count,
+                                       const QString& from, const QString& to) {
+  auto* box = win.w.settingsPanel()->findChild<QComboBox*>(name);
+  EXPECT_NE(box, nullptr) << name;
+  if (!box) return std::nullopt;
+  EXPECT_EQ(box->count(), count) << name;
+  EXPECT_EQ(box->currentText(), from) << name;
+  std::optional<Settings> applied;
+  QObject::connect(win.w.simulation()->worker(), &SimWorker::settingsApplied, &win.w,
+                   [&applied](const Settings& s) { applied = s; });
+  box->setCurrentText(to);
+  EXPECT_TRUE(test::wait_until([&applied] { return applied.has_value(); })) << name;
+  return applied;
+}
+
 // The gyroscopic term (the midpoint rule, backward Euler or the thesis' explicit (2.30)) is
 // switched in the dock like any setting: the worker applies it and answers with the settings it now
 // runs.
 TEST(MainWindow, TheGyroscopicTermIsSwitchedFromTheSettingsPanel) {
   Window win(1);
-  auto* box = win.w.settingsPanel()->findChild<QComboBox*>("gyroscopic");
-  ASSERT_NE(box, nullptr);
-  ASSERT_EQ(box->count(), 3);
-  EXPECT_EQ(box->currentText(), "midpoint");  // the default
-  std::optional<Settings> applied;
-  QObject::connect(win.w.simulation()->worker(), &SimWorker::settingsApplied, &win.w,
-                   [&applied](const Settings& s) { applied = s; });
-  box->setCurrentText("explicit");
-  ASSERT_TRUE(test::wait_until([&applied] { return applied.has_value(); }));
+  const std::optional<Settings> applied =
+      switch_setting(win, "gyroscopic", 3, "midpoint", "explicit");
+  ASSERT_TRUE(applied.has_value());
   EXPECT_EQ(applied->gyroscopic, Gyroscopic::Explicit);
   EXPECT_EQ(win.w.settingsPanel()->settings().gyroscopic, Gyroscopic::Explicit);
 }
@@ -229,30 +240,19 @@ TEST(MainWindow, TheGyroscopicTermIsSwitchedFromTheSettingsPanel) {
 // Likewise the friction cone's orientation (docs/friction.md): motion by default, fixed as RPIsim.
 TEST(MainWindow, TheConeOrientationIsSwitchedFromTheSettingsPanel) {
   Window win(1);
-  auto* box = win.w.settingsPanel()->findChild<QComboBox*>("cone_orientation");
-  ASSERT_NE(box, nullptr);
-  ASSERT_EQ(box->count(), 2);
-  EXPECT_EQ(box->currentText(), "motion");
-  std::optional<Settings> applied;
-  QObject::connect(win.w.simulation()->worker(), &SimWorker::settingsApplied, &win.w,
-                   [&applied](const Settings& s) { applied = s; });
-  box->setCurrentText("fixed");
-  ASSERT_TRUE(test::wait_until([&applied] { return applied.has_value(); }));
+  const std::optional<Settings> applied =
+      switch_setting(win, "cone_orientation", 2, "motion", "fixed");
+  ASSERT_TRUE(applied.has_value());
   EXPECT_EQ(applied->cone_orientation, ConeOrientation::Fixed);
+  EXPECT_EQ(win.w.settingsPanel()->settings().cone_orientation, ConeOrientation::Fixed);
 }
 
 // Likewise the I-constraint primaries: the thesis' largest gap (4.14) or several (4.10)-(4.13).
 TEST(MainWindow, ThePrimariesOfIConstraintsAreSwitchedFromTheSettingsPanel) {
   Window win(1);
-  auto* box = win.w.settingsPanel()->findChild<QComboBox*>("primaries");
-  ASSERT_NE(box, nullptr);
-  ASSERT_EQ(box->count(), 2);
-  EXPECT_EQ(box->currentText(), "largest-gap");  // the default
-  std::optional<Settings> applied;
-  QObject::connect(win.w.simulation()->worker(), &SimWorker::settingsApplied, &win.w,
-                   [&applied](const Settings& s) { applied = s; });
-  box->setCurrentText("several");
-  ASSERT_TRUE(test::wait_until([&applied] { return applied.has_value(); }));
+  const std::optional<Settings> applied =
+      switch_setting(win, "primaries", 2, "largest-gap", "several");
+  ASSERT_TRUE(applied.has_value());
   EXPECT_EQ(applied->primaries, Primaries::Several);
   EXPECT_EQ(win.w.settingsPanel()->settings().primaries, Primaries::Several);
 }
@@ -301,6 +301,46 @@ TEST(MainWindow, TheToolbarFitsTheDefaultWindowAndEveryActionIsReachable) {
     EXPECT_TRUE(in_menus.contains(a)) << a->text().toStdString();
   }
   EXPECT_GE(with_shortcut, 25);
+}
+
+// The standard model's enforced contacts (and where SM traps are looked for): primary ones by
+// default, every one within epsilon as the thesis' experiments (§5.2.1).
+TEST(MainWindow, WhatTheStandardModelEnforcesIsSwitchedFromTheSettingsPanel) {
+  Window win(1);
+  const std::optional<Settings> applied = switch_setting(win, "sm_enforce", 2, "primary", "all");
+  ASSERT_TRUE(applied.has_value());
+  EXPECT_EQ(applied->sm_enforce, SmEnforce::All);
+  EXPECT_EQ(win.w.settingsPanel()->settings().sm_enforce, SmEnforce::All);
+}
+
+// Help: what each colour of the overlays that are on means, and every shortcut, in the window
+// itself rather than only in the docs.
+TEST(MainWindow, HelpNamesTheOverlaysColoursAndEveryShortcut) {
+  Window win(0);
+  QStringList help;
+  for (QAction* a : win.w.menuBar()->actions())
+    if (a->text() == "&Help")
+      for (QAction* h : a->menu()->actions()) help << h->text();
+  EXPECT_EQ(help, (QStringList{"Overlay &Legend", "&Keyboard Shortcuts", "&About pegsim"}));
+
+  win.w.setOverlay("contacts", true);
+  win.w.setOverlay("traps", false);
+  QString legend = win.w.legendHtml();
+  EXPECT_NE(legend.indexOf("Contact points"), -1);
+  EXPECT_NE(legend.indexOf("primary contact"), -1);
+  EXPECT_NE(
+      legend.indexOf(
+          QColor::fromRgbF(kPrimaryContact[0], kPrimaryContact[1], kPrimaryContact[2]).name()),
+      -1);
+  EXPECT_EQ(legend.indexOf("SM trap"), -1) << "an overlay that is off is not in the legend";
+  win.w.setOverlay("traps", true);
+  legend = win.w.legendHtml();
+  EXPECT_NE(legend.indexOf("SM trap: the trapped vertex or edge"), -1);
+
+  const QString keys = win.w.shortcutsHtml();
+  for (const char* text : {"Open Scene…", "Single Step", "Next Frame", "Fit All", "SM traps"})
+    EXPECT_NE(keys.indexOf(text), -1) << text;
+  EXPECT_NE(keys.indexOf(QKeySequence(QKeySequence::Open).toString(QKeySequence::NativeText)), -1);
 }
 
 }  // namespace

@@ -177,5 +177,18 @@ TEST(MeshData, ArrowsAndMarkersBecomeLinesAndTriangles) {
   EXPECT_EQ(solids.colors.size(), solids.positions.size());
 }
 
+// Every overlay says what each of its colours marks, and no two of its colours are the same.
+TEST(Overlays, EachHasALegendOfDistinctColours) {
+  for (const auto& o : standard_overlays()) {
+    const std::vector<LegendEntry> legend = o->legend();
+    EXPECT_FALSE(legend.empty()) << o->key();
+    for (std::size_t i = 0; i < legend.size(); ++i) {
+      EXPECT_FALSE(legend[i].meaning.empty()) << o->key();
+      for (std::size_t j = i + 1; j < legend.size(); ++j)
+        EXPECT_NE(legend[i].color, legend[j].color) << o->key() << " " << legend[i].meaning;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace pegsim::gui

@@ -63,5 +63,33 @@ TEST(StatusOverlap, IsMeasuredOnTheFrameGivenAndHiddenWithoutAModel) {
   EXPECT_EQ(win.w.statusPanel()->overlapText(), "");
 }
 
+// The status bar counts the frame's SM traps, so a trap hunter sees at once where they are.
+TEST(StatusBar, CountsTheFramesSmTraps) {
+  Window win(0);
+  FrameSnapshot f;
+  win.w.statusPanel()->showFrame(f);
+  EXPECT_EQ(win.w.statusPanel()->trapsText(), "0 SM traps");
+  f.sm_traps.resize(1);
+  win.w.statusPanel()->showFrame(f);
+  EXPECT_EQ(win.w.statusPanel()->trapsText(), "1 SM trap");
+  f.sm_traps.resize(3);
+  win.w.statusPanel()->showFrame(f);
+  EXPECT_EQ(win.w.statusPanel()->trapsText(), "3 SM traps");
+}
+
+// On triangle_drop under the standard model the falling triangle's vertex is trapped on the
+// static apex (thesis §5.2.1): the status bar of such a frame says so.
+TEST(StatusBar, ShowsTheTrapsOfTriangleDrop) {
+  Window win(0, "triangle_drop");
+  win.run(150);
+  qint64 trapped = -1;
+  for (qint64 k = 0; k < win.w.source()->count() && trapped < 0; ++k)
+    if (!win.w.source()->frame(k)->sm_traps.empty()) trapped = k;
+  ASSERT_GE(trapped, 0) << "triangle_drop under sm meets an SM trap";
+  win.w.showFrameIndex(trapped);
+  EXPECT_TRUE(wait_until([&] { return win.w.statusPanel()->trapsText() != "0 SM traps"; }));
+  EXPECT_NE(win.w.statusPanel()->trapsText(), "0 SM traps");
+}
+
 }  // namespace
 }  // namespace pegsim::gui

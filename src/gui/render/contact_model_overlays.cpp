@@ -39,6 +39,10 @@ class SmTraps : public Overlay {
   std::string label() const override { return "SM traps"; }
   std::string shortcut() const override { return "Ctrl+7"; }
   bool on_by_default() const override { return false; }
+  std::vector<LegendEntry> legend() const override {
+    return {{kSmTrapFeature, "SM trap: the trapped vertex or edge"},
+            {kSmTrapFacet, "the facets whose half-spaces trap it"}};
+  }
   void draw(const OverlayContext& c, Sketch& out) const override {
     const double length = 0.06 * c.scene_size;
     for (const SmTrap& t : c.frame.sm_traps) {
@@ -71,6 +75,11 @@ class ConstraintGroups : public Overlay {
   std::string label() const override { return "Constraint groups"; }
   std::string shortcut() const override { return "Ctrl+8"; }
   bool on_by_default() const override { return false; }
+  std::vector<LegendEntry> legend() const override {
+    return {{kUnilateralGroup, "U-constraint (unilateral)"},
+            {kInterContactGroup, "I-constraint (inter-contact), its primary contact larger"},
+            {kCrossContactGroup, "X-constraint (cross-contact)"}};
+  }
   void draw(const OverlayContext& c, Sketch& out) const override {
     const ConstraintSet& set = c.frame.constraints;
     const int n = int(c.frame.contacts.size());

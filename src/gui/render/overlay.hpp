@@ -14,6 +14,12 @@
 
 namespace pegsim::gui {
 
+// One colour of an overlay and what it marks, for the legend (Help ▸ Overlay Legend).
+struct LegendEntry {
+  Rgb color;
+  std::string meaning;
+};
+
 struct OverlayContext {
   const Model& model;
   const FrameSnapshot& frame;
@@ -29,6 +35,7 @@ class Overlay {
   virtual std::string label() const = 0;     // "Contact points": menu text
   virtual std::string shortcut() const = 0;  // "Ctrl+1": key sequence text
   virtual bool on_by_default() const = 0;
+  virtual std::vector<LegendEntry> legend() const = 0;  // every colour it draws, in order
   virtual void draw(const OverlayContext& context, Sketch& out) const = 0;
 };
 

@@ -13,6 +13,10 @@ class ContactPoints : public Overlay {
   std::string label() const override { return "Contact points"; }
   std::string shortcut() const override { return "Ctrl+1"; }
   bool on_by_default() const override { return true; }
+  std::vector<LegendEntry> legend() const override {
+    return {{kPrimaryContact, "primary contact: applicable and feasible (enforced by SM)"},
+            {kSecondaryContact, "secondary contact"}};
+  }
   void draw(const OverlayContext& c, Sketch& out) const override {
     const double size = 0.015 * c.scene_size;
     for (const ContactSnapshot& k : c.frame.contacts) {
@@ -31,6 +35,9 @@ class ContactNormals : public Overlay {
   std::string label() const override { return "Contact normals"; }
   std::string shortcut() const override { return "Ctrl+2"; }
   bool on_by_default() const override { return false; }
+  std::vector<LegendEntry> legend() const override {
+    return {{kNormalColor, "contact normal, from body A onto body B"}};
+  }
   void draw(const OverlayContext& c, Sketch& out) const override {
     const double length = 0.08 * c.scene_size;
     for (const ContactSnapshot& k : c.frame.contacts)
@@ -44,6 +51,9 @@ class ContactImpulses : public Overlay {
   std::string label() const override { return "Contact impulses"; }
   std::string shortcut() const override { return "Ctrl+3"; }
   bool on_by_default() const override { return false; }
+  std::vector<LegendEntry> legend() const override {
+    return {{kImpulseColor, "contact impulse (normal and friction) on body B, N s to scale"}};
+  }
   void draw(const OverlayContext& c, Sketch& out) const override {
     const double min_length = 1e-4 * c.scene_size;
     for (const ContactSnapshot& k : c.frame.contacts) {
@@ -62,6 +72,10 @@ class BoundingBoxes : public Overlay {
   std::string shortcut() const override { return "Ctrl+4"; }
   // On at start with the contacts: the first thing one sees is which pairs are near.
   bool on_by_default() const override { return true; }
+  std::vector<LegendEntry> legend() const override {
+    return {{kAabbIdle, "bounding box"},
+            {kAabbActive, "bounding box of a body with an enforced contact"}};
+  }
   void draw(const OverlayContext& c, Sketch& out) const override {
     for (std::size_t i = 0; i < c.frame.aabbs.size(); ++i) {
       const Aabb& b = c.frame.aabbs[i];
@@ -78,6 +92,11 @@ class BodyFrames : public Overlay {
   std::string label() const override { return "Body frames"; }
   std::string shortcut() const override { return "Ctrl+5"; }
   bool on_by_default() const override { return false; }
+  std::vector<LegendEntry> legend() const override {
+    return {{kAxisColors[0], "body frame x"},
+            {kAxisColors[1], "body frame y"},
+            {kAxisColors[2], "body frame z"}};
+  }
   void draw(const OverlayContext& c, Sketch& out) const override {
     for (std::size_t i = 0; i < c.frame.bodies.size() && i < c.model.bodies.size(); ++i) {
       const Body& body = c.model.bodies[i];
@@ -107,6 +126,12 @@ class Joints : public Overlay {
   std::string label() const override { return "Joints"; }
   std::string shortcut() const override { return "Ctrl+6"; }
   bool on_by_default() const override { return true; }  // nothing to draw without joints
+  std::vector<LegendEntry> legend() const override {
+    return {{kJointColor, "joint anchor and axis"},
+            {kJointSelected, "the joint shown in the Inspector"},
+            {kJointLink, "body centre to its joint frame"},
+            {kJointError, "joint error: origin of frame A to origin of frame B"}};
+  }
   void draw(const OverlayContext& c, Sketch& out) const override {
     const double length = 0.1 * c.scene_size;
     for (std::size_t k = 0; k < c.frame.joints.size() && k < c.model.joints.size(); ++k) {

@@ -20,6 +20,7 @@
 #include <QToolBar>
 #include <QToolButton>
 #include <cstdio>
+#include <functional>
 
 #include "gui/plots/history_plot.hpp"
 #include "gui/plots/plots_panel.hpp"
@@ -174,6 +175,7 @@ void MainWindow::buildActions() {
   buildSimulationMenu(tools);
   buildTimelineMenu();
   buildViewMenu(tools);
+  buildHelpMenu();
 }
 
 void MainWindow::buildFileMenu(QToolBar* tools) {
@@ -322,6 +324,76 @@ void MainWindow::buildViewMenu(QToolBar* tools) {
   add_drop_down(tools, "Camera", "Preset views and the orthographic lens (View ▸ Camera)", presets);
   view->addSeparator();
   for (QDockWidget* d : findChildren<QDockWidget*>()) view->addAction(d->toggleViewAction());
+}
+
+void MainWindow::buildHelpMenu() {
+  QMenu* help = menuBar()->addMenu("&Help");
+  auto show_text = [this](const QString& title, const QString& html) {
+    auto* box = new QMessageBox(QMessageBox::NoIcon, title, html, QMessageBox::Close, this);
+    box->setObjectName(title);
+    box->setTextFormat(Qt::RichText);
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->setModal(false);
+    box->show();
+  };
+  add_action(this, help, "Overlay &Legend", QKeySequence::HelpContents,
+             [this, show_text] { show_text("Overlay legend", legendHtml()); });
+  add_action(this, help, "&Keyboard Shortcuts", QKeySequence("Ctrl+/"),
+             [this, show_text] { show_text("Keyboard shortcuts", shortcutsHtml()); });
+  add_action(this, help, "&About pegsim", QKeySequence(), [this] {
+    QMessageBox::about(
+        this, "About pegsim",
+        QString("<b>pegsim %1</b><p>Rigid multibody dynamics with intermittent frictional "
+                "contact: Stewart–Trinkle time stepping with the standard, LNC, PEG and "
+                "corrective contact models, a choice of complementarity solvers, and "
+                "recorded runs to scrub through.</p><p>docs/desktop-app.md describes this "
+                "window; pegsim-cli runs, records and compares headless.</p>")
+            .arg(PEGSIM_VERSION));
+  });
+}
+
+QString MainWindow::legendHtml() const {
+  auto swatch = [](const Rgb& c) {
+    return QString("<span style=\"background-color:%1\">&nbsp;&nbsp;&nbsp;&nbsp;</span>")
+        .arg(QColor::fromRgbF(c[0], c[1], c[2]).name());
+  };
+  QString html = "<table cellspacing=\"4\">";
+  int shown = 0;
+  for (const auto& o : view_->overlays()) {
+    if (!view_->overlayEnabled(o->key())) continue;
+    ++shown;
+    html += QString("<tr><td colspan=\"2\"><b>%1</b></td></tr>")
+                .arg(QString::fromStdString(o->label()));
+    for (const LegendEntry& e : o->legend())
+      html += QString("<tr><td>%1</td><td>%2</td></tr>")
+                  .arg(swatch(e.color), QString::fromStdString(e.meaning).toHtmlEscaped());
+  }
+  html += "</table>";
+  if (shown == 0) return "No overlay is on (View ▸ Overlays).";
+  return html;
+}
+
+QString MainWindow::shortcutsHtml() const {
+  QString html = "<table cellspacing=\"4\">";
+  for (QAction* menu_action : menuBar()->actions()) {
+    QMenu* menu = menu_action->menu();
+    if (!menu) continue;
+    QString rows;
+    std::function<void(QMenu*)> collect = [&](QMenu* m) {
+      for (QAction* a : m->actions()) {
+        if (a->menu()) collect(a->menu());
+        if (a->shortcut().isEmpty()) continue;
+        rows += QString("<tr><td><tt>%1</tt></td><td>%2</td></tr>")
+                    .arg(a->shortcut().toString(QKeySequence::NativeText).toHtmlEscaped(),
+                         a->text().remove('&').toHtmlEscaped());
+      }
+    };
+    collect(menu);
+    if (!rows.isEmpty())
+      html += QString("<tr><td colspan=\"2\"><b>%1</b></td></tr>").arg(menu->title().remove('&')) +
+              rows;
+  }
+  return html + "</table>";
 }
 
 QAction* MainWindow::overlayAction(const std::string& key) const {

@@ -76,6 +76,10 @@ class MainWindow : public QMainWindow {
   bool plotsComplete() const;
   QComboBox* speedBox() const { return speed_; }
   QAction* overlayAction(const std::string& key) const;
+  // Help ▸ Overlay Legend: each colour of the overlays that are on and what it marks (HTML).
+  QString legendHtml() const;
+  // Help ▸ Keyboard Shortcuts: every menu action with a shortcut, by menu (HTML).
+  QString shortcutsHtml() const;
   const FrameSource* source() const;
   bool replaying() const { return run_ != nullptr; }
   QString lastError() const { return last_error_; }
@@ -96,6 +100,7 @@ class MainWindow : public QMainWindow {
   void buildSimulationMenu(QToolBar* tools);
   void buildTimelineMenu();
   void buildViewMenu(QToolBar* tools);
+  void buildHelpMenu();
   void buildDocks();
   void reportError(const QString& file, const QString& message);
   void onSceneLoaded(ModelPtr model, pegsim::Settings settings, QString name, QString file,

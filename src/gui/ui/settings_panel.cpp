@@ -58,6 +58,13 @@ SettingsPanel::SettingsPanel(QWidget* parent) : QWidget(parent) {
       "one of largest gap at the step's start (thesis (4.14)), several any one the "
       "step ends at (thesis (4.10)-(4.13), a search over up to 16 LCPs per step)");
   for (Primaries p : {Primaries::LargestGap, Primaries::Several}) primaries_->addItem(to_string(p));
+  sm_enforce_ = new QComboBox;
+  sm_enforce_->setObjectName("sm_enforce");
+  sm_enforce_->setToolTip(
+      "Which contacts the standard model (sm) enforces, and the SM traps are looked for among: "
+      "primary the applicable and feasible ones, all every contact within ε as the thesis' "
+      "experiments (§5.2.1)");
+  for (SmEnforce e : {SmEnforce::Primary, SmEnforce::All}) sm_enforce_->addItem(to_string(e));
   cone_orientation_ = new QComboBox;
   cone_orientation_->setObjectName("cone_orientation");
   cone_orientation_->setToolTip(
@@ -99,6 +106,7 @@ SettingsPanel::SettingsPanel(QWidget* parent) : QWidget(parent) {
   form->addRow("Formulation", formulation_);
   form->addRow("Contact model", contact_model_);
   form->addRow("I-constraint primaries", primaries_);
+  form->addRow("SM enforces", sm_enforce_);
   form->addRow("Gyroscopic term", gyroscopic_);
   form->addRow("Friction directions", directions_);
   form->addRow("Friction cone", cone_orientation_);
@@ -116,6 +124,7 @@ SettingsPanel::SettingsPanel(QWidget* parent) : QWidget(parent) {
   connect(gyroscopic_, &QComboBox::currentIndexChanged, this, &SettingsPanel::edited);
   connect(cone_orientation_, &QComboBox::currentIndexChanged, this, &SettingsPanel::edited);
   connect(primaries_, &QComboBox::currentIndexChanged, this, &SettingsPanel::edited);
+  connect(sm_enforce_, &QComboBox::currentIndexChanged, this, &SettingsPanel::edited);
   connect(directions_, &QSpinBox::valueChanged, this, &SettingsPanel::edited);
   connect(epsilon_, &QDoubleSpinBox::valueChanged, this, &SettingsPanel::edited);
   connect(eps_theta_, &QDoubleSpinBox::valueChanged, this, &SettingsPanel::edited);
@@ -138,6 +147,7 @@ void SettingsPanel::setSettings(const pegsim::Settings& s) {
   gyroscopic_->setCurrentText(to_string(s.gyroscopic));
   cone_orientation_->setCurrentText(to_string(s.cone_orientation));
   primaries_->setCurrentText(to_string(s.primaries));
+  sm_enforce_->setCurrentText(to_string(s.sm_enforce));
   directions_->setValue(s.friction_directions);
   epsilon_->setValue(s.epsilon);
   eps_theta_->setValue(s.eps_theta);
@@ -166,6 +176,7 @@ pegsim::Settings SettingsPanel::settings() const {
   parse_gyroscopic(gyroscopic_->currentText().toStdString(), s.gyroscopic);
   parse_cone_orientation(cone_orientation_->currentText().toStdString(), s.cone_orientation);
   parse_primaries(primaries_->currentText().toStdString(), s.primaries);
+  parse_sm_enforce(sm_enforce_->currentText().toStdString(), s.sm_enforce);
   s.friction_directions = directions_->value();
   s.epsilon = epsilon_->value();
   s.eps_theta = eps_theta_->value();

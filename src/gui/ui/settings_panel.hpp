@@ -46,6 +46,7 @@ class SettingsPanel : public QWidget {
   QComboBox* gyroscopic_;
   QComboBox* cone_orientation_;
   QComboBox* primaries_;
+  QComboBox* sm_enforce_;
   QSpinBox* directions_;
   QDoubleSpinBox* epsilon_;
   QDoubleSpinBox* eps_theta_;

@@ -20,6 +20,11 @@ StatusPanel::StatusPanel(QStatusBar* bar) : QObject(bar) {
   step_ = label(90);
   rate_ = label(100);
   contacts_ = label(100);
+  traps_ = label(90);
+  traps_->setToolTip(
+      "SM traps in this frame: vertices caught by the half-spaces of two faces at a corner "
+      "(thesis §4.1), found among the contacts whatever the contact model (View ▸ Overlays ▸ "
+      "SM traps marks them)");
   solver_ = label(200);
   overlap_ = label(150);
   overlap_->hide();
@@ -67,6 +72,9 @@ void StatusPanel::showFrame(const FrameSnapshot& f, const Model* model) {
   time_->setText(QString("t = %1 s").arg(f.time, 0, 'f', 4));
   step_->setText(QString("step %1").arg(f.step));
   contacts_->setText(QString("%1 contacts").arg(f.contacts.size()));
+  traps_->setText(
+      QString("%1 SM trap%2").arg(f.sm_traps.size()).arg(f.sm_traps.size() == 1 ? "" : "s"));
+  traps_->setStyleSheet(f.sm_traps.empty() ? "" : "color: #b45f06; font-weight: bold");
   solver_->setText(f.solve.solver.empty() ? QString("no solve")
                                           : QString("%1, residual %2")
                                                 .arg(QString::fromStdString(f.solve.solver))
@@ -103,6 +111,10 @@ void StatusPanel::showRecording(bool on, const QString& file) {
 
 QString StatusPanel::badgeText() const {
   return badge_->text().trimmed();
+}
+
+QString StatusPanel::trapsText() const {
+  return traps_->text();
 }
 
 QString StatusPanel::overlapText() const {

@@ -26,6 +26,7 @@ class StatusPanel : public QObject {
   void showRealTimeFactor(double factor);  // < 0: not running
   QString badgeText() const;               // "" when the last step was clean
   QString overlapText() const;             // "" when no model was given
+  QString trapsText() const;               // the frame's SM traps, "N SM traps"
   void showRecording(bool on, const QString& file);
 
  private:
@@ -36,6 +37,7 @@ class StatusPanel : public QObject {
   QLabel* step_;
   QLabel* rate_;
   QLabel* contacts_;
+  QLabel* traps_;
   QLabel* solver_;
   QLabel* overlap_;
   QLabel* badge_;
