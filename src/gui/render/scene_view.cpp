@@ -18,6 +18,7 @@
 #include <Qt3DRender/QDirectionalLight>
 #include <Qt3DRender/QMaterial>
 #include <Qt3DRender/QRenderCapture>
+#include <Qt3DRender/QRenderSettings>
 #include <cmath>
 
 #include "gui/render/mesh_2d.hpp"
@@ -76,6 +77,10 @@ SceneView::SceneView(QWidget* parent)
   container->setFocusPolicy(Qt::StrongFocus);
   layout->addWidget(container);
 
+  // On demand: Qt3D draws only when the scene changed (a frame shown, the camera moved, an
+  // overlay toggled), so a paused window costs no frames; captureImage asks for frames until
+  // its capture is done.
+  window_->renderSettings()->setRenderPolicy(Qt3DRender::QRenderSettings::OnDemand);
   window_->defaultFrameGraph()->setClearColor(QColor(0xe8, 0xec, 0xf0));
   // The capture node wraps the default frame graph so every rendered frame can be grabbed.
   capture_ = new Qt3DRender::QRenderCapture;
@@ -419,8 +424,13 @@ int SceneView::jointAt(const QPoint& pos, double radius) const {
 }
 
 void SceneView::captureImage(std::function<void(const QImage&)> done) {
+  // A capture is taken from a rendered frame: render continuously until every pending one is.
+  if (pending_captures_++ == 0)
+    window_->renderSettings()->setRenderPolicy(Qt3DRender::QRenderSettings::Always);
   Qt3DRender::QRenderCaptureReply* reply = capture_->requestCapture();
-  connect(reply, &Qt3DRender::QRenderCaptureReply::completed, this, [reply, done] {
+  connect(reply, &Qt3DRender::QRenderCaptureReply::completed, this, [this, reply, done] {
+    if (--pending_captures_ == 0)
+      window_->renderSettings()->setRenderPolicy(Qt3DRender::QRenderSettings::OnDemand);
     // Qt3D's OpenGL backend reads the framebuffer back bottom row first.
     done(reply->image().mirrored(false, true));
     reply->deleteLater();

@@ -78,8 +78,9 @@ class SceneView : public QWidget {
   // Renders the next frame into an image and calls done with it (on the GUI thread).
   void captureImage(std::function<void(const QImage&)> done);
 
-  // Counters for the responsiveness benchmark: Qt3D frames processed (one per rendered frame)
-  // and frames given to showFrame.
+  // Counters for the responsiveness benchmark: Qt3D's frames (its aspect engine's ticks; under
+  // the on-demand render policy a tick draws only when the scene changed) and frames given to
+  // showFrame.
   qint64 renderedFrames() const { return rendered_frames_; }
   qint64 shownFrames() const { return shown_frames_; }
   // The OpenGL window inside the widget (where keys go when the view has the focus).
@@ -132,6 +133,7 @@ class SceneView : public QWidget {
   Qt::MouseButton drag_button_ = Qt::NoButton;
   bool dragged_ = false;
   qint64 rendered_frames_ = 0;
+  int pending_captures_ = 0;  // captureImage's requests not yet answered
   qint64 shown_frames_ = 0;
 };
 
