@@ -148,8 +148,7 @@ FclibProblem read_fclib_local(const std::filesystem::path& file, int directions)
     fail(file, "expected the group /fclib_local of an FCLib local problem");
   }
   // libfclib reads the datasets without checks of its own (and HDF5 crashes on some damage).
-  if (const std::string bad = h5::first_damaged_dataset(f.get()); !bad.empty())
-    fail(file, "/" + bad + ": damaged, its stored data does not match its size");
+  if (const std::string bad = h5::first_damaged_object(f.get()); !bad.empty()) fail(file, bad);
   FclibProblem out;
   out.spacedim = read_int(file, f.get(), "/fclib_local/spacedim");
   if (out.spacedim != 2 && out.spacedim != 3)

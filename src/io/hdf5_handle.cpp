@@ -41,24 +41,68 @@ bool storage_is_whole(hid_t dataset) {
 
 namespace {
 
-herr_t check_dataset(hid_t group, const char* name, const H5L_info_t* info, void* out) {
+// A walk of the links below a location, bounded: a damaged file can link a group into itself
+// (its link count still 1), and HDF5's own H5Lvisit then recurses without end (a hang found by
+// fuzz_fclib).
+constexpr int kMaxDepth = 16;
+constexpr long kMaxLinks = 10000;
+
+struct Walk {
+  std::string path;    // of the group being walked, "" for the location
+  std::string defect;  // what is wrong, "" while nothing is
+  int depth = 0;
+  long links = 0;
+};
+
+herr_t check_link(hid_t group, const char* name, const H5L_info_t* info, void* data);
+
+herr_t walk(hid_t group, Walk& w) {
+  return H5Literate(group, H5_INDEX_NAME, H5_ITER_NATIVE, nullptr, check_link, &w);
+}
+
+herr_t check_link(hid_t group, const char* name, const H5L_info_t* info, void* data) {
+  Walk& w = *static_cast<Walk*>(data);
+  const std::string path = w.path + "/" + name;
+  if (++w.links > kMaxLinks) {
+    w.defect = path + ": damaged, more than " + std::to_string(kMaxLinks) +
+               " links below the file's root (a group linked into itself?)";
+    return 1;
+  }
   if (info->type != H5L_TYPE_HARD) return 0;  // soft and external links are not followed
   const Handle object{H5Oopen(group, name, H5P_DEFAULT), H5Oclose};
-  const bool damaged =
-      !object || (H5Iget_type(object.get()) == H5I_DATASET && !storage_is_whole(object.get()));
-  if (!damaged) return 0;
-  *static_cast<std::string*>(out) = name;
-  return 1;  // stop: one is enough to refuse the file
+  if (!object) {
+    w.defect = path + ": damaged, its object header cannot be read";
+    return 1;
+  }
+  const H5I_type_t type = H5Iget_type(object.get());
+  if (type == H5I_DATASET && !storage_is_whole(object.get())) {
+    w.defect = path + ": damaged, its stored data does not match its size";
+    return 1;
+  }
+  if (type != H5I_GROUP) return 0;
+  if (w.depth >= kMaxDepth) {
+    w.defect = path + ": damaged, groups nested more than " + std::to_string(kMaxDepth) +
+               " deep (a group linked into itself?)";
+    return 1;
+  }
+  const std::string parent = w.path;
+  w.path = path;
+  ++w.depth;
+  const herr_t walked = walk(object.get(), w);
+  --w.depth;
+  w.path = parent;
+  if (walked < 0 && w.defect.empty()) w.defect = path + ": damaged, its links cannot be read";
+  return w.defect.empty() ? 0 : 1;
 }
 
 }  // namespace
 
-std::string first_damaged_dataset(hid_t location) {
-  std::string damaged;
-  const herr_t walked = H5Lvisit(location, H5_INDEX_NAME, H5_ITER_NATIVE, check_dataset, &damaged);
+std::string first_damaged_object(hid_t location) {
+  Walk w;
+  const herr_t walked = walk(location, w);
   H5Eclear2(H5E_DEFAULT);
-  if (walked < 0 && damaged.empty()) return std::string(1, '/');  // the links themselves
-  return damaged;
+  if (walked < 0 && w.defect.empty()) return "/: damaged, its links cannot be read";
+  return w.defect;
 }
 
 namespace {

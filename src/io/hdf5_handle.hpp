@@ -71,9 +71,11 @@ inline Handle attribute(hid_t id) {
 // their fill value) pass; variable-length data is checked by HDF5 as it is read.
 bool storage_is_whole(hid_t dataset);
 
-// The first dataset at or below `location` (a file or group) whose storage_is_whole fails, or
-// whose header cannot be read; "" when there is none.
-std::string first_damaged_dataset(hid_t location);
+// "" when every object at or below `location` (a file or group) can be read and every
+// dataset's storage_is_whole holds, else "PATH: damaged, WHAT" for the first that does not.
+// The walk is bounded (16 levels of groups, 10 000 links), so a group linked into itself is
+// refused rather than walked for ever.
+std::string first_damaged_object(hid_t location);
 
 // Turns off HDF5's automatic printing of error stacks (process-wide, idempotent): every failure
 // is reported by us, once, naming the file.
