@@ -4,6 +4,7 @@
 #include <limits>
 #include <mutex>
 #include <string>
+#include <vector>
 
 namespace pegsim::h5 {
 
@@ -56,6 +57,23 @@ struct Walk {
 
 herr_t check_link(hid_t group, const char* name, const H5L_info_t* info, void* data);
 
+// Whether the whole dataset reads as its native type (fixed-size types; a variable-length one
+// is left to its reader). libfclib exits the process when one of its reads fails, so a file
+// is read once here first.
+bool data_can_be_read(hid_t dataset) {
+  const Handle type = h5::type(H5Dget_type(dataset));
+  const Handle space = h5::space(H5Dget_space(dataset));
+  if (!type || !space) return false;
+  if (H5Tdetect_class(type.get(), H5T_VLEN) > 0 || H5Tis_variable_str(type.get()) > 0) return true;
+  const Handle native = h5::type(H5Tget_native_type(type.get(), H5T_DIR_DEFAULT));
+  const hssize_t points = H5Sget_simple_extent_npoints(space.get());
+  if (!native || points < 0) return false;
+  const std::size_t size = H5Tget_size(native.get());
+  if (size == 0 || static_cast<std::size_t>(points) > (std::size_t{1} << 30) / size) return false;
+  std::vector<unsigned char> buffer(static_cast<std::size_t>(points) * size);
+  return H5Dread(dataset, native.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, buffer.data()) >= 0;
+}
+
 herr_t walk(hid_t group, Walk& w) {
   return H5Literate(group, H5_INDEX_NAME, H5_ITER_NATIVE, nullptr, check_link, &w);
 }
@@ -77,6 +95,10 @@ herr_t check_link(hid_t group, const char* name, const H5L_info_t* info, void* d
   const H5I_type_t type = H5Iget_type(object.get());
   if (type == H5I_DATASET && !storage_is_whole(object.get())) {
     w.defect = path + ": damaged, its stored data does not match its size";
+    return 1;
+  }
+  if (type == H5I_DATASET && !data_can_be_read(object.get())) {
+    w.defect = path + ": damaged, its data cannot be read";
     return 1;
   }
   if (type != H5I_GROUP) return 0;
