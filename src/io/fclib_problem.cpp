@@ -22,13 +22,13 @@ namespace {
   throw ProblemFileError(file.string() + ": " + what);
 }
 
-// Opens the file read-only, or nothing when it is no HDF5 file; throws for a superblock that
-// would make HDF5 read past the end of the file.
-h5::Handle open(const std::filesystem::path& file) {
+// Opens the file read-only, or nothing when it is no HDF5 file or when its superblock would
+// make HDF5 read past the end of the file (then `defect` says why).
+h5::Handle open(const std::filesystem::path& file, std::string& defect) {
   h5::silence_errors();
   if (H5Fis_hdf5(file.c_str()) <= 0) return {};
-  if (const std::string defect = h5::superblock_defect(file); !defect.empty())
-    fail(file, "damaged HDF5 file: " + defect);
+  defect = h5::superblock_defect(file);
+  if (!defect.empty()) return {};
   return h5::file(H5Fopen(file.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT));
 }
 
@@ -134,13 +134,15 @@ bool fclib_supported() {
 }
 
 bool is_fclib_file(const std::filesystem::path& file) {
-  if (!h5::superblock_defect(file).empty()) return false;  // read_fclib_local says what is wrong
-  const h5::Handle f = open(file);
+  std::string defect;  // read_fclib_local says what is wrong
+  const h5::Handle f = open(file, defect);
   return f && (exists(f.get(), "/fclib_local") || exists(f.get(), "/fclib_global"));
 }
 
 FclibProblem read_fclib_local(const std::filesystem::path& file, int directions) {
-  const h5::Handle f = open(file);
+  std::string defect;
+  const h5::Handle f = open(file, defect);
+  if (!defect.empty()) fail(file, "damaged HDF5 file: " + defect);
   if (!f) fail(file, "expected an HDF5 file (FCLib problem), cannot open it as one");
   if (!exists(f.get(), "/fclib_local")) {
     if (exists(f.get(), "/fclib_global"))

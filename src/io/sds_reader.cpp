@@ -31,14 +31,17 @@ std::vector<std::int64_t> frame_numbers(hid_t file) {
   return out;
 }
 
-h5::Handle open_hdf5(const std::filesystem::path& file) {
+// The file read-only, or nothing when it is no readable HDF5 file; `defect` says why when its
+// superblock would make HDF5 read past the end of the file.
+h5::Handle open_hdf5(const std::filesystem::path& file, std::string& defect) {
   h5::silence_errors();
   std::error_code ec;
-  if (!std::filesystem::is_regular_file(file, ec) || H5Fis_hdf5(file.c_str()) <= 0 ||
-      !h5::superblock_defect(file).empty()) {
+  if (!std::filesystem::is_regular_file(file, ec) || H5Fis_hdf5(file.c_str()) <= 0) {
     h5::last_error();
     return {};
   }
+  defect = h5::superblock_defect(file);
+  if (!defect.empty()) return {};
   h5::Handle f = h5::file(H5Fopen(file.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT));
   h5::last_error();
   return f;
@@ -47,7 +50,8 @@ h5::Handle open_hdf5(const std::filesystem::path& file) {
 }  // namespace
 
 bool is_sds_file(const std::filesystem::path& file) {
-  const h5::Handle f = open_hdf5(file);
+  std::string defect;
+  const h5::Handle f = open_hdf5(file, defect);
   return f && !frame_numbers(f.get()).empty();
 }
 
@@ -63,9 +67,9 @@ struct SdsReader::Impl {
 SdsReader::SdsReader(const std::filesystem::path& file) : impl_(std::make_unique<Impl>()) {
   Impl& m = *impl_;
   m.path = file;
-  if (const std::string defect = h5::superblock_defect(file); !defect.empty())
-    throw RunFileError(m.where("damaged HDF5 file: " + defect));
-  m.file = open_hdf5(file);
+  std::string defect;
+  m.file = open_hdf5(file, defect);
+  if (!defect.empty()) throw RunFileError(m.where("damaged HDF5 file: " + defect));
   if (!m.file) throw RunFileError(m.where("not a readable HDF5 file"));
   m.frames = frame_numbers(m.file.get());
   if (m.frames.empty())
