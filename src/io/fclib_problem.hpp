@@ -22,11 +22,13 @@ struct FclibProblem {
 
 // False when the program was built without libfclib.
 bool fclib_supported();
-// An HDF5 file with a /fclib_local or /fclib_global group (no exception on a non-HDF5 file).
+// An HDF5 file with a /fclib_local or /fclib_global group (no exception on a non-HDF5 file),
+// or one on which HDF5 crashes (read_fclib_local then refuses it).
 bool is_fclib_file(const std::filesystem::path& file);
 // Reads /fclib_local and converts it with `directions` friction directions in 3D. Every dataset
 // is checked before libfclib reads it; throws ProblemFileError (siconos_lcp.hpp) naming the
-// file, the dataset and what was expected.
+// file, the dataset and what was expected. The file is read in a child process (fork), as
+// HDF5 1.10 crashes on some damaged files: a crash refuses the file. Single-threaded callers.
 FclibProblem read_fclib_local(const std::filesystem::path& file, int directions = 8);
 
 }  // namespace pegsim

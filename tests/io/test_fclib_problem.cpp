@@ -248,5 +248,43 @@ TEST(FclibProblem, BrokenFilesGiveOneClearError) {
       << message(short_q);
 }
 
+// A problem too large for the dense tableau is refused before it is built: 76 contacts with 64
+// directions give 76 x 66 = 5016 rows, over the 5000 of pegsim's dense solvers; with 8, 760.
+TEST(FclibProblem, ProblemsLargerThanTheDenseSolversTakeAreRefusedBeforeAllocating) {
+  const int m = 3 * 76;
+  const fs::path big =
+      write_local("big.hdf5", 3, MatX::Identity(m, m), VecX::Zero(m), VecX::Constant(76, 0.5));
+  try {
+    read_fclib_local(big, 64);
+    ADD_FAILURE() << "a problem of 5016 rows was read";
+  } catch (const ProblemFileError& e) {
+    EXPECT_NE(std::string(e.what()).find("76 contacts give a problem of 5016 rows"),
+              std::string::npos)
+        << e.what();
+  }
+  EXPECT_EQ(read_fclib_local(big, 8).lcp.size(), 760);
+}
+
+// A file found by fuzz_fclib on which HDF5 1.10 itself reads through a null pointer (inside
+// H5Lexists): it is read in a child process, so compare-solvers refuses it by name, exit 2.
+TEST(FclibProblem, AFileThatCrashesHdf5IsRefusedNotFatal) {
+  const fs::path crash =
+      fs::path(PEGSIM_SOURCE_DIR) / "tests/io/data/fuzz/fclib/hdf5_crashes_in_link_lookup.hdf5";
+  ASSERT_TRUE(fs::exists(crash));
+  EXPECT_TRUE(is_fclib_file(crash));
+  try {
+    read_fclib_local(crash);
+    ADD_FAILURE() << "read";
+  } catch (const ProblemFileError& e) {
+    EXPECT_NE(std::string(e.what()).find(crash.string() + ": damaged HDF5 file: the process "
+                                                          "reading it crashed with signal"),
+              std::string::npos)
+        << e.what();
+  }
+  const test::CliResult r = test::cli("compare-solvers " + crash.string());
+  EXPECT_EQ(r.status, 2) << r.out;
+  EXPECT_NE(r.out.find("damaged HDF5 file"), std::string::npos) << r.out;
+}
+
 }  // namespace
 }  // namespace pegsim
