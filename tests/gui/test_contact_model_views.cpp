@@ -161,10 +161,9 @@ TEST(ContactModelOverlays, ConstraintGroupsLinkTheirContactsFromThePrimaryInThei
     const int primary = set.primary(group);
     EXPECT_TRUE(sketch.markers[m].at.isApprox(frame->contacts[std::size_t(primary)].point_a));
     EXPECT_EQ(sketch.markers[m].color, color);
-    EXPECT_DOUBLE_EQ(sketch.markers[m].size, kPrimaryMarker * 4.0)
-        << "the primary is the larger marker";
+    EXPECT_DOUBLE_EQ(sketch.markers[m].size, kPrimaryMarker) << "the primary is the larger marker";
     for (int k = 1; k < group.count; ++k)
-      EXPECT_DOUBLE_EQ(sketch.markers[m + std::size_t(k)].size, kMemberMarker * 4.0);
+      EXPECT_DOUBLE_EQ(sketch.markers[m + std::size_t(k)].size, kMemberMarker);
     m += std::size_t(group.count);
     const QString text = group_text(*frame, primary);
     const char* kind = group.kind == ConstraintKind::Unilateral     ? "U"

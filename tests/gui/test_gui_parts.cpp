@@ -125,6 +125,39 @@ TEST(OrbitCamera, ProjectIsTheInverseOfTheRayThroughAPixel) {
   EXPECT_FALSE(c.project(c.eye() - c.forward(), 1.6, false, x, y)) << "behind the eye";
 }
 
+// The wheel zooms about the cursor: the point under it stays under it, in 3D and in 2D.
+TEST(OrbitCamera, ZoomAboutAPointKeepsThatPointOnScreen) {
+  for (const bool planar : {false, true}) {
+    OrbitCamera c;
+    c.planar = planar;
+    c.fit(Vec3(-1, -1, 0), Vec3(1, 1, 2), 1.6);
+    for (const bool ortho : {false, true}) {
+      const OrbitCamera::Ray ray = c.ray(0.5, -0.3, 1.6, ortho);
+      const Vec3 q = ray.origin + ray.dir * ((c.target - ray.origin).dot(c.forward()) /
+                                             ray.dir.dot(c.forward()));
+      OrbitCamera zoomed = c;
+      zoomed.zoom_about(0.5, ray);
+      EXPECT_NEAR(zoomed.distance, 0.5 * c.distance, 1e-12);
+      double x = 0.0, y = 0.0;
+      ASSERT_TRUE(zoomed.project(q, 1.6, ortho, x, y));
+      EXPECT_NEAR(x, 0.5, 1e-9) << planar << ortho;
+      EXPECT_NEAR(y, -0.3, 1e-9) << planar << ortho;
+    }
+  }
+}
+
+// Following moving bodies centres them and widens the view when they spread, never narrows.
+TEST(OrbitCamera, FollowCentresTheBoxAndOnlyBacksAway) {
+  OrbitCamera c;
+  c.fit(Vec3(-1, -1, 0), Vec3(1, 1, 2));
+  const double d = c.distance;
+  c.follow(Vec3(4, 0, 0), Vec3(4.2, 0.2, 0.2));
+  EXPECT_TRUE(c.target.isApprox(Vec3(4.1, 0.1, 0.1)));
+  EXPECT_DOUBLE_EQ(c.distance, d) << "a small box does not pull the camera in";
+  c.follow(Vec3(-10, -10, 0), Vec3(10, 10, 2));
+  EXPECT_GT(c.distance, 2.0 * d);
+}
+
 TEST(LiveHistory, KeepsTheLastCapacityFrames) {
   LiveHistory h(3);
   for (int k = 0; k < 5; ++k) {

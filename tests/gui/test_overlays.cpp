@@ -6,6 +6,7 @@
 #include "engine/kinematics/joint_rows.hpp"
 #include "gui/render/mesh_data.hpp"
 #include "gui/render/overlay.hpp"
+#include "gui/render/screen_sketch.hpp"
 #include "io/scene.hpp"
 #include "qt_app.hpp"
 
@@ -86,6 +87,8 @@ TEST(Overlays, ImpulseArrowsScaleWithTheImpulseAndSkipUnenforcedContacts) {
   ASSERT_EQ(s.arrows.size(), 1u);
   const Vec3 expected = 2.0 * (0.2 * Vec3(0, 0, -1) + Vec3(0.05, 0, 0));  // impulse_scale 2
   EXPECT_TRUE((s.arrows[0].to - s.arrows[0].from).isApprox(expected));
+  // Pushing body B: the tip on B's contact point (the gap away from A's), the tail outside B.
+  EXPECT_TRUE(s.arrows[0].to.isApprox(Vec3(0, 0, 2) + 0.01 * Vec3(0, 0, -1)));
   f.frame.contacts[0].normal_impulse = 0.4;
   Sketch twice;
   overlay("impulses")->draw(f.ctx(), twice);
@@ -164,17 +167,48 @@ TEST(Overlays, JointsAreDrawnAtTheirFramesWithTheAxisAndLinks) {
   EXPECT_EQ(selected.markers[0].color, kJointSelected);
 }
 
-TEST(MeshData, ArrowsAndMarkersBecomeLinesAndTriangles) {
+// Overlays are sized in pixels (screen_sketch.hpp): a marker's corner lies its size in pixels
+// from its centre, whatever the zoom; in perspective a pixel grows with the depth.
+TEST(ScreenSketch, MarkersKeepTheirPixelSizeAtAnyZoom) {
+  OrbitCamera camera;
+  camera.target = Vec3::Zero();
   Sketch s;
-  s.arrows.push_back({Vec3::Zero(), Vec3(0, 0, 1), kNormalColor, 0.2});
-  s.markers.push_back({Vec3(1, 1, 1), kPrimaryContact, 0.1});
+  s.markers.push_back({Vec3::Zero(), kPrimaryContact, 6.0});
+  for (const double distance : {2.0, 20.0})
+    for (const bool ortho : {false, true}) {
+      camera.distance = distance;
+      const PixelScale scale = camera.pixel_scale(500.0, ortho);
+      const ColoredVertices v = screen_triangles(s, scale);
+      ASSERT_EQ(v.vertex_count(), 2 * 2 * 3) << "outline and fill: two triangles each";
+      double reach = 0.0;  // the fill's farthest corner, in pixels
+      for (int k = 6; k < 12; ++k)
+        reach = std::max(
+            reach, Vec3(v.positions[3 * k], v.positions[3 * k + 1], v.positions[3 * k + 2]).norm() /
+                       scale.at(Vec3::Zero()));
+      EXPECT_NEAR(reach, 6.0, 1e-4) << distance << (ortho ? " ortho" : " perspective");
+      EXPECT_NEAR(scale.at(Vec3::Zero()), 2.0 * camera.half_height() / 500.0, 1e-12);
+      EXPECT_EQ(v.colors[0], kOutlineColor[0]) << "the outline is drawn first";
+    }
+}
+
+TEST(ScreenSketch, ArrowsSegmentsAndRingsBecomeOutlinedTriangles) {
+  OrbitCamera camera;
+  const PixelScale scale = camera.pixel_scale(800.0, false);
+  Sketch s;
   s.segments.push_back({Vec3::Zero(), Vec3(1, 0, 0), kAabbIdle});
-  const ColoredVertices lines = sketch_lines(s);
-  EXPECT_EQ(lines.vertex_count(), 4);
-  EXPECT_FLOAT_EQ(lines.positions[11], 0.8f);  // the shaft stops where the head starts
-  const ColoredVertices solids = sketch_solids(s);
-  EXPECT_EQ(solids.vertex_count(), 10 * 6 + 8 * 3);
-  EXPECT_EQ(solids.colors.size(), solids.positions.size());
+  ColoredVertices v = screen_triangles(s, scale);
+  EXPECT_EQ(v.vertex_count(), 2 * 6);  // a strip: outline and fill
+  s.arrows.push_back({Vec3::Zero(), Vec3(0, 0, 1), kNormalColor});
+  v = screen_triangles(s, scale);
+  EXPECT_EQ(v.vertex_count(), 2 * 6 + 2 * (6 + 3));  // + shaft and head, each outlined
+  s.markers.push_back({Vec3(1, 1, 1), kSmTrapFeature, 10.0, true});
+  v = screen_triangles(s, scale);
+  EXPECT_EQ(v.vertex_count(), 2 * 6 + 2 * 9 + 2 * 4 * 6);  // + a ring: four trapezoids twice
+  EXPECT_EQ(v.colors.size(), v.positions.size());
+  // An arrow seen end-on becomes a diamond at its tip.
+  Sketch end_on;
+  end_on.arrows.push_back({camera.eye() + camera.forward(), camera.target, kNormalColor});
+  EXPECT_EQ(screen_triangles(end_on, scale).vertex_count(), 2 * 6);
 }
 
 // Every overlay says what each of its colours marks, and no two of its colours are the same.

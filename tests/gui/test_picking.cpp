@@ -30,6 +30,20 @@ TEST(Picking, ARayFromAboveHitsTheTopmostBody) {
   EXPECT_EQ(pick_body(c.scene.model, *c.frame, Vec3(3, 3, 10), Vec3(0, 0, 1)), -1);
 }
 
+// The ground is drawn as a tile (drawn_extent); a ray that meets the plane beyond it shows the
+// sky there, and a click on the sky selects nothing.
+TEST(Picking, TheGroundIsPickedOnlyWhereItIsDrawn) {
+  Cascade c;
+  const DrawnExtent extent = drawn_extent(4.0);
+  EXPECT_DOUBLE_EQ(extent.half_width, 12.0);
+  // Beside the pedestal and the polyhedra (x = 5): towards_horizon meets z = 0 at y = 20.
+  const Vec3 eye(5, -20, 2), towards_horizon = Vec3(0, 1, -0.05).normalized();
+  EXPECT_EQ(pick_body(c.scene.model, *c.frame, eye, towards_horizon), c.index("ground"));
+  EXPECT_EQ(pick_body(c.scene.model, *c.frame, eye, towards_horizon, extent), -1);
+  const Vec3 steeper = Vec3(0, 1, -0.2).normalized();  // meets it at y = -10, on the tile
+  EXPECT_EQ(pick_body(c.scene.model, *c.frame, eye, steeper, extent), c.index("ground"));
+}
+
 TEST(Picking, ASideRayHitsTheNearerOfTwoBodiesOnItsLine) {
   Cascade c;
   const Vec3 tet = c.frame->bodies[std::size_t(c.index("tetrahedron"))].position;

@@ -19,11 +19,11 @@ const BodyState* state_of(const OverlayContext& c, int body) {
 
 // A feature as drawn: a vertex as a marker, an edge as a segment, a face as its outline.
 void draw_feature(const OverlayContext& c, int body, const Feature& feature, const Rgb& color,
-                  double marker, Sketch& out) {
+                  const Sketch::Marker& marker, Sketch& out) {
   const BodyState* s = state_of(c, body);
   if (!s) return;
   const std::vector<Vec3> p = feature_points(c.model.bodies[std::size_t(body)], *s, feature);
-  if (p.size() == 1) out.markers.push_back({p[0], color, marker});
+  if (p.size() == 1) out.markers.push_back({p[0], color, marker.size, marker.ring});
   for (std::size_t k = 0; p.size() > 1 && k < p.size(); ++k) {
     if (p.size() == 2 && k == 1) break;  // an edge is one segment, a face a closed loop
     out.segments.push_back({p[k], p[(k + 1) % p.size()], color});
@@ -46,7 +46,7 @@ class SmTraps : public Overlay {
   void draw(const OverlayContext& c, Sketch& out) const override {
     const double length = 0.06 * c.scene_size;
     for (const SmTrap& t : c.frame.sm_traps) {
-      draw_feature(c, t.body, t.feature, kSmTrapFeature, 0.03 * c.scene_size, out);
+      draw_feature(c, t.body, t.feature, kSmTrapFeature, {{}, {}, kTrapMarker, true}, out);
       const std::int64_t end =
           std::min(std::int64_t{t.first} + t.count, std::int64_t(c.frame.sm_trap_contacts.size()));
       for (std::int64_t k = std::max(t.first, 0); k < end; ++k) {
@@ -56,11 +56,11 @@ class SmTraps : public Overlay {
         const bool feature_is_a = con.body_a == t.body;
         draw_feature(c, feature_is_a ? con.body_b : con.body_a,
                      feature_is_a ? con.feature_b : con.feature_a, kSmTrapFacet,
-                     0.02 * c.scene_size, out);
+                     {{}, {}, kTrapFacetMarker}, out);
         // trap_plane_normal: the contact normal turned from the facet onto the trapped body.
         const Vec3 m = feature_is_a ? Vec3(-con.normal) : con.normal;
         const Vec3 at = feature_is_a ? Vec3(con.point_a + con.gap * con.normal) : con.point_a;
-        out.arrows.push_back({at, at + length * m, kSmTrapFacet, 0.25 * length});
+        out.arrows.push_back({at, at + length * m, kSmTrapFacet});
       }
     }
   }
@@ -92,12 +92,12 @@ class ConstraintGroups : public Overlay {
       const int primary = set.members[std::size_t(g.first)];
       if (primary < 0 || primary >= n) continue;
       const Vec3& p = c.frame.contacts[std::size_t(primary)].point_a;
-      out.markers.push_back({p, color, kPrimaryMarker * c.scene_size});
+      out.markers.push_back({p, color, kPrimaryMarker});
       for (int k = g.first + 1; k < g.first + g.count; ++k) {
         const int m = set.members[std::size_t(k)];
         if (m < 0 || m >= n) continue;
         const Vec3& q = c.frame.contacts[std::size_t(m)].point_a;
-        out.markers.push_back({q, color, kMemberMarker * c.scene_size});
+        out.markers.push_back({q, color, kMemberMarker});
         out.segments.push_back({p, q, color});
       }
     }

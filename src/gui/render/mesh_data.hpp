@@ -1,5 +1,5 @@
 // Triangle soups for the renderer: polytopes with flat per-face normals (faces are fanned,
-// each vertex repeated per face so edges stay sharp), and a Sketch's arrows and markers.
+// each vertex repeated per face so edges stay sharp), and a Sketch's segments as lines.
 #pragma once
 
 #include <vector>
@@ -25,9 +25,8 @@ struct ColoredVertices {
   void add(const Vec3& p, const Rgb& c);
 };
 
-// Segments and arrow shafts as line pairs.
+// Segments as one-pixel line pairs (the ground grid, planar bodies' edges; overlays are drawn
+// by screen_triangles instead).
 ColoredVertices sketch_lines(const Sketch& sketch);
-// Arrow heads (cones) and markers (octahedra) as triangles.
-ColoredVertices sketch_solids(const Sketch& sketch);
 
 }  // namespace pegsim::gui

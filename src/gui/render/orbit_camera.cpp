@@ -45,6 +45,23 @@ void OrbitCamera::zoom(double factor) {
   distance = std::clamp(distance * factor, 1e-3, 1e6);
 }
 
+void OrbitCamera::zoom_about(double factor, const Ray& through) {
+  const double before = distance;
+  zoom(factor);
+  const double applied = distance / before;  // zoom() clamps the distance
+  const double along = through.dir.dot(forward());
+  if (std::abs(along) < 1e-9) return;
+  // q stays put on screen when the target moves towards it in proportion to the distance.
+  const Vec3 q = through.origin + through.dir * ((target - through.origin).dot(forward()) / along);
+  target = q + applied * (target - q);
+}
+
+void OrbitCamera::follow(const Vec3& lo, const Vec3& hi, double aspect) {
+  const double kept = distance;
+  fit(lo, hi, aspect);
+  distance = std::max(distance, kept);
+}
+
 void OrbitCamera::fit(const Vec3& lo, const Vec3& hi, double aspect) {
   target = 0.5 * (lo + hi);
   if (planar) {
@@ -78,6 +95,20 @@ void OrbitCamera::preset(ViewPreset view) {
       elevation = std::atan(1.0 / std::sqrt(2.0));
       break;
   }
+}
+
+double PixelScale::at(const Vec3& point) const {
+  if (orthographic) return metres;
+  // Never zero: a point at the eye still gets a finite marker.
+  return metres * std::max((point - eye).dot(forward), 1e-6);
+}
+
+PixelScale OrbitCamera::pixel_scale(double viewport_height, bool orthographic) const {
+  const double pixels = std::max(viewport_height, 1.0);
+  // The viewport spans 2 half_height() at the target's distance.
+  const double at_target = 2.0 * half_height() / pixels;
+  return {eye(), forward(),    right(),
+          up(),  orthographic, orthographic ? at_target : at_target / distance};
 }
 
 OrbitCamera::Ray OrbitCamera::ray(double ndc_x, double ndc_y, double aspect,

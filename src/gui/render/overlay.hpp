@@ -36,6 +36,10 @@ class Overlay {
   virtual std::string shortcut() const = 0;  // "Ctrl+1": key sequence text
   virtual bool on_by_default() const = 0;
   virtual std::vector<LegendEntry> legend() const = 0;  // every colour it draws, in order
+  // Drawn under the other overlays (lines that would otherwise cross their markers).
+  virtual bool background() const { return false; }
+  // Whether it can draw anything for this model (the in-view legend lists only those).
+  virtual bool applies(const Model&) const { return true; }
   virtual void draw(const OverlayContext& context, Sketch& out) const = 0;
 };
 
@@ -62,8 +66,14 @@ inline constexpr Rgb kSmTrapFacet{1.0f, 0.35f, 0.75f};     // pink: the facets t
 inline constexpr Rgb kUnilateralGroup{0.15f, 0.45f, 0.95f};  // blue: U-constraint
 inline constexpr Rgb kInterContactGroup{0.95f, 0.7f, 0.0f};  // amber: I-constraint
 inline constexpr Rgb kCrossContactGroup{0.0f, 0.7f, 0.55f};  // sea green: X-constraint
-inline constexpr double kPrimaryMarker = 0.028;              // group markers, x scene size
-inline constexpr double kMemberMarker = 0.014;
+// Marker sizes, screen pixels from the centre to a corner (Sketch::Marker).
+inline constexpr double kContactMarker = 5.0;
+inline constexpr double kJointMarker = 7.0;
+inline constexpr double kJointSelectedMarker = 9.0;
+inline constexpr double kTrapMarker = 11.0;  // a ring: the trapped vertex shows inside it
+inline constexpr double kTrapFacetMarker = 5.0;
+inline constexpr double kPrimaryMarker = 7.0;  // constraint groups
+inline constexpr double kMemberMarker = 4.5;
 const Rgb& group_color(ConstraintKind kind);
 inline constexpr Rgb kAxisColors[3]{
     {1.0f, 0.2f, 0.2f}, {0.2f, 0.9f, 0.2f}, {0.3f, 0.4f, 1.0f}};  // x, y, z

@@ -1,12 +1,13 @@
 #include "gui/render/picking.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
 namespace pegsim::gui {
 
 std::optional<double> ray_hit(const Body& body, const BodyState& state, const Vec3& origin,
-                              const Vec3& dir) {
+                              const Vec3& dir, const DrawnExtent& extent) {
   // Work in the body frame, where the shapes are defined.
   const Quat inv = state.orientation.conjugate();
   const Vec3 o = inv * (origin - state.position);
@@ -25,7 +26,10 @@ std::optional<double> ray_hit(const Body& body, const BodyState& state, const Ve
     case ShapeKind::Plane: {
       if (o.z() <= 0.0) return 0.0;  // starts inside the half-space
       if (d.z() >= 0.0) return std::nullopt;
-      return -o.z() / d.z();
+      const double t = -o.z() / d.z();
+      const Vec3 x = o + t * d;
+      if (std::max(std::abs(x.x()), std::abs(x.y())) > extent.half_width) return std::nullopt;
+      return t;
     }
     case ShapeKind::Polytope: {
       // Clip the ray against every face's half-space normal . x <= offset.
@@ -53,7 +57,7 @@ std::optional<double> ray_hit(const Body& body, const BodyState& state, const Ve
         BodyState pose;
         pose.position = state.position + state.orientation * part.position;
         pose.orientation = state.orientation * part.orientation;
-        const auto t = ray_hit(piece, pose, origin, dir);
+        const auto t = ray_hit(piece, pose, origin, dir, extent);
         if (t && (!best || *t < *best)) best = t;
       }
       return best;
@@ -69,7 +73,9 @@ std::optional<double> ray_hit(const Body& body, const BodyState& state, const Ve
       if (body.shape.kind == ShapeKind::Circle)
         return x.head<2>().norm() <= body.shape.radius ? std::optional(t) : std::nullopt;
       if (body.shape.kind == ShapeKind::HalfPlane)
-        return x.y() <= 0.0 ? std::optional(t) : std::nullopt;
+        return x.y() <= 0.0 && x.y() >= -extent.depth && std::abs(x.x()) <= extent.half_width
+                   ? std::optional(t)
+                   : std::nullopt;
       const Polygon& p = *body.shape.polygon;
       for (int e = 0; e < p.size(); ++e)
         if (p.normals[std::size_t(e)].dot(x.head<2>() - p.vertices[std::size_t(e)]) > 0.0)
@@ -80,12 +86,17 @@ std::optional<double> ray_hit(const Body& body, const BodyState& state, const Ve
   return std::nullopt;
 }
 
-int pick_body(const Model& model, const FrameSnapshot& frame, const Vec3& origin, const Vec3& dir) {
+DrawnExtent drawn_extent(double scene_size) {
+  return {0.5 * std::max(10.0, 6.0 * scene_size), 0.25 * scene_size};
+}
+
+int pick_body(const Model& model, const FrameSnapshot& frame, const Vec3& origin, const Vec3& dir,
+              const DrawnExtent& extent) {
   int best = -1;
   double best_t = std::numeric_limits<double>::infinity();
   for (std::size_t i = 0; i < model.bodies.size() && i < frame.bodies.size(); ++i) {
     if (!model.bodies[i].visible || !frame.present(int(i))) continue;
-    if (auto t = ray_hit(model.bodies[i], frame.bodies[i], origin, dir); t && *t < best_t) {
+    if (auto t = ray_hit(model.bodies[i], frame.bodies[i], origin, dir, extent); t && *t < best_t) {
       best_t = *t;
       best = int(i);
     }

@@ -3,6 +3,14 @@
 #include <Qt3DCore/QAttribute>
 #include <Qt3DCore/QBuffer>
 #include <Qt3DExtras/QPerVertexColorMaterial>
+#include <Qt3DRender/QCullFace>
+#include <Qt3DRender/QDepthTest>
+#include <Qt3DRender/QEffect>
+#include <Qt3DRender/QNoDepthMask>
+#include <Qt3DRender/QRenderPass>
+#include <Qt3DRender/QTechnique>
+
+#include <cmath>
 
 namespace pegsim::gui {
 
@@ -46,7 +54,22 @@ Qt3DRender::QGeometryRenderer* make_flat_mesh_renderer(const FlatMesh& mesh,
   return renderer;
 }
 
-ColoredEntity::ColoredEntity(Kind kind, Qt3DCore::QNode* parent) : Qt3DCore::QEntity(parent) {
+void draw_on_top(Qt3DRender::QMaterial* material) {
+  for (Qt3DRender::QTechnique* technique : material->effect()->techniques())
+    for (Qt3DRender::QRenderPass* pass : technique->renderPasses()) {
+      auto* always = new Qt3DRender::QDepthTest(pass);
+      always->setDepthFunction(Qt3DRender::QDepthTest::Always);
+      pass->addRenderState(always);
+      pass->addRenderState(new Qt3DRender::QNoDepthMask(pass));
+      // Flat shapes facing the viewer either way round: none is a back face.
+      auto* both_sides = new Qt3DRender::QCullFace(pass);
+      both_sides->setMode(Qt3DRender::QCullFace::NoCulling);
+      pass->addRenderState(both_sides);
+    }
+}
+
+ColoredEntity::ColoredEntity(Kind kind, Qt3DCore::QNode* parent, bool on_top)
+    : Qt3DCore::QEntity(parent) {
   renderer_ = new Qt3DRender::QGeometryRenderer(this);
   auto* geometry = new Qt3DCore::QGeometry(renderer_);
   positions_ = new Qt3DCore::QBuffer(geometry);
@@ -59,7 +82,9 @@ ColoredEntity::ColoredEntity(Kind kind, Qt3DCore::QNode* parent) : Qt3DCore::QEn
   renderer_->setPrimitiveType(kind == Kind::Lines ? Qt3DRender::QGeometryRenderer::Lines
                                                   : Qt3DRender::QGeometryRenderer::Triangles);
   addComponent(renderer_);
-  addComponent(new Qt3DExtras::QPerVertexColorMaterial(this));
+  auto* material = new Qt3DExtras::QPerVertexColorMaterial(this);
+  if (on_top) draw_on_top(material);
+  addComponent(material);
   clear();
 }
 
@@ -69,7 +94,12 @@ void ColoredEntity::set(const ColoredVertices& v) {
     return;
   }
   positions_->setData(bytes(v.positions));
-  colors_->setData(bytes(v.colors));
+  // Qt3D's per-vertex colour material (RHI backend) draws a colour c as c squared (measured:
+  // 0.55 comes out as 77 of 255): its square root comes out as the colour asked for, the one
+  // the legend shows.
+  std::vector<float> shown(v.colors.size());
+  for (std::size_t k = 0; k < shown.size(); ++k) shown[k] = std::sqrt(v.colors[k]);
+  colors_->setData(bytes(shown));
   count(v.vertex_count());
 }
 

@@ -5,6 +5,7 @@
 #include <Qt3DCore/QEntity>
 #include <Qt3DCore/QGeometry>
 #include <Qt3DRender/QGeometryRenderer>
+#include <Qt3DRender/QMaterial>
 
 #include "gui/render/mesh_data.hpp"
 
@@ -14,11 +15,16 @@ namespace pegsim::gui {
 Qt3DRender::QGeometryRenderer* make_flat_mesh_renderer(const FlatMesh& mesh,
                                                        Qt3DCore::QNode* parent);
 
+// Makes every pass of the material ignore the depth buffer (neither test nor write it) and
+// draw both sides of its triangles: what it draws lies over whatever was drawn before it.
+void draw_on_top(Qt3DRender::QMaterial* material);
+
 // An entity drawing per-vertex coloured lines or triangles (unlit); set() replaces its data.
+// On top: drawn over what was drawn before it (draw_on_top), as overlays are.
 class ColoredEntity : public Qt3DCore::QEntity {
  public:
   enum class Kind { Lines, Triangles };
-  ColoredEntity(Kind kind, Qt3DCore::QNode* parent);
+  ColoredEntity(Kind kind, Qt3DCore::QNode* parent, bool on_top = false);
   void set(const ColoredVertices& vertices);
   void clear();
 

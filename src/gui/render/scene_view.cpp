@@ -15,15 +15,26 @@
 #include <Qt3DLogic/QFrameAction>
 #include <Qt3DRender/QCamera>
 #include <Qt3DRender/QCameraLens>
+#include <Qt3DRender/QCameraSelector>
+#include <Qt3DRender/QClearBuffers>
 #include <Qt3DRender/QDirectionalLight>
+#include <Qt3DRender/QFrustumCulling>
+#include <Qt3DRender/QLayer>
+#include <Qt3DRender/QLayerFilter>
 #include <Qt3DRender/QMaterial>
 #include <Qt3DRender/QRenderCapture>
 #include <Qt3DRender/QRenderSettings>
+#include <Qt3DRender/QRenderSurfaceSelector>
+#include <Qt3DRender/QViewport>
+#include <algorithm>
 #include <cmath>
 
+#include "gui/render/legend_image.hpp"
+#include "gui/render/legend_quad.hpp"
 #include "gui/render/mesh_2d.hpp"
 #include "gui/render/picking.hpp"
 #include "gui/render/qt3d_buffers.hpp"
+#include "gui/render/screen_sketch.hpp"
 #include "gui/render/software_gl.hpp"
 
 namespace pegsim::gui {
@@ -81,20 +92,46 @@ SceneView::SceneView(QWidget* parent)
   // overlay toggled), so a paused window costs no frames; captureImage asks for frames until
   // its capture is done.
   window_->renderSettings()->setRenderPolicy(Qt3DRender::QRenderSettings::OnDemand);
-  window_->defaultFrameGraph()->setClearColor(QColor(0xe8, 0xec, 0xf0));
-  // The capture node wraps the default frame graph so every rendered frame can be grabbed.
+  // The frame graph draws in three passes, in this order: the scene (clearing colour and
+  // depth), then the overlays over it, then the legend over everything. A capture node at its
+  // root lets every rendered frame be grabbed.
   capture_ = new Qt3DRender::QRenderCapture;
-  window_->activeFrameGraph()->setParent(capture_);
+  overlay_layer_ = new Qt3DRender::QLayer;
+  legend_layer_ = new Qt3DRender::QLayer;
+  auto* surface = new Qt3DRender::QRenderSurfaceSelector(capture_);
+  surface->setSurface(window_);
+  auto* viewport = new Qt3DRender::QViewport(surface);
+  auto* lens = new Qt3DRender::QCameraSelector(viewport);
+  lens->setCamera(window_->camera());
+  auto* clear = new Qt3DRender::QClearBuffers(lens);
+  clear->setBuffers(Qt3DRender::QClearBuffers::ColorDepthBuffer);
+  clear->setClearColor(QColor(0xe8, 0xec, 0xf0));
+  auto* scene = new Qt3DRender::QLayerFilter(new Qt3DRender::QFrustumCulling(clear));
+  scene->addLayer(overlay_layer_);
+  scene->addLayer(legend_layer_);
+  scene->setFilterMode(Qt3DRender::QLayerFilter::DiscardAnyMatchingLayers);
+  (new Qt3DRender::QLayerFilter(lens))->addLayer(overlay_layer_);
+  (new Qt3DRender::QLayerFilter(lens))->addLayer(legend_layer_);
   window_->setActiveFrameGraph(capture_);
 
   root_ = new Qt3DCore::QEntity;
   add_light(root_, QVector3D(-0.4f, -0.3f, -1.0f), 0.9f);
   add_light(root_, QVector3D(0.6f, 0.8f, -0.2f), 0.35f);
-  for (const auto& o : overlays_) {
-    enabled_[o->key()] = o->on_by_default();
-    overlay_entities_[o->key()] = {new ColoredEntity(ColoredEntity::Kind::Lines, root_),
-                                   new ColoredEntity(ColoredEntity::Kind::Triangles, root_)};
-  }
+  // Drawn in the order of the entity tree (the frame graph sorts nothing): bodies, then the
+  // overlays over them, then the legend over everything.
+  bodies_root_ = new Qt3DCore::QEntity(root_);
+  overlay_root_ = new Qt3DCore::QEntity(root_);
+  overlay_root_->addComponent(overlay_layer_);
+  overlay_layer_->setRecursive(true);
+  for (const bool background : {true, false})  // entities draw in the order they are made
+    for (const auto& o : overlays_) {
+      if (o->background() != background) continue;
+      enabled_[o->key()] = o->on_by_default();
+      overlay_entities_[o->key()] =
+          new ColoredEntity(ColoredEntity::Kind::Triangles, overlay_root_, true);
+    }
+  legend_ = new LegendQuad(root_);
+  legend_->addComponent(legend_layer_);
   // Qt3D's logic aspect ticks once per processed frame, and a frame is rendered per tick.
   auto* tick = new Qt3DLogic::QFrameAction;
   connect(tick, &Qt3DLogic::QFrameAction::triggered, this, [this] { ++rendered_frames_; });
@@ -113,13 +150,14 @@ void SceneView::setModel(ModelPtr model, double impulse_scale) {
   ghost_.reset();
   selected_ = -1;
   selected_joint_ = -1;
-  delete bodies_root_;  // every body entity, and the ghosts, is its child
-  bodies_root_ = new Qt3DCore::QEntity(root_);
+  delete model_root_;  // every body entity, and the ghosts, is its child
+  model_root_ = new Qt3DCore::QEntity(bodies_root_);
   ghost_root_ = nullptr;
   ghost_transforms_.clear();
   visuals_.assign(model_ ? model_->bodies.size() : 0, {});
   camera_.planar = model_ && model_->planar();
   applyCamera();
+  updateLegend();
 }
 
 double SceneView::sceneSize() const {
@@ -152,7 +190,29 @@ void SceneView::showFrame(FramePtr frame) {
     fitAll();
   }
   updateBodies();
+  if (follow_ && followMoving()) return;  // applyCamera drew the overlays
   updateOverlays();
+}
+
+bool SceneView::followMoving() {
+  Vec3 lo = Vec3::Constant(1e300), hi = Vec3::Constant(-1e300);
+  for (std::size_t i = 0; i < frame_->aabbs.size() && i < model_->bodies.size(); ++i) {
+    const Aabb& b = frame_->aabbs[i];
+    if (model_->bodies[i].is_static || !frame_->present(int(i)) || !b.lo.allFinite() ||
+        !b.hi.allFinite())
+      continue;
+    lo = lo.cwiseMin(b.lo);
+    hi = hi.cwiseMax(b.hi);
+  }
+  if ((hi.array() < lo.array()).any()) return false;  // nothing moves
+  camera_.follow(lo, hi, aspect());
+  applyCamera();
+  return true;
+}
+
+void SceneView::setFollow(bool on) {
+  follow_ = on;
+  if (on && model_ && frame_) followMoving();
 }
 
 void SceneView::buildBodies() {
@@ -161,7 +221,7 @@ void SceneView::buildBodies() {
   const double lift = 2e-3 * scene_size_;
   for (std::size_t i = 0; i < model_->bodies.size(); ++i) {
     const Body& body = model_->bodies[i];
-    auto* e = new Qt3DCore::QEntity(bodies_root_);
+    auto* e = new Qt3DCore::QEntity(model_root_);
     BodyVisual& v = visuals_[i];
     v.transform = new Qt3DCore::QTransform(e);
     v.material = new Qt3DExtras::QPhongMaterial(e);
@@ -178,7 +238,8 @@ void SceneView::buildBodies() {
 }
 
 void SceneView::buildShape(Qt3DCore::QEntity* e, const Body& body, const QColor& color, double z) {
-  const double tile = std::max(10.0, 6.0 * scene_size_);  // the extent of unbounded shapes
+  const DrawnExtent extent = drawn_extent(scene_size_);  // of unbounded shapes, as picked
+  const double tile = 2.0 * extent.half_width;
   switch (body.shape.kind) {
     case ShapeKind::Sphere: {
       auto* mesh = new Qt3DExtras::QSphereMesh(e);
@@ -223,7 +284,7 @@ void SceneView::buildShape(Qt3DCore::QEntity* e, const Body& body, const QColor&
     case ShapeKind::Circle:
     case ShapeKind::HalfPlane: {
       // A flat face (a half-plane: a strip below its boundary) with a darker outline on it.
-      const std::vector<Vec2> outline = planar_outline(body.shape, 0.5 * tile, 0.25 * scene_size_);
+      const std::vector<Vec2> outline = planar_outline(body.shape, extent.half_width, extent.depth);
       e->addComponent(make_flat_mesh_renderer(flat_face(outline, z), e));
       const QColor edge = color.darker(170);
       const Rgb rgb{float(edge.redF()), float(edge.greenF()), float(edge.blueF())};
@@ -260,7 +321,7 @@ void SceneView::buildShape(Qt3DCore::QEntity* e, const Body& body, const QColor&
 void SceneView::buildGhosts() {
   // After the bodies in the entity tree, so drawn after them (no sort policy): blended over
   // what is behind. Static bodies are the same in both runs: not repeated.
-  ghost_root_ = new Qt3DCore::QEntity(bodies_root_);
+  ghost_root_ = new Qt3DCore::QEntity(model_root_);
   ghost_transforms_.assign(model_->bodies.size(), nullptr);
   for (std::size_t i = 0; i < model_->bodies.size(); ++i) {
     const Body& body = model_->bodies[i];
@@ -320,13 +381,57 @@ Sketch SceneView::overlaySketch(const std::string& key) const {
 }
 
 void SceneView::updateOverlays() {
+  // Sized in pixels (times the presentation scale): drawn anew for every frame and camera move.
+  const PixelScale scale =
+      camera_.pixel_scale(window_->height() / presentation_scale_, orthographic());
   for (const auto& o : overlays_) {
-    auto [lines, solids] = overlay_entities_[o->key()];
     Sketch sketch;
     if (enabled_[o->key()]) sketch = overlaySketch(o->key());
-    lines->set(sketch_lines(sketch));
-    solids->set(sketch_solids(sketch));
+    overlay_entities_[o->key()]->set(screen_triangles(sketch, scale));
   }
+  updateLegend();
+}
+
+void SceneView::updateLegend() {
+  std::vector<LegendSection> sections;
+  QStringList notes, contents;
+  if (legend_visible_ && model_) {
+    for (const auto& o : overlays_)
+      if (enabled_[o->key()] && o->applies(*model_)) {
+        sections.push_back({o->label(), o->legend()});
+        contents << QString::fromStdString(o->key());
+      }
+    if (enabled_["impulses"])
+      notes << QString("impulse arrows: 1 m = %1 N s").arg(1.0 / impulse_scale_, 0, 'g', 3);
+    notes << legend_notes_;
+  }
+  contents << notes;
+  if (!contents.isEmpty()) contents << QString::number(presentation_scale_);
+  if (contents == legend_contents_) return;
+  legend_contents_ = contents;  // painted again only when it changes, not every frame
+  legend_image_ = legend_image(sections, notes, presentation_scale_);
+  legend_->setImage(legend_image_);
+  placeLegend();
+}
+
+void SceneView::placeLegend() {
+  legend_->place(camera_, window_->size(), orthographic(), QPoint(kLegendMargin, kLegendMargin));
+}
+
+void SceneView::setPresentationScale(double scale) {
+  presentation_scale_ = std::clamp(scale, 0.5, 4.0);
+  if (model_ && frame_) updateOverlays();
+  updateLegend();
+}
+
+void SceneView::setLegendVisible(bool on) {
+  legend_visible_ = on;
+  updateLegend();
+}
+
+void SceneView::setLegendNotes(const QStringList& notes) {
+  legend_notes_ = notes;
+  updateLegend();
 }
 
 void SceneView::setOverlayEnabled(const std::string& key, bool on) {
@@ -389,6 +494,8 @@ void SceneView::applyCamera() {
   cam->setUpVector(qvec(camera_.up()));
   cam->setPosition(qvec(camera_.eye()));
   cam->setViewCenter(qvec(camera_.target));
+  if (model_ && frame_) updateOverlays();
+  placeLegend();
 }
 
 int SceneView::bodyAt(const QPoint& pos) const {
@@ -396,7 +503,7 @@ int SceneView::bodyAt(const QPoint& pos) const {
   const double w = window_->width(), h = window_->height();
   const auto ray = camera_.ray(2.0 * (pos.x() + 0.5) / w - 1.0, 1.0 - 2.0 * (pos.y() + 0.5) / h,
                                w / h, orthographic());
-  return pick_body(*model_, *frame_, ray.origin, ray.dir);
+  return pick_body(*model_, *frame_, ray.origin, ray.dir, drawn_extent(scene_size_));
 }
 
 bool SceneView::project(const Vec3& point, QPointF& pos) const {
@@ -476,8 +583,13 @@ bool SceneView::eventFilter(QObject* watched, QEvent* event) {
       return true;
     }
     case QEvent::Wheel: {
+      // About the cursor: the point under it stays under it.
       auto* e = static_cast<QWheelEvent*>(event);
-      camera_.zoom(std::pow(0.999, e->angleDelta().y()));
+      const double w = std::max(1, window_->width()), h = std::max(1, window_->height());
+      const QPointF p = e->position();
+      camera_.zoom_about(
+          std::pow(0.999, e->angleDelta().y()),
+          camera_.ray(2.0 * p.x() / w - 1.0, 1.0 - 2.0 * p.y() / h, w / h, orthographic()));
       applyCamera();
       return true;
     }

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <QImage>
+#include <QStringList>
 #include <QWidget>
 
 class QWindow;
@@ -26,11 +27,13 @@ class QTransform;
 }  // namespace Qt3DCore
 namespace Qt3DRender {
 class QRenderCapture;
-}
+class QLayer;
+}  // namespace Qt3DRender
 
 namespace pegsim::gui {
 
 class ColoredEntity;
+class LegendQuad;
 
 // Opacity of the comparison run drawn over the first.
 inline constexpr double kGhostAlpha = 0.45;
@@ -44,6 +47,7 @@ class SceneView : public QWidget {
   // A new model replaces every body; impulse_scale: metres of arrow per N s. A planar (2D)
   // model is seen down the z axis through an orthographic lens that only pans and zooms.
   void setModel(ModelPtr model, double impulse_scale);
+  const ModelPtr& model() const { return model_; }
   void showFrame(FramePtr frame);
   const FramePtr& frame() const { return frame_; }
   // A second run of the same model drawn translucent over the first (its moving bodies;
@@ -57,12 +61,27 @@ class SceneView : public QWidget {
   // The sketch an overlay draws for the current frame (what the renderer shows).
   Sketch overlaySketch(const std::string& key) const;
 
+  // The legend in the view's top-left corner (in every capture too): the colours of the
+  // overlays that are on, the impulse arrows' scale, and `notes` (what a comparison shows).
+  void setLegendVisible(bool on);
+  bool legendVisible() const { return legend_visible_; }
+  void setLegendNotes(const QStringList& notes);
+  // The legend as drawn (null when hidden or empty), and where: window pixels.
+  const QImage& legendImage() const { return legend_image_; }
+  static constexpr int kLegendMargin = 8;
+
   void setSelectedBody(int body);
   int selectedBody() const { return selected_; }
   void setSelectedJoint(int joint);  // drawn highlighted by the joints overlay; -1: none
   int selectedJoint() const { return selected_joint_; }
 
   void fitAll();
+  // Overlay markers, arrows, lines and the legend this many times their size (a projector).
+  void setPresentationScale(double scale);
+  double presentationScale() const { return presentation_scale_; }
+  // Follow the moving bodies: every frame shown centres them and backs away until they fit.
+  void setFollow(bool on);
+  bool following() const { return follow_; }
   void setViewPreset(ViewPreset view);
   void setOrthographic(bool on);
   bool orthographic() const { return ortho_ || camera_.planar; }
@@ -100,13 +119,20 @@ class SceneView : public QWidget {
   void buildBodies();
   void buildShape(Qt3DCore::QEntity* entity, const Body& body, const QColor& color, double z);
   void buildGhosts();
+  void updateLegend();
+  bool followMoving();  // false when nothing moves
+  void placeLegend();
   double aspect() const;
   double sceneSize() const;
 
   Qt3DExtras::Qt3DWindow* window_;
   Qt3DCore::QEntity* root_;
-  Qt3DCore::QEntity* bodies_root_ = nullptr;
+  Qt3DCore::QEntity* bodies_root_;           // drawn first: the model's bodies, then ghosts
+  Qt3DCore::QEntity* model_root_ = nullptr;  // this model's entities, under bodies_root_
+  Qt3DCore::QEntity* overlay_root_;          // drawn after the bodies, over them
   Qt3DRender::QRenderCapture* capture_;
+  Qt3DRender::QLayer* overlay_layer_;  // the frame graph's second pass
+  Qt3DRender::QLayer* legend_layer_;   // its third
   struct BodyVisual {
     Qt3DCore::QTransform* transform = nullptr;
     Qt3DExtras::QPhongMaterial* material = nullptr;
@@ -118,8 +144,12 @@ class SceneView : public QWidget {
   FramePtr ghost_;
   std::vector<std::unique_ptr<Overlay>> overlays_;
   std::map<std::string, bool> enabled_;
-  std::map<std::string, std::pair<ColoredEntity*, ColoredEntity*>>
-      overlay_entities_;  // lines, solids
+  std::map<std::string, ColoredEntity*> overlay_entities_;
+  LegendQuad* legend_;
+  bool legend_visible_ = true;
+  QStringList legend_notes_;
+  QStringList legend_contents_;  // what legend_image_ shows: overlay keys and notes
+  QImage legend_image_;
   ModelPtr model_;
   FramePtr frame_;
   double impulse_scale_ = 1.0;
@@ -128,6 +158,8 @@ class SceneView : public QWidget {
   int selected_joint_ = -1;
   OrbitCamera camera_;
   bool ortho_ = false;
+  bool follow_ = false;
+  double presentation_scale_ = 1.0;
   QPoint press_pos_;
   QPoint last_pos_;
   Qt::MouseButton drag_button_ = Qt::NoButton;

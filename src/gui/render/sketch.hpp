@@ -11,21 +11,25 @@ namespace pegsim::gui {
 
 using Rgb = std::array<float, 3>;
 
+// Lengths along the primitives are in metres; widths and sizes across them in screen pixels,
+// so that they read the same at any zoom. Each is drawn over the bodies with a dark outline.
 struct Sketch {
   struct Segment {
     Vec3 a, b;
     Rgb color;
+    double width = 2.0;  // px
   };
   struct Arrow {
     Vec3 from, to;
     Rgb color;
-    double head;
-  };  // head: length of the tip, m
+    double head = 12.0;  // length of the tip, px (at most a third of the arrow)
+  };
   struct Marker {
     Vec3 at;
     Rgb color;
-    double size;
-  };  // a small solid octahedron
+    double size;        // px from the centre to a corner of the diamond
+    bool ring = false;  // hollow: the point it marks stays visible
+  };
 
   std::vector<Segment> segments;
   std::vector<Arrow> arrows;

@@ -18,10 +18,9 @@ class ContactPoints : public Overlay {
             {kSecondaryContact, "secondary contact"}};
   }
   void draw(const OverlayContext& c, Sketch& out) const override {
-    const double size = 0.015 * c.scene_size;
     for (const ContactSnapshot& k : c.frame.contacts) {
       const Rgb& color = k.primary ? kPrimaryContact : kSecondaryContact;
-      out.markers.push_back({k.point_a, color, size});
+      out.markers.push_back({k.point_a, color, kContactMarker});
       // The gap as a segment to the point on B, so a separated pair is visible as such.
       if (std::abs(k.gap) > 1e-9)
         out.segments.push_back({k.point_a, k.point_a + k.gap * k.normal, color});
@@ -41,7 +40,7 @@ class ContactNormals : public Overlay {
   void draw(const OverlayContext& c, Sketch& out) const override {
     const double length = 0.08 * c.scene_size;
     for (const ContactSnapshot& k : c.frame.contacts)
-      out.arrows.push_back({k.point_a, k.point_a + length * k.normal, kNormalColor, 0.25 * length});
+      out.arrows.push_back({k.point_a, k.point_a + length * k.normal, kNormalColor});
   }
 };
 
@@ -52,15 +51,17 @@ class ContactImpulses : public Overlay {
   std::string shortcut() const override { return "Ctrl+3"; }
   bool on_by_default() const override { return false; }
   std::vector<LegendEntry> legend() const override {
-    return {{kImpulseColor, "contact impulse (normal and friction) on body B, N s to scale"}};
+    return {{kImpulseColor, "contact impulse on body B (normal and friction), pushing it"}};
   }
+  // The impulse on B ends at B's contact point, so it lies outside B, in A: drawn over the
+  // bodies it shows even for a body resting on another.
   void draw(const OverlayContext& c, Sketch& out) const override {
     const double min_length = 1e-4 * c.scene_size;
     for (const ContactSnapshot& k : c.frame.contacts) {
       const Vec3 arrow = c.impulse_scale * k.impulse();
       if (!k.enforced || arrow.norm() < min_length) continue;
-      const double head = std::min(0.3 * arrow.norm(), 0.03 * c.scene_size);
-      out.arrows.push_back({k.point_a, k.point_a + arrow, kImpulseColor, head});
+      const Vec3 on_b = k.point_a + k.gap * k.normal;
+      out.arrows.push_back({on_b - arrow, on_b, kImpulseColor});
     }
   }
 };
@@ -72,6 +73,7 @@ class BoundingBoxes : public Overlay {
   std::string shortcut() const override { return "Ctrl+4"; }
   // On at start with the contacts: the first thing one sees is which pairs are near.
   bool on_by_default() const override { return true; }
+  bool background() const override { return true; }
   std::vector<LegendEntry> legend() const override {
     return {{kAabbIdle, "bounding box"},
             {kAabbActive, "bounding box of a body with an enforced contact"}};
@@ -110,8 +112,8 @@ class BodyFrames : public Overlay {
       const double length = std::max(0.8 * radius, 0.02 * c.scene_size);
       const BodyState& s = c.frame.bodies[i];
       for (int a = 0; a < 3; ++a)
-        out.arrows.push_back({s.position, s.position + length * (s.orientation * Vec3::Unit(a)),
-                              kAxisColors[a], 0.15 * length});
+        out.arrows.push_back(
+            {s.position, s.position + length * (s.orientation * Vec3::Unit(a)), kAxisColors[a]});
     }
   }
 };
@@ -126,6 +128,7 @@ class Joints : public Overlay {
   std::string label() const override { return "Joints"; }
   std::string shortcut() const override { return "Ctrl+6"; }
   bool on_by_default() const override { return true; }  // nothing to draw without joints
+  bool applies(const Model& model) const override { return !model.joints.empty(); }
   std::vector<LegendEntry> legend() const override {
     return {{kJointColor, "joint anchor and axis"},
             {kJointSelected, "the joint shown in the Inspector"},
@@ -139,10 +142,9 @@ class Joints : public Overlay {
       const JointFrames& f = c.frame.joints[k].frames;
       const bool selected = int(k) == c.selected_joint;
       out.markers.push_back({f.origin_a, selected ? kJointSelected : kJointColor,
-                             (selected ? 0.045 : 0.03) * c.scene_size});
+                             selected ? kJointSelectedMarker : kJointMarker});
       for (int a = 0; a < 3; ++a) {
-        out.arrows.push_back(
-            {f.origin_a, f.origin_a + length * f.axes_a.col(a), kAxisColors[a], 0.2 * length});
+        out.arrows.push_back({f.origin_a, f.origin_a + length * f.axes_a.col(a), kAxisColors[a]});
         out.segments.push_back(
             {f.origin_b, f.origin_b + 0.6 * length * f.axes_b.col(a), kAxisColors[a]});
       }

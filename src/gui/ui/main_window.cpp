@@ -14,6 +14,7 @@
 #include <QMessageBox>
 #include <QMimeData>
 #include <QPainter>
+#include <QScreen>
 #include <QScrollArea>
 #include <QStatusBar>
 #include <QTimer>
@@ -109,10 +110,21 @@ MainWindow::MainWindow(bool interactive, QWidget* parent)
     }
     refreshPlots();
   });
-  resize(1280, 800);
+  // 1280 x 800, or the screen's free area when that is smaller (docks stay on screen).
+  const QRect free = screen() ? screen()->availableGeometry() : QRect(0, 0, 1280, 800);
+  resize(std::min(1280, free.width()), std::min(800, free.height()));
 }
 
 MainWindow::~MainWindow() = default;
+
+void MainWindow::setPresentationScale(double scale) {
+  if (base_font_size_ <= 0.0) base_font_size_ = font().pointSizeF();
+  QFont f = font();
+  f.setPointSizeF(base_font_size_ * scale);
+  setFont(f);  // every dock and menu of the window
+  view_->setPresentationScale(scale);
+  for (QAction* a : scale_actions_) a->setChecked(std::abs(a->data().toDouble() - scale) < 1e-9);
+}
 
 void MainWindow::buildDocks() {
   auto dock = [this](const QString& title, QWidget* w, Qt::DockWidgetArea area) {
@@ -305,6 +317,10 @@ void MainWindow::buildViewMenu(QToolBar* tools) {
     overlays->addAction(a);
     overlay_actions_[key] = a;
   }
+  QAction* legend = add_action(this, view, "&Legend in View", QKeySequence("L"),
+                               [this](bool on) { view_->setLegendVisible(on); });
+  legend->setCheckable(true);
+  legend->setChecked(view_->legendVisible());
   view->addSeparator();
   QAction* fit = add_action(this, view, "&Fit All", QKeySequence("F"), [this] { view_->fitAll(); });
   QMenu* presets = view->addMenu("&Camera");
@@ -319,9 +335,26 @@ void MainWindow::buildViewMenu(QToolBar* tools) {
   QAction* ortho = add_action(this, presets, "&Orthographic", QKeySequence("O"),
                               [this](bool on) { view_->setOrthographic(on); });
   ortho->setCheckable(true);
+  QAction* follow = add_action(this, presets, "Follow &Moving Bodies", QKeySequence("T"),
+                               [this](bool on) { view_->setFollow(on); });
+  follow->setCheckable(true);
   add_drop_down(tools, "Overlays", "What is drawn over the bodies (View ▸ Overlays)", overlays);
   tools->addAction(fit);
   add_drop_down(tools, "Camera", "Preset views and the orthographic lens (View ▸ Camera)", presets);
+  view->addSeparator();
+  // For a projector: full screen, larger text, markers and legend.
+  QAction* full = add_action(this, view, "F&ull Screen", QKeySequence::FullScreen,
+                             [this](bool on) { on ? showFullScreen() : showNormal(); });
+  full->setCheckable(true);
+  QMenu* scale = view->addMenu("&Presentation Scale");
+  for (const int percent : {100, 150, 200}) {
+    QAction* a = add_action(this, scale, QString("%1 %").arg(percent), QKeySequence(),
+                            [this, percent] { setPresentationScale(percent / 100.0); });
+    a->setCheckable(true);
+    a->setChecked(percent == 100);
+    a->setData(percent / 100.0);
+    scale_actions_.push_back(a);
+  }
   view->addSeparator();
   for (QDockWidget* d : findChildren<QDockWidget*>()) view->addAction(d->toggleViewAction());
 }
@@ -647,6 +680,8 @@ void MainWindow::compareWith(const QString& contact_model) {
   ContactModel model{};
   if (run_ || !model_ || !parse_contact_model(contact_model.toStdString(), model)) return;
   compare_model_ = contact_model;
+  view_->setLegendNotes({QString("bodies: %1, translucent: %2")
+                             .arg(to_string(settings_->settings().contact_model), compare_model_)});
   compare_ = std::make_unique<SimThread>();
   SimThread* c = compare_.get();
   SimWorker* w = c->worker();
@@ -701,6 +736,7 @@ void MainWindow::stopComparing() {
   compare_live_.clear();
   compare_model_.clear();
   view_->showGhost(nullptr);
+  view_->setLegendNotes({});
   showTitle(title_);
 }
 

@@ -45,6 +45,8 @@ class MainWindow : public QMainWindow {
   void runSteps(int count);
   void showFrameIndex(qint64 k);                     // a frame of the timeline
   void setOverlay(const std::string& key, bool on);  // via its action (menu/toolbar stay in sync)
+  // Text of the window, overlay markers and the legend enlarged (1, 1.5 or 2: a projector).
+  void setPresentationScale(double scale);
   void selectBody(int body);
   void togglePlay();                          // the live run, or a run file's timeline playback
   bool selectBodyNamed(const QString& name);  // false: no such body
@@ -137,6 +139,8 @@ class MainWindow : public QMainWindow {
   QString compare_model_;
   QString title_;  // the scene's or run file's name
   std::map<std::string, QAction*> overlay_actions_;
+  std::vector<QAction*> scale_actions_;  // View ▸ Presentation Scale
+  double base_font_size_ = 0.0;          // points, at scale 1
 
   bool interactive_;
   bool running_ = false;
