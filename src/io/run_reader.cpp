@@ -163,6 +163,7 @@ struct RunReader::Impl {
   bool problems_complete(hsize_t frames) const;
   RecordedProblem problem(std::int64_t k) const;
   std::vector<RunFrame> read(std::int64_t first, std::int64_t count) const;
+  std::vector<State> states_in(std::int64_t first, std::int64_t count) const;  // no range check
 };
 
 void RunReader::Impl::open() {
@@ -533,6 +534,41 @@ void RunReader::Impl::read_groups(const std::vector<std::int64_t>& go,
   }
 }
 
+std::vector<State> RunReader::Impl::states_in(std::int64_t first, std::int64_t count) const {
+  const auto t = rows<double>(time, H5T_NATIVE_DOUBLE, first, count);
+  const auto st = rows<std::int64_t>(step, H5T_NATIVE_INT64, first, count);
+  const auto p = rows<double>(pose, H5T_NATIVE_DOUBLE, first, count);
+  const auto tw = rows<double>(twist, H5T_NATIVE_DOUBLE, first, count);
+  std::vector<double> fo, to;
+  if (has_wrenches) {
+    fo = rows<double>(force, H5T_NATIVE_DOUBLE, first, count);
+    to = rows<double>(torque, H5T_NATIVE_DOUBLE, first, count);
+  }
+  std::vector<State> out(static_cast<std::size_t>(count));
+  for (std::int64_t f = 0; f < count; ++f) {
+    State& fr = out[f];
+    fr.time = t[f];
+    fr.step = st[f];
+    fr.bodies.resize(bodies);
+    for (std::size_t b = 0; b < bodies; ++b) {
+      const double* q = &p[(f * bodies + b) * 7];
+      const double* v = &tw[(f * bodies + b) * 6];
+      BodyState& s = fr.bodies[b];
+      s.position = Vec3(q[0], q[1], q[2]);
+      s.orientation = Quat(q[3], q[4], q[5], q[6]);
+      s.velocity = Vec3(v[0], v[1], v[2]);
+      s.angular_velocity = Vec3(v[3], v[4], v[5]);
+      if (has_wrenches) {
+        const double* f3 = &fo[(f * bodies + b) * 3];
+        const double* t3 = &to[(f * bodies + b) * 3];
+        s.force = Vec3(f3[0], f3[1], f3[2]);
+        s.torque = Vec3(t3[0], t3[1], t3[2]);
+      }
+    }
+  }
+  return out;
+}
+
 std::vector<RunFrame> RunReader::Impl::read(std::int64_t first, std::int64_t count) const {
   if (first < 0 || count < 0 || first + count > frame_count)
     throw std::out_of_range(where("frames " + std::to_string(first) + ".." +
@@ -541,16 +577,8 @@ std::vector<RunFrame> RunReader::Impl::read(std::int64_t first, std::int64_t cou
   std::vector<RunFrame> out(static_cast<std::size_t>(count));
   if (count == 0) return out;
   try {
-    const auto t = rows<double>(time, H5T_NATIVE_DOUBLE, first, count);
-    const auto st = rows<std::int64_t>(step, H5T_NATIVE_INT64, first, count);
-    const auto p = rows<double>(pose, H5T_NATIVE_DOUBLE, first, count);
-    const auto tw = rows<double>(twist, H5T_NATIVE_DOUBLE, first, count);
+    std::vector<State> motion = states_in(first, count);
     const auto sv = rows<L::SolverRow>(solver, solver_type.get(), first, count);
-    std::vector<double> fo, to;
-    if (has_wrenches) {
-      fo = rows<double>(force, H5T_NATIVE_DOUBLE, first, count);
-      to = rows<double>(torque, H5T_NATIVE_DOUBLE, first, count);
-    }
     const auto co = offsets(contact_offset, first, count, contacts);
     const auto cr =
         rows<L::ContactRow>(contacts, contact_type.get(), co.front(), co.back() - co.front());
@@ -572,24 +600,9 @@ std::vector<RunFrame> RunReader::Impl::read(std::int64_t first, std::int64_t cou
     for (std::int64_t f = 0; f < count; ++f) {
       RunFrame& fr = out[f];
       fr.index = first + f;
-      fr.time = t[f];
-      fr.step = st[f];
-      fr.bodies.resize(bodies);
-      for (std::size_t b = 0; b < bodies; ++b) {
-        const double* q = &p[(f * bodies + b) * 7];
-        const double* v = &tw[(f * bodies + b) * 6];
-        BodyState& s = fr.bodies[b];
-        s.position = Vec3(q[0], q[1], q[2]);
-        s.orientation = Quat(q[3], q[4], q[5], q[6]);
-        s.velocity = Vec3(v[0], v[1], v[2]);
-        s.angular_velocity = Vec3(v[3], v[4], v[5]);
-        if (has_wrenches) {
-          const double* f3 = &fo[(f * bodies + b) * 3];
-          const double* t3 = &to[(f * bodies + b) * 3];
-          s.force = Vec3(f3[0], f3[1], f3[2]);
-          s.torque = Vec3(t3[0], t3[1], t3[2]);
-        }
-      }
+      fr.time = motion[f].time;
+      fr.step = motion[f].step;
+      fr.bodies = std::move(motion[f].bodies);
       for (std::int64_t i = co[f]; i < co[f + 1]; ++i)
         fr.contacts.push_back(recorded_contact(cr[i - co.front()], contact_fields));
       if (has_groups) read_groups(go, gr, mo, mr, f, fr);
@@ -650,6 +663,19 @@ RunFrame RunReader::frame(std::int64_t k) const {
 
 std::vector<RunFrame> RunReader::frames(std::int64_t first, std::int64_t count) const {
   return impl_->read(first, count);
+}
+
+std::vector<State> RunReader::states(std::int64_t first, std::int64_t count) const {
+  if (first < 0 || count < 0 || first + count > impl_->frame_count)
+    throw std::out_of_range(impl_->where("frames " + std::to_string(first) + ".." +
+                                         std::to_string(first + count) + " outside 0.." +
+                                         std::to_string(impl_->frame_count)));
+  if (count == 0) return {};
+  try {
+    return impl_->states_in(first, count);
+  } catch (const h5::Failure& e) {
+    throw RunFileError(impl_->where(e.what()));
+  }
 }
 
 std::vector<RecordedSolve> RunReader::solver_reports() const {

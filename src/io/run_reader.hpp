@@ -34,6 +34,9 @@ class RunReader {
   RunFrame frame(std::int64_t k) const;
   // Frames [first, first + count) in one pass (for exports); each as frame() returns it.
   std::vector<RunFrame> frames(std::int64_t first, std::int64_t count) const;
+  // Frames [first, first + count) as states only (time, step, poses, twists, wrenches), in one
+  // read of four datasets: what the plots need of every frame. Throws as frames() does.
+  std::vector<State> states(std::int64_t first, std::int64_t count) const;
 
   // The settings frame k was stepped with (frame 0: the run's initial settings, as header()).
   // Throws std::out_of_range for a bad k.

@@ -12,6 +12,7 @@
 #include "gui/render/scene_view.hpp"
 #include "gui/ui/timeline_bar.hpp"
 #include "io/run_header.hpp"
+#include "io/run_reader.hpp"
 #include "io/run_writer.hpp"
 #include "io/scene.hpp"
 #include "window_fixture.hpp"
@@ -75,7 +76,13 @@ TEST(PlotsDock, ARunFileIsDecimatedAndReadFromTheEventLoop) {
   ASSERT_TRUE(wait_until([&] { return win.w.plotsComplete(); }));
   PlotsPanel* plots = win.w.plotsPanel();
   QXYSeries* z = plots->series("position z");
-  ASSERT_EQ(z->count(), 834);  // 2501 frames in buckets of 3
+  // 2501 frames in 834 buckets of 3; a bucket over which z changes is drawn as a stroke from its
+  // lowest to its highest value (two points), one at rest as one point.
+  std::size_t strokes = 0;
+  for (const auto& m : plots->data().motion)
+    strokes += m[1][kPositionX + 2].lo != m[1][kPositionX + 2].hi;
+  EXPECT_GT(strokes, 10u) << "the fall and the bounces";
+  ASSERT_EQ(std::size_t(z->count()), 834 + strokes);
   const FramePtr last = win.w.source()->frame(2500);
   EXPECT_DOUBLE_EQ(last_point(z).x(), last->time);
   EXPECT_DOUBLE_EQ(last_point(z).y(), last->bodies[1].position.z());
@@ -85,6 +92,19 @@ TEST(PlotsDock, ARunFileIsDecimatedAndReadFromTheEventLoop) {
               scene.model.bodies[1].mass * 9.81 * last->bodies[1].position.z(), 1e-6);
   win.w.showFrameIndex(1000);
   EXPECT_DOUBLE_EQ(plots->series("cursor velocity")->at(0).x(), win.w.sceneView()->frame()->time);
+
+  // The landing's acceleration peak, in whichever frame of its bucket it falls, is on the plot.
+  const std::vector<State> states = RunReader(run.toStdString()).states(0, 2501);
+  double peak = -HUGE_VAL;
+  for (std::size_t k = 1; k < states.size(); ++k)
+    peak =
+        std::max(peak, (states[k].bodies[1].velocity.z() - states[k - 1].bodies[1].velocity.z()) /
+                           (states[k].time - states[k - 1].time));
+  ASSERT_GT(peak, 50.0) << "an impact";
+  double plotted = -HUGE_VAL;
+  const QXYSeries* a = plots->series("acceleration z");
+  for (int i = 0; i < a->count(); ++i) plotted = std::max(plotted, a->at(i).y());
+  EXPECT_DOUBLE_EQ(plotted, peak);
 }
 
 }  // namespace

@@ -247,6 +247,21 @@ TEST(RunFile, RandomAccessMatchesSequentialReading) {
   }
   EXPECT_THROW(reader.frame(151), std::out_of_range);
   EXPECT_THROW(reader.frame(-1), std::out_of_range);
+  // The states alone (what the plots read of every frame) are the frames' own.
+  const std::vector<State> states = reader.states(40, 30);
+  ASSERT_EQ(states.size(), 30u);
+  for (std::size_t f = 0; f < states.size(); ++f) {
+    const RunFrame& frame = all[40 + f];
+    EXPECT_EQ(states[f].time, frame.time);
+    EXPECT_EQ(states[f].step, frame.step);
+    for (std::size_t b = 0; b < frame.bodies.size(); ++b) {
+      EXPECT_EQ(states[f].bodies[b].position, frame.bodies[b].position);
+      EXPECT_EQ(states[f].bodies[b].velocity, frame.bodies[b].velocity);
+      EXPECT_EQ(states[f].bodies[b].force, frame.bodies[b].force);
+    }
+  }
+  EXPECT_THROW(reader.states(140, 12), std::out_of_range);
+  EXPECT_TRUE(reader.states(151, 0).empty());
 }
 
 // Hand-made reports: frames with 0 contacts and 0 attempts between others, empty histories.

@@ -5,12 +5,15 @@ namespace pegsim::gui {
 PlotData plot_history(const Model& model, const Vec3& gravity, const FrameSource& frames,
                       int max_buckets) {
   PlotData data;
+  BucketScanner scan(model, gravity);
   for (const Bucket& b : buckets(frames.count(), max_buckets)) {
     StepFigures peak;
-    for (std::int64_t k = b.first; k <= b.last; ++k) peak.include(step_figures(*frames.frame(k)));
-    const FramePtr last = frames.frame(b.last);
-    const FramePtr previous = b.last > 0 ? frames.frame(b.last - 1) : nullptr;
-    data.append(model, gravity, *last, previous.get(), peak);
+    for (std::int64_t k = b.first; k <= b.last; ++k) {
+      const FramePtr f = frames.frame(k);
+      peak.include(step_figures(*f));
+      scan.see(f->time, f->bodies);
+    }
+    data.append(model, gravity, *frames.frame(b.last), scan.take(), peak);
   }
   return data;
 }

@@ -1,6 +1,7 @@
 #include "gui/plots/plot_data.hpp"
 
 #include <algorithm>
+#include <utility>
 
 #include "gui/ui/inspector_panel.hpp"
 
@@ -48,18 +49,44 @@ std::vector<Bucket> buckets(std::int64_t count, int max_buckets) {
   return out;
 }
 
+void BucketScanner::see(double time, const std::vector<BodyState>& bodies) {
+  const std::size_t n = bodies.size();
+  bucket_.bodies.resize(n);
+  bucket_.acceleration.assign(n, Vec3::Zero());
+  const double dt = has_last_ ? time - last_time_ : 0.0;
+  for (std::size_t i = 0; i < n; ++i) {
+    if (dt > 0.0 && i < last_.size())
+      bucket_.acceleration[i] = (bodies[i].velocity - last_[i].velocity) / dt;
+    MotionExtremes& m = bucket_.bodies[i];
+    for (int c = 0; c < 3; ++c) {
+      m[kPositionX + c].include(bodies[i].position[c]);
+      m[kVelocityX + c].include(bodies[i].velocity[c]);
+      m[kAccelerationX + c].include(bucket_.acceleration[i][c]);
+    }
+  }
+  const double kinetic = system_kinetic_energy(model_, bodies);
+  const double potential = system_potential_energy(model_, gravity_, bodies);
+  bucket_.energy[0].include(kinetic);
+  bucket_.energy[1].include(potential);
+  bucket_.energy[2].include(kinetic + potential);
+  last_ = bodies;
+  last_time_ = time;
+  has_last_ = true;
+}
+
+BucketExtremes BucketScanner::take() {
+  return std::exchange(bucket_, BucketExtremes{});
+}
+
 void PlotData::append(const Model& model, const Vec3& gravity, const FrameSnapshot& frame,
-                      const FrameSnapshot* previous, const StepFigures& peak) {
+                      BucketExtremes extremes, const StepFigures& peak) {
   time.push_back(frame.time);
   bodies.push_back(frame.bodies);
-  std::vector<Vec3> a(frame.bodies.size(), Vec3::Zero());
-  const double dt = previous ? frame.time - previous->time : 0.0;
-  if (dt > 0.0)
-    for (std::size_t i = 0; i < a.size() && i < previous->bodies.size(); ++i)
-      a[i] = (frame.bodies[i].velocity - previous->bodies[i].velocity) / dt;
-  acceleration.push_back(std::move(a));
+  acceleration.push_back(std::move(extremes.acceleration));
   kinetic.push_back(system_kinetic_energy(model, frame.bodies));
   potential.push_back(system_potential_energy(model, gravity, frame.bodies));
+  motion.push_back(std::move(extremes.bodies));
+  energy.push_back(extremes.energy);
   steps.push_back(peak);
   std::vector<JointError> errors;
   std::vector<JointCoordinates> coordinates;

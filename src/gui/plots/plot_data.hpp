@@ -1,9 +1,13 @@
 // PlotData: what the Plots dock draws, computed from frames and independent of Qt Charts.
-// A long history is decimated into buckets of consecutive frames: each bucket is drawn at its
-// last frame (motion and energy there, acceleration over that frame's step) and with the
-// largest step figures of its frames, so a spike in iterations or residual is never lost.
+// A long history is decimated into buckets of consecutive frames. Each bucket keeps the lowest
+// and highest value of every plotted quantity over all its frames (motion, acceleration,
+// energy; the largest step figures), so a spike between two samples is never lost: a
+// 5000-frame file shows the same acceleration peak as a 500-frame one.
 #pragma once
 
+#include <algorithm>
+#include <array>
+#include <cmath>
 #include <cstdint>
 #include <vector>
 
@@ -36,21 +40,59 @@ struct Bucket {
 };
 std::vector<Bucket> buckets(std::int64_t count, int max_buckets);
 
+// Lowest and highest of a quantity over a bucket's frames (empty: lo > hi).
+struct Extremes {
+  double lo = HUGE_VAL, hi = -HUGE_VAL;
+  void include(double v) {
+    lo = std::min(lo, v);
+    hi = std::max(hi, v);
+  }
+};
+// Per body: position x, y, z, velocity x, y, z, acceleration x, y, z.
+using MotionExtremes = std::array<Extremes, 9>;
+enum MotionIndex { kPositionX = 0, kVelocityX = 3, kAccelerationX = 6 };
+
+struct BucketExtremes {
+  std::vector<MotionExtremes> bodies;
+  std::array<Extremes, 3> energy;  // kinetic, potential, total
+  std::vector<Vec3> acceleration;  // per body, over the step into the bucket's last frame
+};
+
+// Sees every frame in order and gives the extremes of each bucket: acceleration is the change
+// of velocity over each step, so a frame's needs the frame before it (also across buckets).
+class BucketScanner {
+ public:
+  BucketScanner(const Model& model, const Vec3& gravity) : model_(model), gravity_(gravity) {}
+  void see(double time, const std::vector<BodyState>& bodies);
+  // The bucket seen since the last take; the next starts empty.
+  BucketExtremes take();
+
+ private:
+  const Model& model_;
+  Vec3 gravity_;
+  BucketExtremes bucket_;
+  std::vector<BodyState> last_;
+  double last_time_ = 0.0;
+  bool has_last_ = false;
+};
+
 struct PlotData {
-  std::vector<double> time;                     // per sample, s
-  std::vector<std::vector<BodyState>> bodies;   // per sample: every body's pose and twist
-  std::vector<std::vector<Vec3>> acceleration;  // per sample, per body, m/s^2
-  std::vector<double> kinetic, potential;       // per sample, J
-  std::vector<StepFigures> steps;               // per sample: the bucket's maxima
+  std::vector<double> time;                         // per sample, s
+  std::vector<std::vector<BodyState>> bodies;       // per sample: every body's pose and twist
+  std::vector<std::vector<Vec3>> acceleration;      // per sample, per body, m/s^2
+  std::vector<double> kinetic, potential;           // per sample, J
+  std::vector<std::vector<MotionExtremes>> motion;  // per sample, per body: over its bucket
+  std::vector<std::array<Extremes, 3>> energy;      // per sample: kinetic, potential, total
+  std::vector<StepFigures> steps;                   // per sample: the bucket's maxima
   std::vector<std::vector<JointError>>
       joint_error;  // per sample, per joint (at the sample's frame)
   std::vector<std::vector<JointCoordinates>> joint_coordinates;
 
   std::size_t size() const { return time.size(); }
-  // Adds a sample at `frame`; `previous` is the frame before it (nullptr for frame 0: zero
-  // acceleration), `peak` the bucket's step figures.
+  // Adds the sample of a bucket, drawn at its last `frame`, with the extremes of its frames
+  // (BucketScanner) and the largest step figures.
   void append(const Model& model, const Vec3& gravity, const FrameSnapshot& frame,
-              const FrameSnapshot* previous, const StepFigures& peak);
+              BucketExtremes extremes, const StepFigures& peak);
 };
 
 }  // namespace pegsim::gui

@@ -174,40 +174,48 @@ void PlotsPanel::setCursorTime(double t) {
 
 void PlotsPanel::redraw() {
   const std::size_t n = data_.size();
-  const bool has_body = body_ >= 0 && n > 0 && std::size_t(body_) < data_.bodies.front().size();
-  auto components = [&](auto value_of) {
-    std::vector<std::vector<double>> v(3);
+  using Line = std::vector<Extremes>;
+  auto exact = [](const std::vector<double>& values) {
+    Line line(values.size());
+    for (std::size_t i = 0; i < values.size(); ++i) line[i].include(values[i]);
+    return line;
+  };
+  const bool has_body = body_ >= 0 && n > 0 && std::size_t(body_) < data_.motion.front().size();
+  const auto b = std::size_t(std::max(body_, 0));
+  auto components = [&](int first) {  // x, y, z of the selected body's motion over each bucket
+    std::vector<Line> v(3);
     if (!has_body) return v;
     for (int c = 0; c < 3; ++c) {
-      v[c].reserve(n);
-      for (std::size_t i = 0; i < n; ++i) v[c].push_back(value_of(i)[c]);
+      v[std::size_t(c)].reserve(n);
+      for (std::size_t i = 0; i < n; ++i)
+        v[std::size_t(c)].push_back(data_.motion[i][b][std::size_t(first + c)]);
     }
     return v;
   };
-  const auto b = std::size_t(std::max(body_, 0));
-  fill(plots_[kPosition], components([&](std::size_t i) { return data_.bodies[i][b].position; }));
-  fill(plots_[kVelocity], components([&](std::size_t i) { return data_.bodies[i][b].velocity; }));
-  fill(plots_[kAcceleration], components([&](std::size_t i) { return data_.acceleration[i][b]; }));
-  std::vector<double> total(n);
-  for (std::size_t i = 0; i < n; ++i) total[i] = data_.kinetic[i] + data_.potential[i];
-  fill(plots_[kEnergy], {data_.kinetic, data_.potential, total});
+  fill(plots_[kPosition], components(kPositionX));
+  fill(plots_[kVelocity], components(kVelocityX));
+  fill(plots_[kAcceleration], components(kAccelerationX));
+  std::vector<Line> energy(3, Line(n));
+  for (std::size_t i = 0; i < n; ++i)
+    for (std::size_t e = 0; e < 3; ++e) energy[e][i] = data_.energy[i][e];
+  fill(plots_[kEnergy], energy);
   auto step = [&](double StepFigures::*field) {
     std::vector<double> v(n);
     for (std::size_t i = 0; i < n; ++i) v[i] = data_.steps[i].*field;
-    return std::vector<std::vector<double>>{v};
+    return exact(v);
   };
-  fill(plots_[kContacts], {step(&StepFigures::contacts)[0], step(&StepFigures::sm_traps)[0]});
-  fill(plots_[kIterations], step(&StepFigures::iterations));
-  fill(plots_[kResidual], step(&StepFigures::residual));
-  fill(plots_[kSolveTime], step(&StepFigures::solve_ms));
+  fill(plots_[kContacts], {step(&StepFigures::contacts), step(&StepFigures::sm_traps)});
+  fill(plots_[kIterations], {step(&StepFigures::iterations)});
+  fill(plots_[kResidual], {step(&StepFigures::residual)});
+  fill(plots_[kSolveTime], {step(&StepFigures::solve_ms)});
   const bool has_joint =
       joint_ >= 0 && n > 0 && std::size_t(joint_) < data_.joint_error.front().size();
   auto joint = [&](auto value_of) {
     std::vector<double> v;
-    if (!has_joint) return v;
+    if (!has_joint) return exact(v);
     v.reserve(n);
     for (std::size_t i = 0; i < n; ++i) v.push_back(value_of(i, std::size_t(joint_)));
-    return v;
+    return exact(v);
   };
   fill(plots_[kJointPositionError],
        {joint([&](std::size_t i, std::size_t j) { return data_.joint_error[i][j].position; })});
@@ -220,18 +228,29 @@ void PlotsPanel::redraw() {
         })});
 }
 
-void PlotsPanel::fill(Plot& p, const std::vector<std::vector<double>>& values) {
+void PlotsPanel::fill(Plot& p, const std::vector<std::vector<Extremes>>& lines) {
   double lo = HUGE_VAL, hi = -HUGE_VAL;
   for (std::size_t l = 0; l < p.lines.size(); ++l) {
     QList<QPointF> points;
-    if (l < values.size()) {
-      points.reserve(qsizetype(values[l].size()));
-      for (std::size_t i = 0; i < values[l].size(); ++i) {
-        const double y = values[l][i];
-        if (p.log && !(y > 0.0)) continue;  // nothing solved: no point on a log scale
-        points.append(QPointF(data_.time[i], y));
-        lo = std::min(lo, y);
-        hi = std::max(hi, y);
+    if (l < lines.size()) {
+      points.reserve(2 * qsizetype(lines[l].size()));
+      for (std::size_t i = 0; i < lines[l].size(); ++i) {
+        const Extremes& e = lines[l][i];
+        if (!(e.lo <= e.hi)) continue;
+        // A bucket is a vertical stroke from its lowest to its highest value, begun at the end
+        // nearer the line so far; one value is one point.
+        double first = e.lo, second = e.hi;
+        if (!points.isEmpty() &&
+            std::abs(points.back().y() - e.hi) < std::abs(points.back().y() - e.lo))
+          std::swap(first, second);
+        auto add = [&](double y) {
+          if (p.log && !(y > 0.0)) return;  // nothing solved: no point on a log scale
+          points.append(QPointF(data_.time[i], y));
+          lo = std::min(lo, y);
+          hi = std::max(hi, y);
+        };
+        add(first);
+        if (second != first) add(second);
       }
     }
     p.lines[l]->replace(points);

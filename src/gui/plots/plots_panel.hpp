@@ -53,7 +53,8 @@ class PlotsPanel : public QWidget {
   QWidget* addPlot(const QString& key, const QString& title, const QStringList& lines,
                    bool log = false);
   void redraw();
-  void fill(Plot& plot, const std::vector<std::vector<double>>& values);
+  // Each line's Extremes per sample (plot_data.hpp).
+  void fill(Plot& plot, const std::vector<std::vector<Extremes>>& lines);
   void placeCursor(Plot& plot);
 
   std::vector<Plot>

@@ -1,6 +1,7 @@
 #include "gui/plots/run_plot_loader.hpp"
 
 #include <QElapsedTimer>
+#include <algorithm>
 
 namespace pegsim::gui {
 
@@ -10,7 +11,8 @@ RunPlotLoader::RunPlotLoader(const RunFileSource& source, const Vec3& gravity, i
       source_(source),
       gravity_(gravity),
       buckets_(buckets(source.count(), max_buckets)),
-      budget_ms_(budget_ms) {
+      budget_ms_(budget_ms),
+      scan_(*source.model(), gravity) {
   // The step figures of every frame come from three small tables, read once.
   const RunReader& r = source.reader();
   const std::vector<RecordedSolve> solves = r.solver_reports();
@@ -42,11 +44,20 @@ void RunPlotLoader::tick() {
   const std::size_t before = next_;
   try {
     while (!done() && (next_ == before || budget.elapsed() < budget_ms_)) {
-      const std::int64_t k = buckets_[next_].last;
-      const FramePtr frame = source_.frame(k);
-      const FramePtr previous = k > 0 ? source_.frame(k - 1) : nullptr;
-      data_.append(model, gravity_, *frame, previous.get(), peaks_[next_]);
-      ++next_;
+      // The states of several buckets in one read (no contacts or solver reports: the step
+      // figures came from the solver table); every frame is scanned, each bucket's last drawn.
+      const std::size_t end = std::min(buckets_.size(), next_ + kBucketsPerRead);
+      const std::int64_t first = buckets_[next_].first;
+      const RunReader& reader = source_.reader();
+      const std::vector<State> states = reader.states(first, buckets_[end - 1].last - first + 1);
+      for (; next_ < end; ++next_) {
+        const Bucket& b = buckets_[next_];
+        for (std::int64_t k = b.first; k <= b.last; ++k)
+          scan_.see(states[std::size_t(k - first)].time, states[std::size_t(k - first)].bodies);
+        const FramePtr last = make_snapshot(model, states[std::size_t(b.last - first)], nullptr,
+                                            &reader.settings(b.last));
+        data_.append(model, gravity_, *last, scan_.take(), peaks_[next_]);
+      }
     }
   } catch (const std::exception& e) {
     timer_.stop();

@@ -16,7 +16,7 @@ class RunPlotLoader : public QObject {
   Q_OBJECT
  public:
   // `source` must outlive the loader. Starts reading at once (from the event loop); each
-  // turn reads for `budget_ms` (at least one sample).
+  // turn reads for `budget_ms` (at least one read of kBucketsPerRead samples).
   RunPlotLoader(const RunFileSource& source, const Vec3& gravity, int max_buckets,
                 int budget_ms = 12, QObject* parent = nullptr);
   const PlotData& data() const { return data_; }
@@ -28,6 +28,7 @@ class RunPlotLoader : public QObject {
 
  private:
   void tick();
+  static constexpr std::size_t kBucketsPerRead = 16;
 
   const RunFileSource& source_;
   Vec3 gravity_;
@@ -35,6 +36,7 @@ class RunPlotLoader : public QObject {
   std::vector<StepFigures> peaks_;  // per bucket, from the file's solver table
   int budget_ms_;
   std::size_t next_ = 0;
+  BucketScanner scan_;  // every frame, in order
   PlotData data_;
   QTimer timer_;
 };

@@ -79,6 +79,10 @@ LegendQuad::LegendQuad(Qt3DCore::QNode* parent) : Qt3DCore::QEntity(parent) {
   texture->setMinificationFilter(Qt3DRender::QAbstractTexture::Nearest);
   texture->setMagnificationFilter(Qt3DRender::QAbstractTexture::Nearest);
   texture_image_ = new ImageTexture(texture);
+  // Never an empty texture: Qt3D's RHI renderer crashes on a texture image of no size.
+  QImage pixel(1, 1, QImage::Format_ARGB32);
+  pixel.fill(Qt::transparent);
+  texture_image_->setImage(pixel);
   texture->addTextureImage(texture_image_);
   auto* material = new Qt3DExtras::QTextureMaterial(this);
   material->setTexture(texture);
