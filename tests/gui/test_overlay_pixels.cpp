@@ -26,11 +26,15 @@ bool near(const QColor& c, const Rgb& rgb, int tolerance = 6) {
          std::abs(c.blue() - int(std::lround(rgb[2] * 255))) <= tolerance;
 }
 
-int count(const QImage& image, const Rgb& rgb) {
-  int n = 0;
-  for (int y = 0; y < image.height(); ++y)
-    for (int x = 0; x < image.width(); ++x) n += near(image.pixelColor(x, y), rgb);
-  return n;
+// Whether `rgb` is drawn within `radius` pixels of `at` (a 3-pixel shaft, rounded projections),
+// give or take `tolerance` per channel.
+bool drawn_near(const QImage& image, QPointF at, const Rgb& rgb, int tolerance, int radius = 2) {
+  for (int dy = -radius; dy <= radius; ++dy)
+    for (int dx = -radius; dx <= radius; ++dx) {
+      const QPoint p = at.toPoint() + QPoint(dx, dy);
+      if (image.rect().contains(p) && near(image.pixelColor(p), rgb, tolerance)) return true;
+    }
+  return false;
 }
 
 // The width of the run of `rgb` pixels through `at` along its row.
@@ -87,11 +91,34 @@ TEST(OverlayPixels, ImpulsesOfARestingCubeAreDrawnOverTheBodies) {
   RestingCube cube;
   cube.view()->setLegendVisible(false);
   cube.w.setOverlay("impulses", true);
-  // Each arrow pushes the cube up from below the ground, where depth testing would hide it.
+  // Each arrow pushes the cube up from below the ground, where depth testing would hide it:
+  // a point a third of the way along each shaft, inside the ground, shows the arrow's colour.
+  const Sketch arrows = cube.view()->overlaySketch("impulses");
+  ASSERT_GE(arrows.arrows.size(), 1u);
   const QImage image = capture(cube.view());
-  EXPECT_GE(count(image, kImpulseColor), 2 * 40) << "arrows of 40 px or more";
+  int checked = 0;
+  for (const Sketch::Arrow& a : arrows.arrows) {
+    const Vec3 inside = a.from + (a.to - a.from) / 3.0;
+    ASSERT_LT(inside.z(), 0.0) << "below the ground's surface";
+    QPointF at, tip;
+    ASSERT_TRUE(cube.view()->project(inside, at) && cube.view()->project(a.to, tip));
+    // Far enough from the tip that the contact's marker there does not cover it.
+    if (std::hypot(tip.x() - at.x(), tip.y() - at.y()) < 2.0 * kContactMarker + 4.0) continue;
+    ++checked;
+    // Some arrows come out a shade off their colour (docs/limitations.md): far from the
+    // ground's grey and the cube's orange all the same.
+    EXPECT_TRUE(drawn_near(image, at, kImpulseColor, 75)) << "at " << at.x() << ", " << at.y();
+  }
+  EXPECT_GE(checked, 2) << "arrows long enough on screen";
   cube.w.setOverlay("normals", true);
-  EXPECT_GE(count(capture(cube.view()), kNormalColor), 4 * 20) << "normals between the bodies";
+  const Sketch normals = cube.view()->overlaySketch("normals");
+  const QImage with_normals = capture(cube.view());
+  for (const Sketch::Arrow& a : normals.arrows) {
+    QPointF at;
+    ASSERT_TRUE(cube.view()->project(a.from + 0.5 * (a.to - a.from), at));
+    EXPECT_TRUE(drawn_near(with_normals, at, kNormalColor, 75))
+        << "a normal between the bodies, at " << at.x() << ", " << at.y();
+  }
 }
 
 // The view's top-left corner shows the legend pixel for pixel, in the window's screenshot too.
