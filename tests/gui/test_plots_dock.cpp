@@ -107,5 +107,22 @@ TEST(PlotsDock, ARunFileIsDecimatedAndReadFromTheEventLoop) {
   EXPECT_DOUBLE_EQ(plotted, peak);
 }
 
+// Opening Plots takes its room from the view: Settings and Inspector keep their heights.
+TEST(PlotsDock, OpeningPlotsLeavesTheRightDocksTheirHeight) {
+  test::Window win(0);
+  auto* settings = win.w.findChild<QDockWidget*>("Settings");
+  auto* inspector = win.w.findChild<QDockWidget*>("Inspector");
+  ASSERT_TRUE(settings && inspector);
+  wait_until([] { return false; }, 300);
+  const int settings_height = settings->height(), inspector_height = inspector->height();
+  const int view_height = win.w.sceneView()->height();
+  win.w.plotsDock()->show();
+  ASSERT_TRUE(wait_until([&] { return win.w.sceneView()->height() < view_height - 100; }));
+  EXPECT_EQ(settings->height(), settings_height);
+  EXPECT_EQ(inspector->height(), inspector_height);
+  EXPECT_LT(win.w.plotsDock()->geometry().right(), settings->geometry().left())
+      << "Plots lies beside the right docks, under the view";
+}
+
 }  // namespace
 }  // namespace pegsim::gui

@@ -141,7 +141,9 @@ void MainWindow::buildDocks() {
   settings_scroll->setFrameShape(QFrame::NoFrame);
   dock("Settings", settings_scroll, Qt::RightDockWidgetArea);
   dock("Inspector", inspector_, Qt::RightDockWidgetArea);
-  // Below the view, wide for time axes; hidden until asked for (View ▸ Plots).
+  // Below the view, wide for time axes; hidden until asked for (View ▸ Plots). The right docks
+  // keep the window's full height: opening Plots takes room from the view, not from them.
+  setCorner(Qt::BottomRightCorner, Qt::RightDockWidgetArea);
   plots_dock_ = dock("Plots", plots_, Qt::BottomDockWidgetArea);
   plots_dock_->hide();
   auto* bar = new QToolBar("Timeline", this);
