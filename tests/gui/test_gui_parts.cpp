@@ -39,6 +39,7 @@ TEST(CommandLine, ParsesFileStepsOverlaysAndScreenshot) {
   EXPECT_EQ(p.select, "ball");
   EXPECT_FALSE(p.benchmark);
   EXPECT_TRUE(parse_command_line({"--benchmark"}, kKeys).benchmark);
+  EXPECT_EQ(parse_command_line({"a.h5", "--compare", "b.h5"}, kKeys).compare, "b.h5");
 }
 
 TEST(CommandLine, RejectsBadInputWithAReason) {
@@ -53,6 +54,8 @@ TEST(CommandLine, RejectsBadInputWithAReason) {
   EXPECT_NE(error({"--wat"}).find("--wat"), std::string::npos);
   EXPECT_NE(error({"--select"}).find("body or joint name"), std::string::npos);
   EXPECT_NE(error({"--benchmark", "a.json"}).find("--benchmark takes no file"), std::string::npos);
+  EXPECT_NE(error({"a.json", "--compare", "b.h5"}).find("open a run file"), std::string::npos);
+  EXPECT_NE(error({"a.h5", "--compare"}).find("--compare: expected"), std::string::npos);
   EXPECT_TRUE(parse_command_line({}, kKeys).error.isEmpty());
 }
 

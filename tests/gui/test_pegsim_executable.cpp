@@ -100,6 +100,37 @@ TEST(PegsimExecutable, ScreenshotOfARecordedRunAtAFrame) {
   EXPECT_FALSE(QFileInfo::exists(none));
 }
 
+// pegsim A.h5 --compare B.h5: the second run drawn over the first; a run of another scene is
+// refused by name, with no screenshot.
+TEST(PegsimExecutable, ComparesTwoRunFilesFromTheCommandLine) {
+  test::qt_app(true);
+  QTemporaryDir dir;
+  auto record = [&](const char* scene_name, ContactModel model, const QString& file) {
+    Scene scene = load_scene(test::scene_path(scene_name));
+    scene.settings.contact_model = model;
+    Simulator sim(scene.model, scene.initial, scene.settings);
+    RunWriter writer(file.toStdString(),
+                     make_run_header(scene, sim.model(), sim.settings(), "test"), sim.state());
+    sim.add_observer(&writer);
+    for (int k = 0; k < 100; ++k) sim.step();
+    writer.close();
+  };
+  const QString sm = dir.filePath("sm.h5"), peg = dir.filePath("peg.h5");
+  const QString cube = dir.filePath("cube.h5");
+  record("triangle_drop", ContactModel::Standard, sm);
+  record("triangle_drop", ContactModel::Peg, peg);
+  record("hello_world", ContactModel::Standard, cube);
+  const QString png = dir.filePath("compare.png");
+  Outcome r = pegsim({sm, "--compare", peg, "--frame", "100", "--screenshot", png, "--quit"});
+  ASSERT_EQ(r.status, 0) << r.err.toStdString();
+  EXPECT_FALSE(QImage(png).isNull());
+  const QString none = dir.filePath("none.png");
+  r = pegsim({sm, "--compare", cube, "--screenshot", none, "--quit"});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.indexOf("not a run of the same scene"), -1) << r.err.toStdString();
+  EXPECT_FALSE(QFileInfo::exists(none));
+}
+
 TEST(PegsimExecutable, ABadSceneFileIsAnErrorNamingItNotACrash) {
   test::qt_app(true);
   QTemporaryDir dir;

@@ -5,7 +5,7 @@ namespace pegsim::gui {
 QString command_line_usage() {
   return QStringLiteral(
       "usage: pegsim [SCENE.json | RUN.h5] [--steps N | --frame K] [--overlays LIST] [--plots]\n"
-      "              [--select BODY|JOINT] [--screenshot FILE.png [--quit]]\n"
+      "              [--select BODY|JOINT] [--compare OTHER.h5] [--screenshot FILE.png [--quit]]\n"
       "       pegsim --benchmark\n"
       "  SCENE.json / RUN.h5   open a scene or a recorded run (default: cascading_polyhedra)\n"
       "  --steps N             run N steps of the scene\n"
@@ -14,6 +14,7 @@ QString command_line_usage() {
       "  --plots               show the Plots dock\n"
       "  --select NAME         select the body (or else the joint) of that name (inspector, "
       "plots)\n"
+      "  --compare OTHER.h5    draw a second run file of the same scene translucent over RUN.h5\n"
       "  --screenshot FILE     save a PNG of the whole window once ready\n"
       "  --quit                exit after the screenshot\n"
       "  --benchmark           measure the window's responsiveness (stack10), print it, exit\n");
@@ -78,6 +79,9 @@ CommandLine parse_command_line(const QStringList& args, const QStringList& overl
         }
       }
       c.overlays = list;
+    } else if (a == "--compare") {
+      if (!next(c.compare) || c.compare.isEmpty())
+        return fail("--compare: expected a second run file (.h5)");
     } else if (a == "--screenshot") {
       if (!next(c.screenshot) || c.screenshot.isEmpty())
         return fail("--screenshot: expected a PNG file name");
@@ -91,6 +95,8 @@ CommandLine parse_command_line(const QStringList& args, const QStringList& overl
   }
   if (c.steps && c.frame) return fail("--steps and --frame exclude each other");
   if (c.quit && c.screenshot.isEmpty()) return fail("--quit needs --screenshot");
+  if (!c.compare.isEmpty() && !c.file.endsWith(".h5"))
+    return fail("--compare: compares two run files; open a run file (.h5) first");
   if (c.benchmark && (!c.file.isEmpty() || c.steps || c.frame || !c.screenshot.isEmpty()))
     return fail("--benchmark takes no file, --steps, --frame or --screenshot");
   return c;

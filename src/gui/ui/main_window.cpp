@@ -270,6 +270,15 @@ void MainWindow::buildSimulationMenu(QToolBar* tools) {
       ->setToolTip(
           "Run the same scene under a second contact model at once, drawn translucent over this "
           "one");
+  add_action(this, sim, "Compare with &Run File…", QKeySequence("Ctrl+Shift+M"), [this] {
+    if (!run_) {
+      reportError(file_, "open a run file first: a second run file is compared with it");
+      return;
+    }
+    const QString f = QFileDialog::getOpenFileName(this, "Compare with run file", QString(),
+                                                   "pegsim run files (*.h5)");
+    if (!f.isEmpty()) compareWithRun(f);
+  })->setToolTip("Draw a second run file of the same scene translucent over this one");
   record_action_->setCheckable(true);
   record_action_->setIcon(style()->standardIcon(QStyle::SP_DialogSaveButton));
   record_action_->setToolTip("Record the live run from the current frame to a run file (.h5)");
@@ -588,7 +597,7 @@ void MainWindow::showRecordedSettings(qint64 k) {
 
 void MainWindow::display(const FramePtr& frame) {
   view_->showFrame(frame);
-  if (compare_) view_->showGhost(comparisonFrame(frame->step));
+  if (compare_ || compare_run_) view_->showGhost(comparisonFrame(frame->step));
   status_->showFrame(*frame, model_.get());
   inspector_->show(model_, frame, selected_);
   if (selected_joint_ >= 0) inspector_->showJoint(model_, frame, selected_joint_);
@@ -671,10 +680,10 @@ void MainWindow::refreshPlots() {
 
 void MainWindow::showTitle(const QString& name) {
   title_ = name;
-  setWindowTitle(
-      compare_model_.isEmpty()
-          ? QString("pegsim — %1").arg(name)
-          : QString("pegsim — %1 — compared with %2 (translucent)").arg(name, compare_model_));
+  const QString other = compare_run_ ? QFileInfo(compare_run_file_).fileName() : compare_model_;
+  setWindowTitle(other.isEmpty()
+                     ? QString("pegsim — %1").arg(name)
+                     : QString("pegsim — %1 — compared with %2 (translucent)").arg(name, other));
 }
 
 void MainWindow::compareWith(const QString& contact_model) {
@@ -726,13 +735,74 @@ void MainWindow::compareWith(const QString& contact_model) {
 }
 
 FramePtr MainWindow::comparisonFrame(std::int64_t step) const {
-  if (compare_live_.count() == 0) return nullptr;
-  const std::int64_t k =
-      std::clamp<std::int64_t>(step - compare_live_.frame(0)->step, 0, compare_live_.count() - 1);
-  return compare_live_.frame(k);
+  // Frames hold consecutive steps from their first: the frame of the same step, or the
+  // nearest end.
+  const FrameSource& other = *comparisonSource();
+  if (other.count() == 0) return nullptr;
+  try {
+    const std::int64_t k =
+        std::clamp<std::int64_t>(step - other.frame(0)->step, 0, other.count() - 1);
+    return other.frame(k);
+  } catch (const std::exception&) {  // a frame of the second file cannot be read: no ghost
+    return nullptr;
+  }
+}
+
+bool MainWindow::compareWithRun(const QString& file) {
+  if (!run_) {
+    reportError(file,
+                "comparing with a run file needs a run file open (a live run compares with "
+                "another contact model, Simulation ▸ Compare with Model)");
+    return false;
+  }
+  std::unique_ptr<RunFileSource> other;
+  try {
+    other = std::make_unique<RunFileSource>(file.toStdString());
+    if (other->count() == 0) throw RunFileError(file.toStdString() + ": the run holds no frame");
+  } catch (const std::exception& e) {
+    reportError(file, QString::fromStdString(e.what()));
+    return false;
+  }
+  // The same scene: the same bodies, by name and shape, in the same order.
+  const std::vector<Body>& theirs = other->model()->bodies;
+  const std::vector<Body>& ours = model_->bodies;
+  if (theirs.size() != ours.size()) {
+    reportError(file, QString("has %1 bodies, the open run %2: not a run of the same scene")
+                          .arg(theirs.size())
+                          .arg(ours.size()));
+    return false;
+  }
+  for (std::size_t i = 0; i < ours.size(); ++i)
+    if (theirs[i].name != ours[i].name || theirs[i].shape.kind != ours[i].shape.kind) {
+      reportError(file, QString("body %1 is '%2', the open run's is '%3': not a run of the "
+                                "same scene")
+                            .arg(i)
+                            .arg(QString::fromStdString(theirs[i].name),
+                                 QString::fromStdString(ours[i].name)));
+      return false;
+    }
+  stopComparing();
+  compare_run_ = std::move(other);
+  compare_run_file_ = file;
+  auto named = [](const QString& f, const RunFileSource& r) {
+    return QString("%1 (%2)").arg(QFileInfo(f).fileName(),
+                                  to_string(r.reader().header().settings.contact_model));
+  };
+  view_->setLegendNotes(
+      {"bodies: " + named(file_, *run_), "translucent: " + named(file, *compare_run_)});
+  showTitle(title_);
+  if (view_->frame()) view_->showGhost(comparisonFrame(view_->frame()->step));
+  return true;
 }
 
 void MainWindow::stopComparing() {
+  if (compare_run_) {
+    compare_run_.reset();
+    compare_run_file_.clear();
+    view_->showGhost(nullptr);
+    view_->setLegendNotes({});
+    showTitle(title_);
+  }
   if (!compare_) return;
   compare_.reset();  // stops and joins its thread
   compare_live_.clear();

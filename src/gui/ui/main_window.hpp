@@ -59,7 +59,13 @@ class MainWindow : public QMainWindow {
   // speed, settings except the model). A new file ends it. Live scenes only.
   void compareWith(const QString& contact_model);
   QString comparedModel() const { return compare_model_; }
-  const FrameSource* comparisonSource() const { return &compare_live_; }
+  // A second run file of the same scene drawn translucent over the open run file, frame by
+  // frame at the same step (false, reported, when no run file is open or the bodies differ).
+  bool compareWithRun(const QString& file);
+  QString comparedRun() const { return compare_run_ ? compare_run_file_ : QString(); }
+  const FrameSource* comparisonSource() const {
+    return compare_run_ ? static_cast<const FrameSource*>(compare_run_.get()) : &compare_live_;
+  }
   // The comparison's frame of a step (the latest it has if it is behind); null when none.
   FramePtr comparisonFrame(std::int64_t step) const;
   // PNG of the whole window, the 3D view included (grabbed from the renderer), then done(ok).
@@ -137,6 +143,8 @@ class MainWindow : public QMainWindow {
   std::unique_ptr<SimThread> compare_;  // the comparison run's worker
   LiveHistory compare_live_{20000};
   QString compare_model_;
+  std::unique_ptr<RunFileSource> compare_run_;  // a second run file, or none
+  QString compare_run_file_;
   QString title_;  // the scene's or run file's name
   std::map<std::string, QAction*> overlay_actions_;
   std::vector<QAction*> scale_actions_;  // View ▸ Presentation Scale
