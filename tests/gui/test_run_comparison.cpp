@@ -58,6 +58,12 @@ TEST(RunComparison, ASecondRunFileIsDrawnOverTheFirstAtTheSameStep) {
     EXPECT_EQ(ghost->step, win.w.sceneView()->frame()->step);
     EXPECT_EQ(ghost->bodies[1].position, other.frame(k)->bodies[1].position);
   }
+  // The comparison's overlays are drawn too, paler and thinner.
+  const Sketch own = win.w.sceneView()->overlaySketch("aabbs");
+  const Sketch pale = win.w.sceneView()->comparisonSketch("aabbs");
+  ASSERT_EQ(pale.segments.size(), own.segments.size());
+  EXPECT_EQ(pale.segments[0].width, 1.0);
+  EXPECT_GT(pale.segments[0].color[1], own.segments[0].color[1]) << "mixed with white";
   // At step 150 the runs have parted: the trapped triangle stays, PEG's has slid away.
   const int triangle = win.w.sceneView()->model()->body_index("falling");
   ASSERT_GE(triangle, 0);

@@ -342,8 +342,10 @@ void SceneView::buildGhosts() {
 }
 
 void SceneView::showGhost(FramePtr frame) {
+  const bool had = ghost_ != nullptr;
   ghost_ = std::move(frame);
   if (!model_ || !frame_) return;
+  if (ghost_ || had) updateOverlays();  // the comparison's overlays come and go with it
   if (!ghost_) {
     if (ghost_root_) ghost_root_->setEnabled(false);
     return;
@@ -386,10 +388,38 @@ void SceneView::updateOverlays() {
       camera_.pixel_scale(window_->height() / presentation_scale_, orthographic());
   for (const auto& o : overlays_) {
     Sketch sketch;
-    if (enabled_[o->key()]) sketch = overlaySketch(o->key());
+    if (enabled_[o->key()]) {
+      // The comparison run's first, paler and thinner, under the first run's.
+      sketch = comparisonSketch(o->key());
+      const Sketch own = overlaySketch(o->key());
+      sketch.segments.insert(sketch.segments.end(), own.segments.begin(), own.segments.end());
+      sketch.arrows.insert(sketch.arrows.end(), own.arrows.begin(), own.arrows.end());
+      sketch.markers.insert(sketch.markers.end(), own.markers.begin(), own.markers.end());
+    }
     overlay_entities_[o->key()]->set(screen_triangles(sketch, scale));
   }
   updateLegend();
+}
+
+Sketch SceneView::comparisonSketch(const std::string& key) const {
+  Sketch sketch;
+  if (!model_ || !ghost_) return sketch;
+  OverlayContext ctx{*model_, *ghost_, scene_size_, impulse_scale_, -1};
+  for (const auto& o : overlays_)
+    if (o->key() == key) o->draw(ctx, sketch);
+  auto pale = [](Rgb& c) {
+    for (float& v : c) v = 0.45f * v + 0.55f;
+  };
+  for (Sketch::Segment& g : sketch.segments) {
+    pale(g.color);
+    g.width = 1.0;
+  }
+  for (Sketch::Arrow& a : sketch.arrows) pale(a.color);
+  for (Sketch::Marker& m : sketch.markers) {
+    pale(m.color);
+    m.ring = true;  // hollow: the first run's marker at the same place shows through
+  }
+  return sketch;
 }
 
 void SceneView::updateLegend() {

@@ -60,6 +60,9 @@ class SceneView : public QWidget {
   bool overlayEnabled(const std::string& key) const;
   // The sketch an overlay draws for the current frame (what the renderer shows).
   Sketch overlaySketch(const std::string& key) const;
+  // What it draws for the comparison run (showGhost), under the first run's: paler, lines one
+  // pixel wide, markers as rings. Empty without a comparison.
+  Sketch comparisonSketch(const std::string& key) const;
 
   // The legend in the view's top-left corner (in every capture too): the colours of the
   // overlays that are on, the impulse arrows' scale, and `notes` (what a comparison shows).
@@ -121,6 +124,7 @@ class SceneView : public QWidget {
   void buildGhosts();
   void updateLegend();
   bool followMoving();  // false when nothing moves
+
   void placeLegend();
   double aspect() const;
   double sceneSize() const;

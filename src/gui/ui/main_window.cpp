@@ -691,7 +691,7 @@ void MainWindow::compareWith(const QString& contact_model) {
   ContactModel model{};
   if (run_ || !model_ || !parse_contact_model(contact_model.toStdString(), model)) return;
   compare_model_ = contact_model;
-  view_->setLegendNotes({QString("bodies: %1, translucent: %2")
+  view_->setLegendNotes({QString("bodies: %1, translucent: %2 (its overlays pale)")
                              .arg(to_string(settings_->settings().contact_model), compare_model_)});
   compare_ = std::make_unique<SimThread>();
   SimThread* c = compare_.get();
@@ -788,8 +788,8 @@ bool MainWindow::compareWithRun(const QString& file) {
     return QString("%1 (%2)").arg(QFileInfo(f).fileName(),
                                   to_string(r.reader().header().settings.contact_model));
   };
-  view_->setLegendNotes(
-      {"bodies: " + named(file_, *run_), "translucent: " + named(file, *compare_run_)});
+  view_->setLegendNotes({"bodies: " + named(file_, *run_),
+                         "translucent: " + named(file, *compare_run_) + ", its overlays pale"});
   showTitle(title_);
   if (view_->frame()) view_->showGhost(comparisonFrame(view_->frame()->step));
   return true;
