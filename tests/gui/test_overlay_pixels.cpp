@@ -105,9 +105,7 @@ TEST(OverlayPixels, ImpulsesOfARestingCubeAreDrawnOverTheBodies) {
     // Far enough from the tip that the contact's marker there does not cover it.
     if (std::hypot(tip.x() - at.x(), tip.y() - at.y()) < 2.0 * kContactMarker + 4.0) continue;
     ++checked;
-    // Some arrows come out a shade off their colour (docs/limitations.md): far from the
-    // ground's grey and the cube's orange all the same.
-    EXPECT_TRUE(drawn_near(image, at, kImpulseColor, 75)) << "at " << at.x() << ", " << at.y();
+    EXPECT_TRUE(drawn_near(image, at, kImpulseColor, 6)) << "at " << at.x() << ", " << at.y();
   }
   EXPECT_GE(checked, 2) << "arrows long enough on screen";
   cube.w.setOverlay("normals", true);
@@ -116,7 +114,7 @@ TEST(OverlayPixels, ImpulsesOfARestingCubeAreDrawnOverTheBodies) {
   for (const Sketch::Arrow& a : normals.arrows) {
     QPointF at;
     ASSERT_TRUE(cube.view()->project(a.from + 0.5 * (a.to - a.from), at));
-    EXPECT_TRUE(drawn_near(with_normals, at, kNormalColor, 75))
+    EXPECT_TRUE(drawn_near(with_normals, at, kNormalColor, 6))
         << "a normal between the bodies, at " << at.x() << ", " << at.y();
   }
 }

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "engine/dynamics/simulator.hpp"
+#include "engine/geometry/builders.hpp"
 #include "engine/kinematics/joint_rows.hpp"
 #include "gui/render/mesh_data.hpp"
 #include "gui/render/overlay.hpp"
@@ -209,6 +210,17 @@ TEST(ScreenSketch, ArrowsSegmentsAndRingsBecomeOutlinedTriangles) {
   Sketch end_on;
   end_on.arrows.push_back({camera.eye() + camera.forward(), camera.target, kNormalColor});
   EXPECT_EQ(screen_triangles(end_on, scale).vertex_count(), 2 * 6);
+}
+
+// Bodies are outlined along their feature edges only: a cube's 12, a 32-sided cylinder's two
+// rims (64) but not its 32 side seams, each just outside the surface.
+TEST(MeshData, FeatureEdgesOutlineCornersNotTessellation) {
+  const Polytope cube = make_cube(1.0);
+  const Sketch c = feature_edges(cube, kOutlineColor);
+  EXPECT_EQ(c.segments.size(), 12u);
+  for (const Sketch::Segment& g : c.segments)
+    EXPECT_GT(g.a.cwiseAbs().maxCoeff(), 0.5) << "outside the faces it lies on";
+  EXPECT_EQ(feature_edges(make_cylinder(32, 0.5, 1.0), kOutlineColor).segments.size(), 64u);
 }
 
 // Every overlay says what each of its colours marks, and no two of its colours are the same.

@@ -1,5 +1,7 @@
 #include "gui/render/mesh_data.hpp"
 
+#include <cmath>
+
 namespace pegsim::gui {
 
 FlatMesh flat_mesh(const Polytope& polytope) {
@@ -24,6 +26,20 @@ FlatMesh flat_mesh(const Polytope& polytope) {
 void ColoredVertices::add(const Vec3& p, const Rgb& c) {
   positions.insert(positions.end(), {float(p.x()), float(p.y()), float(p.z())});
   colors.insert(colors.end(), c.begin(), c.end());
+}
+
+Sketch feature_edges(const Polytope& polytope, const Rgb& color, double min_angle) {
+  Sketch out;
+  const double lift = 1e-2 * polytope.bounding_radius;
+  for (const Polytope::Edge& e : polytope.edges) {
+    const Vec3& left = polytope.faces[std::size_t(e.face_left)].normal;
+    const Vec3& right = polytope.faces[std::size_t(e.face_right)].normal;
+    if (left.dot(right) > std::cos(min_angle)) continue;
+    const Vec3 out_of = (left + right).normalized() * lift;
+    out.segments.push_back({polytope.vertices[std::size_t(e.tail)] + out_of,
+                            polytope.vertices[std::size_t(e.head)] + out_of, color});
+  }
+  return out;
 }
 
 ColoredVertices sketch_lines(const Sketch& sketch) {

@@ -17,6 +17,11 @@ struct FlatMesh {
 
 FlatMesh flat_mesh(const Polytope& polytope);
 
+// The polytope's feature edges (faces meeting at more than `min_angle` radians; a tessellated
+// cylinder's sides are not outlined) as segments just outside its surface, so that drawn with
+// a depth test they lie over the faces they bound and behind the faces that hide them.
+Sketch feature_edges(const Polytope& polytope, const Rgb& color, double min_angle = 0.35);
+
 // Vertex streams of coloured primitives: xyz positions and rgb colours, per vertex.
 struct ColoredVertices {
   std::vector<float> positions;

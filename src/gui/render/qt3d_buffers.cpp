@@ -78,6 +78,9 @@ ColoredEntity::ColoredEntity(Kind kind, Qt3DCore::QNode* parent, bool on_top)
       vec3_attribute(positions_, Qt3DCore::QAttribute::defaultPositionAttributeName(), 0, geometry);
   color_attr_ =
       vec3_attribute(colors_, Qt3DCore::QAttribute::defaultColorAttributeName(), 0, geometry);
+  normals_ = new Qt3DCore::QBuffer(geometry);
+  normal_attr_ =
+      vec3_attribute(normals_, Qt3DCore::QAttribute::defaultNormalAttributeName(), 0, geometry);
   renderer_->setGeometry(geometry);
   renderer_->setPrimitiveType(kind == Kind::Lines ? Qt3DRender::QGeometryRenderer::Lines
                                                   : Qt3DRender::QGeometryRenderer::Triangles);
@@ -94,12 +97,16 @@ void ColoredEntity::set(const ColoredVertices& v) {
     return;
   }
   positions_->setData(bytes(v.positions));
-  // Qt3D's per-vertex colour material (RHI backend) draws a colour c as c squared (measured:
-  // 0.55 comes out as 77 of 255): its square root comes out as the colour asked for, the one
-  // the legend shows.
+  // Qt3D's per-vertex colour material is lit, c (1 + diffuse), and its RHI shader then draws
+  // c as c squared (measured: 0.55 comes out as 77 of 255). Normals facing away from every
+  // light (they all shine downwards) make the diffuse term zero, and the square root of a
+  // colour comes out as the colour asked for, the one the legend shows.
   std::vector<float> shown(v.colors.size());
   for (std::size_t k = 0; k < shown.size(); ++k) shown[k] = std::sqrt(v.colors[k]);
   colors_->setData(bytes(shown));
+  std::vector<float> down(v.positions.size(), 0.0f);
+  for (std::size_t k = 2; k < down.size(); k += 3) down[k] = -1.0f;
+  normals_->setData(bytes(down));
   count(v.vertex_count());
 }
 
@@ -110,6 +117,7 @@ void ColoredEntity::clear() {
   static const std::vector<float> kPlaceholder(3, 0.0f);
   positions_->setData(bytes(kPlaceholder));
   colors_->setData(bytes(kPlaceholder));
+  normals_->setData(bytes(kPlaceholder));
   count(0);
 }
 
@@ -117,6 +125,7 @@ void ColoredEntity::count(int vertices) {
   count_ = vertices;
   position_attr_->setCount(uint(vertices));
   color_attr_->setCount(uint(vertices));
+  normal_attr_->setCount(uint(vertices));
   renderer_->setVertexCount(vertices);
   setEnabled(vertices > 0);  // an empty draw call is skipped altogether
 }

@@ -35,6 +35,8 @@ class ColoredEntity : public Qt3DCore::QEntity {
   Qt3DCore::QBuffer* colors_;
   Qt3DCore::QAttribute* position_attr_;
   Qt3DCore::QAttribute* color_attr_;
+  Qt3DCore::QBuffer* normals_;
+  Qt3DCore::QAttribute* normal_attr_;
   Qt3DRender::QGeometryRenderer* renderer_;
   int count_ = -1;  // vertices drawn; -1 before the first set
 };

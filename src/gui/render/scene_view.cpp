@@ -61,6 +61,15 @@ void add_light(Qt3DCore::QEntity* root, const QVector3D& direction, float intens
   e->addComponent(light);
 }
 
+// A polytope's feature edges drawn dark on it (a child entity: it moves with the body), so
+// that faces of one colour are told apart.
+void outline(Qt3DCore::QEntity* body, const Polytope& polytope, const QColor& color) {
+  const QColor edge = color.darker(250);
+  const Rgb rgb{float(edge.redF()), float(edge.greenF()), float(edge.blueF())};
+  (new ColoredEntity(ColoredEntity::Kind::Lines, body))
+      ->set(sketch_lines(feature_edges(polytope, rgb)));
+}
+
 // A round grid spacing (1, 2 or 5 times a power of ten) near `approx`.
 double nice_step(double approx) {
   const double p = std::pow(10.0, std::floor(std::log10(approx)));
@@ -115,8 +124,10 @@ SceneView::SceneView(QWidget* parent)
   window_->setActiveFrameGraph(capture_);
 
   root_ = new Qt3DCore::QEntity;
-  add_light(root_, QVector3D(-0.4f, -0.3f, -1.0f), 0.9f);
-  add_light(root_, QVector3D(0.6f, 0.8f, -0.2f), 0.35f);
+  // A key light from above, in front and a little to the left of the default view, and a
+  // weak fill from the other side: the top, front and side faces of a box differ in shade.
+  add_light(root_, QVector3D(-0.25f, 0.55f, -0.8f), 0.85f);
+  add_light(root_, QVector3D(0.5f, -0.4f, -0.3f), 0.3f);
   // Drawn in the order of the entity tree (the frame graph sorts nothing): bodies, then the
   // overlays over them, then the legend over everything.
   bodies_root_ = new Qt3DCore::QEntity(root_);
@@ -251,6 +262,7 @@ void SceneView::buildShape(Qt3DCore::QEntity* e, const Body& body, const QColor&
     }
     case ShapeKind::Polytope:
       e->addComponent(make_flat_mesh_renderer(flat_mesh(*body.shape.polytope), e));
+      outline(e, *body.shape.polytope, color);
       break;
     case ShapeKind::Compound: {
       // Each convex part, placed by its pose in the body frame, with the body's material.
@@ -276,6 +288,7 @@ void SceneView::buildShape(Qt3DCore::QEntity* e, const Body& body, const QColor&
           child->addComponent(mesh);
         } else {
           child->addComponent(make_flat_mesh_renderer(flat_mesh(*part.shape.polytope), child));
+          outline(child, *part.shape.polytope, color);
         }
       }
       break;
