@@ -12,6 +12,7 @@
 #include <cstdlib>
 #include <ctime>
 #include <functional>
+#include <memory>
 #include <random>
 #include <vector>
 
@@ -160,7 +161,8 @@ int run_responsiveness_benchmark(MainWindow& w, const QString& scenes, double se
   for (int i = 0; i < moves; ++i) {
     qint64 k = pick(random);
     if (k == timeline->current()) k = (k + 1) % timeline->frameCount();
-    bool captured = false;
+    // Shared: a capture answered after the wait gave up must not write to a dead frame.
+    auto captured = std::make_shared<bool>(false);
     QElapsedTimer t;
     t.start();
     timeline->setCurrent(k);  // what a slider drag does: valueChanged -> frame shown
@@ -170,8 +172,8 @@ int run_responsiveness_benchmark(MainWindow& w, const QString& scenes, double se
                    static_cast<long long>(k));
       return 2;
     }
-    view->captureImage([&](const QImage&) { captured = true; });
-    wait_for([&] { return captured; }, 10000);
+    view->captureImage([captured](const QImage&) { *captured = true; });
+    wait_for([&] { return *captured; }, 10000);
     applied.push_back(posed);
     rendered.push_back(t.nsecsElapsed() * 1e-6);
     idle(50);

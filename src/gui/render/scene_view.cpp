@@ -3,6 +3,7 @@
 #include <QEvent>
 #include <QMouseEvent>
 #include <QSurfaceFormat>
+#include <QTimer>
 #include <QVBoxLayout>
 #include <QWheelEvent>
 #include <Qt3DCore/QEntity>
@@ -577,13 +578,24 @@ void SceneView::captureImage(std::function<void(const QImage&)> done) {
   // A capture is taken from a rendered frame: render continuously until every pending one is.
   if (pending_captures_++ == 0)
     window_->renderSettings()->setRenderPolicy(Qt3DRender::QRenderSettings::Always);
+  requestCapture(std::make_shared<Capture>(Capture{std::move(done)}));
+}
+
+void SceneView::requestCapture(const std::shared_ptr<Capture>& job) {
   Qt3DRender::QRenderCaptureReply* reply = capture_->requestCapture();
-  connect(reply, &Qt3DRender::QRenderCaptureReply::completed, this, [this, reply, done] {
+  connect(reply, &Qt3DRender::QRenderCaptureReply::completed, this, [this, reply, job] {
+    // Qt3D's OpenGL backend reads the framebuffer back bottom row first.
+    const QImage image = reply->image().mirrored(false, true);
+    reply->deleteLater();
+    if (job->answered) return;  // a repeated request answered too
+    job->answered = true;
     if (--pending_captures_ == 0)
       window_->renderSettings()->setRenderPolicy(Qt3DRender::QRenderSettings::OnDemand);
-    // Qt3D's OpenGL backend reads the framebuffer back bottom row first.
-    done(reply->image().mirrored(false, true));
-    reply->deleteLater();
+    job->done(image);
+  });
+  // Qt3D now and then drops a request (one in a few hundred, never answered): ask again.
+  QTimer::singleShot(2000, this, [this, job] {
+    if (!job->answered) requestCapture(job);
   });
 }
 

@@ -124,6 +124,11 @@ class SceneView : public QWidget {
   void buildGhosts();
   void updateLegend();
   bool followMoving();  // false when nothing moves
+  struct Capture {
+    std::function<void(const QImage&)> done;
+    bool answered = false;
+  };
+  void requestCapture(const std::shared_ptr<Capture>& job);
 
   void placeLegend();
   double aspect() const;
