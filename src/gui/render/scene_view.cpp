@@ -103,12 +103,13 @@ SceneView::SceneView(QWidget* parent)
   // its capture is done.
   window_->renderSettings()->setRenderPolicy(Qt3DRender::QRenderSettings::OnDemand);
   // The frame graph draws in three passes, in this order: the scene (clearing colour and
-  // depth), then the overlays over it, then the legend over everything. A capture node at its
-  // root lets every rendered frame be grabbed.
-  capture_ = new Qt3DRender::QRenderCapture;
+  // depth), then the overlays over it, then the legend over everything. The capture node sits
+  // on the last pass only, so a capture holds all three; Qt3D works on the passes' views in
+  // parallel, and a capture node shared by all three was touched by three jobs at once (an
+  // intermittent heap corruption in its request list).
   overlay_layer_ = new Qt3DRender::QLayer;
   legend_layer_ = new Qt3DRender::QLayer;
-  auto* surface = new Qt3DRender::QRenderSurfaceSelector(capture_);
+  auto* surface = new Qt3DRender::QRenderSurfaceSelector;
   surface->setSurface(window_);
   auto* viewport = new Qt3DRender::QViewport(surface);
   auto* lens = new Qt3DRender::QCameraSelector(viewport);
@@ -121,8 +122,9 @@ SceneView::SceneView(QWidget* parent)
   scene->addLayer(legend_layer_);
   scene->setFilterMode(Qt3DRender::QLayerFilter::DiscardAnyMatchingLayers);
   (new Qt3DRender::QLayerFilter(lens))->addLayer(overlay_layer_);
-  (new Qt3DRender::QLayerFilter(lens))->addLayer(legend_layer_);
-  window_->setActiveFrameGraph(capture_);
+  capture_ = new Qt3DRender::QRenderCapture(lens);
+  (new Qt3DRender::QLayerFilter(capture_))->addLayer(legend_layer_);
+  window_->setActiveFrameGraph(surface);
 
   root_ = new Qt3DCore::QEntity;
   // A key light from above, in front and a little to the left of the default view, and a
