@@ -46,6 +46,12 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "%s\n", why.toLocal8Bit().constData());
     return 3;
   }
+  // Mesa's software rasterizer (llvmpipe) renders on as many threads as there are cores; on a
+  // 2-core machine they took the stepping thread's core (stack10: 2360 steps/s in the window
+  // against 3165 in pegsim-cli; with one rendering thread 2992, the view drawing as many
+  // frames, docs/benchmarks.md). Set before any OpenGL context; a user's value wins; other
+  // drivers ignore it.
+  if (qEnvironmentVariableIsEmpty("LP_NUM_THREADS")) qputenv("LP_NUM_THREADS", "1");
   QApplication app(argc, argv);
   QApplication::setOrganizationName("pegsim");
   QApplication::setApplicationName("pegsim");

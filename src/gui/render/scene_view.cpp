@@ -595,7 +595,7 @@ void SceneView::requestCapture(const std::shared_ptr<Capture>& job) {
       window_->renderSettings()->setRenderPolicy(Qt3DRender::QRenderSettings::OnDemand);
     job->done(image);
   });
-  // Qt3D now and then drops a request (one in a few hundred, never answered): ask again.
+  // Should Qt3D drop a request (never answered), ask again.
   QTimer::singleShot(2000, this, [this, job] {
     if (!job->answered) requestCapture(job);
   });
