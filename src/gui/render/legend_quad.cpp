@@ -35,20 +35,6 @@ class ImageTexture : public Qt3DRender::QPaintedTextureImage {
 
 namespace {
 
-Qt3DCore::QAttribute* attribute(Qt3DCore::QBuffer* buffer, const QString& name, uint size,
-                                Qt3DCore::QGeometry* geometry) {
-  auto* a = new Qt3DCore::QAttribute(geometry);
-  a->setName(name);
-  a->setAttributeType(Qt3DCore::QAttribute::VertexAttribute);
-  a->setVertexBaseType(Qt3DCore::QAttribute::Float);
-  a->setVertexSize(size);
-  a->setByteStride(size * sizeof(float));
-  a->setBuffer(buffer);
-  a->setCount(6);
-  geometry->addAttribute(a);
-  return a;
-}
-
 // Two triangles over the corners top-left, top-right, bottom-right, bottom-left.
 constexpr std::array<int, 6> kCorners{0, 1, 2, 0, 2, 3};
 
@@ -68,8 +54,9 @@ LegendQuad::LegendQuad(Qt3DCore::QNode* parent) : Qt3DCore::QEntity(parent) {
     uvs[2 * k + 1] = corner_uv[kCorners[k]][1];
   }
   uv->setData(QByteArray(reinterpret_cast<const char*>(uvs.data()), sizeof uvs));
-  attribute(positions_, Qt3DCore::QAttribute::defaultPositionAttributeName(), 3, geometry);
-  attribute(uv, Qt3DCore::QAttribute::defaultTextureCoordinateAttributeName(), 2, geometry);
+  float_attribute(positions_, Qt3DCore::QAttribute::defaultPositionAttributeName(), 3, 6, geometry);
+  float_attribute(uv, Qt3DCore::QAttribute::defaultTextureCoordinateAttributeName(), 2, 6,
+                  geometry);
   renderer->setGeometry(geometry);
   renderer->setPrimitiveType(Qt3DRender::QGeometryRenderer::Triangles);
   renderer->setVertexCount(6);

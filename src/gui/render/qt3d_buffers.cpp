@@ -22,16 +22,7 @@ QByteArray bytes(const std::vector<float>& v) {
 
 Qt3DCore::QAttribute* vec3_attribute(Qt3DCore::QBuffer* buffer, const QString& name, int count,
                                      Qt3DCore::QGeometry* geometry) {
-  auto* a = new Qt3DCore::QAttribute(geometry);
-  a->setName(name);
-  a->setAttributeType(Qt3DCore::QAttribute::VertexAttribute);
-  a->setVertexBaseType(Qt3DCore::QAttribute::Float);
-  a->setVertexSize(3);
-  a->setByteStride(3 * sizeof(float));
-  a->setBuffer(buffer);
-  a->setCount(uint(count));
-  geometry->addAttribute(a);
-  return a;
+  return float_attribute(buffer, name, 3, count, geometry);
 }
 
 }  // namespace
@@ -52,6 +43,20 @@ Qt3DRender::QGeometryRenderer* make_flat_mesh_renderer(const FlatMesh& mesh,
   renderer->setPrimitiveType(Qt3DRender::QGeometryRenderer::Triangles);
   renderer->setVertexCount(mesh.vertex_count());
   return renderer;
+}
+
+Qt3DCore::QAttribute* float_attribute(Qt3DCore::QBuffer* buffer, const QString& name, int size,
+                                      int count, Qt3DCore::QGeometry* geometry) {
+  auto* a = new Qt3DCore::QAttribute(geometry);
+  a->setName(name);
+  a->setAttributeType(Qt3DCore::QAttribute::VertexAttribute);
+  a->setVertexBaseType(Qt3DCore::QAttribute::Float);
+  a->setVertexSize(uint(size));
+  a->setByteStride(uint(size) * sizeof(float));
+  a->setBuffer(buffer);
+  a->setCount(uint(count));
+  geometry->addAttribute(a);
+  return a;
 }
 
 void draw_on_top(Qt3DRender::QMaterial* material) {

@@ -11,6 +11,11 @@
 
 namespace pegsim::gui {
 
+// A float attribute of `size` components per vertex (3: positions, normals, colours; 2: texture
+// coordinates), tightly packed in `buffer`, added to `geometry`.
+Qt3DCore::QAttribute* float_attribute(Qt3DCore::QBuffer* buffer, const QString& name, int size,
+                                      int count, Qt3DCore::QGeometry* geometry);
+
 // A geometry renderer for a FlatMesh (position + normal), to use with a lit material.
 Qt3DRender::QGeometryRenderer* make_flat_mesh_renderer(const FlatMesh& mesh,
                                                        Qt3DCore::QNode* parent);

@@ -466,15 +466,20 @@ void MainWindow::openScene(const QString& file) {
   emit sim_.loadScene(file);
 }
 
-void MainWindow::openRun(const QString& file) {
-  std::unique_ptr<RunFileSource> source;
+std::unique_ptr<RunFileSource> MainWindow::loadRun(const QString& file) {
   try {
-    source = std::make_unique<RunFileSource>(file.toStdString());
+    auto source = std::make_unique<RunFileSource>(file.toStdString());
     if (source->count() == 0) throw RunFileError(file.toStdString() + ": the run holds no frame");
+    return source;
   } catch (const std::exception& e) {
     reportError(file, QString::fromStdString(e.what()));
-    return;
+    return nullptr;
   }
+}
+
+void MainWindow::openRun(const QString& file) {
+  std::unique_ptr<RunFileSource> source = loadRun(file);
+  if (!source) return;
   emit sim_.pause();
   stopComparing();
   run_plots_.reset();  // reads the old file
@@ -755,14 +760,8 @@ bool MainWindow::compareWithRun(const QString& file) {
                 "another contact model, Simulation ▸ Compare with Model)");
     return false;
   }
-  std::unique_ptr<RunFileSource> other;
-  try {
-    other = std::make_unique<RunFileSource>(file.toStdString());
-    if (other->count() == 0) throw RunFileError(file.toStdString() + ": the run holds no frame");
-  } catch (const std::exception& e) {
-    reportError(file, QString::fromStdString(e.what()));
-    return false;
-  }
+  std::unique_ptr<RunFileSource> other = loadRun(file);
+  if (!other) return false;
   // The same scene: the same bodies, by name and shape, in the same order.
   const std::vector<Body>& theirs = other->model()->bodies;
   const std::vector<Body>& ours = model_->bodies;

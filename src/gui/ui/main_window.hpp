@@ -103,6 +103,8 @@ class MainWindow : public QMainWindow {
   void dropEvent(QDropEvent* event) override;
 
  private:
+  // The run file, or nullptr when it cannot be read (reported).
+  std::unique_ptr<RunFileSource> loadRun(const QString& file);
   void buildActions();
   void buildFileMenu(QToolBar* tools);
   void buildSimulationMenu(QToolBar* tools);
