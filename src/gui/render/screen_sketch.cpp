@@ -1,7 +1,6 @@
 #include "gui/render/screen_sketch.hpp"
 
 #include <algorithm>
-#include <array>
 #include <cmath>
 #include <vector>
 

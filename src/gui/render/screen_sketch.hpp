@@ -1,7 +1,7 @@
 // A Sketch as triangles facing the viewer, sized in screen pixels for one camera: segments as
 // strips, arrows as a shaft and a flat head, markers as diamonds (or rings), each over a dark
 // outline one pixel wider so it stands out on any body colour. The renderer draws them over
-// the bodies, in order, so later primitives lie on top.
+// the bodies in the order given: every outline first, then every fill.
 #pragma once
 
 #include "gui/render/mesh_data.hpp"
