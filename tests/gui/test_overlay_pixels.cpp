@@ -3,12 +3,16 @@
 // legend of the overlays that are on is drawn in the view and so in every exported image.
 #include <gtest/gtest.h>
 
+#include <QAbstractAxis>
+#include <QChart>
 #include <QDir>
 #include <QImage>
 #include <QTest>
 #include <QWheelEvent>
+#include <QXYSeries>
 #include <cmath>
 
+#include "gui/plots/plots_panel.hpp"
 #include "gui/render/legend_image.hpp"
 #include "gui/render/scene_view.hpp"
 #include "gui/ui/main_window.hpp"
@@ -193,6 +197,10 @@ TEST(OverlayPixels, APresentationScaleEnlargesMarkersLegendAndText) {
   const int after = run_width(large, cube.contact(), kPrimaryContact);
   EXPECT_NEAR(after, 2 * before, 3) << before;
   EXPECT_DOUBLE_EQ(cube.w.font().pointSizeF(), 2.0 * font);
+  // The plots' text follows (a small fraction of the window's).
+  const QFont ticks =
+      cube.w.plotsPanel()->series("position x")->chart()->axes().front()->labelsFont();
+  EXPECT_NEAR(ticks.pointSizeF(), 0.85 * 2.0 * font, 0.01);
   cube.view()->setLegendVisible(true);
   EXPECT_NEAR(cube.view()->legendImage().height(), 2.0 * legend.height(), 4.0);
 }

@@ -2,6 +2,7 @@
 
 #include <QChart>
 #include <QChartView>
+#include <QEvent>
 #include <QGraphicsLayout>
 #include <QGridLayout>
 #include <QLabel>
@@ -74,21 +75,13 @@ QWidget* PlotsPanel::addPlot(const QString& key, const QString& title, const QSt
   p.chart = new QChart;
   p.chart->setTitle(title);
   p.chart->setAnimationOptions(QChart::NoAnimation);
-  // Compact: a dock is a few hundred pixels high, the time axis is named once below.
-  QFont small = font();
-  small.setPointSizeF(7.5);
-  QFont bold = small;
-  bold.setBold(true);
-  p.chart->setTitleFont(bold);
   p.chart->setMargins(QMargins(0, 0, 0, 0));
   p.chart->layout()->setContentsMargins(0, 0, 0, 0);
   p.chart->setBackgroundRoundness(0);
   p.chart->legend()->setVisible(lines.size() > 1);
   p.chart->legend()->setAlignment(Qt::AlignRight);  // the height is scarcer than the width
-  p.chart->legend()->setFont(small);
   p.x = new QValueAxis;
   p.x->setLabelFormat("%.3g");
-  p.x->setLabelsFont(small);
   p.x->setTickCount(5);
   p.log = log;
   if (log) {
@@ -102,7 +95,6 @@ QWidget* PlotsPanel::addPlot(const QString& key, const QString& title, const QSt
     y->setTickCount(5);
     p.y = y;
   }
-  p.y->setLabelsFont(small);
   p.chart->addAxis(p.x, Qt::AlignBottom);
   p.chart->addAxis(p.y, Qt::AlignLeft);
   for (const QString& name : lines) {
@@ -126,6 +118,7 @@ QWidget* PlotsPanel::addPlot(const QString& key, const QString& title, const QSt
   auto* view = new QChartView(p.chart);
   view->setRenderHint(QPainter::Antialiasing);
   view->setMinimumSize(200, 160);
+  applyFonts(p);
   plots_.push_back(p);
   return view;
 }
@@ -137,6 +130,25 @@ QXYSeries* PlotsPanel::series(const QString& name) const {
       if (s->objectName() == name) return s;
   }
   return nullptr;
+}
+
+void PlotsPanel::applyFonts(Plot& p) const {
+  // Compact: a dock is a few hundred pixels high, the time axis is named once below. Relative
+  // to the window's text, so a presentation scale enlarges it too.
+  QFont small = font();
+  small.setPointSizeF(kTextScale * font().pointSizeF());
+  QFont bold = small;
+  bold.setBold(true);
+  p.chart->setTitleFont(bold);
+  p.chart->legend()->setFont(small);
+  p.x->setLabelsFont(small);
+  p.y->setLabelsFont(small);
+}
+
+void PlotsPanel::changeEvent(QEvent* event) {
+  if (event->type() == QEvent::FontChange)
+    for (Plot& p : plots_) applyFonts(p);
+  QWidget::changeEvent(event);
 }
 
 void PlotsPanel::setData(PlotData data) {

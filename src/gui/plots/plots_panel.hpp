@@ -40,7 +40,11 @@ class PlotsPanel : public QWidget {
   QXYSeries* series(const QString& name) const;
   double cursorTime() const { return cursor_time_; }
 
+ protected:
+  void changeEvent(QEvent* event) override;
+
  private:
+  static constexpr double kTextScale = 0.85;  // plot text against the window's
   struct Plot {
     QChart* chart = nullptr;
     QValueAxis* x = nullptr;
@@ -56,6 +60,7 @@ class PlotsPanel : public QWidget {
   // Each line's Extremes per sample (plot_data.hpp).
   void fill(Plot& plot, const std::vector<std::vector<Extremes>>& lines);
   void placeCursor(Plot& plot);
+  void applyFonts(Plot& plot) const;
 
   std::vector<Plot>
       plots_;  // position, velocity, acceleration, energy, contacts, iterations, residual,
