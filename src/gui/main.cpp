@@ -125,6 +125,7 @@ int main(int argc, char** argv) {
     if (cl.steps) return fail("--steps applies to a scene; use --frame K with a run file");
     // A refused comparison is reported as an open failure (and ends a --quit run).
     if (!cl.compare.isEmpty() && !window.compareWithRun(cl.compare)) return;
+    if (cl.side_by_side) window.setSideBySide(true);
     const qint64 k = cl.frame.value_or(0), n = window.source()->count();
     if (k >= n)
       return fail(QString("%1: --frame %2 is out of range: the run has frames 0 to %3")

@@ -40,6 +40,8 @@ TEST(CommandLine, ParsesFileStepsOverlaysAndScreenshot) {
   EXPECT_FALSE(p.benchmark);
   EXPECT_TRUE(parse_command_line({"--benchmark"}, kKeys).benchmark);
   EXPECT_EQ(parse_command_line({"a.h5", "--compare", "b.h5"}, kKeys).compare, "b.h5");
+  EXPECT_TRUE(
+      parse_command_line({"a.h5", "--compare", "b.h5", "--side-by-side"}, kKeys).side_by_side);
 }
 
 TEST(CommandLine, RejectsBadInputWithAReason) {
@@ -56,6 +58,7 @@ TEST(CommandLine, RejectsBadInputWithAReason) {
   EXPECT_NE(error({"--benchmark", "a.json"}).find("--benchmark takes no file"), std::string::npos);
   EXPECT_NE(error({"a.json", "--compare", "b.h5"}).find("open a run file"), std::string::npos);
   EXPECT_NE(error({"a.h5", "--compare"}).find("--compare: expected"), std::string::npos);
+  EXPECT_NE(error({"a.h5", "--side-by-side"}).find("needs --compare"), std::string::npos);
   EXPECT_TRUE(parse_command_line({}, kKeys).error.isEmpty());
 }
 

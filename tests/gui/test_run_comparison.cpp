@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <QTemporaryDir>
+#include <QWheelEvent>
 
 #include "engine/dynamics/simulator.hpp"
 #include "gui/render/scene_view.hpp"
@@ -70,6 +71,29 @@ TEST(RunComparison, ASecondRunFileIsDrawnOverTheFirstAtTheSameStep) {
   const Vec3 held = win.w.sceneView()->frame()->bodies[std::size_t(triangle)].position;
   const Vec3 slid = win.w.sceneView()->ghost()->bodies[std::size_t(triangle)].position;
   EXPECT_GT((held - slid).norm(), 0.5) << "the example shows a visible difference";
+
+  // Side by side: the comparison in a second view, the first without the translucent copy;
+  // the cameras move together.
+  win.w.setSideBySide(true);
+  SceneView* side = win.w.sideView();
+  ASSERT_TRUE(wait_until([&] { return side->isVisible(); }));
+  EXPECT_FALSE(win.w.sceneView()->ghost());
+  ASSERT_TRUE(side->frame());
+  EXPECT_EQ(side->frame()->step, win.w.sceneView()->frame()->step);
+  EXPECT_EQ(side->frame()->bodies[std::size_t(triangle)].position, slid);
+  EXPECT_EQ(side->camera().distance, win.w.sceneView()->camera().distance);
+  win.w.sceneView()->fitAll();
+  const double before = side->camera().distance;
+  QWheelEvent wheel(QPointF(50, 50), QPointF(50, 50), QPoint(), QPoint(0, 480), Qt::NoButton,
+                    Qt::NoModifier, Qt::NoScrollPhase, false);
+  QCoreApplication::sendEvent(win.w.sceneView()->renderWindow(), &wheel);
+  EXPECT_LT(side->camera().distance, 0.7 * before) << "zooming one view zooms the other";
+  EXPECT_TRUE((side->camera().target - win.w.sceneView()->camera().target).norm() < 1e-12);
+  win.w.showFrameIndex(60);
+  EXPECT_EQ(side->frame()->step, win.w.sceneView()->frame()->step);
+  win.w.setSideBySide(false);
+  EXPECT_FALSE(side->isVisible());
+  EXPECT_TRUE(win.w.sceneView()->ghost()) << "translucent again";
 
   // A run of another scene is refused with the reason, and the comparison stays as it was.
   const QString other_scene = record(dir, "hello_world", ContactModel::Standard, 5);

@@ -5,7 +5,8 @@ namespace pegsim::gui {
 QString command_line_usage() {
   return QStringLiteral(
       "usage: pegsim [SCENE.json | RUN.h5] [--steps N | --frame K] [--overlays LIST] [--plots]\n"
-      "              [--select BODY|JOINT] [--compare OTHER.h5] [--screenshot FILE.png [--quit]]\n"
+      "              [--select BODY|JOINT] [--compare OTHER.h5 [--side-by-side]]\n"
+      "              [--screenshot FILE.png [--quit]]\n"
       "       pegsim --benchmark\n"
       "  SCENE.json / RUN.h5   open a scene or a recorded run (default: cascading_polyhedra)\n"
       "  --steps N             run N steps of the scene\n"
@@ -15,6 +16,7 @@ QString command_line_usage() {
       "  --select NAME         select the body (or else the joint) of that name (inspector, "
       "plots)\n"
       "  --compare OTHER.h5    draw a second run file of the same scene translucent over RUN.h5\n"
+      "  --side-by-side        show it in a second view beside RUN.h5's instead\n"
       "  --screenshot FILE     save a PNG of the whole window once ready\n"
       "  --quit                exit after the screenshot\n"
       "  --benchmark           measure the window's responsiveness (stack10), print it, exit\n");
@@ -79,6 +81,8 @@ CommandLine parse_command_line(const QStringList& args, const QStringList& overl
         }
       }
       c.overlays = list;
+    } else if (a == "--side-by-side") {
+      c.side_by_side = true;
     } else if (a == "--compare") {
       if (!next(c.compare) || c.compare.isEmpty())
         return fail("--compare: expected a second run file (.h5)");
@@ -95,6 +99,7 @@ CommandLine parse_command_line(const QStringList& args, const QStringList& overl
   }
   if (c.steps && c.frame) return fail("--steps and --frame exclude each other");
   if (c.quit && c.screenshot.isEmpty()) return fail("--quit needs --screenshot");
+  if (c.side_by_side && c.compare.isEmpty()) return fail("--side-by-side needs --compare");
   if (!c.compare.isEmpty() && !c.file.endsWith(".h5"))
     return fail("--compare: compares two run files; open a run file (.h5) first");
   if (c.benchmark && (!c.file.isEmpty() || c.steps || c.frame || !c.screenshot.isEmpty()))

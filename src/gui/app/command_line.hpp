@@ -18,6 +18,7 @@ struct CommandLine {
   bool plots = false;                   // show the Plots dock
   QString select;                       // select this body (by name) once the file is open
   QString compare;                      // a second run file drawn translucent over RUN.h5
+  bool side_by_side = false;            // ... or beside it, in a second view
   bool benchmark = false;               // measure responsiveness, print the figures, exit
   QString screenshot;                   // PNG of the whole window once ready
   bool quit = false;                    // exit after the screenshot

@@ -542,6 +542,16 @@ void SceneView::applyCamera() {
   cam->setViewCenter(qvec(camera_.target));
   if (model_ && frame_) updateOverlays();
   placeLegend();
+  emit cameraMoved();
+}
+
+void SceneView::setCamera(const OrbitCamera& c) {
+  const OrbitCamera& o = camera_;
+  if (c.target == o.target && c.distance == o.distance && c.azimuth == o.azimuth &&
+      c.elevation == o.elevation && c.planar == o.planar)
+    return;
+  camera_ = c;
+  applyCamera();
 }
 
 int SceneView::bodyAt(const QPoint& pos) const {

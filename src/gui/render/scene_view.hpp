@@ -48,6 +48,7 @@ class SceneView : public QWidget {
   // model is seen down the z axis through an orthographic lens that only pans and zooms.
   void setModel(ModelPtr model, double impulse_scale);
   const ModelPtr& model() const { return model_; }
+  double impulseScale() const { return impulse_scale_; }
   void showFrame(FramePtr frame);
   const FramePtr& frame() const { return frame_; }
   // A second run of the same model drawn translucent over the first (its moving bodies;
@@ -89,6 +90,8 @@ class SceneView : public QWidget {
   void setOrthographic(bool on);
   bool orthographic() const { return ortho_ || camera_.planar; }
   const OrbitCamera& camera() const { return camera_; }
+  // Takes another view's camera (side-by-side views move together); nothing if it is the same.
+  void setCamera(const OrbitCamera& camera);
 
   // Body under a point of this widget (-1: none), by a ray through the current camera.
   int bodyAt(const QPoint& pos) const;
@@ -111,6 +114,7 @@ class SceneView : public QWidget {
  signals:
   void bodyClicked(int body);    // -1: clicked on empty space
   void jointClicked(int joint);  // a click on a joint's anchor (it wins over the body under it)
+  void cameraMoved();            // orbit, pan, zoom, fit, preset, follow
 
  protected:
   bool eventFilter(QObject* watched, QEvent* event) override;

@@ -16,6 +16,7 @@
 #include <QPainter>
 #include <QScreen>
 #include <QScrollArea>
+#include <QSplitter>
 #include <QStatusBar>
 #include <QTimer>
 #include <QToolBar>
@@ -49,6 +50,7 @@ bool is_run_file(const QString& file) {
 MainWindow::MainWindow(bool interactive, QWidget* parent)
     : QMainWindow(parent),
       view_(new SceneView),
+      side_(new SceneView),
       settings_(new SettingsPanel),
       inspector_(new InspectorPanel),
       timeline_(new TimelineBar),
@@ -56,7 +58,14 @@ MainWindow::MainWindow(bool interactive, QWidget* parent)
       plots_(new PlotsPanel),
       interactive_(interactive) {
   setWindowTitle("pegsim");
-  setCentralWidget(view_);
+  auto* views = new QSplitter;
+  views->addWidget(view_);
+  views->addWidget(side_);
+  side_->hide();
+  setCentralWidget(views);
+  // Side by side, the two cameras move together.
+  connect(view_, &SceneView::cameraMoved, side_, [this] { side_->setCamera(view_->camera()); });
+  connect(side_, &SceneView::cameraMoved, view_, [this] { view_->setCamera(side_->camera()); });
   setAcceptDrops(true);
   buildDocks();
   buildActions();
@@ -123,6 +132,7 @@ void MainWindow::setPresentationScale(double scale) {
   f.setPointSizeF(base_font_size_ * scale);
   setFont(f);  // every dock and menu of the window
   view_->setPresentationScale(scale);
+  side_->setPresentationScale(scale);
   for (QAction* a : scale_actions_) a->setChecked(std::abs(a->data().toDouble() - scale) < 1e-9);
 }
 
@@ -279,6 +289,11 @@ void MainWindow::buildSimulationMenu(QToolBar* tools) {
                                                    "pegsim run files (*.h5)");
     if (!f.isEmpty()) compareWithRun(f);
   })->setToolTip("Draw a second run file of the same scene translucent over this one");
+  side_action_ = add_action(this, sim, "Compare Side by &Side", QKeySequence("Ctrl+Shift+B"),
+                            [this](bool on) { setSideBySide(on); });
+  side_action_->setCheckable(true);
+  side_action_->setToolTip(
+      "Show the comparison run in a second view beside this one, the cameras moving together");
   record_action_->setCheckable(true);
   record_action_->setIcon(style()->standardIcon(QStyle::SP_DialogSaveButton));
   record_action_->setToolTip("Record the live run from the current frame to a run file (.h5)");
@@ -323,8 +338,10 @@ void MainWindow::buildViewMenu(QToolBar* tools) {
     a->setShortcut(QKeySequence(QString::fromStdString(o->shortcut())));
     a->setToolTip(QString("%1 (%2)").arg(a->text(), a->shortcut().toString()));
     const std::string key = o->key();
-    connect(a, &QAction::toggled, this,
-            [this, key](bool on) { view_->setOverlayEnabled(key, on); });
+    connect(a, &QAction::toggled, this, [this, key](bool on) {
+      view_->setOverlayEnabled(key, on);
+      side_->setOverlayEnabled(key, on);
+    });
     overlays->addAction(a);
     overlay_actions_[key] = a;
   }
@@ -602,7 +619,7 @@ void MainWindow::showRecordedSettings(qint64 k) {
 
 void MainWindow::display(const FramePtr& frame) {
   view_->showFrame(frame);
-  if (compare_ || compare_run_) view_->showGhost(comparisonFrame(frame->step));
+  if (compare_ || compare_run_) showComparison();
   status_->showFrame(*frame, model_.get());
   inspector_->show(model_, frame, selected_);
   if (selected_joint_ >= 0) inspector_->showJoint(model_, frame, selected_joint_);
@@ -696,8 +713,7 @@ void MainWindow::compareWith(const QString& contact_model) {
   ContactModel model{};
   if (run_ || !model_ || !parse_contact_model(contact_model.toStdString(), model)) return;
   compare_model_ = contact_model;
-  view_->setLegendNotes({QString("bodies: %1, translucent: %2 (its overlays pale)")
-                             .arg(to_string(settings_->settings().contact_model), compare_model_)});
+  compare_names_ = {to_string(settings_->settings().contact_model), compare_model_};
   compare_ = std::make_unique<SimThread>();
   SimThread* c = compare_.get();
   SimWorker* w = c->worker();
@@ -708,7 +724,7 @@ void MainWindow::compareWith(const QString& contact_model) {
   connect(w, &SimWorker::framesReady, this, [this](const QList<FramePtr>& frames) {
     if (!compare_) return;  // a batch sent before the comparison stopped
     for (const FramePtr& f : frames) compare_live_.append(f);
-    if (view_->frame()) view_->showGhost(comparisonFrame(view_->frame()->step));
+    showComparison();
   });
   connect(w, &SimWorker::loadFailed, this,
           [this](QString file, QString why) { reportError(file, why); });
@@ -787,10 +803,9 @@ bool MainWindow::compareWithRun(const QString& file) {
     return QString("%1 (%2)").arg(QFileInfo(f).fileName(),
                                   to_string(r.reader().header().settings.contact_model));
   };
-  view_->setLegendNotes({"bodies: " + named(file_, *run_),
-                         "translucent: " + named(file, *compare_run_) + ", its overlays pale"});
+  compare_names_ = {named(file_, *run_), named(file, *compare_run_)};
   showTitle(title_);
-  if (view_->frame()) view_->showGhost(comparisonFrame(view_->frame()->step));
+  showComparison();
   return true;
 }
 
@@ -798,16 +813,16 @@ void MainWindow::stopComparing() {
   if (compare_run_) {
     compare_run_.reset();
     compare_run_file_.clear();
-    view_->showGhost(nullptr);
-    view_->setLegendNotes({});
+    compare_names_.clear();
+    showComparison();
     showTitle(title_);
   }
   if (!compare_) return;
   compare_.reset();  // stops and joins its thread
   compare_live_.clear();
   compare_model_.clear();
-  view_->showGhost(nullptr);
-  view_->setLegendNotes({});
+  compare_names_.clear();
+  showComparison();
   showTitle(title_);
 }
 
@@ -859,16 +874,23 @@ void MainWindow::exportView() {
 }
 
 void MainWindow::saveWindowImage(const QString& file, std::function<void(bool)> done) {
-  // The 3D view is a native OpenGL window that QWidget::grab cannot see: paint the
+  // The 3D views are native OpenGL windows that QWidget::grab cannot see: paint each
   // renderer's own capture over its place in the widget grab.
   view_->captureImage([this, file, done](const QImage& scene) {
-    QPixmap shot = grab();
-    {
-      QPainter p(&shot);
-      const QRect where(view_->mapTo(this, QPoint(0, 0)), view_->size());
-      p.drawImage(where, scene);
-    }
-    done(shot.save(file, "PNG"));
+    auto save = [this, file, done, scene](const QImage& side) {
+      QPixmap shot = grab();
+      {
+        QPainter p(&shot);
+        p.drawImage(QRect(view_->mapTo(this, QPoint(0, 0)), view_->size()), scene);
+        if (!side.isNull())
+          p.drawImage(QRect(side_->mapTo(this, QPoint(0, 0)), side_->size()), side);
+      }
+      done(shot.save(file, "PNG"));
+    };
+    if (side_->isVisible())
+      side_->captureImage(save);
+    else
+      save(QImage());
   });
 }
 
@@ -881,6 +903,43 @@ void MainWindow::dropEvent(QDropEvent* event) {
   const QString file = event->mimeData()->urls().first().toLocalFile();
   if (!file.isEmpty()) openFile(file);
   event->acceptProposedAction();
+}
+
+void MainWindow::setSideBySide(bool on) {
+  side_by_side_ = on;
+  if (QAction* a = side_action_) a->setChecked(on);
+  showComparison();
+}
+
+void MainWindow::showComparison() {
+  const FramePtr& own = view_->frame();
+  const bool comparing = (compare_ || compare_run_) && own && compare_names_.size() == 2;
+  const FramePtr other = comparing ? comparisonFrame(own->step) : nullptr;
+  if (!comparing) {
+    side_->hide();
+    view_->showGhost(nullptr);
+    view_->setLegendNotes({});
+    return;
+  }
+  if (!side_by_side_) {
+    side_->hide();
+    view_->setLegendNotes({"bodies: " + compare_names_[0],
+                           "translucent: " + compare_names_[1] + ", its overlays pale"});
+    view_->showGhost(other);
+    return;
+  }
+  view_->showGhost(nullptr);
+  view_->setLegendNotes({"this view: " + compare_names_[0]});
+  if (side_->model() != model_) {
+    side_->setModel(model_, view_->impulseScale());
+    side_->setCamera(view_->camera());
+  }
+  side_->setLegendNotes({"this view: " + compare_names_[1]});
+  side_->show();
+  if (!other) return;
+  const OrbitCamera keep = view_->camera();  // the side view's first frame fits its own camera
+  side_->showFrame(other);
+  side_->setCamera(keep);
 }
 
 }  // namespace pegsim::gui

@@ -63,6 +63,11 @@ class MainWindow : public QMainWindow {
   // frame at the same step (false, reported, when no run file is open or the bodies differ).
   bool compareWithRun(const QString& file);
   QString comparedRun() const { return compare_run_ ? compare_run_file_ : QString(); }
+  // The comparison run in a second view beside the first (cameras moving together), instead
+  // of translucent over it.
+  void setSideBySide(bool on);
+  bool sideBySide() const { return side_by_side_; }
+  SceneView* sideView() const { return side_; }
   const FrameSource* comparisonSource() const {
     return compare_run_ ? static_cast<const FrameSource*>(compare_run_.get()) : &compare_live_;
   }
@@ -103,6 +108,8 @@ class MainWindow : public QMainWindow {
   void dropEvent(QDropEvent* event) override;
 
  private:
+  // The comparison's frame for the frame on screen: translucent in the view, or beside it.
+  void showComparison();
   // The run file, or nullptr when it cannot be read (reported).
   std::unique_ptr<RunFileSource> loadRun(const QString& file);
   void buildActions();
@@ -128,6 +135,10 @@ class MainWindow : public QMainWindow {
 
   SimThread sim_;
   SceneView* view_;
+  SceneView* side_;  // the comparison run, side by side (hidden otherwise)
+  bool side_by_side_ = false;
+  QAction* side_action_ = nullptr;
+  QStringList compare_names_;  // this run, the comparison run: for the legends
   SettingsPanel* settings_;
   InspectorPanel* inspector_;
   TimelineBar* timeline_;
