@@ -146,23 +146,24 @@ class Bytes {
   std::size_t at_ = 0;
 };
 
-void put(Bytes& b, const FclibMatrix& a) {
-  b.put(a.m);
-  b.put(a.n);
-  b.put(a.nz);
-  b.put(a.nzmax);
-  b.put(a.p);
-  b.put(a.i);
-  b.put(a.x);
+// The fields in their byte order, once for writing and reading: `op` is called on each.
+template <typename Matrix, typename Op>
+void each_field(Matrix& a, Op op) {
+  op(a.m);
+  op(a.n);
+  op(a.nz);
+  op(a.nzmax);
+  op(a.p);
+  op(a.i);
+  op(a.x);
 }
-void get(Bytes& b, FclibMatrix& a) {
-  b.get(a.m);
-  b.get(a.n);
-  b.get(a.nz);
-  b.get(a.nzmax);
-  b.get(a.p);
-  b.get(a.i);
-  b.get(a.x);
+template <typename Problem, typename Op>
+void each_field_of_problem(Problem& p, Op op) {
+  op(p.spacedim);
+  for (auto* a : {&p.W, &p.V, &p.R}) each_field(*a, op);
+  op(p.q);
+  op(p.mu);
+  op(p.s);
 }
 
 }  // namespace
@@ -233,22 +234,14 @@ FclibLocal read_stored_fclib_local(const std::filesystem::path& file) {
 
 std::string to_bytes(const FclibLocal& problem) {
   Bytes b;
-  b.put(problem.spacedim);
-  for (const FclibMatrix* a : {&problem.W, &problem.V, &problem.R}) put(b, *a);
-  b.put(problem.q);
-  b.put(problem.mu);
-  b.put(problem.s);
+  each_field_of_problem(problem, [&](const auto& v) { b.put(v); });
   return b.text();
 }
 
 FclibLocal from_bytes(const std::string& bytes) {
   Bytes b(bytes);
   FclibLocal out;
-  b.get(out.spacedim);
-  for (FclibMatrix* a : {&out.W, &out.V, &out.R}) get(b, *a);
-  b.get(out.q);
-  b.get(out.mu);
-  b.get(out.s);
+  each_field_of_problem(out, [&](auto& v) { b.get(v); });
   if (!b.done()) throw std::runtime_error("FCLib problem bytes: more than a problem");
   return out;
 }

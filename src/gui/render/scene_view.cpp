@@ -357,11 +357,11 @@ void SceneView::buildGhosts() {
   }
 }
 
-void SceneView::showGhost(FramePtr frame) {
+void SceneView::showGhost(FramePtr frame, bool redraw) {
   const bool had = ghost_ != nullptr;
   ghost_ = std::move(frame);
   if (!model_ || !frame_) return;
-  if (ghost_ || had) updateOverlays();  // the comparison's overlays come and go with it
+  if (redraw && (ghost_ || had)) updateOverlays();  // the comparison's overlays come and go
   if (!ghost_) {
     if (ghost_root_) ghost_root_->setEnabled(false);
     return;

@@ -53,7 +53,8 @@ class SceneView : public QWidget {
   const FramePtr& frame() const { return frame_; }
   // A second run of the same model drawn translucent over the first (its moving bodies;
   // nullptr hides it): the side-by-side comparison of two contact models.
-  void showGhost(FramePtr frame);
+  // `redraw` false: the overlays are left for the showFrame that follows (one redraw a frame).
+  void showGhost(FramePtr frame, bool redraw = true);
   const FramePtr& ghost() const { return ghost_; }
 
   const std::vector<std::unique_ptr<Overlay>>& overlays() const { return overlays_; }

@@ -618,8 +618,9 @@ void MainWindow::showRecordedSettings(qint64 k) {
 }
 
 void MainWindow::display(const FramePtr& frame) {
+  // The comparison first, so that showFrame draws both runs' overlays once.
+  if (compare_ || compare_run_) showComparison(frame, /*redraw=*/false);
   view_->showFrame(frame);
-  if (compare_ || compare_run_) showComparison();
   status_->showFrame(*frame, model_.get());
   inspector_->show(model_, frame, selected_);
   if (selected_joint_ >= 0) inspector_->showJoint(model_, frame, selected_joint_);
@@ -912,12 +913,15 @@ void MainWindow::setSideBySide(bool on) {
 }
 
 void MainWindow::showComparison() {
-  const FramePtr& own = view_->frame();
+  showComparison(view_->frame(), true);
+}
+
+void MainWindow::showComparison(const FramePtr& own, bool redraw) {
   const bool comparing = (compare_ || compare_run_) && own && compare_names_.size() == 2;
   const FramePtr other = comparing ? comparisonFrame(own->step) : nullptr;
   if (!comparing) {
     side_->hide();
-    view_->showGhost(nullptr);
+    view_->showGhost(nullptr, redraw);
     view_->setLegendNotes({});
     return;
   }
@@ -925,10 +929,10 @@ void MainWindow::showComparison() {
     side_->hide();
     view_->setLegendNotes({"bodies: " + compare_names_[0],
                            "translucent: " + compare_names_[1] + ", its overlays pale"});
-    view_->showGhost(other);
+    view_->showGhost(other, redraw);
     return;
   }
-  view_->showGhost(nullptr);
+  view_->showGhost(nullptr, redraw);
   view_->setLegendNotes({"this view: " + compare_names_[0]});
   if (side_->model() != model_) {
     side_->setModel(model_, view_->impulseScale());

@@ -108,8 +108,10 @@ class MainWindow : public QMainWindow {
   void dropEvent(QDropEvent* event) override;
 
  private:
-  // The comparison's frame for the frame on screen: translucent in the view, or beside it.
+  // The comparison's frame for the frame on screen (or `own`, about to be shown, the overlays
+  // then left to its showFrame): translucent in the view, or beside it.
   void showComparison();
+  void showComparison(const FramePtr& own, bool redraw);
   // The run file, or nullptr when it cannot be read (reported).
   std::unique_ptr<RunFileSource> loadRun(const QString& file);
   void buildActions();
