@@ -78,7 +78,11 @@ TEST(LiveSettings, SwitchingSolverAndStepSizeWhileRunningKeepsTheRunGoingWithThe
 // The formulation switched while a jointed scene with contacts runs (rolling_cart: revolute
 // wheels on the ground): with path, which takes every formulation, each applies from the next
 // step (the joints as free rows under mixed-lcp, the quadratic cone under ncp) and no step
-// fails. The list is the engine's.
+// fails. The list is the engine's. The tolerance is 1e-8: where the switches fall depends on
+// the wall clock, and anitescu-potra at the cart's impact (from step 27, failing at step 34)
+// is a problem no solver answers to 1e-10 (path 2.8e-9, Lemke out of pivots): its 16 wheel
+// contacts span 7 normal directions, the joints' regularization makes the other 9 stiff
+// (eigenvalues of 3e-12), and a failed step stops the run by design.
 TEST(LiveSettings, SwitchingTheFormulationWhileRunningAppliesFromTheNextStep) {
   test::Window win(0, "rolling_cart");
   auto* formulation = win.w.settingsPanel()->findChild<QComboBox*>("formulation");
@@ -91,6 +95,10 @@ TEST(LiveSettings, SwitchingTheFormulationWhileRunningAppliesFromTheNextStep) {
     items.push_back(formulation->itemText(i).toStdString());
   EXPECT_EQ(items, formulation_names());
   solver->setCurrentText("path");
+  auto* tolerance = win.w.settingsPanel()->findChild<QLineEdit*>("tolerance");
+  ASSERT_NE(tolerance, nullptr);
+  tolerance->setText("1e-8");
+  emit tolerance->editingFinished();
 
   std::vector<FramePtr> frames;
   QObject::connect(win.w.simulation()->worker(), &SimWorker::framesReady, &win.w,
@@ -109,7 +117,16 @@ TEST(LiveSettings, SwitchingTheFormulationWhileRunningAppliesFromTheNextStep) {
         n += frames[k]->formulation == name && frames[k]->configured_solver == "path";
       return n;
     };
-    ASSERT_TRUE(wait_until([&] { return stepped_with() >= 3; }, 30000)) << name;
+    // A failed step stops the run: no need to wait for frames that will not come.
+    auto failure = [&]() -> const FrameSnapshot* {
+      for (const FramePtr& f : frames)
+        if (f->solve.failed) return f.get();
+      return nullptr;
+    };
+    ASSERT_TRUE(wait_until([&] { return stepped_with() >= 3 || failure(); }, 30000)) << name;
+    ASSERT_EQ(failure(), nullptr) << name << ": step " << failure()->step << " ("
+                                  << failure()->formulation
+                                  << ") failed: " << failure()->solve.failure;
     bool seen = false;
     for (std::size_t k = mark; k < frames.size(); ++k) {
       if (seen) {
