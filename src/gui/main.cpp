@@ -102,8 +102,14 @@ int main(int argc, char** argv) {
       QTimer::singleShot(250, &window, [&, attempt] { when_drawn(attempt + 1); });
     });
   };
-  auto ready = [&] {
+  // A comparison run steps on its own thread (a re-simulation in the background): the
+  // screenshot waits until it has the frame on screen.
+  std::function<void()> ready = [&] {
     if (cl.screenshot.isEmpty()) return;
+    if (!window.comparisonCaughtUp()) {
+      QTimer::singleShot(100, &window, [&] { ready(); });
+      return;
+    }
     QTimer::singleShot(300, &window, [&] { when_drawn(0); });
   };
   QObject::connect(&window, &MainWindow::openFailed, &app, [&] {
@@ -114,7 +120,10 @@ int main(int argc, char** argv) {
     if (!cl.select.isEmpty() && !window.selectBodyNamed(cl.select) &&
         !window.selectJointNamed(cl.select))
       return fail(QString("%1: no body or joint named '%2'").arg(file, cl.select));
+    const bool with_model = !cl.compare.isEmpty() && !cl.compare.endsWith(".h5");
     if (!window.replaying()) {
+      if (with_model && !window.compareWith(cl.compare)) return;
+      if (cl.side_by_side) window.setSideBySide(true);
       const qint64 steps = cl.steps ? *cl.steps : cl.frame.value_or(0);
       if (steps > 0)
         window.runSteps(int(steps));
@@ -124,7 +133,9 @@ int main(int argc, char** argv) {
     }
     if (cl.steps) return fail("--steps applies to a scene; use --frame K with a run file");
     // A refused comparison is reported as an open failure (and ends a --quit run).
-    if (!cl.compare.isEmpty() && !window.compareWithRun(cl.compare)) return;
+    if (with_model ? !window.compareWith(cl.compare)
+                   : !cl.compare.isEmpty() && !window.compareWithRun(cl.compare))
+      return;
     if (cl.side_by_side) window.setSideBySide(true);
     const qint64 k = cl.frame.value_or(0), n = window.source()->count();
     if (k >= n)

@@ -42,6 +42,11 @@ TEST(CommandLine, ParsesFileStepsOverlaysAndScreenshot) {
   EXPECT_EQ(parse_command_line({"a.h5", "--compare", "b.h5"}, kKeys).compare, "b.h5");
   EXPECT_TRUE(
       parse_command_line({"a.h5", "--compare", "b.h5", "--side-by-side"}, kKeys).side_by_side);
+  // A contact model: a scene runs under it too, a run file is re-simulated under it.
+  EXPECT_EQ(parse_command_line({"a.json", "--compare", "peg"}, kKeys).compare, "peg");
+  const CommandLine resim = parse_command_line({"a.h5", "--compare=lnc", "--side-by-side"}, kKeys);
+  EXPECT_TRUE(resim.error.isEmpty()) << resim.error.toStdString();
+  EXPECT_EQ(resim.compare, "lnc");
 }
 
 TEST(CommandLine, RejectsBadInputWithAReason) {
@@ -58,6 +63,10 @@ TEST(CommandLine, RejectsBadInputWithAReason) {
   EXPECT_NE(error({"--benchmark", "a.json"}).find("--benchmark takes no file"), std::string::npos);
   EXPECT_NE(error({"a.json", "--compare", "b.h5"}).find("open a run file"), std::string::npos);
   EXPECT_NE(error({"a.h5", "--compare"}).find("--compare: expected"), std::string::npos);
+  EXPECT_NE(error({"a.h5", "--compare", "pegg"})
+                .find("neither a run file (.h5) nor a contact "
+                      "model (sm, lnc, peg, corrective)"),
+            std::string::npos);
   EXPECT_NE(error({"a.h5", "--side-by-side"}).find("needs --compare"), std::string::npos);
   EXPECT_TRUE(parse_command_line({}, kKeys).error.isEmpty());
 }

@@ -100,8 +100,9 @@ TEST(PegsimExecutable, ScreenshotOfARecordedRunAtAFrame) {
   EXPECT_FALSE(QFileInfo::exists(none));
 }
 
-// pegsim A.h5 --compare B.h5: the second run drawn over the first; a run of another scene is
-// refused by name, with no screenshot.
+// pegsim A.h5 --compare B.h5: the second run drawn over the first; --compare MODEL: the run
+// re-simulated (a scene run) under that model too; a run of another scene is refused by name,
+// with no screenshot.
 TEST(PegsimExecutable, ComparesTwoRunFilesFromTheCommandLine) {
   test::qt_app(true);
   QTemporaryDir dir;
@@ -124,6 +125,17 @@ TEST(PegsimExecutable, ComparesTwoRunFilesFromTheCommandLine) {
   Outcome r = pegsim({sm, "--compare", peg, "--frame", "100", "--screenshot", png, "--quit"});
   ASSERT_EQ(r.status, 0) << r.err.toStdString();
   EXPECT_FALSE(QImage(png).isNull());
+  // A contact model: the run re-simulated under it (the screenshot waits for its frames), a
+  // scene run under it too.
+  const QString resimulated = dir.filePath("resimulated.png");
+  r = pegsim({sm, "--compare", "peg", "--frame", "100", "--screenshot", resimulated, "--quit"});
+  ASSERT_EQ(r.status, 0) << r.err.toStdString();
+  EXPECT_FALSE(QImage(resimulated).isNull());
+  const QString live = dir.filePath("live.png");
+  r = pegsim({QString::fromStdString(test::scene_path("triangle_drop")), "--compare", "lnc",
+              "--steps", "30", "--side-by-side", "--screenshot", live, "--quit"});
+  ASSERT_EQ(r.status, 0) << r.err.toStdString();
+  EXPECT_FALSE(QImage(live).isNull());
   const QString none = dir.filePath("none.png");
   r = pegsim({sm, "--compare", cube, "--screenshot", none, "--quit"});
   EXPECT_EQ(r.status, 2);

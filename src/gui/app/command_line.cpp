@@ -1,25 +1,44 @@
 #include "gui/app/command_line.hpp"
 
+#include "engine/core/settings.hpp"
+
 namespace pegsim::gui {
+
+namespace {
+QString contact_models() {
+  QStringList names;
+  for (const std::string& m : contact_model_names()) names << QString::fromStdString(m);
+  return names.join(", ");
+}
+}  // namespace
 
 QString command_line_usage() {
   return QStringLiteral(
-      "usage: pegsim [SCENE.json | RUN.h5] [--steps N | --frame K] [--overlays LIST] [--plots]\n"
-      "              [--select BODY|JOINT] [--compare OTHER.h5 [--side-by-side]]\n"
-      "              [--screenshot FILE.png [--quit]]\n"
-      "       pegsim --benchmark\n"
-      "  SCENE.json / RUN.h5   open a scene or a recorded run (default: cascading_polyhedra)\n"
-      "  --steps N             run N steps of the scene\n"
-      "  --frame K             show frame K (of a run file; of a scene: after K steps)\n"
-      "  --overlays LIST       comma-separated overlays to show, or none: %1\n"
-      "  --plots               show the Plots dock\n"
-      "  --select NAME         select the body (or else the joint) of that name (inspector, "
-      "plots)\n"
-      "  --compare OTHER.h5    draw a second run file of the same scene translucent over RUN.h5\n"
-      "  --side-by-side        show it in a second view beside RUN.h5's instead\n"
-      "  --screenshot FILE     save a PNG of the whole window once ready\n"
-      "  --quit                exit after the screenshot\n"
-      "  --benchmark           measure the window's responsiveness (stack10), print it, exit\n");
+             "usage: pegsim [SCENE.json | RUN.h5] [--steps N | --frame K] [--overlays LIST] "
+             "[--plots]\n"
+             "              [--select BODY|JOINT] [--compare MODEL|OTHER.h5 [--side-by-side]]\n"
+             "              [--screenshot FILE.png [--quit]]\n"
+             "       pegsim --benchmark\n"
+             "  SCENE.json / RUN.h5   open a scene or a recorded run (default: "
+             "cascading_polyhedra)\n"
+             "  --steps N             run N steps of the scene\n"
+             "  --frame K             show frame K (of a run file; of a scene: after K steps)\n"
+             "  --overlays LIST       comma-separated overlays to show, or none: %1\n"
+             "  --plots               show the Plots dock\n"
+             "  --select NAME         select the body (or else the joint) of that name (inspector, "
+             "plots)\n"
+             "  --compare MODEL       run the scene (re-simulate RUN.h5) under a second contact "
+             "model\n"
+             "                        too (%2), drawn translucent over the first\n"
+             "  --compare OTHER.h5    draw a second run file of the same scene translucent over "
+             "RUN.h5\n"
+             "  --side-by-side        show the comparison in a second view beside the first "
+             "instead\n"
+             "  --screenshot FILE     save a PNG of the whole window once ready\n"
+             "  --quit                exit after the screenshot\n"
+             "  --benchmark           measure the window's responsiveness (stack10), print it, "
+             "exit\n")
+      .replace("%2", contact_models());
 }
 
 CommandLine parse_command_line(const QStringList& args, const QStringList& overlay_keys) {
@@ -85,7 +104,7 @@ CommandLine parse_command_line(const QStringList& args, const QStringList& overl
       c.side_by_side = true;
     } else if (a == "--compare") {
       if (!next(c.compare) || c.compare.isEmpty())
-        return fail("--compare: expected a second run file (.h5)");
+        return fail("--compare: expected a contact model or a second run file (.h5)");
     } else if (a == "--screenshot") {
       if (!next(c.screenshot) || c.screenshot.isEmpty())
         return fail("--screenshot: expected a PNG file name");
@@ -100,8 +119,13 @@ CommandLine parse_command_line(const QStringList& args, const QStringList& overl
   if (c.steps && c.frame) return fail("--steps and --frame exclude each other");
   if (c.quit && c.screenshot.isEmpty()) return fail("--quit needs --screenshot");
   if (c.side_by_side && c.compare.isEmpty()) return fail("--side-by-side needs --compare");
-  if (!c.compare.isEmpty() && !c.file.endsWith(".h5"))
-    return fail("--compare: compares two run files; open a run file (.h5) first");
+  if (c.compare.endsWith(".h5") && !c.file.endsWith(".h5"))
+    return fail("--compare OTHER.h5 compares two run files: open a run file (.h5) first");
+  ContactModel model{};
+  if (!c.compare.isEmpty() && !c.compare.endsWith(".h5") &&
+      !parse_contact_model(c.compare.toStdString(), model))
+    return fail("--compare: '" + c.compare + "' is neither a run file (.h5) nor a contact model (" +
+                contact_models() + ")");
   if (c.benchmark && (!c.file.isEmpty() || c.steps || c.frame || !c.screenshot.isEmpty()))
     return fail("--benchmark takes no file, --steps, --frame or --screenshot");
   return c;

@@ -1,6 +1,7 @@
 // The command line of pegsim:
 //   pegsim [SCENE.json | RUN.h5] [--steps N | --frame K] [--overlays LIST] [--plots]
-//          [--select BODY] [--screenshot FILE.png --quit]
+//          [--select BODY] [--compare MODEL|OTHER.h5 [--side-by-side]]
+//          [--screenshot FILE.png --quit]
 //   pegsim --benchmark
 #pragma once
 
@@ -17,11 +18,12 @@ struct CommandLine {
   std::optional<QStringList> overlays;  // exactly these overlays on ("none": all off)
   bool plots = false;                   // show the Plots dock
   QString select;                       // select this body (by name) once the file is open
-  QString compare;                      // a second run file drawn translucent over RUN.h5
-  bool side_by_side = false;            // ... or beside it, in a second view
-  bool benchmark = false;               // measure responsiveness, print the figures, exit
-  QString screenshot;                   // PNG of the whole window once ready
-  bool quit = false;                    // exit after the screenshot
+  QString compare;  // a contact model to run the scene (re-simulate the run) under too, or a
+                    // second run file (OTHER.h5) drawn translucent over RUN.h5
+  bool side_by_side = false;  // ... or beside it, in a second view
+  bool benchmark = false;     // measure responsiveness, print the figures, exit
+  QString screenshot;         // PNG of the whole window once ready
+  bool quit = false;          // exit after the screenshot
   bool help = false;
   QString error;  // non-empty: the line is unusable, and why
 };

@@ -9,6 +9,7 @@ void register_frame_types() {
   qRegisterMetaType<pegsim::gui::ModelPtr>("pegsim::gui::ModelPtr");
   qRegisterMetaType<QList<pegsim::gui::FramePtr>>("QList<pegsim::gui::FramePtr>");
   qRegisterMetaType<pegsim::Settings>("pegsim::Settings");
+  qRegisterMetaType<pegsim::gui::ScenePtr>("pegsim::gui::ScenePtr");
 }
 
 SimThread::SimThread(QObject* parent) : QObject(parent), worker_(new SimWorker) {
@@ -16,6 +17,7 @@ SimThread::SimThread(QObject* parent) : QObject(parent), worker_(new SimWorker) 
   worker_->moveToThread(&thread_);
   connect(&thread_, &QThread::finished, worker_, &QObject::deleteLater);
   connect(this, &SimThread::loadScene, worker_, &SimWorker::loadScene);
+  connect(this, &SimThread::adoptScene, worker_, &SimWorker::adoptScene);
   connect(this, &SimThread::play, worker_, &SimWorker::play);
   connect(this, &SimThread::pause, worker_, &SimWorker::pause);
   connect(this, &SimThread::stepOnce, worker_, &SimWorker::stepOnce);

@@ -23,6 +23,7 @@ class SimThread : public QObject {
 
  signals:
   void loadScene(const QString& file);
+  void adoptScene(const pegsim::gui::ScenePtr& scene, const QString& file);
   void play();
   void pause();
   void stepOnce();

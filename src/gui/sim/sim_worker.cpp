@@ -21,18 +21,30 @@ SimWorker::~SimWorker() {
 
 void SimWorker::loadScene(const QString& file) {
   try {
-    Scene scene = load_scene(file.toStdString());
-    auto sim = std::make_unique<Simulator>(scene.model, scene.initial, scene.settings);
-    stopRunning();
-    stopRecording();
-    sim_ = std::move(sim);
-    scene_ = std::move(scene);
-    model_ = std::make_shared<const Model>(sim_->model());
-    emit sceneLoaded(model_, sim_->settings(), QString::fromStdString(scene_->name), file,
-                     make_snapshot(*model_, sim_->state(), nullptr));
+    start(load_scene(file.toStdString()), file);
   } catch (const std::exception& e) {
     emit loadFailed(file, QString::fromStdString(e.what()));
   }
+}
+
+void SimWorker::adoptScene(const ScenePtr& scene, const QString& file) {
+  try {
+    start(*scene, file);
+  } catch (const std::exception& e) {
+    emit loadFailed(file, QString::fromStdString(e.what()));
+  }
+}
+
+// Throws (the simulator refuses the scene) before anything of the old run is let go.
+void SimWorker::start(Scene scene, const QString& file) {
+  auto sim = std::make_unique<Simulator>(scene.model, scene.initial, scene.settings);
+  stopRunning();
+  stopRecording();
+  sim_ = std::move(sim);
+  scene_ = std::move(scene);
+  model_ = std::make_shared<const Model>(sim_->model());
+  emit sceneLoaded(model_, sim_->settings(), QString::fromStdString(scene_->name), file,
+                   make_snapshot(*model_, sim_->state(), nullptr));
 }
 
 void SimWorker::play() {

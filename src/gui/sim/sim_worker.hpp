@@ -18,6 +18,8 @@
 
 namespace pegsim::gui {
 
+using ScenePtr = std::shared_ptr<const Scene>;
+
 class SimWorker : public QObject {
   Q_OBJECT
  public:
@@ -26,6 +28,9 @@ class SimWorker : public QObject {
 
  public slots:
   void loadScene(const QString& file);
+  // A scene parsed elsewhere (a run file's embedded scene, its initial state the run's first
+  // frame); `file` names it in sceneLoaded and loadFailed.
+  void adoptScene(const pegsim::gui::ScenePtr& scene, const QString& file);
   void play();
   void pause();
   void stepOnce();
@@ -54,6 +59,7 @@ class SimWorker : public QObject {
   void recordingFailed(QString file, QString message);
 
  private:
+  void start(Scene scene, const QString& file);
   void tick();
   void stopRunning();
   FramePtr step();  // one step and its snapshot

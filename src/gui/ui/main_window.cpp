@@ -265,21 +265,26 @@ void MainWindow::buildSimulationMenu(QToolBar* tools) {
       });
   add_action(this, sim, "&Compare with Model…", QKeySequence("Ctrl+M"),
              [this] {
-               if (run_ || !model_) return;
+               if (!model_) return;
                QStringList models{"none (stop comparing)"};
-               const std::string current = to_string(settings_->settings().contact_model);
+               const std::string current =
+                   to_string(run_ ? run_->reader().header().settings.contact_model
+                                  : settings_->settings().contact_model);
                for (const std::string& m : contact_model_names())
                  if (m != current) models << QString::fromStdString(m);
                bool ok = false;
                const QString m = QInputDialog::getItem(
                    this, "Compare with model",
-                   "Run the scene again under this contact model, drawn translucent over it:",
+                   run_ ? "Re-simulate the recorded run under this contact model, drawn "
+                          "translucent over it:"
+                        : "Run the scene again under this contact model, drawn translucent "
+                          "over it:",
                    models, compare_model_.isEmpty() ? 1 : 0, false, &ok);
                if (ok) compareWith(m == models.front() ? QString() : m);
              })
       ->setToolTip(
-          "Run the same scene under a second contact model at once, drawn translucent over this "
-          "one");
+          "Run the same scene (or re-simulate the recorded run) under a second contact model, "
+          "drawn translucent over this one");
   add_action(this, sim, "Compare with &Run File…", QKeySequence("Ctrl+Shift+M"), [this] {
     if (!run_) {
       reportError(file_, "open a run file first: a second run file is compared with it");
@@ -709,10 +714,19 @@ void MainWindow::showTitle(const QString& name) {
                      : QString("pegsim — %1 — compared with %2 (translucent)").arg(name, other));
 }
 
-void MainWindow::compareWith(const QString& contact_model) {
+bool MainWindow::compareWith(const QString& contact_model) {
   stopComparing();
+  if (contact_model.isEmpty() || !model_) return false;
   ContactModel model{};
-  if (run_ || !model_ || !parse_contact_model(contact_model.toStdString(), model)) return;
+  if (!parse_contact_model(contact_model.toStdString(), model)) {
+    std::string names;
+    for (const std::string& m : contact_model_names()) names += (names.empty() ? "" : ", ") + m;
+    reportError(file_, QString("--compare: '%1' is neither a run file (.h5) nor a contact model "
+                               "(%2)")
+                           .arg(contact_model, QString::fromStdString(names)));
+    return false;
+  }
+  if (run_) return resimulateWith(model);
   compare_model_ = contact_model;
   compare_names_ = {to_string(settings_->settings().contact_model), compare_model_};
   compare_ = std::make_unique<SimThread>();
@@ -722,11 +736,7 @@ void MainWindow::compareWith(const QString& contact_model) {
           [this](ModelPtr, pegsim::Settings, QString, QString, FramePtr initial) {
             compare_live_.append(initial);
           });
-  connect(w, &SimWorker::framesReady, this, [this](const QList<FramePtr>& frames) {
-    if (!compare_) return;  // a batch sent before the comparison stopped
-    for (const FramePtr& f : frames) compare_live_.append(f);
-    showComparison();
-  });
+  connect(w, &SimWorker::framesReady, this, &MainWindow::addComparisonFrames);
   connect(w, &SimWorker::loadFailed, this,
           [this](QString file, QString why) { reportError(file, why); });
   connect(w, &SimWorker::settingsRejected, settings_, [this](QString why) {
@@ -754,6 +764,123 @@ void MainWindow::compareWith(const QString& contact_model) {
   emit c->setSettings(s);
   emit c->setSpeed(speed_->currentData().toDouble());
   showTitle(title_);
+  return true;
+}
+
+namespace {
+// Why `theirs` is not a model of the scene of `ours` (the same bodies, by name and shape, in
+// the same order), or "" when it is.
+QString other_scene(const Model& ours, const Model& theirs, const QString& whose) {
+  if (theirs.bodies.size() != ours.bodies.size())
+    return QString("has %1 bodies, %2 %3: not a run of the same scene")
+        .arg(theirs.bodies.size())
+        .arg(whose)
+        .arg(ours.bodies.size());
+  for (std::size_t i = 0; i < ours.bodies.size(); ++i)
+    if (theirs.bodies[i].name != ours.bodies[i].name ||
+        theirs.bodies[i].shape.kind != ours.bodies[i].shape.kind)
+      return QString("body %1 is '%2', %3's is '%4': not a run of the same scene")
+          .arg(i)
+          .arg(QString::fromStdString(theirs.bodies[i].name), whose,
+               QString::fromStdString(ours.bodies[i].name));
+  return {};
+}
+}  // namespace
+
+// The run file's embedded scene from its first frame, stepped with the run's settings (each
+// change at the frame the run made it) under `model`, in batches so that the translucent run
+// grows while the user watches. Forces a user applied during the recording are not replayed.
+bool MainWindow::resimulateWith(ContactModel model) {
+  const RunReader& reader = run_->reader();
+  const RunHeader& header = reader.header();
+  auto scene = std::make_shared<Scene>();
+  try {
+    *scene = parse_scene(header.scene_json, file_.toStdString() + " (its scene)",
+                         header.scene_directory);
+    scene->initial = reader.states(0, 1).front();
+  } catch (const std::exception& e) {
+    reportError(file_, QString("cannot re-simulate the run: %1").arg(e.what()));
+    return false;
+  }
+  if (const QString why = other_scene(*model_, scene->model, "the run"); !why.isEmpty()) {
+    reportError(file_, "its embedded scene " + why);
+    return false;
+  }
+  compare_model_ = QString::fromStdString(to_string(model));
+  compare_total_ = reader.frame_count();
+  compare_failure_.clear();
+  compare_live_.set_capacity(std::max<std::int64_t>(compare_total_, 1));
+  compare_ = std::make_unique<SimThread>();
+  SimThread* c = compare_.get();
+  SimWorker* w = c->worker();
+  connect(w, &SimWorker::sceneLoaded, this,
+          [this](ModelPtr, pegsim::Settings, QString, QString, FramePtr initial) {
+            addComparisonFrames({initial});
+          });
+  connect(w, &SimWorker::framesReady, this, &MainWindow::addComparisonFrames);
+  connect(w, &SimWorker::loadFailed, this, [this](QString file, QString why) {
+    compare_failure_ = why;
+    reportError(file, why);
+    emit comparisonFinished();
+  });
+  // Every frame k >= 1 was stepped with reader.settings(k): the batches end where they change.
+  auto with_model = [model](Settings s) {
+    s.contact_model = model;
+    return s;
+  };
+  scene->settings = with_model(header.settings);
+  emit c->adoptScene(scene, file_);
+  constexpr std::int64_t kBatch = 25;
+  const std::vector<SettingsChange>& changes = reader.settings_changes();
+  std::size_t next = 0;
+  for (std::int64_t k = 1; k < compare_total_;) {
+    while (next < changes.size() && changes[next].frame <= k) {
+      emit c->setSettings(with_model(changes[next].settings));
+      ++next;
+    }
+    std::int64_t end = std::min(compare_total_, k + kBatch);
+    if (next < changes.size()) end = std::min(end, changes[next].frame);
+    emit c->runSteps(int(end - k));
+    k = end;
+  }
+  const QString own = QString::fromStdString(to_string(header.settings.contact_model));
+  compare_names_ = {QString("%1 (%2)").arg(QFileInfo(file_).fileName(), own),
+                    QString("re-simulated under %1").arg(compare_model_)};
+  showTitle(title_);
+  if (compare_total_ == 1) emit comparisonFinished();
+  return true;
+}
+
+void MainWindow::addComparisonFrames(const QList<FramePtr>& frames) {
+  if (!compare_) return;  // a batch sent before the comparison stopped
+  // A re-simulation ends at its first failed step (the batches queued after it would retry it).
+  if (compare_total_ > 0 && !compare_failure_.isEmpty()) return;
+  for (const FramePtr& f : frames) {
+    compare_live_.append(f);
+    compare_failure_ = f->solve.failed ? QString("step %1 failed: %2")
+                                             .arg(f->step)
+                                             .arg(QString::fromStdString(f->solve.failure))
+                                       : QString();
+    if (compare_total_ > 0 && f->solve.failed) break;
+  }
+  if (compare_total_ > 0) {
+    QString note = QString("re-simulated under %1").arg(compare_model_);
+    if (!compare_failure_.isEmpty())
+      note += " (" + compare_failure_ + ")";
+    else if (compare_live_.count() < compare_total_)
+      note += QString(" (%1 of %2 frames)").arg(compare_live_.count()).arg(compare_total_);
+    if (compare_names_.size() == 2) compare_names_[1] = note;
+    if (compare_live_.count() >= compare_total_ || !compare_failure_.isEmpty())
+      emit comparisonFinished();
+  }
+  showComparison();
+}
+
+bool MainWindow::comparisonCaughtUp() const {
+  const FramePtr& own = view_->frame();
+  if (!compare_ || !own || !compare_failure_.isEmpty()) return true;
+  const FramePtr other = comparisonFrame(own->step);
+  return other && other->step >= own->step;
 }
 
 FramePtr MainWindow::comparisonFrame(std::int64_t step) const {
@@ -779,24 +906,10 @@ bool MainWindow::compareWithRun(const QString& file) {
   }
   std::unique_ptr<RunFileSource> other = loadRun(file);
   if (!other) return false;
-  // The same scene: the same bodies, by name and shape, in the same order.
-  const std::vector<Body>& theirs = other->model()->bodies;
-  const std::vector<Body>& ours = model_->bodies;
-  if (theirs.size() != ours.size()) {
-    reportError(file, QString("has %1 bodies, the open run %2: not a run of the same scene")
-                          .arg(theirs.size())
-                          .arg(ours.size()));
+  if (const QString why = other_scene(*model_, *other->model(), "the open run"); !why.isEmpty()) {
+    reportError(file, why);
     return false;
   }
-  for (std::size_t i = 0; i < ours.size(); ++i)
-    if (theirs[i].name != ours[i].name || theirs[i].shape.kind != ours[i].shape.kind) {
-      reportError(file, QString("body %1 is '%2', the open run's is '%3': not a run of the "
-                                "same scene")
-                            .arg(i)
-                            .arg(QString::fromStdString(theirs[i].name),
-                                 QString::fromStdString(ours[i].name)));
-      return false;
-    }
   stopComparing();
   compare_run_ = std::move(other);
   compare_run_file_ = file;
@@ -821,6 +934,9 @@ void MainWindow::stopComparing() {
   if (!compare_) return;
   compare_.reset();  // stops and joins its thread
   compare_live_.clear();
+  compare_live_.set_capacity(20000);
+  compare_total_ = 0;
+  compare_failure_.clear();
   compare_model_.clear();
   compare_names_.clear();
   showComparison();

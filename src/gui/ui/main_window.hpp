@@ -53,12 +53,21 @@ class MainWindow : public QMainWindow {
   void selectJoint(int joint);  // -1: none; the view, inspector and joint plots follow
   bool selectJointNamed(const QString& name);  // false: no such joint
   int selectedJoint() const { return selected_joint_; }
-  // Side by side: the same scene run at once under another contact model ("sm", "lnc",
-  // "peg", "corrective"; "" stops) on its own worker, drawn translucent over this run. Both restart
-  // from the scene's initial state; the comparison follows every command (play, pause, step, reset,
-  // speed, settings except the model). A new file ends it. Live scenes only.
-  void compareWith(const QString& contact_model);
+  // The same scene run under another contact model ("sm", "lnc", "peg", "corrective"; ""
+  // stops) on its own worker, drawn translucent over this run. A live scene: both restart from
+  // the scene's initial state and the comparison follows every command (play, pause, step,
+  // reset, speed, settings except the model). A run file: its embedded scene re-simulated from
+  // its first frame with its settings (and their changes, at the same frames) under the other
+  // model, in the background; comparisonFinished() when it has every frame or a step failed.
+  // A new file ends it. False (reported) when the model is unknown or the run file's scene
+  // cannot be re-simulated.
+  bool compareWith(const QString& contact_model);
   QString comparedModel() const { return compare_model_; }
+  // Whether the comparison run has the frame on screen, or stopped on a failed step (or there
+  // is none): it steps on its own thread.
+  bool comparisonCaughtUp() const;
+  // The comparison run's last failed step ("step K failed: why"); a re-simulation stops there.
+  QString comparisonFailure() const { return compare_failure_; }
   // A second run file of the same scene drawn translucent over the open run file, frame by
   // frame at the same step (false, reported, when no run file is open or the bodies differ).
   bool compareWithRun(const QString& file);
@@ -102,6 +111,7 @@ class MainWindow : public QMainWindow {
   void fileOpened(const QString& file);
   void openFailed(const QString& file, const QString& message);
   void stepsDone();
+  void comparisonFinished();
 
  protected:
   void dragEnterEvent(QDragEnterEvent* event) override;
@@ -133,6 +143,8 @@ class MainWindow : public QMainWindow {
   double impulseScale(const Model& model, const pegsim::Settings& settings) const;
   void refreshPlots();  // when the Plots dock is visible: the live history or the run file
   void stopComparing();
+  bool resimulateWith(ContactModel model);
+  void addComparisonFrames(const QList<FramePtr>& frames);
   void showTitle(const QString& name);
 
   SimThread sim_;
@@ -158,6 +170,8 @@ class MainWindow : public QMainWindow {
   std::unique_ptr<SimThread> compare_;  // the comparison run's worker
   LiveHistory compare_live_{20000};
   QString compare_model_;
+  std::int64_t compare_total_ = 0;  // frames the re-simulation of a run file makes (0: live)
+  QString compare_failure_;         // the re-simulation's failed step, if one failed
   std::unique_ptr<RunFileSource> compare_run_;  // a second run file, or none
   QString compare_run_file_;
   QString title_;  // the scene's or run file's name
