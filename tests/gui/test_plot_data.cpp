@@ -96,6 +96,42 @@ TEST(PlotData, TheLiveHistoryIsDecimatedKeepingMotionExactAndStepPeaks) {
   EXPECT_LE(total0, data.kinetic[0] + data.potential[0] + 1e-9);
 }
 
+// The joint plots keep each bucket's extremes too: the pendulum's swing reaches 60 degrees
+// either side of the vertical (released there at rest, it conserves energy) in whichever frame
+// of a bucket the turning point falls, and the largest joint error is that of every frame.
+TEST(PlotData, JointPlotsKeepTheSwingsExtremesAndTheLargestError) {
+  const Scene scene = load_scene(test::scene_path("pendulum"));
+  Simulator sim(scene.model, scene.initial, scene.settings);
+  LiveHistory history(10000);
+  history.append(make_snapshot(scene.model, sim.state(), nullptr));
+  double lowest = HUGE_VAL, highest = -HUGE_VAL, worst = 0.0;
+  for (int k = 0; k < 1000; ++k) {  // 5 s, three periods
+    const StepReport& r = sim.step();
+    history.append(make_snapshot(scene.model, sim.state(), &r, &sim.settings()));
+    const JointSnapshot& j = history.frame(history.count() - 1)->joints[0];
+    lowest = std::min(lowest, j.coordinates.angle);
+    highest = std::max(highest, j.coordinates.angle);
+    worst = std::max(worst, j.error.position);
+  }
+  const double release = history.frame(0)->joints[0].coordinates.angle;
+  lowest = std::min(lowest, release);
+  highest = std::max(highest, release);
+  EXPECT_NEAR(0.5 * (highest - lowest), M_PI / 3, 0.02) << "60 degrees either side of vertical";
+  const PlotData data = plot_history(scene.model, scene.settings.gravity, history, 40);
+  ASSERT_EQ(data.size(), 39u);  // 1001 frames in buckets of 26
+  double plotted_low = HUGE_VAL, plotted_high = -HUGE_VAL, plotted_worst = 0.0;
+  for (std::size_t i = 0; i < data.size(); ++i) {
+    ASSERT_EQ(data.joints[i].size(), 1u);
+    plotted_low = std::min(plotted_low, data.joints[i][0][kAngle].lo);
+    plotted_high = std::max(plotted_high, data.joints[i][0][kAngle].hi);
+    plotted_worst = std::max(plotted_worst, data.joints[i][0][kPositionError].hi);
+  }
+  EXPECT_EQ(plotted_low, lowest);
+  EXPECT_EQ(plotted_high, highest);
+  EXPECT_EQ(plotted_worst, worst);
+  EXPECT_EQ(data.joints[0][0][kDisplacement].hi, 0.0) << "a revolute joint has no slide";
+}
+
 TEST(PlotData, ARunFileIsReadAFewSamplesAtATimeFromTheEventLoopAndGivesTheSamePlots) {
   test::qt_app();
   QTemporaryDir dir;

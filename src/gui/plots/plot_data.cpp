@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <utility>
 
+#include "engine/kinematics/joint_rows.hpp"
 #include "gui/ui/inspector_panel.hpp"
 
 namespace pegsim::gui {
@@ -69,6 +70,19 @@ void BucketScanner::see(double time, const std::vector<BodyState>& bodies) {
   bucket_.energy[0].include(kinetic);
   bucket_.energy[1].include(potential);
   bucket_.energy[2].include(kinetic + potential);
+  if (!model_.joints.empty()) {
+    joint_state_.bodies = bodies;
+    bucket_.joints.resize(model_.joints.size());
+    for (std::size_t j = 0; j < model_.joints.size(); ++j) {
+      const JointError e = joint_error(joint_state_, model_.joints[j]);
+      const JointCoordinates c = joint_coordinates(joint_state_, model_.joints[j]);
+      JointExtremes& x = bucket_.joints[j];
+      x[kPositionError].include(e.position);
+      x[kRotationError].include(e.angle);
+      x[kAngle].include(c.angle);
+      x[kDisplacement].include(c.displacement);
+    }
+  }
   last_ = bodies;
   last_time_ = time;
   has_last_ = true;
@@ -88,16 +102,7 @@ void PlotData::append(const Model& model, const Vec3& gravity, const FrameSnapsh
   motion.push_back(std::move(extremes.bodies));
   energy.push_back(extremes.energy);
   steps.push_back(peak);
-  std::vector<JointError> errors;
-  std::vector<JointCoordinates> coordinates;
-  errors.reserve(frame.joints.size());
-  coordinates.reserve(frame.joints.size());
-  for (const JointSnapshot& j : frame.joints) {
-    errors.push_back(j.error);
-    coordinates.push_back(j.coordinates);
-  }
-  joint_error.push_back(std::move(errors));
-  joint_coordinates.push_back(std::move(coordinates));
+  joints.push_back(std::move(extremes.joints));
 }
 
 }  // namespace pegsim::gui

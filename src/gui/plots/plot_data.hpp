@@ -1,8 +1,8 @@
 // PlotData: what the Plots dock draws, computed from frames and independent of Qt Charts.
 // A long history is decimated into buckets of consecutive frames. Each bucket keeps the lowest
 // and highest value of every plotted quantity over all its frames (motion, acceleration,
-// energy; the largest step figures), so a spike between two samples is never lost: a
-// 5000-frame file shows the same acceleration peak as a 500-frame one.
+// energy, joint errors and coordinates; the largest step figures), so a spike between two
+// samples is never lost: a 5000-frame file shows the same acceleration peak as a 500-frame one.
 #pragma once
 
 #include <algorithm>
@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "engine/core/model.hpp"
+#include "engine/core/state.hpp"
 #include "gui/sim/frame_snapshot.hpp"
 
 namespace pegsim::gui {
@@ -52,10 +53,15 @@ struct Extremes {
 using MotionExtremes = std::array<Extremes, 9>;
 enum MotionIndex { kPositionX = 0, kVelocityX = 3, kAccelerationX = 6 };
 
+// Per joint: its position and rotation errors and its free coordinates (joint_rows.hpp).
+using JointExtremes = std::array<Extremes, 4>;
+enum JointIndex { kPositionError = 0, kRotationError, kAngle, kDisplacement };
+
 struct BucketExtremes {
   std::vector<MotionExtremes> bodies;
   std::array<Extremes, 3> energy;  // kinetic, potential, total
   std::vector<Vec3> acceleration;  // per body, over the step into the bucket's last frame
+  std::vector<JointExtremes> joints;
 };
 
 // Sees every frame in order and gives the extremes of each bucket: acceleration is the change
@@ -70,6 +76,7 @@ class BucketScanner {
  private:
   const Model& model_;
   Vec3 gravity_;
+  State joint_state_;  // the frame's bodies, for the joints' kinematics
   BucketExtremes bucket_;
   std::vector<BodyState> last_;
   double last_time_ = 0.0;
@@ -84,9 +91,7 @@ struct PlotData {
   std::vector<std::vector<MotionExtremes>> motion;  // per sample, per body: over its bucket
   std::vector<std::array<Extremes, 3>> energy;      // per sample: kinetic, potential, total
   std::vector<StepFigures> steps;                   // per sample: the bucket's maxima
-  std::vector<std::vector<JointError>>
-      joint_error;  // per sample, per joint (at the sample's frame)
-  std::vector<std::vector<JointCoordinates>> joint_coordinates;
+  std::vector<std::vector<JointExtremes>> joints;   // per sample, per joint: over its bucket
 
   std::size_t size() const { return time.size(); }
   // Adds the sample of a bucket, drawn at its last `frame`, with the extremes of its frames

@@ -220,24 +220,18 @@ void PlotsPanel::redraw() {
   fill(plots_[kIterations], {step(&StepFigures::iterations)});
   fill(plots_[kResidual], {step(&StepFigures::residual)});
   fill(plots_[kSolveTime], {step(&StepFigures::solve_ms)});
-  const bool has_joint =
-      joint_ >= 0 && n > 0 && std::size_t(joint_) < data_.joint_error.front().size();
-  auto joint = [&](auto value_of) {
-    std::vector<double> v;
-    if (!has_joint) return exact(v);
-    v.reserve(n);
-    for (std::size_t i = 0; i < n; ++i) v.push_back(value_of(i, std::size_t(joint_)));
-    return exact(v);
+  const bool has_joint = joint_ >= 0 && n > 0 && std::size_t(joint_) < data_.joints.front().size();
+  auto joint = [&](JointIndex quantity) {  // the selected joint's, over each bucket
+    Line line;
+    if (!has_joint) return line;
+    line.reserve(n);
+    for (std::size_t i = 0; i < n; ++i)
+      line.push_back(data_.joints[i][std::size_t(joint_)][quantity]);
+    return line;
   };
-  fill(plots_[kJointPositionError],
-       {joint([&](std::size_t i, std::size_t j) { return data_.joint_error[i][j].position; })});
-  fill(plots_[kJointRotationError],
-       {joint([&](std::size_t i, std::size_t j) { return data_.joint_error[i][j].angle; })});
-  fill(plots_[kJointCoordinate],
-       {joint([&](std::size_t i, std::size_t j) { return data_.joint_coordinates[i][j].angle; }),
-        joint([&](std::size_t i, std::size_t j) {
-          return data_.joint_coordinates[i][j].displacement;
-        })});
+  fill(plots_[kJointPositionError], {joint(kPositionError)});
+  fill(plots_[kJointRotationError], {joint(kRotationError)});
+  fill(plots_[kJointCoordinate], {joint(kAngle), joint(kDisplacement)});
 }
 
 void PlotsPanel::fill(Plot& p, const std::vector<std::vector<Extremes>>& lines) {
