@@ -1,0 +1,443 @@
+#include "engine/formulation/implicit_step.hpp"
+
+#include <unsupported/Eigen/AutoDiff>
+
+#include <cmath>
+
+namespace pegsim {
+namespace {
+
+// A pair's equations see at most two bodies' velocities (6 each) and its own 13 unknowns.
+constexpr int kMaxLocal = 25;
+using Derivatives = Eigen::Matrix<double, Eigen::Dynamic, 1, 0, kMaxLocal, 1>;
+using Ad = Eigen::AutoDiffScalar<Derivatives>;
+using Vec3A = Eigen::Matrix<Ad, 3, 1>;
+using Mat3A = Eigen::Matrix<Ad, 3, 3>;
+
+// exp([phi]x) by Rodrigues' formula, with the series of sin t / t and (1 - cos t) / t^2 near
+// t = 0 so that the derivatives stay defined there.
+template <typename S>
+Eigen::Matrix<S, 3, 3> rotation_exp(const Eigen::Matrix<S, 3, 1>& phi) {
+  using std::cos;
+  using std::sin;
+  using std::sqrt;
+  const S t2 = phi.squaredNorm();
+  S a, b;
+  if (t2 < 1e-8) {
+    a = 1.0 - t2 / 6.0;
+    b = 0.5 - t2 / 24.0;
+  } else {
+    const S t = sqrt(t2);
+    a = sin(t) / t;
+    b = (1.0 - cos(t)) / t2;
+  }
+  Eigen::Matrix<S, 3, 3> K;
+  K << S(0.0), -phi.z(), phi.y(), phi.z(), S(0.0), -phi.x(), -phi.y(), phi.x(), S(0.0);
+  return Eigen::Matrix<S, 3, 3>::Identity() + a * K + b * (K * K);
+}
+
+int body_dofs(int dimension) {
+  return dimension == 2 ? 3 : 6;
+}
+int friction_rows(int dimension) {
+  return dimension == 2 ? 1 : 3;
+}
+// a1, a2, the friction impulses, l1, l2, p_n, sigma.
+int pair_size(int dimension) {
+  return 2 * dimension + friction_rows(dimension) + 4;
+}
+
+// Where everything lives in z (and in F: each unknown's row holds its equation).
+struct Layout {
+  int dimension = 3;
+  std::vector<int> body;  // first row of each body's nu, -1 for a static body
+  std::vector<int> pair;  // first row of each pair's unknowns
+  int size = 0;
+};
+
+Layout make_layout(const std::vector<ImplicitBody>& bodies, std::size_t pairs, int dimension) {
+  Layout l;
+  l.dimension = dimension;
+  for (const ImplicitBody& b : bodies) {
+    l.body.push_back(b.is_static ? -1 : l.size);
+    if (!b.is_static) l.size += body_dofs(dimension);
+  }
+  for (std::size_t k = 0; k < pairs; ++k) {
+    l.pair.push_back(l.size);
+    l.size += pair_size(dimension);
+  }
+  return l;
+}
+
+// nu's linear and angular parts (planar: (v_x, v_y, 0) and (0, 0, omega_z)).
+template <typename S, typename V>
+void split_velocity(const V& nu, int dimension, Eigen::Matrix<S, 3, 1>& v,
+                    Eigen::Matrix<S, 3, 1>& w) {
+  if (dimension == 2) {
+    v << nu(0), nu(1), S(0.0);
+    w << S(0.0), S(0.0), nu(2);
+  } else {
+    v << nu(0), nu(1), nu(2);
+    w << nu(3), nu(4), nu(5);
+  }
+}
+
+// The pose at the end of the step, x + h v, exp(h [omega]) R.
+template <typename S>
+struct EndPose {
+  Eigen::Matrix<S, 3, 1> x;
+  Eigen::Matrix<S, 3, 3> R;
+};
+
+// The friction directions: planar t = z x n; in 3D t = (k x n) / |k x n| with k a fixed axis
+// chosen at the start of the step (the axis least aligned with the starting normal), o = n x t.
+Vec3 fixed_axis(const Vec3& n) {
+  const Vec3 m = n.cwiseAbs();
+  return m.x() <= m.y() && m.x() <= m.z() ? Vec3::UnitX()
+         : m.y() <= m.z()                 ? Vec3::UnitY()
+                                          : Vec3::UnitZ();
+}
+
+// A pair's local unknowns: nu_a (if dynamic), nu_b (if dynamic), then the pair's own; and its
+// local equations: the generalized impulses on a and on b (same sizes), then the pair's rows.
+struct PairMap {
+  int na = 0, nb = 0, np = 0;
+  std::vector<int> global;  // local index -> row of z (and of F)
+};
+
+PairMap pair_map(const Layout& l, const ImplicitPair& pair) {
+  PairMap m;
+  const int dofs = body_dofs(l.dimension);
+  m.na = l.body[std::size_t(pair.a)] < 0 ? 0 : dofs;
+  m.nb = l.body[std::size_t(pair.b)] < 0 ? 0 : dofs;
+  m.np = pair_size(l.dimension);
+  for (int i = 0; i < m.na; ++i) m.global.push_back(l.body[std::size_t(pair.a)] + i);
+  for (int i = 0; i < m.nb; ++i) m.global.push_back(l.body[std::size_t(pair.b)] + i);
+  return m;
+}
+
+struct PairInputs {
+  const ImplicitBody* a;
+  const ImplicitBody* b;
+  const ImplicitPair* pair;
+  Vec3 axis;  // k of the 3D friction directions
+  double h;
+  int dimension;
+};
+
+template <typename S>
+EndPose<S> end_pose(const ImplicitBody& body, const Eigen::Matrix<S, Eigen::Dynamic, 1>& x,
+                    int first, int dofs, double h, int dimension) {
+  EndPose<S> p;
+  if (dofs == 0) {
+    p.x = body.position.cast<S>();
+    p.R = body.orientation.toRotationMatrix().cast<S>();
+    return p;
+  }
+  Eigen::Matrix<S, 3, 1> v, w;
+  split_velocity<S>(x.segment(first, dofs), dimension, v, w);
+  p.x = body.position.cast<S>() + h * v;
+  p.R = rotation_exp<S>(Eigen::Matrix<S, 3, 1>(h * w)) *
+        body.orientation.toRotationMatrix().cast<S>();
+  return p;
+}
+
+// The pair's local equations at local unknowns x (see PairMap), out sized na + nb + np.
+template <typename S>
+void pair_equations(const PairInputs& in, const PairMap& m,
+                    const Eigen::Matrix<S, Eigen::Dynamic, 1>& x,
+                    Eigen::Matrix<S, Eigen::Dynamic, 1>& out) {
+  using Vec3S = Eigen::Matrix<S, 3, 1>;
+  using std::sqrt;
+  const int D = in.dimension;
+  const ImplicitPair& pair = *in.pair;
+  const EndPose<S> A = end_pose<S>(*in.a, x, 0, m.na, in.h, D);
+  const EndPose<S> B = end_pose<S>(*in.b, x, m.na, m.nb, in.h, D);
+  const int p0 = m.na + m.nb;
+  auto point = [&](int first) {
+    Vec3S p;
+    p << x(first), x(first + 1), D == 2 ? S(0.0) : x(first + 2);
+    return p;
+  };
+  const Vec3S a1 = point(p0), a2 = point(p0 + D);
+  const int f0 = p0 + 2 * D, nf = friction_rows(D);
+  const S p_t = x(f0), p_o = D == 2 ? S(0.0) : x(f0 + 1), p_r = D == 2 ? S(0.0) : x(f0 + 2);
+  const S l1 = x(f0 + nf), l2 = x(f0 + nf + 1), p_n = x(f0 + nf + 2), sigma = x(f0 + nf + 3);
+
+  // Body a's function and gradient at a1 and a2, body b's at a2 (world).
+  const Vec3S rho1 = A.R.transpose() * (a1 - A.x), rho12 = A.R.transpose() * (a2 - A.x);
+  const Vec3S rho2 = B.R.transpose() * (a2 - B.x);
+  const Vec3S g1 = A.R * implicit_gradient<S>(in.a->shape, rho1);
+  const Vec3S g2 = B.R * implicit_gradient<S>(in.b->shape, rho2);
+  const Vec3S n = g1 / sqrt(g1.squaredNorm());
+  Vec3S t, o;
+  if (D == 2) {
+    t << -n.y(), n.x(), S(0.0);
+    o.setZero();
+  } else {
+    const Vec3S kn = in.axis.cast<S>().cross(n);
+    t = kn / sqrt(kn.squaredNorm());
+    o = n.cross(t);
+  }
+
+  // Velocities at the end of the step; the relative velocity of b's point over a's.
+  Vec3S va = Vec3S::Zero(), wa = Vec3S::Zero(), vb = Vec3S::Zero(), wb = Vec3S::Zero();
+  if (m.na) split_velocity<S>(x.segment(0, m.na), D, va, wa);
+  if (m.nb) split_velocity<S>(x.segment(m.na, m.nb), D, vb, wb);
+  const Vec3S ra = a1 - A.x, rb = a2 - B.x;
+  const Vec3S u = vb + wb.cross(rb) - va - wa.cross(ra);
+
+  // The impulse on b (on a: its opposite): force P at a2, and the torsional p_r about n.
+  const Vec3S P = p_n * n + p_t * t + p_o * o;
+  const Vec3S torque_b = rb.cross(P) + p_r * n, torque_a = -(ra.cross(P) + p_r * n);
+  auto put_wrench = [&](int first, int dofs, const Vec3S& force, const Vec3S& torque) {
+    if (dofs == 0) return;
+    if (D == 2) {
+      out(first) = force.x();
+      out(first + 1) = force.y();
+      out(first + 2) = torque.z();
+    } else {
+      out.segment(first, 3) = force;
+      out.segment(first + 3, 3) = torque;
+    }
+  };
+  out.setZero(m.na + m.nb + m.np);
+  put_wrench(0, m.na, Vec3S(-P), torque_a);
+  put_wrench(m.na, m.nb, P, torque_b);
+
+  const Vec3S e1 = a1 - a2 + l1 * g1, e2 = g1 + l2 * g2;  // (15), (16)
+  for (int i = 0; i < D; ++i) {
+    out(p0 + i) = e1(i);
+    out(p0 + D + i) = e2(i);
+  }
+  // (7): e^2 mu p_n (W^T nu+) + p sigma = 0 per friction direction.
+  const Vec3 e2s = pair.e.cwiseProduct(pair.e);
+  const double mu = pair.mu;
+  out(f0) = e2s.x() * mu * p_n * t.dot(u) + p_t * sigma;
+  if (D == 3) {
+    out(f0 + 1) = e2s.y() * mu * p_n * o.dot(u) + p_o * sigma;
+    out(f0 + 2) = e2s.z() * mu * p_n * n.dot(wb - wa) + p_r * sigma;
+  }
+  // (17)-(19) and the ellipsoidal cone (5), the partners of l1, l2, p_n, sigma.
+  out(f0 + nf) = -implicit_value<S>(in.a->shape, rho1);
+  out(f0 + nf + 1) = -implicit_value<S>(in.b->shape, rho2);
+  out(f0 + nf + 2) = implicit_value<S>(in.a->shape, rho12);
+  S cone = mu * mu * p_n * p_n - p_t * p_t / e2s.x();
+  if (D == 3) cone -= p_o * p_o / e2s.y() + p_r * p_r / e2s.z();
+  out(f0 + nf + 3) = cone;
+}
+
+// Generalized mass matrix of a body at the start of the step (planar: m, m, I_zz).
+MatX mass_matrix(const ImplicitBody& b, int dimension) {
+  const int dofs = body_dofs(dimension);
+  MatX M = MatX::Zero(dofs, dofs);
+  if (dimension == 2) {
+    M.diagonal() << b.mass, b.mass, b.inertia(2, 2);
+  } else {
+    const Mat3 R = b.orientation.toRotationMatrix();
+    M.topLeftCorner<3, 3>() = b.mass * Mat3::Identity();
+    M.bottomRightCorner<3, 3>() = R * b.inertia * R.transpose();
+  }
+  return M;
+}
+
+// h (f_app + f_vp) of a body: gravity, the applied force and torque, the gyroscopic torque
+// -omega x I omega (explicit, as the paper's lambda_vp).
+VecX applied_impulse(const ImplicitBody& b, const MatX& M, const ImplicitStepOptions& o) {
+  const Vec3 force = b.mass * o.gravity + b.force;
+  if (o.dimension == 2) {
+    VecX p(3);
+    p << force.x(), force.y(), b.torque.z();
+    return o.h * p;
+  }
+  const Mat3 I = M.bottomRightCorner<3, 3>();
+  VecX p(6);
+  p << force, b.torque - b.angular_velocity.cross(I * b.angular_velocity);
+  return o.h * p;
+}
+
+VecX velocity_of(const ImplicitBody& b, int dimension) {
+  VecX nu(body_dofs(dimension));
+  if (dimension == 2)
+    nu << b.velocity.x(), b.velocity.y(), b.angular_velocity.z();
+  else
+    nu << b.velocity, b.angular_velocity;
+  return nu;
+}
+
+// A new pair's start: each body's surface point towards the other (half-spaces: the other's
+// centre projected on the plane), l1 the distance between them, l2 = 1, no impulse.
+ImplicitContact first_guess(const ImplicitBody& a, const ImplicitBody& b, int dimension) {
+  const Mat3 Ra = a.orientation.toRotationMatrix(), Rb = b.orientation.toRotationMatrix();
+  const Vec3 ca = a.position + Ra * a.shape.center, cb = b.position + Rb * b.shape.center;
+  auto towards = [](const ImplicitBody& body, const Mat3& R, const Vec3& target) {
+    const Vec3 local = R.transpose() * (target - body.position);
+    const Vec3 dir = body.shape.kind == ImplicitFunction::Kind::HalfSpace
+                         ? local
+                         : Vec3(local - body.shape.center);
+    return Vec3(body.position + R * implicit_surface_point(body.shape, dir));
+  };
+  ImplicitContact c;
+  c.a1 = towards(a, Ra, cb);
+  c.a2 = towards(b, Rb, ca);
+  if (dimension == 2) c.a1.z() = c.a2.z() = 0.0;
+  c.l1 = (c.a1 - c.a2).norm();
+  c.l2 = 1.0;
+  c.sigma = 0.1;
+  return c;
+}
+
+}  // namespace
+
+double implicit_kinetic_energy(const std::vector<ImplicitBody>& bodies) {
+  double e = 0.0;
+  for (const ImplicitBody& b : bodies) {
+    if (b.is_static) continue;
+    const Mat3 R = b.orientation.toRotationMatrix();
+    e += 0.5 * b.mass * b.velocity.squaredNorm() +
+         0.5 * b.angular_velocity.dot(R * b.inertia * R.transpose() * b.angular_velocity);
+  }
+  return e;
+}
+
+McpNewtonReport implicit_step(std::vector<ImplicitBody>& bodies,
+                              const std::vector<ImplicitPair>& pairs,
+                              std::vector<ImplicitContact>& contacts,
+                              const ImplicitStepOptions& options) {
+  const int D = options.dimension;
+  const Layout layout = make_layout(bodies, pairs.size(), D);
+  const int n = layout.size;
+  contacts.resize(pairs.size());
+
+  // Per body: M, M nu + h (f_app + f_vp); the start: the free motion.
+  std::vector<MatX> mass(bodies.size());
+  std::vector<VecX> momentum(bodies.size());
+  VecX z(n);
+  for (std::size_t i = 0; i < bodies.size(); ++i) {
+    const int first = layout.body[i];
+    if (first < 0) continue;
+    mass[i] = mass_matrix(bodies[i], D);
+    momentum[i] = mass[i] * velocity_of(bodies[i], D) + applied_impulse(bodies[i], mass[i], options);
+    z.segment(first, body_dofs(D)) = mass[i].ldlt().solve(momentum[i]);
+  }
+  std::vector<PairMap> maps;
+  std::vector<PairInputs> inputs;
+  for (std::size_t k = 0; k < pairs.size(); ++k) {
+    const ImplicitPair& pair = pairs[k];
+    ImplicitContact& c = contacts[k];
+    if (!c.started) c = first_guess(bodies[std::size_t(pair.a)], bodies[std::size_t(pair.b)], D);
+    const int first = layout.pair[k];
+    for (int i = 0; i < D; ++i) {
+      z(first + i) = c.a1(i);
+      z(first + D + i) = c.a2(i);
+    }
+    const int f0 = first + 2 * D, nf = friction_rows(D);
+    z(f0) = c.p_t;
+    if (D == 3) {
+      z(f0 + 1) = c.p_o;
+      z(f0 + 2) = c.p_r;
+    }
+    z(f0 + nf) = c.l1;
+    z(f0 + nf + 1) = c.l2;
+    z(f0 + nf + 2) = c.p_n;
+    z(f0 + nf + 3) = c.sigma;
+    PairMap m = pair_map(layout, pair);
+    for (int i = 0; i < m.np; ++i) m.global.push_back(first + i);
+    maps.push_back(std::move(m));
+    const Mat3 Ra = bodies[std::size_t(pair.a)].orientation.toRotationMatrix();
+    const Vec3 n0 = (Ra * implicit_gradient<double>(bodies[std::size_t(pair.a)].shape,
+                                                   Ra.transpose() * (c.a1 - bodies[std::size_t(
+                                                                                pair.a)]
+                                                                                .position)))
+                        .normalized();
+    inputs.push_back({&bodies[std::size_t(pair.a)], &bodies[std::size_t(pair.b)], &pair,
+                      fixed_axis(n0), options.h, D});
+  }
+
+  NonlinearMcp mcp;
+  mcp.size = n;
+  mcp.bounded.assign(std::size_t(n), 0);
+  for (std::size_t k = 0; k < pairs.size(); ++k) {
+    const int last = layout.pair[k] + pair_size(D);
+    for (int i = last - 4; i < last; ++i) mcp.bounded[std::size_t(i)] = 1;
+  }
+  mcp.evaluate = [&](const VecX& x, VecX& F, MatX* J) {
+    F.setZero(n);
+    if (J) J->setZero(n, n);
+    // Newton-Euler: -M nu+ + M nu + h (f_app + f_vp), the pairs' impulses added below.
+    for (std::size_t i = 0; i < bodies.size(); ++i) {
+      const int first = layout.body[i];
+      if (first < 0) continue;
+      const int dofs = body_dofs(D);
+      F.segment(first, dofs) = momentum[i] - mass[i] * x.segment(first, dofs);
+      if (J) J->block(first, first, dofs, dofs) = -mass[i];
+    }
+    for (std::size_t k = 0; k < pairs.size(); ++k) {
+      const PairMap& m = maps[k];
+      const int local = int(m.global.size());
+      if (!J) {
+        VecX xl(local), out;
+        for (int i = 0; i < local; ++i) xl(i) = x(m.global[std::size_t(i)]);
+        pair_equations<double>(inputs[k], m, xl, out);
+        for (int i = 0; i < local; ++i) F(m.global[std::size_t(i)]) += out(i);
+        continue;
+      }
+      Eigen::Matrix<Ad, Eigen::Dynamic, 1> xl(local), out;
+      for (int i = 0; i < local; ++i)
+        xl(i) = Ad(x(m.global[std::size_t(i)]), local, i);
+      pair_equations<Ad>(inputs[k], m, xl, out);
+      for (int i = 0; i < local; ++i) {
+        const int row = m.global[std::size_t(i)];
+        F(row) += out(i).value();
+        if (out(i).derivatives().size() == 0) continue;  // a constant (0) row
+        for (int j = 0; j < local; ++j)
+          (*J)(row, m.global[std::size_t(j)]) += out(i).derivatives()(j);
+      }
+    }
+  };
+
+  const McpNewtonReport report = solve_mcp_newton(mcp, z, options.solver);
+  if (!report.solved) return report;
+
+  for (std::size_t i = 0; i < bodies.size(); ++i) {
+    const int first = layout.body[i];
+    if (first < 0) continue;
+    ImplicitBody& b = bodies[i];
+    Vec3 v, w;
+    split_velocity<double>(z.segment(first, body_dofs(D)), D, v, w);
+    const Mat3 R = rotation_exp<double>(Vec3(options.h * w)) * b.orientation.toRotationMatrix();
+    b.position += options.h * v;
+    b.orientation = Quat(R).normalized();
+    b.velocity = v;
+    b.angular_velocity = w;
+  }
+  for (std::size_t k = 0; k < pairs.size(); ++k) {
+    ImplicitContact& c = contacts[k];
+    const int first = layout.pair[k], f0 = first + 2 * D, nf = friction_rows(D);
+    c.a1.setZero();
+    c.a2.setZero();
+    for (int i = 0; i < D; ++i) {
+      c.a1(i) = z(first + i);
+      c.a2(i) = z(first + D + i);
+    }
+    c.p_t = z(f0);
+    c.p_o = D == 3 ? z(f0 + 1) : 0.0;
+    c.p_r = D == 3 ? z(f0 + 2) : 0.0;
+    c.l1 = z(f0 + nf);
+    c.l2 = z(f0 + nf + 1);
+    c.p_n = z(f0 + nf + 2);
+    c.sigma = z(f0 + nf + 3);
+    const ImplicitBody& a = bodies[std::size_t(pairs[k].a)];
+    const Mat3 Ra = a.orientation.toRotationMatrix();
+    c.normal =
+        (Ra * implicit_gradient<double>(a.shape, Vec3(Ra.transpose() * (c.a1 - a.position))))
+            .normalized();
+    c.tangent = D == 2 ? Vec3(-c.normal.y(), c.normal.x(), 0.0)
+                       : inputs[k].axis.cross(c.normal).normalized();
+    c.gap = implicit_value<double>(a.shape, Vec3(Ra.transpose() * (c.a2 - a.position)));
+    c.started = true;
+  }
+  return report;
+}
+
+}  // namespace pegsim

@@ -1,0 +1,78 @@
+// The geometrically implicit time step of Chakraborty, Berard, Akella and Trinkle (seed 001):
+// the contact geometry is not frozen at the start of the step. Per pair of smooth convex
+// bodies the closest points a1, a2 at the END of the step, the multipliers l1, l2, the normal
+// impulse p_n, the friction impulses p_t, p_o, the torsional p_r and the slip measure sigma are
+// unknowns beside the bodies' velocities, and the whole step is one mixed NCP, the paper's
+// (21)-(22):
+//   M (nu+ - nu) = W_n p_n + W_t p_t + W_o p_o + W_r p_r + h (f_app + f_vp)       Newton-Euler
+//   a1 - a2 + l1 grad f(a1) = 0,  grad f(a1) + l2 grad g(a2) = 0              Prop. 1 (15), (16)
+//   e_t^2 mu p_n W_t^T nu+ + p_t sigma = 0 (and o, r)                         friction (7)
+//   0 <= l1 _|_ -f(a1) >= 0,  0 <= l2 _|_ -g(a2) >= 0,  0 <= p_n _|_ f(a2) >= 0   (17)-(19)
+//   0 <= sigma _|_ mu^2 p_n^2 - p_t^2/e_t^2 - p_o^2/e_o^2 - p_r^2/e_r^2 >= 0   ellipsoidal law (5)
+// f and g are body a's and body b's functions at their poses at the end of the step,
+// x+ = x + h v+, R+ = exp(h [omega+]) R (the paper's q+ = q + h G(q) nu+, with the rotation kept
+// a rotation: the bodies end the step exactly where the constraints put them, so the
+// end-of-step non-penetration holds to the solver's tolerance). The wrenches W are taken at the
+// end-of-step points, the normal is grad f(a1) / |grad f(a1)| (from a onto b), the mass matrix,
+// applied and gyroscopic forces at the start of the step, as in the paper's Euler scheme (6).
+// Solved by the semismooth Newton method of mcp_newton.hpp with the Jacobian from automatic
+// differentiation of each pair's equations.
+// Planar mode (dimension 2): bodies in the x-y plane, nu = (v_x, v_y, omega_z), points in the
+// plane, friction p_t only (the paper's Example 1, (41)-(47)).
+#pragma once
+
+#include <vector>
+
+#include "engine/core/math.hpp"
+#include "engine/geometry/implicit_function.hpp"
+#include "engine/solvers/mcp_newton.hpp"
+
+namespace pegsim {
+
+struct ImplicitBody {
+  double mass = 1.0;
+  Mat3 inertia = Mat3::Identity();  // body frame, about the centre of mass
+  bool is_static = false;
+  Vec3 position = Vec3::Zero();
+  Quat orientation = Quat::Identity();
+  Vec3 velocity = Vec3::Zero();          // world
+  Vec3 angular_velocity = Vec3::Zero();  // world
+  Vec3 force = Vec3::Zero(), torque = Vec3::Zero();  // applied besides gravity, world
+  ImplicitFunction shape;
+};
+
+struct ImplicitPair {
+  int a = 0, b = 1;  // bodies; the normal points from a onto b
+  double mu = 0.0;
+  Vec3 e = Vec3::Ones();  // e_t, e_o, e_r of the ellipsoidal friction law (5)
+};
+
+// A pair's unknowns at the end of the step (and the start of the next step's solve).
+struct ImplicitContact {
+  Vec3 a1 = Vec3::Zero(), a2 = Vec3::Zero();  // closest points on a and on b, world
+  double l1 = 0.0, l2 = 1.0;
+  double p_n = 0.0, p_t = 0.0, p_o = 0.0, p_r = 0.0, sigma = 0.0;  // impulses, N s
+  Vec3 normal = Vec3::UnitZ();   // grad f(a1) / |grad f(a1)|, from a onto b
+  Vec3 tangent = Vec3::UnitX();  // t of p_t (o = normal x tangent)
+  double gap = 0.0;              // f(a2): body a's function at b's closest point
+  bool started = false;          // holds a solved step's values (warm start)
+};
+
+struct ImplicitStepOptions {
+  int dimension = 3;  // 2: planar (x-y plane)
+  double h = 0.01;
+  Vec3 gravity{0.0, 0.0, -9.81};
+  McpNewtonOptions solver;
+};
+
+// One step: on success the bodies hold their poses and velocities at the end of the step and
+// `contacts` (one per pair, resized) the pairs' unknowns; on failure the bodies are unchanged.
+McpNewtonReport implicit_step(std::vector<ImplicitBody>& bodies,
+                              const std::vector<ImplicitPair>& pairs,
+                              std::vector<ImplicitContact>& contacts,
+                              const ImplicitStepOptions& options);
+
+// Kinetic energy of the bodies, J.
+double implicit_kinetic_energy(const std::vector<ImplicitBody>& bodies);
+
+}  // namespace pegsim

@@ -1,0 +1,146 @@
+#include "engine/solvers/mcp_newton.hpp"
+
+#include <Eigen/Cholesky>
+#include <Eigen/LU>
+#include <algorithm>
+#include <cmath>
+#include <deque>
+
+namespace pegsim {
+namespace {
+
+constexpr double kArmijo = 1e-4;       // sufficient decrease per unit of directional slope
+constexpr double kMinStep = 1e-12;     // the line search gives up below this step length
+constexpr std::size_t kMemory = 5;     // non-monotone reference: max merit of the last 5
+constexpr double kRegularize = 1e-10;  // Levenberg-Marquardt shift, relative to |J|^2
+
+// phi(a, b) = a + b - sqrt(a^2 + b^2) and its partial derivatives; at a = b = 0 an element of
+// the generalized gradient.
+struct Fb {
+  double value, da, db;
+};
+Fb fischer(double a, double b) {
+  const double r = std::hypot(a, b);
+  if (r == 0.0) return {0.0, 1.0 - M_SQRT1_2, 1.0 - M_SQRT1_2};
+  const double value = (a > 0.0 && b > 0.0) ? 2.0 * a * b / (a + b + r) : a + b - r;
+  return {value, 1.0 - a / r, 1.0 - b / r};
+}
+
+struct Point {
+  VecX z, F, Phi;
+  MatX J;
+  double merit = 0.0;
+};
+
+void reformulate(const NonlinearMcp& mcp, Point& p) {
+  p.Phi.resize(mcp.size);
+  for (int i = 0; i < mcp.size; ++i)
+    p.Phi(i) = mcp.bounded[std::size_t(i)] ? fischer(p.z(i), p.F(i)).value : p.F(i);
+  p.merit = 0.5 * p.Phi.squaredNorm();
+}
+
+bool finite(const Point& p) {
+  return p.F.allFinite() && std::isfinite(p.merit);
+}
+
+}  // namespace
+
+double natural_residual(const NonlinearMcp& mcp, const VecX& z, const VecX& F) {
+  double r = 0.0;
+  for (int i = 0; i < mcp.size; ++i)
+    r = std::max(r, std::abs(mcp.bounded[std::size_t(i)] ? std::min(z(i), F(i)) : F(i)));
+  return std::isnan(r) ? INFINITY : r;
+}
+
+McpNewtonReport solve_mcp_newton(const NonlinearMcp& mcp, VecX& z,
+                                 const McpNewtonOptions& options) {
+  const int n = mcp.size;
+  McpNewtonReport report;
+  if (z.size() != n || !z.allFinite()) z = VecX::Zero(n);
+  Point at, trial;
+  at.z = z;
+  mcp.evaluate(at.z, at.F, &at.J);
+  reformulate(mcp, at);
+  if (!finite(at)) {
+    report.failure = "F is not finite at the start";
+    report.residual = INFINITY;
+    return report;
+  }
+  VecX best = at.z;
+  double best_merit = at.merit;
+  std::deque<double> merits{at.merit};
+  MatX JPhi(n, n);
+  VecX grad(n), dz(n);
+  for (report.iterations = 0; report.iterations < options.max_iterations; ++report.iterations) {
+    report.residual = natural_residual(mcp, at.z, at.F);
+    if (report.residual <= options.tolerance) {
+      report.solved = true;
+      z = at.z;
+      return report;
+    }
+    // J_Phi = diag(da) + diag(db) J on bounded rows, J on free rows.
+    for (int i = 0; i < n; ++i) {
+      if (!mcp.bounded[std::size_t(i)]) {
+        JPhi.row(i) = at.J.row(i);
+        continue;
+      }
+      const Fb f = fischer(at.z(i), at.F(i));
+      JPhi.row(i) = f.db * at.J.row(i);
+      JPhi(i, i) += f.da;
+    }
+    grad.noalias() = JPhi.transpose() * at.Phi;
+    const Eigen::PartialPivLU<MatX> lu(JPhi);
+    dz = -lu.solve(at.Phi);
+    double slope = dz.allFinite() ? grad.dot(dz) : NAN;
+    if (!(slope < 0.0)) {
+      // Singular or no descent: Levenberg-Marquardt, (J^T J + mu I) dz = -grad.
+      MatX normal = JPhi.transpose() * JPhi;
+      const double shift = kRegularize * (1.0 + normal.diagonal().maxCoeff());
+      normal.diagonal().array() += shift;
+      dz = -normal.ldlt().solve(grad);
+      slope = dz.allFinite() ? grad.dot(dz) : NAN;
+    }
+    if (!(slope < 0.0)) {
+      dz = -grad;
+      slope = -grad.squaredNorm();
+    }
+    const double reference = *std::max_element(merits.begin(), merits.end());
+    bool accepted = false;
+    for (double step = 1.0; step >= kMinStep; step *= 0.5) {
+      trial.z = at.z + step * dz;
+      mcp.evaluate(trial.z, trial.F, nullptr);
+      reformulate(mcp, trial);
+      if (finite(trial) && trial.merit <= reference + kArmijo * step * slope) {
+        accepted = true;
+        break;
+      }
+    }
+    if (!accepted) {
+      report.failure = "the line search found no decrease of the Fischer-Burmeister merit (a "
+                       "local minimum that is no solution)";
+      break;
+    }
+    at.z.swap(trial.z);
+    mcp.evaluate(at.z, at.F, &at.J);
+    reformulate(mcp, at);
+    merits.push_back(at.merit);
+    if (merits.size() > kMemory) merits.pop_front();
+    if (at.merit < best_merit) {
+      best_merit = at.merit;
+      best = at.z;
+    }
+  }
+  if (report.failure.empty())
+    report.failure = "iteration limit " + std::to_string(options.max_iterations) + " reached";
+  z = best;
+  VecX F;
+  mcp.evaluate(z, F, nullptr);
+  report.residual = natural_residual(mcp, z, F);
+  if (report.residual <= options.tolerance) {  // the best iterate may still be a solution
+    report.solved = true;
+    report.failure.clear();
+  }
+  return report;
+}
+
+}  // namespace pegsim

@@ -1,0 +1,48 @@
+// A PATH-style solver for a general (nonlinear) mixed complementarity problem: find z with
+//   free rows:    F_i(z) = 0
+//   bounded rows: 0 <= z_i  _|_  F_i(z) >= 0
+// for a smooth F given with its Jacobian. The geometrically implicit step (seed 001, (21)-(22))
+// is such a problem, solved once per step as the paper does with PATH (Ferris & Munson): here
+// semismooth Newton on the Fischer-Burmeister reformulation, Phi_i = F_i on free rows and
+// phi(z_i, F_i) = z_i + F_i - sqrt(z_i^2 + F_i^2) on bounded ones, with a non-monotone Armijo
+// search on |Phi|^2 / 2 (Ralph's path search in PATH plays the same part), a regularized
+// direction where the Newton one is no descent direction, and steepest descent as the last
+// resort. Dense: the problems are a few hundred rows at most.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "engine/core/math.hpp"
+
+namespace pegsim {
+
+struct NonlinearMcp {
+  int size = 0;
+  std::vector<char> bounded;  // per row: 1 for 0 <= z_i _|_ F_i >= 0, 0 for F_i = 0
+  // F(z) and, when J is not null, its Jacobian dF/dz (size x size).
+  std::function<void(const VecX& z, VecX& F, MatX* J)> evaluate;
+};
+
+struct McpNewtonOptions {
+  double tolerance = 1e-10;  // on the natural residual |z - mid(l, u, z - F)|_inf
+  int max_iterations = 100;
+};
+
+struct McpNewtonReport {
+  bool solved = false;
+  int iterations = 0;
+  double residual = 0.0;  // natural residual of the returned z
+  std::string failure;    // why not solved
+};
+
+// Natural residual of z: |F_i| on free rows, |min(z_i, F_i)| on bounded ones (max over rows).
+double natural_residual(const NonlinearMcp& mcp, const VecX& z, const VecX& F);
+
+// Solves from z (the start; resized to mcp.size if it is not); on failure z is the iterate of
+// least merit.
+McpNewtonReport solve_mcp_newton(const NonlinearMcp& mcp, VecX& z,
+                                 const McpNewtonOptions& options = {});
+
+}  // namespace pegsim
