@@ -283,7 +283,7 @@ ImplicitContact first_guess(const ImplicitBody& a, const ImplicitBody& b, int di
   if (dimension == 2) c.a1.z() = c.a2.z() = 0.0;
   c.l1 = (c.a1 - c.a2).norm();
   c.l2 = 1.0;
-  c.sigma = 0.1;
+  c.sigma = 0.001;
   return c;
 }
 
@@ -317,7 +317,8 @@ McpNewtonReport implicit_step(std::vector<ImplicitBody>& bodies,
     const int first = layout.body[i];
     if (first < 0) continue;
     mass[i] = mass_matrix(bodies[i], D);
-    momentum[i] = mass[i] * velocity_of(bodies[i], D) + applied_impulse(bodies[i], mass[i], options);
+    momentum[i] =
+        mass[i] * velocity_of(bodies[i], D) + applied_impulse(bodies[i], mass[i], options);
     z.segment(first, body_dofs(D)) = mass[i].ldlt().solve(momentum[i]);
   }
   std::vector<PairMap> maps;
@@ -345,10 +346,9 @@ McpNewtonReport implicit_step(std::vector<ImplicitBody>& bodies,
     for (int i = 0; i < m.np; ++i) m.global.push_back(first + i);
     maps.push_back(std::move(m));
     const Mat3 Ra = bodies[std::size_t(pair.a)].orientation.toRotationMatrix();
-    const Vec3 n0 = (Ra * implicit_gradient<double>(bodies[std::size_t(pair.a)].shape,
-                                                   Ra.transpose() * (c.a1 - bodies[std::size_t(
-                                                                                pair.a)]
-                                                                                .position)))
+    const Vec3 n0 = (Ra * implicit_gradient<double>(
+                              bodies[std::size_t(pair.a)].shape,
+                              Ra.transpose() * (c.a1 - bodies[std::size_t(pair.a)].position)))
                         .normalized();
     inputs.push_back({&bodies[std::size_t(pair.a)], &bodies[std::size_t(pair.b)], &pair,
                       fixed_axis(n0), options.h, D});
@@ -383,8 +383,7 @@ McpNewtonReport implicit_step(std::vector<ImplicitBody>& bodies,
         continue;
       }
       Eigen::Matrix<Ad, Eigen::Dynamic, 1> xl(local), out;
-      for (int i = 0; i < local; ++i)
-        xl(i) = Ad(x(m.global[std::size_t(i)]), local, i);
+      for (int i = 0; i < local; ++i) xl(i) = Ad(x(m.global[std::size_t(i)]), local, i);
       pair_equations<Ad>(inputs[k], m, xl, out);
       for (int i = 0; i < local; ++i) {
         const int row = m.global[std::size_t(i)];
@@ -396,7 +395,22 @@ McpNewtonReport implicit_step(std::vector<ImplicitBody>& bodies,
     }
   };
 
-  const McpNewtonReport report = solve_mcp_newton(mcp, z, options.solver);
+  // Newton's basin depends on the slip measures' start: where the warm start ends in a local
+  // minimum of the merit (a contact changing from rolling to sliding within the step), again
+  // with every sigma at least 1e-3, then 0.1, then 1 (PATH would pivot there instead).
+  const VecX start = z;
+  McpNewtonReport report = solve_mcp_newton(mcp, z, options.solver);
+  for (const double floor : {1e-3, 0.1, 1.0}) {
+    if (report.solved) break;
+    z = start;
+    for (std::size_t k = 0; k < pairs.size(); ++k) {
+      const int row = layout.pair[k] + pair_size(D) - 1;
+      z(row) = std::max(z(row), floor);
+    }
+    const int spent = report.iterations;
+    report = solve_mcp_newton(mcp, z, options.solver);
+    report.iterations += spent;
+  }
   if (!report.solved) return report;
 
   for (std::size_t i = 0; i < bodies.size(); ++i) {
@@ -429,9 +443,8 @@ McpNewtonReport implicit_step(std::vector<ImplicitBody>& bodies,
     c.sigma = z(f0 + nf + 3);
     const ImplicitBody& a = bodies[std::size_t(pairs[k].a)];
     const Mat3 Ra = a.orientation.toRotationMatrix();
-    c.normal =
-        (Ra * implicit_gradient<double>(a.shape, Vec3(Ra.transpose() * (c.a1 - a.position))))
-            .normalized();
+    c.normal = (Ra * implicit_gradient<double>(a.shape, Vec3(Ra.transpose() * (c.a1 - a.position))))
+                   .normalized();
     c.tangent = D == 2 ? Vec3(-c.normal.y(), c.normal.x(), 0.0)
                        : inputs[k].axis.cross(c.normal).normalized();
     c.gap = implicit_value<double>(a.shape, Vec3(Ra.transpose() * (c.a2 - a.position)));

@@ -35,8 +35,8 @@ struct ImplicitBody {
   bool is_static = false;
   Vec3 position = Vec3::Zero();
   Quat orientation = Quat::Identity();
-  Vec3 velocity = Vec3::Zero();          // world
-  Vec3 angular_velocity = Vec3::Zero();  // world
+  Vec3 velocity = Vec3::Zero();                      // world
+  Vec3 angular_velocity = Vec3::Zero();              // world
   Vec3 force = Vec3::Zero(), torque = Vec3::Zero();  // applied besides gravity, world
   ImplicitFunction shape;
 };

@@ -10,8 +10,7 @@ const char* implicit_function_defect(const ImplicitFunction& f) {
       return nullptr;
     case ImplicitFunction::Kind::Ellipsoid:
     case ImplicitFunction::Kind::Superquadric:
-      if (!(f.radii.minCoeff() > 0.0) || !f.radii.allFinite())
-        return "the semi-axes must be > 0";
+      if (!(f.radii.minCoeff() > 0.0) || !f.radii.allFinite()) return "the semi-axes must be > 0";
       if (f.kind == ImplicitFunction::Kind::Superquadric &&
           !(f.exponent >= 2.0 && std::isfinite(f.exponent)))
         return "the exponent must be >= 2 (below 2 the function is not C^2 and convex)";

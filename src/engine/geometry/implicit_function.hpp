@@ -17,10 +17,10 @@ namespace pegsim {
 struct ImplicitFunction {
   enum class Kind { Sphere, Ellipsoid, Superquadric, HalfSpace };
   Kind kind = Kind::Sphere;
-  Vec3 center = Vec3::Zero();       // body frame; on a half-space, a point of its plane
-  Vec3 radii = Vec3::Ones();        // sphere: radii.x(); ellipsoid, superquadric: semi-axes
-  double exponent = 2.0;            // superquadric: p >= 2 (2: the ellipsoid; large: a box)
-  Vec3 normal = Vec3::UnitZ();      // half-space: unit outward normal; inside n.(x - c) <= 0
+  Vec3 center = Vec3::Zero();   // body frame; on a half-space, a point of its plane
+  Vec3 radii = Vec3::Ones();    // sphere: radii.x(); ellipsoid, superquadric: semi-axes
+  double exponent = 2.0;        // superquadric: p >= 2 (2: the ellipsoid; large: a box)
+  Vec3 normal = Vec3::UnitZ();  // half-space: unit outward normal; inside n.(x - c) <= 0
 };
 
 // Why `f` is no C^2 convex function of this family (a radius <= 0, an exponent below 2, a

@@ -116,8 +116,9 @@ McpNewtonReport solve_mcp_newton(const NonlinearMcp& mcp, VecX& z,
       }
     }
     if (!accepted) {
-      report.failure = "the line search found no decrease of the Fischer-Burmeister merit (a "
-                       "local minimum that is no solution)";
+      report.failure =
+          "the line search found no decrease of the Fischer-Burmeister merit (a "
+          "local minimum that is no solution)";
       break;
     }
     at.z.swap(trial.z);
