@@ -13,6 +13,7 @@
 #include <QTemporaryDir>
 #include <QToolBar>
 #include <QToolButton>
+#include <cmath>
 #include <functional>
 #include <optional>
 
@@ -182,8 +183,12 @@ TEST(MainWindow, TheSelectedBodyIsDrawnHighlighted) {
   const QColor before = capture().pixelColor(pixel);
   win.w.selectBody(oct);
   const QColor after = capture().pixelColor(pixel);
-  // The octahedron is blue; the highlight adds yellow (red and green) through the ambient term.
-  EXPECT_GT(after.red() + after.green(), before.red() + before.green() + 60)
+  // The octahedron is blue; the highlight adds yellow (red and green) through the ambient term,
+  // the same amount of linear light on any face: compared in linear light, since the renderer
+  // writes sRGB (a brighter face gains fewer sRGB levels for it).
+  auto linear = [](int c) { return std::pow((c / 255.0 + 0.055) / 1.055, 2.4); };
+  EXPECT_GT(linear(after.red()) + linear(after.green()),
+            linear(before.red()) + linear(before.green()) + 0.05)
       << "before " << before.name().toStdString() << " after " << after.name().toStdString();
 }
 

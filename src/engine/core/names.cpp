@@ -76,6 +76,8 @@ const char* to_string(Formulation f) {
       return "mixed-lcp";
     case Formulation::Ncp:
       return "ncp";
+    case Formulation::GeometricallyImplicit:
+      return "geometrically-implicit";
   }
   return "?";
 }
@@ -204,7 +206,8 @@ const char* to_string(FailurePolicy p) {
 
 namespace {
 constexpr Formulation kFormulations[] = {Formulation::StewartTrinkle, Formulation::AnitescuPotra,
-                                         Formulation::MixedLcp, Formulation::Ncp};
+                                         Formulation::MixedLcp, Formulation::Ncp,
+                                         Formulation::GeometricallyImplicit};
 }
 
 bool parse_formulation(const std::string& name, Formulation& out) {

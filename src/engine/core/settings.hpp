@@ -17,6 +17,10 @@ enum class Formulation {
   Ncp,             // the quadratic (exact) Coulomb cone (2.18)-(2.20), PEG's (4.37)-(4.40): an
                    // NCP for the solvers that take one (Solver::supports_ncp); joints as in
                    // Stewart–Trinkle, friction_directions unused
+  GeometricallyImplicit,  // seed 001 (21)-(22): the end-of-step closest points, impulses and
+                          // velocities as one mixed NCP of smooth convex bodies, solved by its
+                          // own semismooth Newton method (dynamics/implicit_stage.hpp); contact
+                          // model, solver, fallbacks and friction_directions unused
 };
 
 // Contact models (stage 4): which constraints the step's contacts become (thesis Ch. 4).

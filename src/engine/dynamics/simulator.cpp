@@ -14,6 +14,7 @@
 #include "engine/contact_models/contact_model.hpp"
 #include "engine/contact_models/sm_traps.hpp"
 #include "engine/controllers/make_controllers.hpp"
+#include "engine/dynamics/implicit_stage.hpp"
 #include "engine/dynamics/integrate.hpp"
 #include "engine/formulation/constraint_problem.hpp"
 #include "engine/formulation/coulomb_ncp.hpp"
@@ -74,6 +75,7 @@ std::string check_settings(const Settings& s) {
 
 std::string check_settings(const Settings& s, const Model& model) {
   if (std::string why = check_settings(s); !why.empty()) return why;
+  if (s.formulation == Formulation::GeometricallyImplicit) return implicit_step_defect(model);
   if (model.planar() && s.formulation != Formulation::Ncp && s.friction_directions != 2)
     return "friction_directions must be 2 in a planar (2D) model (+-t is the exact cone)";
   // The scene files' and the CLI's rule (io/scene_settings.hpp), for settings made elsewhere.
@@ -157,6 +159,7 @@ void Simulator::reset() {
   for (auto& c : controllers_) c->reset();
   warm_keys_.clear();
   warm_basis_.clear();
+  implicit_.forget();
   report_ = StepReport{};
 }
 
@@ -174,6 +177,15 @@ const StepReport& Simulator::step() {
   keep_applied_wrench();
   // Stages 2-3, and the SM traps among the contacts.
   find_contacts();
+  if (settings_.formulation == Formulation::GeometricallyImplicit) {
+    // Stages 4-7 as one mixed NCP (seed 001): the state moves only if it is solved.
+    implicit_.step(model_, settings_, state_, r);
+    if (r.failed) restore_pending_wrench();
+    r.time = state_.time;
+    r.step = state_.step;
+    for (StepObserver* o : observers_) o->on_step(model_, state_, r);
+    return r;
+  }
   // Stage 4: the contact model's U-, I- and X-constraints.
   apply_contact_model(model_, state_, settings_, r.contacts, r.constraints, r.duplicate_of,
                       scratch_);
@@ -295,13 +307,17 @@ void Simulator::integrate() {
       r.correction_velocity_iterations = c.velocity_iterations;
     }
   } else {
-    // The controllers run again on the retried step: take back what they added.
-    for (std::size_t b = 0; b < state_.bodies.size(); ++b) {
-      state_.bodies[b].force = pending_force_[b];
-      state_.bodies[b].torque = pending_torque_[b];
-    }
+    restore_pending_wrench();
   }
   r.timings.integrate = seconds_since(t0);
+}
+
+void Simulator::restore_pending_wrench() {
+  // The controllers run again on the retried step: take back what they added.
+  for (std::size_t b = 0; b < state_.bodies.size(); ++b) {
+    state_.bodies[b].force = pending_force_[b];
+    state_.bodies[b].torque = pending_torque_[b];
+  }
 }
 
 void Simulator::solve_problem() {

@@ -12,6 +12,7 @@
 #include "engine/core/settings.hpp"
 #include "engine/core/state.hpp"
 #include "engine/dynamics/cross_energy.hpp"
+#include "engine/dynamics/implicit_stage.hpp"
 #include "engine/dynamics/joint_correction.hpp"
 #include "engine/dynamics/primary_search.hpp"
 #include "engine/dynamics/step_report.hpp"
@@ -98,6 +99,7 @@ class Simulator {
   void mark_held();
   void fill_impulses(const ContactProblem& problem, const Eigen::Ref<const VecX>& z);
   void run_controllers();
+  void restore_pending_wrench();  // a failed step's wrenches back as they were before stage 1
   void report_joints(const ContactProblem& problem, const VecX& z);
 
   Model model_;
@@ -110,6 +112,7 @@ class Simulator {
 
   // Workspaces reused from step to step.
   BroadPhase broad_;
+  ImplicitStage implicit_;  // Formulation::GeometricallyImplicit: the pairs' warm starts
   OverlapContactWorkspace overlap_work_;
   ContactProblem problem_;
   std::vector<int> scratch_, primaries_;

@@ -210,20 +210,32 @@ void pair_equations(const PairInputs& in, const PairMap& m,
     out(p0 + i) = e1(i);
     out(p0 + D + i) = e2(i);
   }
-  // (7): e^2 mu p_n (W^T nu+) + p sigma = 0 per friction direction.
+  // (7): e^2 mu p_n (W^T nu+) + p sigma = 0 per friction direction. A direction without
+  // friction (mu = 0, or e_r = 0: no torsional friction) is the equation p = 0 instead, the
+  // same solutions with a Jacobian that does not vanish there; without any friction the slip
+  // measure is 0 (its partner 1 > 0).
   const Vec3 e2s = pair.e.cwiseProduct(pair.e);
   const double mu = pair.mu;
-  out(f0) = e2s.x() * mu * p_n * t.dot(u) + p_t * sigma;
+  auto friction = [&](double e2, const S& slip, const S& p) -> S {
+    return mu > 0.0 && e2 > 0.0 ? S(e2 * mu * p_n * slip + p * sigma) : p;
+  };
+  out(f0) = friction(e2s.x(), t.dot(u), p_t);
   if (D == 3) {
-    out(f0 + 1) = e2s.y() * mu * p_n * o.dot(u) + p_o * sigma;
-    out(f0 + 2) = e2s.z() * mu * p_n * n.dot(wb - wa) + p_r * sigma;
+    out(f0 + 1) = friction(e2s.y(), o.dot(u), p_o);
+    out(f0 + 2) = friction(e2s.z(), n.dot(wb - wa), p_r);
   }
   // (17)-(19) and the ellipsoidal cone (5), the partners of l1, l2, p_n, sigma.
   out(f0 + nf) = -implicit_value<S>(in.a->shape, rho1);
   out(f0 + nf + 1) = -implicit_value<S>(in.b->shape, rho2);
   out(f0 + nf + 2) = implicit_value<S>(in.a->shape, rho12);
-  S cone = mu * mu * p_n * p_n - p_t * p_t / e2s.x();
-  if (D == 3) cone -= p_o * p_o / e2s.y() + p_r * p_r / e2s.z();
+  S cone = mu * mu * p_n * p_n;
+  if (mu > 0.0) {
+    cone -= p_t * p_t / e2s.x();
+    if (D == 3) cone -= p_o * p_o / e2s.y();
+    if (D == 3 && e2s.z() > 0.0) cone -= p_r * p_r / e2s.z();
+  } else {
+    cone = S(1.0);
+  }
   out(f0 + nf + 3) = cone;
 }
 

@@ -44,7 +44,8 @@ struct ImplicitBody {
 struct ImplicitPair {
   int a = 0, b = 1;  // bodies; the normal points from a onto b
   double mu = 0.0;
-  Vec3 e = Vec3::Ones();  // e_t, e_o, e_r of the ellipsoidal friction law (5)
+  // e_t, e_o, e_r of the ellipsoidal friction law (5); e_r = 0: no torsional friction.
+  Vec3 e = Vec3::Ones();
 };
 
 // A pair's unknowns at the end of the step (and the start of the next step's solve).

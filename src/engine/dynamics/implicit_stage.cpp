@@ -1,0 +1,172 @@
+#include "engine/dynamics/implicit_stage.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+
+namespace pegsim {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point t0) {
+  return std::chrono::duration<double>(Clock::now() - t0).count();
+}
+
+const char* shape_name(ShapeKind k) {
+  switch (k) {
+    case ShapeKind::Polytope:
+      return "convex polytope";
+    case ShapeKind::Polygon:
+      return "polygon";
+    case ShapeKind::Compound:
+      return "compound";
+    default:
+      return "shape without an implicit function";
+  }
+}
+
+}  // namespace
+
+bool implicit_function_of(const Shape& shape, ImplicitFunction& out) {
+  out = ImplicitFunction{};
+  switch (shape.kind) {
+    case ShapeKind::Sphere:
+    case ShapeKind::Circle:  // the sphere's function read in the x-y plane
+      out.kind = ImplicitFunction::Kind::Sphere;
+      out.radii = Vec3::Constant(shape.radius);
+      return true;
+    case ShapeKind::Plane:
+      out.kind = ImplicitFunction::Kind::HalfSpace;
+      out.normal = Vec3::UnitZ();
+      return true;
+    case ShapeKind::HalfPlane:
+      out.kind = ImplicitFunction::Kind::HalfSpace;
+      out.normal = Vec3::UnitY();
+      return true;
+    default:
+      return false;
+  }
+}
+
+std::string implicit_step_defect(const Model& model) {
+  if (!model.joints.empty())
+    return "formulation geometrically-implicit takes no joints (the scene has " +
+           std::to_string(model.joints.size()) + ")";
+  ImplicitFunction f;
+  for (const Body& b : model.bodies)
+    if (!implicit_function_of(b.shape, f))
+      return "formulation geometrically-implicit needs smooth convex shapes (sphere, plane, "
+             "circle, half_plane): body '" +
+             b.name + "' is a " + shape_name(b.shape.kind);
+  return {};
+}
+
+void ImplicitStage::step(const Model& model, const Settings& settings, State& state,
+                         StepReport& r) {
+  const auto t0 = Clock::now();
+  // The bodies at the start of the step, with the wrenches applied for it.
+  bodies_.resize(model.bodies.size());
+  for (std::size_t i = 0; i < model.bodies.size(); ++i) {
+    const Body& b = model.bodies[i];
+    const BodyState& s = state.bodies[i];
+    ImplicitBody& x = bodies_[i];
+    x.mass = b.mass;
+    x.inertia = b.inertia;
+    x.is_static = b.is_static;
+    x.position = s.position;
+    x.orientation = s.orientation;
+    x.velocity = s.velocity;
+    x.angular_velocity = s.angular_velocity;
+    x.force = s.force;
+    x.torque = s.torque;
+    implicit_function_of(b.shape, x.shape);
+  }
+  // One pair per pair of bodies the narrow phase found within epsilon, in its order (normal
+  // from body_a onto body_b), each with its unknowns of the last step if it had any.
+  pairs_.clear();
+  contacts_.clear();
+  std::map<std::pair<int, int>, ImplicitContact> kept;
+  for (const Contact& c : r.contacts) {
+    const std::pair<int, int> key{c.body_a, c.body_b};
+    if (kept.count(key)) continue;
+    const Body &a = model.bodies[std::size_t(c.body_a)], &b = model.bodies[std::size_t(c.body_b)];
+    if (a.is_static && b.is_static) continue;
+    pairs_.push_back({c.body_a, c.body_b, std::sqrt(a.mu * b.mu), Vec3(1.0, 1.0, 0.0)});
+    const auto w = warm_.find(key);
+    contacts_.push_back(w != warm_.end() ? w->second : ImplicitContact{});
+    kept[key] = ImplicitContact{};
+  }
+  ImplicitStepOptions o;
+  o.dimension = model.planar() ? 2 : 3;
+  o.h = settings.h;
+  o.gravity = settings.gravity;
+  o.solver.tolerance = settings.tolerance;
+  o.solver.max_iterations = std::min(settings.max_iterations, 200);
+  r.timings.formulate = seconds_since(t0);
+  const auto t1 = Clock::now();
+  const McpNewtonReport solve = implicit_step(bodies_, pairs_, contacts_, o);
+  r.timings.solve = seconds_since(t1);
+
+  SolveReport& report = r.solve;
+  report.solver = "mcp-newton";
+  report.iterations = solve.iterations;
+  report.residual = solve.residual;
+  report.status = solve.solved ? SolveStatus::Solved : SolveStatus::NumericalFailure;
+  report.message = solve.failure;
+  report.seconds = r.timings.solve;
+  r.attempts = {report};
+  int size = 0;
+  for (const ImplicitBody& b : bodies_) size += b.is_static ? 0 : (o.dimension == 2 ? 3 : 6);
+  r.problem_size = size + int(pairs_.size()) * (o.dimension == 2 ? 9 : 13);
+  if (!solve.solved) {
+    r.failed = true;
+    r.failure = "no solver answered: mcp-newton " + solve.failure;
+    return;
+  }
+
+  // The end of the step, and one contact per pair at its end-of-step closest points.
+  for (std::size_t i = 0; i < bodies_.size(); ++i) {
+    if (bodies_[i].is_static) continue;
+    BodyState& s = state.bodies[i];
+    s.position = bodies_[i].position;
+    s.orientation = bodies_[i].orientation;
+    s.velocity = bodies_[i].velocity;
+    s.angular_velocity = bodies_[i].angular_velocity;
+  }
+  for (BodyState& s : state.bodies) {
+    s.force.setZero();
+    s.torque.setZero();
+  }
+  state.time += settings.h;
+  ++state.step;
+  warm_.clear();
+  const std::size_t n = pairs_.size();
+  r.contacts.resize(n);
+  r.enforced.assign(n, 1);
+  r.duplicate_of.assign(n, -1);
+  r.normal_impulse.resize(n);
+  r.friction_impulse.resize(n);
+  r.sliding.resize(n);
+  r.friction_basis.resize(n);
+  r.max_penetration = 0.0;
+  for (std::size_t k = 0; k < n; ++k) {
+    const ImplicitContact& x = contacts_[k];
+    warm_[{pairs_[k].a, pairs_[k].b}] = x;
+    Contact& c = r.contacts[k];
+    c = Contact{};
+    c.body_a = pairs_[k].a;
+    c.body_b = pairs_[k].b;
+    c.point_a = x.a1;
+    c.normal = x.normal;
+    c.gap = x.gap;
+    r.normal_impulse[k] = x.p_n;
+    r.friction_impulse[k] = x.p_t * x.tangent + x.p_o * x.normal.cross(x.tangent);
+    r.sliding[k] = x.sigma > 0.0 && x.p_n > 0.0;
+    r.friction_basis[k] = x.tangent;
+    r.max_penetration = std::max(r.max_penetration, -x.gap);
+  }
+  r.constraints = ConstraintSet{};
+}
+
+}  // namespace pegsim

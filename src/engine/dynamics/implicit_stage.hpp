@@ -1,0 +1,46 @@
+// Stages 4-7 under Formulation::GeometricallyImplicit (seed 001, formulation/implicit_step.hpp):
+// every pair of bodies the narrow phase found within epsilon at the start of the step enters
+// the mixed NCP with its end-of-step closest points as unknowns, and the solve moves the
+// bodies. Pairs leave the problem when they are farther apart than epsilon; a pair's unknowns
+// warm-start the next step's solve while it stays.
+#pragma once
+
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "engine/core/contact.hpp"
+#include "engine/core/model.hpp"
+#include "engine/core/settings.hpp"
+#include "engine/core/state.hpp"
+#include "engine/dynamics/step_report.hpp"
+#include "engine/formulation/implicit_step.hpp"
+
+namespace pegsim {
+
+// The body's shape as one C^2 convex inequality (sphere, circle, plane, half-plane); false for
+// shapes that have none here (polytopes, polygons, compounds).
+bool implicit_function_of(const Shape& shape, ImplicitFunction& out);
+
+// Why `model` cannot be stepped geometrically implicitly (a body without an implicit function,
+// joints), or "".
+std::string implicit_step_defect(const Model& model);
+
+class ImplicitStage {
+ public:
+  // One step from `state` with the pairs of `r.contacts` (the narrow phase's, replaced by one
+  // contact per pair at the end of the step: a1, its normal and the gap to a2). On success
+  // the state holds the end of the step (time and step advanced, applied wrenches cleared);
+  // on failure it is unchanged and r.failed says why.
+  void step(const Model& model, const Settings& settings, State& state, StepReport& r);
+  void forget() { warm_.clear(); }
+
+ private:
+  std::map<std::pair<int, int>, ImplicitContact> warm_;
+  std::vector<ImplicitBody> bodies_;
+  std::vector<ImplicitPair> pairs_;
+  std::vector<ImplicitContact> contacts_;
+};
+
+}  // namespace pegsim
