@@ -6,6 +6,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <sstream>
 
 #include "cli/experiments/experiment.hpp"
@@ -347,6 +348,31 @@ TEST(Experiments, FreeRotationDriftIsRoundoffUnderTheMidpointRule) {
       EXPECT_TRUE(row["failed"].get<bool>() || row["energy_final"].get<double>() > 0.01);
     }
   }
+}
+
+// Seed 001's Example 1 and Fig. 1 (reduced: 1 s): the geometrically implicit step keeps the
+// rolling disc's 6.75 J to 1e-6; Stewart-Trinkle with polygon discs loses energy, less with
+// 100 vertices than with 10 but hardly less with 1000 than with 100 (the paper: 1000 and
+// 10 000 alike), and with 1000 vertices much less at h = 0.001 than at 0.01.
+TEST(Experiments, RollingDiscKeepsItsEnergyOnlyUnderTheImplicitStep) {
+  TempDir dir;
+  const nlohmann::json s = run_experiment(*find_experiment("rolling_disc"), options(dir));
+  ASSERT_EQ(s["table"].size(), 5u);
+  std::map<std::string, double> loss;
+  for (const auto& row : s["table"]) {
+    SCOPED_TRACE(row.dump());
+    EXPECT_FALSE(row["failed"].get<bool>());
+    loss[row["method"].get<std::string>() + " " + row["vertices"].get<std::string>() + " " +
+         std::to_string(row["h"].get<double>())] = row["largest_loss"].get<double>();
+  }
+  EXPECT_LE(loss.at("geometrically-implicit circle 0.010000"), 1e-6);
+  const double n10 = loss.at("stewart-trinkle 10 0.010000");
+  const double n100 = loss.at("stewart-trinkle 100 0.010000");
+  const double n1000 = loss.at("stewart-trinkle 1000 0.010000");
+  EXPECT_GT(n10, n100);
+  EXPECT_GT(n100, 0.1) << "the loss does not vanish with more vertices";
+  EXPECT_NEAR(n1000, n100, 0.2 * n100) << "saturated";
+  EXPECT_LT(loss.at("stewart-trinkle 1000 0.001000"), 0.5 * n1000);
 }
 
 }  // namespace

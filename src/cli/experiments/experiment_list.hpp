@@ -14,5 +14,6 @@ Experiment grasp_2d_experiment();
 Experiment rotation_error_experiment();
 Experiment friction_heading_experiment();
 Experiment free_rotation_experiment();
+Experiment rolling_disc_experiment();
 
 }  // namespace pegsim::cli

@@ -103,8 +103,7 @@ TEST(ImplicitStage, PolytopesAndJointsAreRefusedWithTheReason) {
     Simulator sim(w.model, w.state, implicit_settings(0.01, Vec3(0, 0, -kG)));
     FAIL() << "accepted";
   } catch (const std::invalid_argument& e) {
-    EXPECT_NE(std::string(e.what()).find("geometrically-implicit"), std::string::npos)
-        << e.what();
+    EXPECT_NE(std::string(e.what()).find("geometrically-implicit"), std::string::npos) << e.what();
   }
 }
 
