@@ -139,5 +139,35 @@ TEST(LiveSettings, SwitchingTheFormulationWhileRunningAppliesFromTheNextStep) {
   QTest::keyClick(&win.w, Qt::Key_Space);
 }
 
+// The geometrically implicit formulation from the Settings dock: rolling_disc opens under it
+// (its scene setting), the frames say so and hold the end-of-step contact under the disc; on a
+// scene of polytopes the dock shows why it cannot apply, and the run keeps its formulation.
+TEST(LiveSettings, TheGeometricallyImplicitFormulationRunsTheDiscAndIsRefusedForPolytopes) {
+  test::Window win(0, "rolling_disc");
+  auto* formulation = win.w.settingsPanel()->findChild<QComboBox*>("formulation");
+  auto* problem = win.w.settingsPanel()->findChild<QLabel*>("problem");
+  ASSERT_TRUE(formulation && problem);
+  EXPECT_EQ(formulation->currentText(), "geometrically-implicit");
+  win.run(20);
+  const FramePtr f = win.w.sceneView()->frame();
+  ASSERT_TRUE(f);
+  EXPECT_EQ(f->formulation, "geometrically-implicit");
+  EXPECT_FALSE(f->solve.failed) << f->solve.failure;
+  ASSERT_EQ(f->contacts.size(), 1u);
+  EXPECT_NEAR(f->bodies[1].position.y(), 1.0, 1e-9);
+  EXPECT_NEAR(f->contacts[0].point_a.x(), f->bodies[1].position.x(), 1e-9)
+      << "a1 under the centre at the end of the step";
+
+  test::Window boxes(0, "hello_world");
+  auto* other = boxes.w.settingsPanel()->findChild<QComboBox*>("formulation");
+  auto* why = boxes.w.settingsPanel()->findChild<QLabel*>("problem");
+  ASSERT_TRUE(other && why);
+  other->setCurrentText("geometrically-implicit");
+  EXPECT_TRUE(wait_until([&] { return why->text().contains("smooth convex shapes"); }))
+      << why->text().toStdString();
+  boxes.run(2);
+  EXPECT_EQ(boxes.w.sceneView()->frame()->formulation, "stewart-trinkle");
+}
+
 }  // namespace
 }  // namespace pegsim::gui

@@ -90,8 +90,8 @@ json run_rolling_disc(const ExperimentOptions& options) {
     double h;
   };
   std::vector<Case> cases{{"geometrically-implicit", 0, 0.01}};
-  for (int n : options.reduced ? std::vector<int>{10, 100, 1000}
-                               : std::vector<int>{10, 100, 1000, 10000})
+  for (int n :
+       options.reduced ? std::vector<int>{10, 100, 1000} : std::vector<int>{10, 100, 1000, 10000})
     cases.push_back({"stewart-trinkle", n, 0.01});
   for (double h : options.reduced ? std::vector<double>{0.001}
                                   : std::vector<double>{0.005, 0.001, 0.0005, 0.0001})
