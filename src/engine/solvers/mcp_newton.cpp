@@ -6,6 +6,8 @@
 #include <cmath>
 #include <deque>
 
+#include "engine/solvers/fischer_burmeister.hpp"
+
 namespace pegsim {
 namespace {
 
@@ -13,18 +15,6 @@ constexpr double kArmijo = 1e-4;       // sufficient decrease per unit of direct
 constexpr double kMinStep = 1e-12;     // the line search gives up below this step length
 constexpr std::size_t kMemory = 5;     // non-monotone reference: max merit of the last 5
 constexpr double kRegularize = 1e-10;  // Levenberg-Marquardt shift, relative to |J|^2
-
-// phi(a, b) = a + b - sqrt(a^2 + b^2) and its partial derivatives; at a = b = 0 an element of
-// the generalized gradient.
-struct Fb {
-  double value, da, db;
-};
-Fb fischer(double a, double b) {
-  const double r = std::hypot(a, b);
-  if (r == 0.0) return {0.0, 1.0 - M_SQRT1_2, 1.0 - M_SQRT1_2};
-  const double value = (a > 0.0 && b > 0.0) ? 2.0 * a * b / (a + b + r) : a + b - r;
-  return {value, 1.0 - a / r, 1.0 - b / r};
-}
 
 struct Point {
   VecX z, F, Phi;

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/solvers/fischer_burmeister.hpp"
 #include "engine/solvers/jacobian_rows.hpp"
 #include "engine/solvers/lcp_matrix.hpp"
 #include "engine/solvers/sparse_direction.hpp"
@@ -23,19 +24,6 @@ constexpr double kGain = 0.5;             // the watchdog's gain: psi halved
 constexpr double kRegularization = 1e-8;  // delta of J + delta I, relative to 1 + max |M_ij|
 constexpr int kInteriorSteps = 200;       // the interior-point restart's budget (100 were enough)
 constexpr double kCrawlReach = 1e-6;      // natural residual below which a crawling step pivots
-
-// phi(a, b) = a + b - sqrt(a^2 + b^2) and its partial derivatives; at a = b = 0 the element
-// (1 - 1/sqrt 2, 1 - 1/sqrt 2) of the generalized gradient.
-struct Fb {
-  double value, da, db;
-};
-Fb fischer(double a, double b) {
-  const double r = std::hypot(a, b);
-  if (r == 0.0) return {0.0, 1.0 - M_SQRT1_2, 1.0 - M_SQRT1_2};
-  // a + b - r computed without cancellation when a, b > 0: (2ab) / (a + b + r).
-  const double value = (a > 0.0 && b > 0.0) ? 2.0 * a * b / (a + b + r) : a + b - r;
-  return {value, 1.0 - a / r, 1.0 - b / r};
-}
 
 double lower_of(const Lcp& lcp, int i) {
   return lcp.has_bounds() ? lcp.lower(i) : 0.0;

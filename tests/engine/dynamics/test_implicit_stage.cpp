@@ -62,12 +62,7 @@ TEST(ImplicitStage, ADroppedBallFallsFreelyThenRestsOnTheGroundWithoutPenetratin
 // 6.75 J, its height and zero slip.
 TEST(ImplicitStage, Example1AsAPlanarModelRollsTheDiscForTenSeconds) {
   test::World w;
-  Body ground;
-  ground.name = "ground";
-  ground.shape = Shape::half_plane();
-  ground.is_static = true;
-  ground.mu = 0.4;
-  w.add(ground, Vec3::Zero());
+  w.add_half_plane("ground", 0.4);
   Body disc;
   disc.name = "disc";
   disc.shape = Shape::circle(1.0);

@@ -185,12 +185,7 @@ double ncp_against_lcp(const test::World& w, Settings ncp, Settings lcp, int ste
 // the same steps under the NCP (one tangent, [p_n, p_t, sigma]) as under the LCP.
 TEST(NcpFriction, PlanarStepsAreTheLcpSteps) {
   test::World w;
-  Body ground;
-  ground.name = "ground";
-  ground.shape = Shape::half_plane();
-  ground.is_static = true;
-  ground.mu = 0.4;
-  w.add(ground, Vec3::Zero());
+  w.add_half_plane("ground", 0.4);
   auto square = std::make_shared<const Polygon>(make_regular_polygon(4, 0.3));
   const MassProperties mp = polygon_mass_properties(*square);
   Body b;

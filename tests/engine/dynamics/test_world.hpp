@@ -42,6 +42,15 @@ struct World {
     b.mu = mu;
     return add(b, point, orientation);
   }
+  // Static 2D ground: the half-plane y <= 0.
+  int add_half_plane(const std::string& name, double mu) {
+    Body b;
+    b.name = name;
+    b.shape = Shape::half_plane();
+    b.is_static = true;
+    b.mu = mu;
+    return add(b, Vec3::Zero());
+  }
   int add_box(const std::string& name, const Vec3& size, double mass, const Vec3& position,
               const Quat& orientation = Quat::Identity(), double mu = 0.5) {
     auto poly = std::make_shared<Polytope>(make_box(size.x(), size.y(), size.z()));
