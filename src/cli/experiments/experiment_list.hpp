@@ -15,5 +15,6 @@ Experiment rotation_error_experiment();
 Experiment friction_heading_experiment();
 Experiment free_rotation_experiment();
 Experiment rolling_disc_experiment();
+Experiment sphere_on_spheres_experiment();
 
 }  // namespace pegsim::cli

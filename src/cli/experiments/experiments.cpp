@@ -11,7 +11,7 @@ const std::vector<Experiment>& experiments() {
       triangle_drop_experiment(),  box_stack_2d_experiment(),     polygon_pour_experiment(),
       polyhedra_pour_experiment(), grasp_2d_experiment(),         rotation_error_experiment(),
       momentum_row_experiment(),   friction_heading_experiment(), free_rotation_experiment(),
-      rolling_disc_experiment()};
+      rolling_disc_experiment(),   sphere_on_spheres_experiment()};
   return all;
 }
 
