@@ -156,12 +156,11 @@ json run_sphere_on_spheres(const ExperimentOptions& options) {
       "unit sphere (m = 1, I = 0.4) on spheres of radius 10 at the origin and 9 at (0, 11.4, "
       "0), wrench (1, 2.6, -9.81), mu = 0.2, h = 0.01; implicit: e = (1, 1, 0.3); "
       "Stewart-Trinkle: Coulomb's linearized cone";
-  summary["paper"] = {{"contact2_slides_s", 3.0}, {"contact1_leaves_s", 3.2},
-                      {"contact2_leaves_s", 3.6}};
+  summary["paper"] = {
+      {"contact2_slides_s", 3.0}, {"contact1_leaves_s", 3.2}, {"contact2_leaves_s", 3.6}};
   summary["duration_s"] = duration;
   summary["table"] = table;
-  summary["files"] = {
-      write_experiment_file(options, "sphere_on_spheres.csv", csv.text()).string()};
+  summary["files"] = {write_experiment_file(options, "sphere_on_spheres.csv", csv.text()).string()};
   return summary;
 }
 

@@ -32,8 +32,12 @@ Eigen::Matrix<S, 3, 3> rotation_exp(const Eigen::Matrix<S, 3, 1>& phi) {
     b = (1.0 - cos(t)) / t2;
   }
   Eigen::Matrix<S, 3, 3> K;
-  K << S(0.0), -phi.z(), phi.y(), phi.z(), S(0.0), -phi.x(), -phi.y(), phi.x(), S(0.0);
-  return Eigen::Matrix<S, 3, 3>::Identity() + a * K + b * (K * K);
+  const S zero = constant_like(0.0, phi(0));
+  K << zero, -phi.z(), phi.y(), phi.z(), zero, -phi.x(), -phi.y(), phi.x(), zero;
+  Eigen::Matrix<S, 3, 3> I;
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) I(i, j) = constant_like(i == j ? 1.0 : 0.0, phi(0));
+  return I + a * K + b * (K * K);
 }
 
 int body_dofs(int dimension) {
@@ -74,8 +78,9 @@ template <typename S, typename V>
 void split_velocity(const V& nu, int dimension, Eigen::Matrix<S, 3, 1>& v,
                     Eigen::Matrix<S, 3, 1>& w) {
   if (dimension == 2) {
-    v << nu(0), nu(1), S(0.0);
-    w << S(0.0), S(0.0), nu(2);
+    const S zero = constant_like(0.0, S(nu(0)));
+    v << nu(0), nu(1), zero;
+    w << zero, zero, nu(2);
   } else {
     v << nu(0), nu(1), nu(2);
     w << nu(3), nu(4), nu(5);
@@ -129,16 +134,18 @@ template <typename S>
 EndPose<S> end_pose(const ImplicitBody& body, const Eigen::Matrix<S, Eigen::Dynamic, 1>& x,
                     int first, int dofs, double h, int dimension) {
   EndPose<S> p;
+  const Mat3 R = body.orientation.toRotationMatrix();
   if (dofs == 0) {
-    p.x = body.position.cast<S>();
-    p.R = body.orientation.toRotationMatrix().cast<S>();
+    p.x = constant_like(body.position, x(0));
+    for (int j = 0; j < 3; ++j) p.R.col(j) = constant_like(Vec3(R.col(j)), x(0));
     return p;
   }
   Eigen::Matrix<S, 3, 1> v, w;
   split_velocity<S>(x.segment(first, dofs), dimension, v, w);
-  p.x = body.position.cast<S>() + h * v;
-  p.R = rotation_exp<S>(Eigen::Matrix<S, 3, 1>(h * w)) *
-        body.orientation.toRotationMatrix().cast<S>();
+  p.x = constant_like(body.position, x(0)) + h * v;
+  Eigen::Matrix<S, 3, 3> R0;
+  for (int j = 0; j < 3; ++j) R0.col(j) = constant_like(Vec3(R.col(j)), x(0));
+  p.R = rotation_exp<S>(Eigen::Matrix<S, 3, 1>(h * w)) * R0;
   return p;
 }
 
@@ -151,17 +158,18 @@ void pair_equations(const PairInputs& in, const PairMap& m,
   using std::sqrt;
   const int D = in.dimension;
   const ImplicitPair& pair = *in.pair;
+  const S zero = constant_like(0.0, x(0));  // every constant with x's derivative size
   const EndPose<S> A = end_pose<S>(*in.a, x, 0, m.na, in.h, D);
   const EndPose<S> B = end_pose<S>(*in.b, x, m.na, m.nb, in.h, D);
   const int p0 = m.na + m.nb;
   auto point = [&](int first) {
     Vec3S p;
-    p << x(first), x(first + 1), D == 2 ? S(0.0) : x(first + 2);
+    p << x(first), x(first + 1), D == 2 ? zero : x(first + 2);
     return p;
   };
   const Vec3S a1 = point(p0), a2 = point(p0 + D);
   const int f0 = p0 + 2 * D, nf = friction_rows(D);
-  const S p_t = x(f0), p_o = D == 2 ? S(0.0) : x(f0 + 1), p_r = D == 2 ? S(0.0) : x(f0 + 2);
+  const S p_t = x(f0), p_o = D == 2 ? zero : x(f0 + 1), p_r = D == 2 ? zero : x(f0 + 2);
   const S l1 = x(f0 + nf), l2 = x(f0 + nf + 1), p_n = x(f0 + nf + 2), sigma = x(f0 + nf + 3);
 
   // Body a's function and gradient at a1 and a2, body b's at a2 (world).
@@ -172,16 +180,17 @@ void pair_equations(const PairInputs& in, const PairMap& m,
   const Vec3S n = g1 / sqrt(g1.squaredNorm());
   Vec3S t, o;
   if (D == 2) {
-    t << -n.y(), n.x(), S(0.0);
-    o.setZero();
+    t << -n.y(), n.x(), zero;
+    o = constant_like(Vec3(Vec3::Zero()), zero);
   } else {
-    const Vec3S kn = in.axis.cast<S>().cross(n);
+    const Vec3S kn = constant_like(in.axis, zero).cross(n);
     t = kn / sqrt(kn.squaredNorm());
     o = n.cross(t);
   }
 
   // Velocities at the end of the step; the relative velocity of b's point over a's.
-  Vec3S va = Vec3S::Zero(), wa = Vec3S::Zero(), vb = Vec3S::Zero(), wb = Vec3S::Zero();
+  const Vec3S none = constant_like(Vec3(Vec3::Zero()), zero);
+  Vec3S va = none, wa = none, vb = none, wb = none;
   if (m.na) split_velocity<S>(x.segment(0, m.na), D, va, wa);
   if (m.nb) split_velocity<S>(x.segment(m.na, m.nb), D, vb, wb);
   const Vec3S ra = a1 - A.x, rb = a2 - B.x;
@@ -201,7 +210,8 @@ void pair_equations(const PairInputs& in, const PairMap& m,
       out.segment(first + 3, 3) = torque;
     }
   };
-  out.setZero(m.na + m.nb + m.np);
+  out.resize(m.na + m.nb + m.np);
+  for (int i = 0; i < out.size(); ++i) out(i) = zero;
   put_wrench(0, m.na, Vec3S(-P), torque_a);
   put_wrench(m.na, m.nb, P, torque_b);
 
@@ -234,7 +244,7 @@ void pair_equations(const PairInputs& in, const PairMap& m,
     if (D == 3) cone -= p_o * p_o / e2s.y();
     if (D == 3 && e2s.z() > 0.0) cone -= p_r * p_r / e2s.z();
   } else {
-    cone = S(1.0);
+    cone = constant_like(1.0, zero);
   }
   out(f0 + nf + 3) = cone;
 }

@@ -27,25 +27,47 @@ struct ImplicitFunction {
 // normal not of unit length), or nullptr.
 const char* implicit_function_defect(const ImplicitFunction& f);
 
+// The constant v as a scalar of the kind of `like`: under automatic differentiation a value
+// with an all-zero derivative vector of like's size (Eigen's AutoDiffScalar cannot combine an
+// empty derivative vector with a full one inside an expression).
+template <typename S>
+S constant_like(double v, const S& like) {
+  S out = like;
+  out.value() = v;
+  out.derivatives().setZero();
+  return out;
+}
+inline double constant_like(double v, double) {
+  return v;
+}
+
+// The vector v as scalars of the kind of `like` (see constant_like).
+template <typename S>
+Eigen::Matrix<S, 3, 1> constant_like(const Vec3& v, const S& like) {
+  Eigen::Matrix<S, 3, 1> out;
+  for (int i = 0; i < 3; ++i) out(i) = constant_like(v(i), like);
+  return out;
+}
+
 // f(x), x in the body frame.
 template <typename S>
 S implicit_value(const ImplicitFunction& f, const Eigen::Matrix<S, 3, 1>& x) {
   using std::abs;
   using std::pow;
-  const Eigen::Matrix<S, 3, 1> d = x - f.center.cast<S>();
+  const Eigen::Matrix<S, 3, 1> d = x - constant_like(f.center, x(0));
   switch (f.kind) {
     case ImplicitFunction::Kind::Sphere: {
       const double r = f.radii.x();
       return (d.squaredNorm() - r * r) / (2.0 * r);
     }
     case ImplicitFunction::Kind::Ellipsoid: {
-      S sum = S(0.0);
+      S sum = constant_like(0.0, x(0));
       for (int i = 0; i < 3; ++i) sum += d(i) * d(i) / (f.radii(i) * f.radii(i));
       return 0.5 * f.radii.minCoeff() * (sum - 1.0);
     }
     case ImplicitFunction::Kind::Superquadric: {
       const double p = f.exponent;
-      S sum = S(0.0);
+      S sum = constant_like(0.0, x(0));
       for (int i = 0; i < 3; ++i) {
         const S u = d(i) / f.radii(i);
         // |u|^p, written so that its derivatives are defined at u = 0 (p >= 2).
@@ -54,9 +76,9 @@ S implicit_value(const ImplicitFunction& f, const Eigen::Matrix<S, 3, 1>& x) {
       return f.radii.minCoeff() / p * (sum - 1.0);
     }
     case ImplicitFunction::Kind::HalfSpace:
-      return d.dot(f.normal.cast<S>());
+      return d.dot(constant_like(f.normal, x(0)));
   }
-  return S(0.0);
+  return constant_like(0.0, x(0));
 }
 
 // grad f(x), x in the body frame (the derivative of implicit_value).
@@ -65,7 +87,7 @@ Eigen::Matrix<S, 3, 1> implicit_gradient(const ImplicitFunction& f,
                                          const Eigen::Matrix<S, 3, 1>& x) {
   using std::abs;
   using std::pow;
-  const Eigen::Matrix<S, 3, 1> d = x - f.center.cast<S>();
+  const Eigen::Matrix<S, 3, 1> d = x - constant_like(f.center, x(0));
   Eigen::Matrix<S, 3, 1> g;
   switch (f.kind) {
     case ImplicitFunction::Kind::Sphere:
@@ -82,9 +104,9 @@ Eigen::Matrix<S, 3, 1> implicit_gradient(const ImplicitFunction& f,
       return g;
     }
     case ImplicitFunction::Kind::HalfSpace:
-      return f.normal.cast<S>();
+      return constant_like(f.normal, x(0));
   }
-  return Eigen::Matrix<S, 3, 1>::Zero();
+  return constant_like(Vec3(Vec3::Zero()), x(0));
 }
 
 // The point where the ray from the function's centre in direction `dir` (body frame) leaves
