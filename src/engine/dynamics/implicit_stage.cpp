@@ -73,7 +73,7 @@ void ImplicitStage::step(const Model& model, const Settings& settings, State& st
     ImplicitBody& x = bodies_[i];
     x.mass = b.mass;
     x.inertia = b.inertia;
-    x.is_static = b.is_static;
+    x.is_static = b.is_static || !b.present_at(state.time);  // a body yet to appear waits
     x.position = s.position;
     x.orientation = s.orientation;
     x.velocity = s.velocity;

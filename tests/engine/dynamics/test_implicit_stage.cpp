@@ -87,6 +87,21 @@ TEST(ImplicitStage, Example1AsAPlanarModelRollsTheDiscForTenSeconds) {
   EXPECT_NEAR(sim.state().bodies[std::size_t(d)].position.x(), -30.0, 1e-6);
 }
 
+// A body that appears later waits where it is until then (as under every formulation), and
+// then falls.
+TEST(ImplicitStage, ABodyYetToAppearWaitsUntilItsTime) {
+  test::World w;
+  w.add_plane("ground", Vec3::Zero(), Quat::Identity(), 0.5);
+  const int ball = w.add_sphere("ball", 0.5, 1.0, Vec3(0.0, 0.0, 3.0));
+  w.model.bodies[std::size_t(ball)].appear_time = 0.5;
+  Simulator sim(w.model, w.state, implicit_settings(0.01, Vec3(0, 0, -kG)));
+  for (int k = 0; k < 50; ++k) ASSERT_FALSE(sim.step().failed);
+  EXPECT_EQ(sim.state().bodies[std::size_t(ball)].position.z(), 3.0);
+  EXPECT_EQ(sim.state().bodies[std::size_t(ball)].velocity.z(), 0.0);
+  for (int k = 0; k < 10; ++k) ASSERT_FALSE(sim.step().failed);
+  EXPECT_LT(sim.state().bodies[std::size_t(ball)].position.z(), 3.0);
+}
+
 // Shapes without an implicit function, and joints, are refused by name.
 TEST(ImplicitStage, PolytopesAndJointsAreRefusedWithTheReason) {
   test::World w;
