@@ -84,18 +84,23 @@ void ImplicitStage::step(const Model& model, const Settings& settings, State& st
   }
   // One pair per pair of bodies the narrow phase found within epsilon, in its order (normal
   // from body_a onto body_b), each with its unknowns of the last step if it had any.
+  // Pairs are few: a linear search finds repeats and last step's answers, and the vectors keep
+  // their storage from step to step.
+  auto find = [](const std::vector<ImplicitPair>& in, int a, int b) {
+    return std::find_if(in.begin(), in.end(),
+                        [&](const ImplicitPair& p) { return p.a == a && p.b == b; });
+  };
   pairs_.clear();
   contacts_.clear();
-  std::map<std::pair<int, int>, ImplicitContact> kept;
   for (const Contact& c : r.contacts) {
-    const std::pair<int, int> key{c.body_a, c.body_b};
-    if (kept.count(key)) continue;
+    if (find(pairs_, c.body_a, c.body_b) != pairs_.end()) continue;
     const Body &a = model.bodies[std::size_t(c.body_a)], &b = model.bodies[std::size_t(c.body_b)];
     if (a.is_static && b.is_static) continue;
     pairs_.push_back({c.body_a, c.body_b, std::sqrt(a.mu * b.mu), Vec3(1.0, 1.0, 0.0)});
-    const auto w = warm_.find(key);
-    contacts_.push_back(w != warm_.end() ? w->second : ImplicitContact{});
-    kept[key] = ImplicitContact{};
+    const auto w = find(warm_pairs_, c.body_a, c.body_b);
+    contacts_.push_back(w != warm_pairs_.end()
+                            ? warm_contacts_[std::size_t(w - warm_pairs_.begin())]
+                            : ImplicitContact{});
   }
   ImplicitStepOptions o;
   o.dimension = model.planar() ? 2 : 3;
@@ -116,9 +121,7 @@ void ImplicitStage::step(const Model& model, const Settings& settings, State& st
   report.message = solve.failure;
   report.seconds = r.timings.solve;
   r.attempts = {report};
-  int size = 0;
-  for (const ImplicitBody& b : bodies_) size += b.is_static ? 0 : (o.dimension == 2 ? 3 : 6);
-  r.problem_size = size + int(pairs_.size()) * (o.dimension == 2 ? 9 : 13);
+  r.problem_size = implicit_problem_size(bodies_, pairs_.size(), o.dimension);
   if (!solve.solved) {
     r.failed = true;
     r.failure = "no solver answered: mcp-newton " + solve.failure;
@@ -140,7 +143,6 @@ void ImplicitStage::step(const Model& model, const Settings& settings, State& st
   }
   state.time += settings.h;
   ++state.step;
-  warm_.clear();
   const std::size_t n = pairs_.size();
   r.contacts.resize(n);
   r.enforced.assign(n, 1);
@@ -152,7 +154,6 @@ void ImplicitStage::step(const Model& model, const Settings& settings, State& st
   r.max_penetration = 0.0;
   for (std::size_t k = 0; k < n; ++k) {
     const ImplicitContact& x = contacts_[k];
-    warm_[{pairs_[k].a, pairs_[k].b}] = x;
     Contact& c = r.contacts[k];
     c = Contact{};
     c.body_a = pairs_[k].a;
@@ -167,6 +168,9 @@ void ImplicitStage::step(const Model& model, const Settings& settings, State& st
     r.max_penetration = std::max(r.max_penetration, -x.gap);
   }
   r.constraints = ConstraintSet{};
+  // This step's answers start the next step's solve.
+  warm_pairs_.swap(pairs_);
+  warm_contacts_.swap(contacts_);
 }
 
 }  // namespace pegsim

@@ -5,9 +5,7 @@
 // warm-start the next step's solve while it stays.
 #pragma once
 
-#include <map>
 #include <string>
-#include <utility>
 #include <vector>
 
 #include "engine/core/contact.hpp"
@@ -34,10 +32,14 @@ class ImplicitStage {
   // the state holds the end of the step (time and step advanced, applied wrenches cleared);
   // on failure it is unchanged and r.failed says why.
   void step(const Model& model, const Settings& settings, State& state, StepReport& r);
-  void forget() { warm_.clear(); }
+  void forget() {
+    warm_pairs_.clear();
+    warm_contacts_.clear();
+  }
 
  private:
-  std::map<std::pair<int, int>, ImplicitContact> warm_;
+  std::vector<ImplicitPair> warm_pairs_;  // the last solved step's pairs and their unknowns
+  std::vector<ImplicitContact> warm_contacts_;
   std::vector<ImplicitBody> bodies_;
   std::vector<ImplicitPair> pairs_;
   std::vector<ImplicitContact> contacts_;

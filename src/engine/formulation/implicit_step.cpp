@@ -311,6 +311,11 @@ ImplicitContact first_guess(const ImplicitBody& a, const ImplicitBody& b, int di
 
 }  // namespace
 
+int implicit_problem_size(const std::vector<ImplicitBody>& bodies, std::size_t pairs,
+                          int dimension) {
+  return make_layout(bodies, pairs, dimension).size;
+}
+
 double implicit_kinetic_energy(const std::vector<ImplicitBody>& bodies) {
   double e = 0.0;
   for (const ImplicitBody& b : bodies) {

@@ -73,6 +73,10 @@ McpNewtonReport implicit_step(std::vector<ImplicitBody>& bodies,
                               std::vector<ImplicitContact>& contacts,
                               const ImplicitStepOptions& options);
 
+// Unknowns of the step's mixed NCP: 6 per moving body and 13 per pair (planar: 3 and 9).
+int implicit_problem_size(const std::vector<ImplicitBody>& bodies, std::size_t pairs,
+                          int dimension);
+
 // Kinetic energy of the bodies, J.
 double implicit_kinetic_energy(const std::vector<ImplicitBody>& bodies);
 
