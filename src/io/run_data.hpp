@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/core/body.hpp"
 #include "engine/core/constraint_set.hpp"
 #include "engine/core/contact.hpp"
 #include "engine/core/controller_spec.hpp"
@@ -49,6 +50,7 @@ struct RunBody {
   double mu = 0.0;
   std::vector<int> no_collide;
   double appear_time = 0.0;  // s; absent before (/bodies/appear_time, 0 when absent)
+  QuasiRigidShell shell;     // /bodies/shell (rigid when absent)
 };
 
 // Everything that does not change from frame to frame.

@@ -79,6 +79,7 @@ RunHeader make_run_header(const Scene& scene, const Model& model, const Settings
     rb.mu = b.mu;
     rb.no_collide = b.no_collide;
     rb.appear_time = b.appear_time;
+    rb.shell = b.shell;
     h.bodies.push_back(std::move(rb));
   }
   h.joints = model.joints;
@@ -161,6 +162,7 @@ Model build_model(const RunHeader& header, const std::string& origin) {
     b.mu = rb.mu;
     b.no_collide = rb.no_collide;
     b.appear_time = rb.appear_time;
+    b.shell = rb.shell;
     m.bodies.push_back(std::move(b));
   }
   for (const Joint& j : header.joints)

@@ -199,7 +199,7 @@ void write_bodies(hid_t file, const std::vector<RunBody>& bodies) {
   const hsize_t n = bodies.size();
   std::vector<std::string> names;
   std::vector<std::int8_t> kind;
-  std::vector<double> radius, mass, mu, inertia, vertices, appear_time;
+  std::vector<double> radius, mass, mu, inertia, vertices, appear_time, shell;
   std::vector<float> color;
   std::vector<std::uint8_t> is_static, visible;
   std::vector<std::int64_t> vertex_offset{0}, face_offset{0}, face_vertex_offset{0};
@@ -217,6 +217,7 @@ void write_bodies(hid_t file, const std::vector<RunBody>& bodies) {
     is_static.push_back(b.is_static);
     visible.push_back(b.visible);
     appear_time.push_back(b.appear_time);
+    shell.insert(shell.end(), {b.shell.stiffness, b.shell.damping, b.shell.max_deflection});
     for (const Vec3& v : b.vertices) vertices.insert(vertices.end(), {v.x(), v.y(), v.z()});
     vertex_offset.push_back(vertex_offset.back() + static_cast<std::int64_t>(b.vertices.size()));
     for (const std::vector<int>& f : b.faces) {
@@ -250,6 +251,7 @@ void write_bodies(hid_t file, const std::vector<RunBody>& bodies) {
                     no_collide.data());
   write_parts(id, bodies);
   h5::write_dataset(id, "appear_time", H5T_NATIVE_DOUBLE, H5T_IEEE_F64LE, {n}, appear_time.data());
+  h5::write_dataset(id, "shell", H5T_NATIVE_DOUBLE, H5T_IEEE_F64LE, {n, 3}, shell.data());
 }
 
 // Offsets must start at 0, never decrease and end at `total`.
@@ -362,6 +364,14 @@ std::vector<RunBody> read_bodies(hid_t file) {
       H5Lexists(id, "appear_time", H5P_DEFAULT) > 0
           ? sized(h5::read_all<double>(id, "appear_time", H5T_NATIVE_DOUBLE, 1), n, "appear_time")
           : std::vector<double>(n, 0.0);
+  // Added within version 1 (stiffness, damping, max deflection per body): files written before
+  // it have rigid bodies only.
+  std::vector<double> shell;
+  if (H5Lexists(id, "shell", H5P_DEFAULT) > 0)
+    shell = sized(h5::read_all<double>(id, "shell", H5T_NATIVE_DOUBLE, 2), 3 * n, "shell");
+  else
+    for (std::size_t i = 0; i < n; ++i)
+      shell.insert(shell.end(), {0.0, 0.0, QuasiRigidShell{}.max_deflection});
 
   std::vector<RunBody> bodies(n);
   for (std::size_t i = 0; i < n; ++i) {
@@ -381,6 +391,13 @@ std::vector<RunBody> read_bodies(hid_t file) {
     if (!(b.appear_time >= 0.0))
       throw Failure("/bodies/appear_time: expected times >= 0 in s, found " +
                     std::to_string(b.appear_time) + " for body " + std::to_string(i));
+    b.shell = {shell[3 * i], shell[3 * i + 1], shell[3 * i + 2]};
+    if (!(b.shell.stiffness >= 0.0 && b.shell.damping >= 0.0 && b.shell.max_deflection > 0.0))
+      throw Failure(
+          "/bodies/shell: expected stiffness >= 0, damping >= 0 and max deflection > 0"
+          " in N/m, N s/m and m for body " +
+          std::to_string(i));
+    if (!b.shell.compliant()) b.shell = QuasiRigidShell{};  // also a file without /bodies/shell
     for (int c = 0; c < 4; ++c) b.color[c] = color[4 * i + c];
     for (std::int64_t v = vertex_offset[i]; v < vertex_offset[i + 1]; ++v)
       b.vertices.emplace_back(vertices[3 * v], vertices[3 * v + 1], vertices[3 * v + 2]);

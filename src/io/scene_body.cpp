@@ -126,11 +126,25 @@ void planar_state(const JsonNode& b, const SceneShape& shape, BodyState& state) 
     state.angular_velocity.z() = n->number("an angular velocity about z in rad/s (2D scene)");
 }
 
+// A quasi-rigid shell (seed 001 §5): stiffness k > 0, damping c >= 0, max_deflection > 0 (the
+// shell's thickness over the rigid core; without it the core is never reached).
+QuasiRigidShell shell(const JsonNode& node) {
+  node.require_object("a shell object {\"stiffness\": k, \"damping\": c, \"max_deflection\": d}");
+  node.allow_only({"stiffness", "damping", "max_deflection"});
+  QuasiRigidShell s;
+  s.stiffness =
+      node.at("stiffness", "a stiffness k > 0 in N/m").positive("a stiffness k > 0 in N/m");
+  if (auto n = node.find("damping")) s.damping = n->non_negative("a damping c >= 0 in N s/m");
+  if (auto n = node.find("max_deflection"))
+    s.max_deflection = n->positive("a shell thickness > 0 in m");
+  return s;
+}
+
 SceneBody parse_body(const JsonNode& b, const std::filesystem::path& base_dir, int dimension) {
   b.require_object("a body object");
   b.allow_only({"name", "shape", "position", "orientation", "velocity", "angular_velocity", "mass",
                 "density", "inertia", "mu", "color", "static", "visible", "no_collide",
-                "appear_time"});
+                "appear_time", "shell"});
   SceneBody out;
   Body& body = out.body;
   BodyState& state = out.state;
@@ -186,6 +200,7 @@ SceneBody parse_body(const JsonNode& b, const std::filesystem::path& base_dir, i
   if (auto n = b.find("visible")) body.visible = n->boolean();
   if (auto n = b.find("no_collide")) out.no_collide = no_collide(*n);
   if (auto n = b.find("appear_time")) body.appear_time = n->non_negative("a time >= 0 in s");
+  if (auto n = b.find("shell")) body.shell = shell(*n);
   return out;
 }
 

@@ -1064,4 +1064,49 @@ TEST(RunFile, AppearTimesAreStoredAndReplayed) {
   EXPECT_EQ(RunReader(old).model().bodies[2].appear_time, 0.0);
 }
 
+// A quasi-rigid shell (scene field shell) is stored in /bodies/shell and read back; a file
+// without the dataset has rigid bodies, and a negative stiffness is refused by name.
+TEST(RunFile, QuasiRigidShellsAreStoredAndReadBack) {
+  const fs::path file = fresh("shell.h5");
+  const Scene sc = parse_scene(R"({"dimension": 2, "bodies": [
+      {"name": "ground", "shape": {"type": "half_plane"},
+       "shell": {"stiffness": 1000, "damping": 2, "max_deflection": 0.05}},
+      {"name": "disc", "shape": {"type": "circle", "radius": 1}, "position": [0, 1.2]}],
+      "settings": {"formulation": "geometrically-implicit", "h": 0.001}})",
+                               "shell.json", ".");
+  {
+    Simulator sim(sc.model, sc.initial, sc.settings);
+    RunWriter writer(file, make_run_header(sc, sim.model(), sim.settings(), "test"), sim.state());
+    sim.add_observer(&writer);
+    for (int k = 0; k < 300; ++k) ASSERT_FALSE(sim.step().failed) << k;
+    writer.close();
+  }
+  {
+    RunReader reader(file);
+    const QuasiRigidShell& s = reader.model().bodies[0].shell;
+    EXPECT_EQ(s.stiffness, 1000.0);
+    EXPECT_EQ(s.damping, 2.0);
+    EXPECT_EQ(s.max_deflection, 0.05);
+    EXPECT_FALSE(reader.model().bodies[1].shell.compliant());
+    EXPECT_EQ(reader.model().bodies[1].shell.max_deflection,
+              std::numeric_limits<double>::infinity());
+  }
+  expect_exact_replay(file);
+  const fs::path old = broken_copy(file, "shell_old.h5",
+                                   [](hid_t f) { H5Ldelete(f, "/bodies/shell", H5P_DEFAULT); });
+  EXPECT_FALSE(RunReader(old).model().bodies[0].shell.compliant());
+  const fs::path bad = broken_copy(file, "shell_bad.h5", [](hid_t f) {
+    const double rows[6] = {-1.0, 0.0, 1.0, 0.0, 0.0, 1.0};
+    const hid_t d = H5Dopen2(f, "/bodies/shell", H5P_DEFAULT);
+    H5Dwrite(d, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, rows);
+    H5Dclose(d);
+  });
+  try {
+    RunReader reader(bad);
+    ADD_FAILURE() << "a negative stiffness was read";
+  } catch (const std::exception& e) {
+    EXPECT_NE(std::string(e.what()).find("/bodies/shell"), std::string::npos) << e.what();
+  }
+}
+
 }  // namespace

@@ -51,8 +51,8 @@ Events run_implicit(double duration, CsvTable& csv) {
   ball.position = Vec3(0.0, 6.62105263157895, 8.78417110772903);
   ball.force = kWrench;
   std::vector<ImplicitBody> bodies{big, small, ball};
-  const std::vector<ImplicitPair> pairs{{0, 2, 0.2, Vec3(1.0, 1.0, 0.3)},
-                                        {1, 2, 0.2, Vec3(1.0, 1.0, 0.3)}};
+  const std::vector<ImplicitPair> pairs{{0, 2, 0.2, Vec3(1.0, 1.0, 0.3), {}},
+                                        {1, 2, 0.2, Vec3(1.0, 1.0, 0.3), {}}};
   ImplicitStepOptions o;
   o.h = 0.01;
   o.gravity.setZero();

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <array>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -9,6 +10,18 @@
 #include "engine/core/shape.hpp"
 
 namespace pegsim {
+
+// A quasi-rigid body's compliant shell over its rigid core (seed 001 §5): the shell's normal
+// force is the lumped Kelvin-Voigt spring-damper k delta_n + c d(delta_n)/dt of its deflection
+// delta_n, (33); at delta_n = max_deflection the rigid core takes over. Acts under the
+// geometrically implicit formulation; the others treat the body as rigid.
+struct QuasiRigidShell {
+  double stiffness = 0.0;  // k, N/m; 0: no shell, the body is rigid
+  double damping = 0.0;    // c, N s/m
+  double max_deflection = std::numeric_limits<double>::infinity();  // delta_n^max, m
+
+  bool compliant() const { return stiffness > 0.0; }
+};
 
 struct Body {
   std::string name;
@@ -24,6 +37,7 @@ struct Body {
   // Before it the body is absent: it keeps its initial pose and twist without moving and takes
   // part in no broad phase, contact or overlap.
   double appear_time = 0.0;  // s
+  QuasiRigidShell shell;
 
   // Present in the step (or frame) starting at `time`. The 1 ns slack lets the rounded sum of
   // the steps before appear_time count as reaching it.

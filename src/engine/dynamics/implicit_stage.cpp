@@ -28,6 +28,17 @@ const char* shape_name(ShapeKind k) {
 
 }  // namespace
 
+QuasiRigidShell pair_shell(const QuasiRigidShell& a, const QuasiRigidShell& b) {
+  if (!a.compliant()) return b;
+  if (!b.compliant()) return a;
+  QuasiRigidShell s;
+  s.stiffness = a.stiffness * b.stiffness / (a.stiffness + b.stiffness);
+  s.damping =
+      a.damping > 0.0 && b.damping > 0.0 ? a.damping * b.damping / (a.damping + b.damping) : 0.0;
+  s.max_deflection = a.max_deflection + b.max_deflection;
+  return s;
+}
+
 bool implicit_function_of(const Shape& shape, ImplicitFunction& out) {
   out = ImplicitFunction{};
   switch (shape.kind) {
@@ -86,9 +97,11 @@ void ImplicitStage::step(const Model& model, const Settings& settings, State& st
   // from body_a onto body_b), each with its unknowns of the last step if it had any.
   // Pairs are few: a linear search finds repeats and last step's answers, and the vectors keep
   // their storage from step to step.
+  // A body with a quasi-rigid shell is the pair's body b (the paper's flexible body, §5.1).
   auto find = [](const std::vector<ImplicitPair>& in, int a, int b) {
-    return std::find_if(in.begin(), in.end(),
-                        [&](const ImplicitPair& p) { return p.a == a && p.b == b; });
+    return std::find_if(in.begin(), in.end(), [&](const ImplicitPair& p) {
+      return (p.a == a && p.b == b) || (p.a == b && p.b == a);
+    });
   };
   pairs_.clear();
   contacts_.clear();
@@ -96,11 +109,14 @@ void ImplicitStage::step(const Model& model, const Settings& settings, State& st
     if (find(pairs_, c.body_a, c.body_b) != pairs_.end()) continue;
     const Body &a = model.bodies[std::size_t(c.body_a)], &b = model.bodies[std::size_t(c.body_b)];
     if (a.is_static && b.is_static) continue;
-    pairs_.push_back({c.body_a, c.body_b, std::sqrt(a.mu * b.mu), Vec3(1.0, 1.0, 0.0)});
+    const bool swap = a.shell.compliant() && !b.shell.compliant();
+    ImplicitPair pair{swap ? c.body_b : c.body_a, swap ? c.body_a : c.body_b,
+                      std::sqrt(a.mu * b.mu), Vec3(1.0, 1.0, 0.0), pair_shell(a.shell, b.shell)};
+    pairs_.push_back(pair);
     const auto w = find(warm_pairs_, c.body_a, c.body_b);
-    contacts_.push_back(w != warm_pairs_.end()
-                            ? warm_contacts_[std::size_t(w - warm_pairs_.begin())]
-                            : ImplicitContact{});
+    const bool warm = w != warm_pairs_.end() && w->a == pair.a;  // a1 on the same body
+    contacts_.push_back(warm ? warm_contacts_[std::size_t(w - warm_pairs_.begin())]
+                             : ImplicitContact{});
   }
   ImplicitStepOptions o;
   o.dimension = model.planar() ? 2 : 3;
@@ -121,7 +137,7 @@ void ImplicitStage::step(const Model& model, const Settings& settings, State& st
   report.message = solve.failure;
   report.seconds = r.timings.solve;
   r.attempts = {report};
-  r.problem_size = implicit_problem_size(bodies_, pairs_.size(), o.dimension);
+  r.problem_size = implicit_problem_size(bodies_, pairs_, o.dimension);
   if (!solve.solved) {
     r.failed = true;
     r.failure = "no solver answered: mcp-newton " + solve.failure;

@@ -21,6 +21,11 @@ namespace pegsim {
 // shapes that have none here (polytopes, polygons, compounds).
 bool implicit_function_of(const Shape& shape, ImplicitFunction& out);
 
+// The shell of a pair: a body's own when the other is rigid; two shells in series (stiffness
+// k_a k_b / (k_a + k_b), dampers likewise, thicknesses added) when both have one, an
+// approximation beyond the paper, which gives a shell to one body of a pair.
+QuasiRigidShell pair_shell(const QuasiRigidShell& a, const QuasiRigidShell& b);
+
 // Why `model` cannot be stepped geometrically implicitly (a body without an implicit function,
 // joints), or "".
 std::string implicit_step_defect(const Model& model);

@@ -7,8 +7,8 @@
 namespace pegsim {
 namespace {
 
-// A pair's equations see at most two bodies' velocities (6 each) and its own 13 unknowns.
-constexpr int kMaxLocal = 25;
+// A pair's equations see at most two bodies' velocities (6 each) and its own 16 unknowns.
+constexpr int kMaxLocal = 28;
 using Derivatives = Eigen::Matrix<double, Eigen::Dynamic, 1, 0, kMaxLocal, 1>;
 using Ad = Eigen::AutoDiffScalar<Derivatives>;
 using Vec3A = Eigen::Matrix<Ad, 3, 1>;
@@ -46,9 +46,28 @@ int body_dofs(int dimension) {
 int friction_rows(int dimension) {
   return dimension == 2 ? 1 : 3;
 }
-// a1, a2, the friction impulses, l1, l2, p_n, sigma.
-int pair_size(int dimension) {
-  return 2 * dimension + friction_rows(dimension) + 4;
+// A pair's unknowns, relative to its first: a1, a2, the friction impulses (p_t; p_o, p_r in
+// 3D), on a quasi-rigid pair delta-bar_n and delta_n, then the complementarity variables l1,
+// l2, p_n (on a quasi-rigid pair p_ns), sigma and (quasi-rigid) p_nr.
+struct PairRows {
+  int a1 = 0, a2 = 0, friction = 0, offset = -1, deflection = -1;
+  int l1 = 0, l2 = 0, p_n = 0, sigma = 0, p_core = -1;
+  int size = 0;
+  int first_bounded = 0;  // l1 and everything after it are >= 0
+};
+
+PairRows pair_rows(int dimension, bool compliant) {
+  PairRows r;
+  int i = 0;
+  r.a1 = i, i += dimension;
+  r.a2 = i, i += dimension;
+  r.friction = i, i += friction_rows(dimension);
+  if (compliant) r.offset = i++, r.deflection = i++;
+  r.first_bounded = i;
+  r.l1 = i++, r.l2 = i++, r.p_n = i++, r.sigma = i++;
+  if (compliant) r.p_core = i++;
+  r.size = i;
+  return r;
 }
 
 // Where everything lives in z (and in F: each unknown's row holds its equation).
@@ -56,19 +75,22 @@ struct Layout {
   int dimension = 3;
   std::vector<int> body;  // first row of each body's nu, -1 for a static body
   std::vector<int> pair;  // first row of each pair's unknowns
+  std::vector<PairRows> rows;
   int size = 0;
 };
 
-Layout make_layout(const std::vector<ImplicitBody>& bodies, std::size_t pairs, int dimension) {
+Layout make_layout(const std::vector<ImplicitBody>& bodies, const std::vector<ImplicitPair>& pairs,
+                   int dimension) {
   Layout l;
   l.dimension = dimension;
   for (const ImplicitBody& b : bodies) {
     l.body.push_back(b.is_static ? -1 : l.size);
     if (!b.is_static) l.size += body_dofs(dimension);
   }
-  for (std::size_t k = 0; k < pairs; ++k) {
+  for (const ImplicitPair& p : pairs) {
     l.pair.push_back(l.size);
-    l.size += pair_size(dimension);
+    l.rows.push_back(pair_rows(dimension, p.shell.compliant()));
+    l.size += l.rows.back().size;
   }
   return l;
 }
@@ -110,12 +132,12 @@ struct PairMap {
   std::vector<int> global;  // local index -> row of z (and of F)
 };
 
-PairMap pair_map(const Layout& l, const ImplicitPair& pair) {
+PairMap pair_map(const Layout& l, const ImplicitPair& pair, const PairRows& rows) {
   PairMap m;
   const int dofs = body_dofs(l.dimension);
   m.na = l.body[std::size_t(pair.a)] < 0 ? 0 : dofs;
   m.nb = l.body[std::size_t(pair.b)] < 0 ? 0 : dofs;
-  m.np = pair_size(l.dimension);
+  m.np = rows.size;
   for (int i = 0; i < m.na; ++i) m.global.push_back(l.body[std::size_t(pair.a)] + i);
   for (int i = 0; i < m.nb; ++i) m.global.push_back(l.body[std::size_t(pair.b)] + i);
   return m;
@@ -125,9 +147,11 @@ struct PairInputs {
   const ImplicitBody* a;
   const ImplicitBody* b;
   const ImplicitPair* pair;
+  PairRows rows;
   Vec3 axis;  // k of the 3D friction directions
   double h;
   int dimension;
+  double deflection;  // delta_n at the start of the step (quasi-rigid pairs)
 };
 
 template <typename S>
@@ -161,16 +185,25 @@ void pair_equations(const PairInputs& in, const PairMap& m,
   const S zero = constant_like(0.0, x(0));  // every constant with x's derivative size
   const EndPose<S> A = end_pose<S>(*in.a, x, 0, m.na, in.h, D);
   const EndPose<S> B = end_pose<S>(*in.b, x, m.na, m.nb, in.h, D);
+  // The pair's rows in x and out, at p0 + rows.*.
   const int p0 = m.na + m.nb;
+  PairRows r = in.rows;
+  for (int* row : {&r.a1, &r.a2, &r.friction, &r.l1, &r.l2, &r.p_n, &r.sigma}) *row += p0;
+  const bool shell = pair.shell.compliant();
+  if (shell)
+    for (int* row : {&r.offset, &r.deflection, &r.p_core}) *row += p0;
   auto point = [&](int first) {
     Vec3S p;
     p << x(first), x(first + 1), D == 2 ? zero : x(first + 2);
     return p;
   };
-  const Vec3S a1 = point(p0), a2 = point(p0 + D);
-  const int f0 = p0 + 2 * D, nf = friction_rows(D);
+  const Vec3S a1 = point(r.a1), a2 = point(r.a2);
+  const int f0 = r.friction;
   const S p_t = x(f0), p_o = D == 2 ? zero : x(f0 + 1), p_r = D == 2 ? zero : x(f0 + 2);
-  const S l1 = x(f0 + nf), l2 = x(f0 + nf + 1), p_n = x(f0 + nf + 2), sigma = x(f0 + nf + 3);
+  const S l1 = x(r.l1), l2 = x(r.l2), sigma = x(r.sigma);
+  // The normal impulse; on a quasi-rigid pair the shell's p_ns plus the core's p_nr (33).
+  const S p_n = shell ? S(x(r.p_n) + x(r.p_core)) : x(r.p_n);
+  const S offset = shell ? x(r.offset) : zero;
 
   // Body a's function and gradient at a1 and a2, body b's at a2 (world).
   const Vec3S rho1 = A.R.transpose() * (a1 - A.x), rho12 = A.R.transpose() * (a2 - A.x);
@@ -215,10 +248,10 @@ void pair_equations(const PairInputs& in, const PairMap& m,
   put_wrench(0, m.na, Vec3S(-P), torque_a);
   put_wrench(m.na, m.nb, P, torque_b);
 
-  const Vec3S e1 = a1 - a2 + l1 * g1, e2 = g1 + l2 * g2;  // (15), (16)
+  const Vec3S e1 = a1 - a2 + l1 * g1, e2 = g1 + l2 * g2;  // (15), (16); (34)
   for (int i = 0; i < D; ++i) {
-    out(p0 + i) = e1(i);
-    out(p0 + D + i) = e2(i);
+    out(r.a1 + i) = e1(i);
+    out(r.a2 + i) = e2(i);
   }
   // (7): e^2 mu p_n (W^T nu+) + p sigma = 0 per friction direction. A direction without
   // friction (mu = 0, or e_r = 0: no torsional friction) is the equation p = 0 instead, the
@@ -234,10 +267,26 @@ void pair_equations(const PairInputs& in, const PairMap& m,
     out(f0 + 1) = friction(e2s.y(), o.dot(u), p_o);
     out(f0 + 2) = friction(e2s.z(), n.dot(wb - wa), p_r);
   }
-  // (17)-(19) and the ellipsoidal cone (5), the partners of l1, l2, p_n, sigma.
-  out(f0 + nf) = -implicit_value<S>(in.a->shape, rho1);
-  out(f0 + nf + 1) = -implicit_value<S>(in.b->shape, rho2);
-  out(f0 + nf + 2) = implicit_value<S>(in.a->shape, rho12);
+  // (17)-(19) and the ellipsoidal cone (5), the partners of l1, l2, p_n, sigma. On a
+  // quasi-rigid pair a2 lies on b's deformed surface g + delta-bar_n = 0 (34) and outside a:
+  // (36) with psi = f(a2), the form that fits (15) (l1 is a's multiplier; with psi = g(a1) +
+  // delta-bar_n, a1 = a2 anywhere inside a would satisfy every condition).
+  out(r.l1) = -implicit_value<S>(in.a->shape, rho1);
+  out(r.l2) = -(implicit_value<S>(in.b->shape, rho2) + offset);
+  out(r.p_n) = implicit_value<S>(in.a->shape, rho12);
+  if (shell) {
+    // (35): the deflection delta_n along b's normal at a2 reaches b's undeformed surface;
+    // (37): p_ns = h k delta_n + c (delta_n - delta_n^l); (38): the core, delta_n <= max.
+    const S delta = x(r.deflection);
+    const Vec3S n2 = g2 / sqrt(g2.squaredNorm());
+    const Vec3S undeformed = a2 + delta * n2;
+    out(r.offset) = implicit_value<S>(in.b->shape, Vec3S(B.R.transpose() * (undeformed - B.x)));
+    const QuasiRigidShell& s = pair.shell;
+    out(r.deflection) =
+        x(r.p_n) - (in.h * s.stiffness * delta + s.damping * (delta - in.deflection));
+    out(r.p_core) =
+        std::isfinite(s.max_deflection) ? S(s.max_deflection - delta) : constant_like(1.0, zero);
+  }
   S cone = mu * mu * p_n * p_n;
   if (mu > 0.0) {
     cone -= p_t * p_t / e2s.x();
@@ -246,7 +295,7 @@ void pair_equations(const PairInputs& in, const PairMap& m,
   } else {
     cone = constant_like(1.0, zero);
   }
-  out(f0 + nf + 3) = cone;
+  out(r.sigma) = cone;
 }
 
 // Generalized mass matrix of a body at the start of the step (planar: m, m, I_zz).
@@ -311,8 +360,8 @@ ImplicitContact first_guess(const ImplicitBody& a, const ImplicitBody& b, int di
 
 }  // namespace
 
-int implicit_problem_size(const std::vector<ImplicitBody>& bodies, std::size_t pairs,
-                          int dimension) {
+int implicit_problem_size(const std::vector<ImplicitBody>& bodies,
+                          const std::vector<ImplicitPair>& pairs, int dimension) {
   return make_layout(bodies, pairs, dimension).size;
 }
 
@@ -332,7 +381,7 @@ McpNewtonReport implicit_step(std::vector<ImplicitBody>& bodies,
                               std::vector<ImplicitContact>& contacts,
                               const ImplicitStepOptions& options) {
   const int D = options.dimension;
-  const Layout layout = make_layout(bodies, pairs.size(), D);
+  const Layout layout = make_layout(bodies, pairs, D);
   const int n = layout.size;
   contacts.resize(pairs.size());
 
@@ -355,21 +404,26 @@ McpNewtonReport implicit_step(std::vector<ImplicitBody>& bodies,
     ImplicitContact& c = contacts[k];
     if (!c.started) c = first_guess(bodies[std::size_t(pair.a)], bodies[std::size_t(pair.b)], D);
     const int first = layout.pair[k];
+    const PairRows& r = layout.rows[k];
     for (int i = 0; i < D; ++i) {
-      z(first + i) = c.a1(i);
-      z(first + D + i) = c.a2(i);
+      z(first + r.a1 + i) = c.a1(i);
+      z(first + r.a2 + i) = c.a2(i);
     }
-    const int f0 = first + 2 * D, nf = friction_rows(D);
-    z(f0) = c.p_t;
+    z(first + r.friction) = c.p_t;
     if (D == 3) {
-      z(f0 + 1) = c.p_o;
-      z(f0 + 2) = c.p_r;
+      z(first + r.friction + 1) = c.p_o;
+      z(first + r.friction + 2) = c.p_r;
     }
-    z(f0 + nf) = c.l1;
-    z(f0 + nf + 1) = c.l2;
-    z(f0 + nf + 2) = c.p_n;
-    z(f0 + nf + 3) = c.sigma;
-    PairMap m = pair_map(layout, pair);
+    z(first + r.l1) = c.l1;
+    z(first + r.l2) = c.l2;
+    z(first + r.p_n) = c.p_n - c.p_core;
+    z(first + r.sigma) = c.sigma;
+    if (pair.shell.compliant()) {
+      z(first + r.offset) = c.offset;
+      z(first + r.deflection) = c.deflection;
+      z(first + r.p_core) = c.p_core;
+    }
+    PairMap m = pair_map(layout, pair, r);
     for (int i = 0; i < m.np; ++i) m.global.push_back(first + i);
     maps.push_back(std::move(m));
     const Mat3 Ra = bodies[std::size_t(pair.a)].orientation.toRotationMatrix();
@@ -377,16 +431,16 @@ McpNewtonReport implicit_step(std::vector<ImplicitBody>& bodies,
                               bodies[std::size_t(pair.a)].shape,
                               Ra.transpose() * (c.a1 - bodies[std::size_t(pair.a)].position)))
                         .normalized();
-    inputs.push_back({&bodies[std::size_t(pair.a)], &bodies[std::size_t(pair.b)], &pair,
-                      fixed_axis(n0), options.h, D});
+    inputs.push_back({&bodies[std::size_t(pair.a)], &bodies[std::size_t(pair.b)], &pair, r,
+                      fixed_axis(n0), options.h, D, c.deflection});
   }
 
   NonlinearMcp mcp;
   mcp.size = n;
   mcp.bounded.assign(std::size_t(n), 0);
   for (std::size_t k = 0; k < pairs.size(); ++k) {
-    const int last = layout.pair[k] + pair_size(D);
-    for (int i = last - 4; i < last; ++i) mcp.bounded[std::size_t(i)] = 1;
+    const PairRows& r = layout.rows[k];
+    for (int i = r.first_bounded; i < r.size; ++i) mcp.bounded[std::size_t(layout.pair[k] + i)] = 1;
   }
   mcp.evaluate = [&](const VecX& x, VecX& F, MatX* J) {
     F.setZero(n);
@@ -431,7 +485,7 @@ McpNewtonReport implicit_step(std::vector<ImplicitBody>& bodies,
     if (report.solved) break;
     z = start;
     for (std::size_t k = 0; k < pairs.size(); ++k) {
-      const int row = layout.pair[k] + pair_size(D) - 1;
+      const int row = layout.pair[k] + layout.rows[k].sigma;
       z(row) = std::max(z(row), floor);
     }
     const int spent = report.iterations;
@@ -454,20 +508,26 @@ McpNewtonReport implicit_step(std::vector<ImplicitBody>& bodies,
   }
   for (std::size_t k = 0; k < pairs.size(); ++k) {
     ImplicitContact& c = contacts[k];
-    const int first = layout.pair[k], f0 = first + 2 * D, nf = friction_rows(D);
+    const int first = layout.pair[k];
+    const PairRows& r = layout.rows[k];
     c.a1.setZero();
     c.a2.setZero();
     for (int i = 0; i < D; ++i) {
-      c.a1(i) = z(first + i);
-      c.a2(i) = z(first + D + i);
+      c.a1(i) = z(first + r.a1 + i);
+      c.a2(i) = z(first + r.a2 + i);
     }
+    const int f0 = first + r.friction;
     c.p_t = z(f0);
     c.p_o = D == 3 ? z(f0 + 1) : 0.0;
     c.p_r = D == 3 ? z(f0 + 2) : 0.0;
-    c.l1 = z(f0 + nf);
-    c.l2 = z(f0 + nf + 1);
-    c.p_n = z(f0 + nf + 2);
-    c.sigma = z(f0 + nf + 3);
+    c.l1 = z(first + r.l1);
+    c.l2 = z(first + r.l2);
+    c.sigma = z(first + r.sigma);
+    const bool shell = pairs[k].shell.compliant();
+    c.p_core = shell ? z(first + r.p_core) : 0.0;
+    c.p_n = z(first + r.p_n) + c.p_core;
+    c.offset = shell ? z(first + r.offset) : 0.0;
+    c.deflection = shell ? z(first + r.deflection) : 0.0;
     const ImplicitBody& a = bodies[std::size_t(pairs[k].a)];
     const Mat3 Ra = a.orientation.toRotationMatrix();
     c.normal = (Ra * implicit_gradient<double>(a.shape, Vec3(Ra.transpose() * (c.a1 - a.position))))

@@ -15,6 +15,11 @@
 // end-of-step non-penetration holds to the solver's tolerance). The wrenches W are taken at the
 // end-of-step points, the normal is grad f(a1) / |grad f(a1)| (from a onto b), the mass matrix,
 // applied and gyroscopic forces at the start of the step, as in the paper's Euler scheme (6).
+// The quasi-rigid extension (§5, (33)-(38)) gives body b of a pair a compliant shell over a
+// rigid core: a2 lies on b's deformed surface g + delta-bar_n = 0, the deflection delta_n along
+// b's normal reaches the undeformed surface (35), the shell pushes with the spring-damper
+// impulse p_ns = h k delta_n + c (delta_n - delta_n^l) and the core's p_nr holds delta_n <=
+// delta_n^max.
 // Solved by the semismooth Newton method of mcp_newton.hpp with the Jacobian from automatic
 // differentiation of each pair's equations.
 // Planar mode (dimension 2): bodies in the x-y plane, nu = (v_x, v_y, omega_z), points in the
@@ -23,6 +28,7 @@
 
 #include <vector>
 
+#include "engine/core/body.hpp"
 #include "engine/core/math.hpp"
 #include "engine/geometry/implicit_function.hpp"
 #include "engine/solvers/mcp_newton.hpp"
@@ -46,6 +52,9 @@ struct ImplicitPair {
   double mu = 0.0;
   // e_t, e_o, e_r of the ellipsoidal friction law (5); e_r = 0: no torsional friction.
   Vec3 e = Vec3::Ones();
+  // Body b's quasi-rigid shell (the paper's flexible body 2, §5.1; body a stays rigid). Normal
+  // only: friction at the contact stays rigid (delta_t = delta_o = 0).
+  QuasiRigidShell shell;
 };
 
 // A pair's unknowns at the end of the step (and the start of the next step's solve).
@@ -53,10 +62,15 @@ struct ImplicitContact {
   Vec3 a1 = Vec3::Zero(), a2 = Vec3::Zero();  // closest points on a and on b, world
   double l1 = 0.0, l2 = 1.0;
   double p_n = 0.0, p_t = 0.0, p_o = 0.0, p_r = 0.0, sigma = 0.0;  // impulses, N s
+  // Quasi-rigid pairs: the deflection delta_n (m), the algebraic offset delta-bar_n of the
+  // deformed surface g + delta-bar_n = 0, and the core's share p_nr of p_n (p_n = p_ns + p_nr).
+  double deflection = 0.0, offset = 0.0, p_core = 0.0;
   Vec3 normal = Vec3::UnitZ();   // grad f(a1) / |grad f(a1)|, from a onto b
   Vec3 tangent = Vec3::UnitX();  // t of p_t (o = normal x tangent)
-  double gap = 0.0;              // f(a2): body a's function at b's closest point
-  bool started = false;          // holds a solved step's values (warm start)
+  // f(a2): body a's function at b's closest point (on a quasi-rigid pair, b's point on its
+  // deformed surface).
+  double gap = 0.0;
+  bool started = false;  // holds a solved step's values (warm start)
 };
 
 struct ImplicitStepOptions {
@@ -73,9 +87,10 @@ McpNewtonReport implicit_step(std::vector<ImplicitBody>& bodies,
                               std::vector<ImplicitContact>& contacts,
                               const ImplicitStepOptions& options);
 
-// Unknowns of the step's mixed NCP: 6 per moving body and 13 per pair (planar: 3 and 9).
-int implicit_problem_size(const std::vector<ImplicitBody>& bodies, std::size_t pairs,
-                          int dimension);
+// Unknowns of the step's mixed NCP: 6 per moving body and 13 per pair (planar: 3 and 9), 3
+// more per quasi-rigid pair (delta-bar_n, delta_n, p_nr).
+int implicit_problem_size(const std::vector<ImplicitBody>& bodies,
+                          const std::vector<ImplicitPair>& pairs, int dimension);
 
 // Kinetic energy of the bodies, J.
 double implicit_kinetic_energy(const std::vector<ImplicitBody>& bodies);

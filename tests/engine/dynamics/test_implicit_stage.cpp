@@ -102,6 +102,36 @@ TEST(ImplicitStage, ABodyYetToAppearWaitsUntilItsTime) {
   EXPECT_LT(sim.state().bodies[std::size_t(ball)].position.z(), 3.0);
 }
 
+// Seed 001 §5 through the Simulator: a ball (m = 2, r = 0.5) dropped 1.5 m onto a quasi-rigid
+// contact of stiffness k = 1000 without a core sinks to the deflection d of
+// m g (1.5 + d) = k d^2 / 2 (d = 0.2630 m; the Euler step sinks 0.5 % less at h = 2.5e-4),
+// whichever body carries the shell: the ground, the ball, or both with 2000 N/m each (springs in
+// series).
+TEST(ImplicitStage, AShellOnEitherBodyOrTwoInSeriesStopTheBallAtTheSameDeflection) {
+  const double m = 2.0, k = 1000.0;
+  const double d = (m * kG + std::sqrt(m * kG * m * kG + 2.0 * k * m * kG * 1.5)) / k;
+  auto lowest = [&](double ground_k, double ball_k) {
+    test::World w;
+    const int ground = w.add_plane("ground", Vec3::Zero(), Quat::Identity(), 0.0);
+    const int ball = w.add_sphere("ball", 0.5, m, Vec3(0.0, 0.0, 2.0), 0.0);
+    w.model.bodies[std::size_t(ground)].shell.stiffness = ground_k;
+    w.model.bodies[std::size_t(ball)].shell.stiffness = ball_k;
+    Simulator sim(w.model, w.state, implicit_settings(2.5e-4, Vec3(0, 0, -kG)));
+    double z = 2.0;
+    for (int i = 0; i < 2800; ++i) {
+      const StepReport& r = sim.step();
+      EXPECT_FALSE(r.failed) << i << ": " << r.failure;
+      if (r.failed) break;
+      z = std::min(z, sim.state().bodies[std::size_t(ball)].position.z());
+    }
+    return 0.5 - z;
+  };
+  const double on_ground = lowest(k, 0.0);
+  EXPECT_NEAR(on_ground, d, 0.01 * d);
+  EXPECT_NEAR(lowest(0.0, k), on_ground, 1e-6);
+  EXPECT_NEAR(lowest(2.0 * k, 2.0 * k), on_ground, 1e-6);
+}
+
 // Shapes without an implicit function, and joints, are refused by name.
 TEST(ImplicitStage, PolytopesAndJointsAreRefusedWithTheReason) {
   test::World w;

@@ -29,7 +29,7 @@ TEST(ImplicitStep, Example1TheDiscRollsWithoutSlipAndKeepsItsEnergy) {
   disc.position = Vec3(0.0, 1.0, 0.0);
   disc.velocity = Vec3(-3.0, 0.0, 0.0);
   disc.angular_velocity = Vec3(0.0, 0.0, 3.0);
-  const std::vector<ImplicitPair> pairs{{0, 1, 0.4, Vec3::Ones()}};
+  const std::vector<ImplicitPair> pairs{{0, 1, 0.4, Vec3::Ones(), {}}};
   ImplicitStepOptions o;
   o.dimension = 2;
   o.h = 0.01;
@@ -72,7 +72,7 @@ TEST(ImplicitStep, ASlidingDiscSpinsUpUntilItRollsAtTwoThirdsOfItsSpeed) {
   disc.position = Vec3(0.0, 1.0, 0.0);
   disc.velocity = Vec3(-3.0, 0.0, 0.0);
   const double mu = 0.4, g = 9.81, h = 0.01;
-  const std::vector<ImplicitPair> pairs{{0, 1, mu, Vec3::Ones()}};
+  const std::vector<ImplicitPair> pairs{{0, 1, mu, Vec3::Ones(), {}}};
   ImplicitStepOptions o;
   o.dimension = 2;
   o.h = h;
@@ -110,7 +110,7 @@ TEST(ImplicitStep, ASlidingSphereRollsAtFiveSeventhsOfItsSpeed) {
   ball.velocity = Vec3(2.0, 1.0, 0.0);
   std::vector<ImplicitBody> bodies{plane, ball};
   const double mu = 0.3, g = 9.81;
-  const std::vector<ImplicitPair> pairs{{0, 1, mu, Vec3(1.0, 1.0, 0.1)}};
+  const std::vector<ImplicitPair> pairs{{0, 1, mu, Vec3(1.0, 1.0, 0.1), {}}};
   ImplicitStepOptions o;
   o.h = 0.005;
   std::vector<ImplicitContact> contacts;
@@ -156,7 +156,7 @@ TEST(ImplicitStep, Example2TheSphereOnTwoSpheresRollsSlidesAndLeavesAsInThePaper
   std::vector<ImplicitBody> bodies{big, small, ball};
   const Vec3 e(1.0, 1.0, 0.3);
   const double mu = 0.2;
-  const std::vector<ImplicitPair> pairs{{0, 2, mu, e}, {1, 2, mu, e}};
+  const std::vector<ImplicitPair> pairs{{0, 2, mu, e, {}}, {1, 2, mu, e, {}}};
   ImplicitStepOptions o;
   o.h = 0.01;
   o.gravity = Vec3::Zero();
@@ -213,7 +213,7 @@ TEST(ImplicitStep, ATumblingEllipsoidNeverEndsAStepInsideThePlaneNorGainsEnergy)
   body.orientation = Quat(Eigen::AngleAxisd(0.7, Vec3(1.0, 2.0, 0.5).normalized()));
   body.angular_velocity = Vec3(1.0, -2.0, 3.0);
   std::vector<ImplicitBody> bodies{plane, body};
-  const std::vector<ImplicitPair> pairs{{0, 1, 0.5, Vec3(1.0, 1.0, 0.1)}};
+  const std::vector<ImplicitPair> pairs{{0, 1, 0.5, Vec3(1.0, 1.0, 0.1), {}}};
   ImplicitStepOptions o;
   o.h = 0.005;
   std::vector<ImplicitContact> c;
@@ -235,6 +235,109 @@ TEST(ImplicitStep, ATumblingEllipsoidNeverEndsAStepInsideThePlaneNorGainsEnergy)
   EXPECT_LE(worst_penetration, 1e-9);
   EXPECT_LE(worst_gain, 1e-12) << "the Euler step with implicit contact only dissipates";
   EXPECT_LT(energy(), 2.0 * 9.81 * 1.0) << "the impact took energy";
+}
+
+// Example 3, (48)-(55): the rigid unit disc (m = 1, I = 0.5) dropped from q_y = 1.5 onto a
+// quasi-rigid ground (k = 1000, c = 0, no friction), h = 1e-4. The analytic motion: free fall
+// to touch-down at t = 0.31928 s (v = 3.13209 m/s), the spring compresses, and
+// - with delta_max = 0.05 the core is hit at t = 0.33554 s (v = 2.87941 m/s; the inelastic
+//   impact leaves E = 10.5695 J of 14.715 J); from then on the disc rises to q_y = 1.07742 and
+//   comes back to delta_max at rest, a period of 0.36621 s;
+// - with delta_max = 1 the shell alone stops it at the deflection 0.10934 m and throws it back
+//   to 1.5 m after 0.74414 s.
+// The paper's first-order Euler step (6) dissipates O(h): free flight loses h g^2 / 2 J/s and
+// the implicit spring (37) a fraction (omega h)^2 of its energy per step; so the energy never
+// grows, and the figures converge to the analytic ones with h.
+struct DropResult {
+  double core_time = -1.0;  // first step with a core impulse
+  int core_steps = 0;
+  double max_deflection = 0.0, worst_gap = 0.0, worst_drift = 0.0, energy_rise = 0.0;
+  double energy_after_core = 0.0;
+  std::vector<double> apex_times, apex_heights, apex_energies;
+};
+
+DropResult drop_on_shell(double max_deflection, double h, double duration) {
+  std::vector<ImplicitBody> bodies{ImplicitBody{}, ground_line()};
+  ImplicitBody& disc = bodies[0];
+  disc.mass = 1.0;
+  disc.inertia = Vec3(0.5, 0.5, 0.5).asDiagonal();
+  disc.position = Vec3(0.0, 1.5, 0.0);
+  std::vector<ImplicitPair> pairs{{0, 1, 0.0, Vec3::Ones(), {}}};
+  pairs[0].shell.stiffness = 1000.0;
+  pairs[0].shell.max_deflection = max_deflection;
+  ImplicitStepOptions o;
+  o.dimension = 2;
+  o.h = h;
+  o.gravity = Vec3(0.0, -9.81, 0.0);
+  o.solver.tolerance = 1e-10;
+  std::vector<ImplicitContact> contacts;
+  DropResult out;
+  auto energy = [&] {
+    const double d = contacts.empty() ? 0.0 : contacts[0].deflection;
+    return implicit_kinetic_energy(bodies) + 9.81 * bodies[0].position.y() + 500.0 * d * d;
+  };
+  double last_energy = energy(), last_vy = 0.0;
+  const int steps = int(std::lround(duration / h));
+  for (int k = 0; k < steps; ++k) {
+    const McpNewtonReport r = implicit_step(bodies, pairs, contacts, o);
+    EXPECT_TRUE(r.solved) << "step " << k << ": " << r.failure;
+    if (!r.solved) return out;
+    const double t = (k + 1) * h, e = energy(), vy = bodies[0].velocity.y();
+    const ImplicitContact& c = contacts[0];
+    if (c.p_core > 1e-12) {
+      if (out.core_time < 0.0) out.core_time = t;
+      ++out.core_steps;
+      out.energy_after_core = e;
+    }
+    out.max_deflection = std::max(out.max_deflection, c.deflection);
+    out.worst_gap = std::min(out.worst_gap, c.gap);
+    out.worst_drift = std::max({out.worst_drift, std::abs(bodies[0].position.x()),
+                                std::abs(bodies[0].angular_velocity.z())});
+    out.energy_rise = std::max(out.energy_rise, e - last_energy);
+    if (last_vy > 0.0 && vy <= 0.0) {
+      out.apex_times.push_back(t);
+      out.apex_heights.push_back(bodies[0].position.y());
+      out.apex_energies.push_back(e);
+    }
+    last_energy = e;
+    last_vy = vy;
+  }
+  return out;
+}
+
+TEST(ImplicitStep, Example3TheDiscHitsTheQuasiRigidCoreThenBouncesOnTheShell) {
+  const DropResult r = drop_on_shell(0.05, 1e-4, 0.9);
+  EXPECT_NEAR(r.core_time, 0.33554, 2e-4);
+  EXPECT_LE(r.core_steps, 2) << "one impact, then the shell alone";
+  EXPECT_LE(r.max_deflection, 0.05 + 1e-9);
+  EXPECT_GE(r.worst_gap, -1e-9) << "the disc never inside the deformed ground";
+  EXPECT_LE(r.worst_drift, 1e-12) << "q_x and omega stay 0";
+  EXPECT_NEAR(r.energy_after_core, 10.5695, 0.01) << "the core impact costs 4.1455 J";
+  EXPECT_LE(r.energy_rise, 1e-9) << "the Euler step never creates energy";
+  ASSERT_GE(r.apex_times.size(), 2u);
+  EXPECT_NEAR(r.apex_heights[0], 1.07742, 2e-3);
+  EXPECT_NEAR(r.apex_times[1] - r.apex_times[0], 0.36621, 3e-3);
+  EXPECT_LT(r.apex_energies[0] - r.apex_energies[1], 2e-3 * r.apex_energies[0])
+      << "O(h) dissipation per bounce";
+}
+
+TEST(ImplicitStep, Example3WithAThickShellTheDiscBouncesBackToItsHeight) {
+  const DropResult r = drop_on_shell(1.0, 1e-4, 0.8);
+  EXPECT_EQ(r.core_steps, 0) << "the core is never reached";
+  EXPECT_NEAR(r.max_deflection, 0.10934, 5e-4);
+  EXPECT_GE(r.worst_gap, -1e-9);
+  EXPECT_LE(r.energy_rise, 1e-9);
+  ASSERT_GE(r.apex_times.size(), 1u);
+  EXPECT_NEAR(r.apex_times[0], 0.74414, 3e-3);
+  EXPECT_NEAR(r.apex_heights[0], 1.5, 0.01);
+}
+
+// First order: a tenth of the step size brings the deepest deflection ten times closer.
+TEST(ImplicitStep, Example3ConvergesToTheAnalyticDeflectionWithTheStepSize) {
+  const double coarse = std::abs(drop_on_shell(1.0, 1e-4, 0.4).max_deflection - 0.10934008);
+  const double fine = std::abs(drop_on_shell(1.0, 1e-5, 0.4).max_deflection - 0.10934008);
+  EXPECT_LT(fine, coarse / 5.0) << coarse << " at h = 1e-4, " << fine << " at h = 1e-5";
+  EXPECT_LT(fine, 5e-5);
 }
 
 }  // namespace
