@@ -65,6 +65,20 @@ TEST(Cli, TheRollingDiscSceneRunsGeometricallyImplicit) {
   EXPECT_NEAR(j["bodies"][1]["position"][0].get<double>(), -30.0, 1e-6);
 }
 
+// Seed 001's Example 3 as shipped: after the core impact at 0.3355 s the disc stays between
+// the core (q_y = 0.95) and its apex 1.0774 m, and never ends a step inside the deformed ground.
+TEST(Cli, TheQuasiRigidDiscSceneBouncesBetweenTheCoreAndItsApex) {
+  Result r = cli("run " + scene("quasi_rigid_disc") + " --json --quiet");
+  ASSERT_EQ(r.status, 0) << r.out;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["answered_by"]["mcp-newton"], 15000);
+  EXPECT_EQ(j["unsolved_steps"], 0);
+  EXPECT_LE(j["max_penetration"].get<double>(), 1e-9);
+  const double y = j["bodies"][1]["position"][1].get<double>();
+  EXPECT_GE(y, 0.95 - 1e-9);
+  EXPECT_LE(y, 1.07742);
+}
+
 TEST(Cli, RunTextSummaryNamesEveryFigure) {
   Result r = cli("run " + scene("hello_world") + " --duration 0.2 --quiet");
   ASSERT_EQ(r.status, 0) << r.out;

@@ -16,5 +16,6 @@ Experiment friction_heading_experiment();
 Experiment free_rotation_experiment();
 Experiment rolling_disc_experiment();
 Experiment sphere_on_spheres_experiment();
+Experiment quasi_rigid_disc_experiment();
 
 }  // namespace pegsim::cli
