@@ -29,6 +29,19 @@ L::ContactRow contact_row(const StepReport& r, std::size_t i) {
   row.sliding = i < r.sliding.size() && r.sliding[i];
   const Vec3 t0 = i < r.friction_basis.size() ? r.friction_basis[i] : Vec3::Zero();
   for (int k = 0; k < 3; ++k) row.friction_basis[k] = t0[k];
+  if (i < r.implicit.size()) {
+    const ImplicitContact& x = r.implicit[i];
+    for (int k = 0; k < 3; ++k) row.point_b[k] = x.a2[k];
+    row.multipliers[0] = x.l1;
+    row.multipliers[1] = x.l2;
+    row.slip_measure = x.sigma;
+    row.torsional_impulse = x.p_r;
+    row.deflection = x.deflection;
+    row.core_impulse = x.p_core;
+  } else {
+    const Vec3 b = c.point_a + c.gap * c.normal;
+    for (int k = 0; k < 3; ++k) row.point_b[k] = b[k];
+  }
   return row;
 }
 
@@ -52,6 +65,16 @@ RecordedContact recorded_contact(const L::ContactRow& r, const ContactRowFields&
   c.sliding = r.sliding != 0;
   if (has.friction_basis)
     c.friction_basis = Vec3(r.friction_basis[0], r.friction_basis[1], r.friction_basis[2]);
+  if (has.implicit) {
+    c.point_b = Vec3(r.point_b[0], r.point_b[1], r.point_b[2]);
+    c.multipliers = Vec2(r.multipliers[0], r.multipliers[1]);
+    c.slip_measure = r.slip_measure;
+    c.torsional_impulse = r.torsional_impulse;
+    c.deflection = r.deflection;
+    c.core_impulse = r.core_impulse;
+  } else {
+    c.point_b = c.contact.point_a + c.contact.gap * c.contact.normal;
+  }
   return c;
 }
 

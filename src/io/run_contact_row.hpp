@@ -19,6 +19,7 @@ struct ContactRowFields {
   bool duplicate_of = true;
   bool parts = true;
   bool friction_basis = true;
+  bool implicit = true;  // point_b, multipliers, slip_measure, ... (seed 001's unknowns)
 };
 
 RecordedContact recorded_contact(const run_layout::ContactRow& row, const ContactRowFields& has);

@@ -3,6 +3,7 @@
 #include <chrono>
 #include <ctime>
 
+#include "engine/dynamics/implicit_stage.hpp"
 #include "engine/geometry/compound.hpp"
 #include "engine/geometry/polygon.hpp"
 #include "engine/geometry/polytope.hpp"
@@ -34,6 +35,7 @@ RunHeader make_run_header(const Scene& scene, const Model& model, const Settings
   h.scene_directory = scene.file.empty() ? std::string() : scene.file.parent_path().string();
   h.settings = settings;
   h.solver_names = solver_names();
+  h.solver_names.emplace_back(kImplicitSolver);  // the geometrically implicit formulation's
   for (const Body& b : model.bodies) {
     RunBody rb;
     rb.name = b.name;

@@ -50,7 +50,8 @@ h5::Handle status_type() {
                    true);
 }
 
-h5::Handle contact_type(bool with_duplicate_of, bool with_parts, bool with_friction_basis) {
+h5::Handle contact_type(bool with_duplicate_of, bool with_parts, bool with_friction_basis,
+                        bool with_implicit) {
   h5::Handle t = h5::type(H5Tcreate(H5T_COMPOUND, sizeof(ContactRow)));
   const h5::Handle kind = feature_kind_type();
   const h5::Handle v3 = vec3();
@@ -79,6 +80,16 @@ h5::Handle contact_type(bool with_duplicate_of, bool with_parts, bool with_frict
   if (with_parts) {
     H5Tinsert(id, "part_a", HOFFSET(ContactRow, part_a), H5T_NATIVE_INT32);
     H5Tinsert(id, "part_b", HOFFSET(ContactRow, part_b), H5T_NATIVE_INT32);
+  }
+  if (with_implicit) {
+    const hsize_t two = 2;
+    const h5::Handle v2 = h5::type(H5Tarray_create2(H5T_NATIVE_DOUBLE, 1, &two));
+    H5Tinsert(id, "point_b", HOFFSET(ContactRow, point_b), v3.get());
+    H5Tinsert(id, "multipliers", HOFFSET(ContactRow, multipliers), v2.get());
+    H5Tinsert(id, "slip_measure", HOFFSET(ContactRow, slip_measure), H5T_NATIVE_DOUBLE);
+    H5Tinsert(id, "torsional_impulse", HOFFSET(ContactRow, torsional_impulse), H5T_NATIVE_DOUBLE);
+    H5Tinsert(id, "deflection", HOFFSET(ContactRow, deflection), H5T_NATIVE_DOUBLE);
+    H5Tinsert(id, "core_impulse", HOFFSET(ContactRow, core_impulse), H5T_NATIVE_DOUBLE);
   }
   return t;
 }

@@ -77,6 +77,14 @@ struct ContactRow {
   double friction_impulse[3];   // N s, world frame
   double friction_basis[3];     // t0 of the friction cone, world frame; zero if none
   std::int32_t part_a, part_b;  // part of a compound body, -1 for other shapes
+  // The geometrically implicit step's unknowns (seed 001); under the other formulations
+  // point_b = point + gap normal and the rest 0.
+  double point_b[3];         // world point on B, m (a2)
+  double multipliers[2];     // l1, l2 of (15)-(18)
+  double slip_measure;       // sigma, m/s
+  double torsional_impulse;  // p_r, N m s
+  double deflection;         // delta_n of a quasi-rigid shell, m
+  double core_impulse;       // p_nr: the rigid core's share of normal_impulse, N s
 };
 
 // One constraint group of one frame: members [first, first + count) of the frame, the
@@ -126,7 +134,7 @@ struct SmTrapRow {
 // Without duplicate_of (or part_a/part_b): the contact rows of files written before that
 // field existed.
 h5::Handle contact_type(bool with_duplicate_of = true, bool with_parts = true,
-                        bool with_friction_basis = true);
+                        bool with_friction_basis = true, bool with_implicit = true);
 h5::Handle solver_type();
 h5::Handle attempt_type();
 h5::Handle entry_type();

@@ -248,8 +248,9 @@ void RunReader::Impl::open_columns() {
   has.duplicate_of = has_member(contacts.dataset.get(), "duplicate_of");
   has.parts = has_member(contacts.dataset.get(), "part_a");
   has.friction_basis = has_member(contacts.dataset.get(), "friction_basis");
-  if (!has.duplicate_of || !has.parts || !has.friction_basis)
-    contact_type = L::contact_type(has.duplicate_of, has.parts, has.friction_basis);
+  has.implicit = has_member(contacts.dataset.get(), "point_b");
+  if (!has.duplicate_of || !has.parts || !has.friction_basis || !has.implicit)
+    contact_type = L::contact_type(has.duplicate_of, has.parts, has.friction_basis, has.implicit);
   check_fields(contacts.dataset.get(), contact_type.get(), L::kContacts);
   open_column(attempt_offset, L::kAttemptOffset, {});
   open_column(attempts, L::kAttempts, {});

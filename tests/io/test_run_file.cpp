@@ -116,6 +116,18 @@ void expect_same_frame(const RunFrame& f, const State& s, const StepReport* r) {
     EXPECT_EQ(got.friction_impulse, r->friction_impulse[i]);
     EXPECT_EQ(got.sliding, r->sliding[i] != 0);
     EXPECT_EQ(got.friction_basis, r->friction_basis[i]);
+    if (i < r->implicit.size()) {  // seed 001's unknowns
+      const ImplicitContact& x = r->implicit[i];
+      EXPECT_EQ(got.point_b, x.a2);
+      EXPECT_EQ(got.multipliers, Vec2(x.l1, x.l2));
+      EXPECT_EQ(got.slip_measure, x.sigma);
+      EXPECT_EQ(got.torsional_impulse, x.p_r);
+      EXPECT_EQ(got.deflection, x.deflection);
+      EXPECT_EQ(got.core_impulse, x.p_core);
+    } else {
+      EXPECT_EQ(got.point_b, want.point_a + want.gap * want.normal);
+      EXPECT_EQ(got.deflection, 0.0);
+    }
   }
   const RecordedSolve& s2 = f.solve;
   EXPECT_EQ(s2.problem_size, r->problem_size);
@@ -144,6 +156,30 @@ void expect_same_frame(const RunFrame& f, const State& s, const StepReport* r) {
     EXPECT_EQ(s2.attempts[a].seconds, r->attempts[a].seconds);
     EXPECT_EQ(s2.attempts[a].residual_history, r->attempts[a].residual_history);
   }
+}
+
+// Under the geometrically implicit formulation each contact row also holds the pair's
+// end-of-step unknowns (seed 001): a2, l1, l2, sigma, p_r, and a quasi-rigid shell's
+// deflection and core impulse. The shipped Example 3 scene to just past its core impact.
+TEST(RunFile, TheImplicitStepsUnknownsRoundTrip) {
+  const fs::path file = fresh("implicit.h5");
+  Recording rec = record("quasi_rigid_disc", 3400, file);
+  RunReader reader(file);
+  double deepest = 0.0, core = 0.0;
+  for (int k = 1; k <= 3400; k += 1) {
+    const RunFrame f = reader.frame(k);
+    expect_same_frame(f, rec.tape.states[k - 1], &rec.tape.reports[k - 1]);
+    for (const RecordedContact& c : f.contacts) {
+      deepest = std::max(deepest, c.deflection);
+      core = std::max(core, c.core_impulse);
+      if (c.deflection > 1e-9) {  // touching: a2 on the deformed ground, a1 (the disc's) too
+        EXPECT_NEAR(c.point_b.y(), -c.deflection, 1e-9) << k;
+        EXPECT_NEAR(c.contact.point_a.y(), -c.deflection, 1e-9) << k;
+      }
+    }
+  }
+  EXPECT_NEAR(deepest, 0.05, 1e-9) << "the core reached";
+  EXPECT_GT(core, 0.0);
 }
 
 TEST(RunFile, EveryFieldRoundTrips) {

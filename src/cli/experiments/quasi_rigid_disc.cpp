@@ -47,8 +47,8 @@ Analytic analytic(double max_deflection) {
   // leaves the shell with the speed of the spring's release, sqrt(k d^2 - 2 g d).
   a.max_deflection = max_deflection;
   a.core_time = a.touch_time + (std::asin((max_deflection - sag) / amplitude) + phase) / w;
-  const double release = std::sqrt(kStiffness * max_deflection * max_deflection -
-                                   2.0 * kG * max_deflection);
+  const double release =
+      std::sqrt(kStiffness * max_deflection * max_deflection - 2.0 * kG * max_deflection);
   a.apex = 1.0 + release * release / (2.0 * kG);
   a.energy_after = kG * (1.0 - max_deflection) + 0.5 * kStiffness * max_deflection * max_deflection;
   const double amplitude_after = max_deflection - sag;  // released from rest at the core
@@ -203,8 +203,7 @@ json run_quasi_rigid_disc(const ExperimentOptions& options) {
       write_experiment_file(options, "quasi_rigid_disc.csv", table_csv.text()).string(),
       write_experiment_file(options, "quasi_rigid_disc_motion.csv", csv.text()).string(),
       write_experiment_file(options, "quasi_rigid_disc.svg", chart_svg(heights)).string(),
-      write_experiment_file(options, "quasi_rigid_disc_energy.svg", chart_svg(energies))
-          .string()};
+      write_experiment_file(options, "quasi_rigid_disc_energy.svg", chart_svg(energies)).string()};
   return summary;
 }
 

@@ -130,7 +130,7 @@ void ImplicitStage::step(const Model& model, const Settings& settings, State& st
   r.timings.solve = seconds_since(t1);
 
   SolveReport& report = r.solve;
-  report.solver = "mcp-newton";
+  report.solver = kImplicitSolver;
   report.iterations = solve.iterations;
   report.residual = solve.residual;
   report.status = solve.solved ? SolveStatus::Solved : SolveStatus::NumericalFailure;
@@ -140,7 +140,7 @@ void ImplicitStage::step(const Model& model, const Settings& settings, State& st
   r.problem_size = implicit_problem_size(bodies_, pairs_, o.dimension);
   if (!solve.solved) {
     r.failed = true;
-    r.failure = "no solver answered: mcp-newton " + solve.failure;
+    r.failure = std::string("no solver answered: ") + kImplicitSolver + " " + solve.failure;
     return;
   }
 
@@ -184,6 +184,7 @@ void ImplicitStage::step(const Model& model, const Settings& settings, State& st
     r.max_penetration = std::max(r.max_penetration, -x.gap);
   }
   r.constraints = ConstraintSet{};
+  r.implicit.assign(contacts_.begin(), contacts_.end());
   // This step's answers start the next step's solve.
   warm_pairs_.swap(pairs_);
   warm_contacts_.swap(contacts_);

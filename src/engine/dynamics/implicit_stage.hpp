@@ -21,6 +21,9 @@ namespace pegsim {
 // shapes that have none here (polytopes, polygons, compounds).
 bool implicit_function_of(const Shape& shape, ImplicitFunction& out);
 
+// The solver that answers every step of the formulation (formulation/implicit_step.hpp).
+inline constexpr const char* kImplicitSolver = "mcp-newton";
+
 // The shell of a pair: a body's own when the other is rigid; two shells in series (stiffness
 // k_a k_b / (k_a + k_b), dampers likewise, thicknesses added) when both have one, an
 // approximation beyond the paper, which gives a shell to one body of a pair.

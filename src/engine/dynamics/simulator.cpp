@@ -171,6 +171,7 @@ const StepReport& Simulator::step() {
   StepReport& r = report_;
   static_cast<StepOutcome&>(r) = StepOutcome{};
   r.attempts.clear();
+  r.implicit.clear();
   r.settings = &settings_;
   // Stage 1: controllers add their wrenches to what apply_wrench left pending.
   run_controllers();

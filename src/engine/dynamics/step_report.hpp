@@ -10,6 +10,7 @@
 #include "engine/core/contact.hpp"
 #include "engine/core/math.hpp"
 #include "engine/core/settings.hpp"
+#include "engine/formulation/implicit_step.hpp"
 #include "engine/solvers/solver.hpp"
 
 namespace pegsim {
@@ -112,6 +113,10 @@ struct StepReport : StepOutcome {
   // others are t0 turned about the normal by 2 pi j / n_d; NCP: t, with o = n x t); zero for
   // a contact not enforced or without friction rows. See formulation/friction_basis.hpp.
   std::vector<Vec3> friction_basis;
+  // Per contact under the geometrically implicit formulation (seed 001): the pair's unknowns
+  // at the end of the step (a2, l1, l2, sigma, p_r, a quasi-rigid shell's delta_n and p_nr);
+  // empty under the others.
+  std::vector<ImplicitContact> implicit;
   std::vector<SolveReport> attempts;  // every solver tried, in fallback order (leaf after
                                       // leaf in a primary search)
   // SM traps among this step's contacts (contact_models/sm_traps.hpp, thesis Fig. 4.1, 5.13),
