@@ -72,6 +72,59 @@ TEST(Overlays, ContactPointsUsePrimaryAndSecondaryColours) {
   EXPECT_TRUE(s.segments[0].b.isApprox(Vec3(0, 0, 1.99)));
 }
 
+// Geometrically implicit contacts: a1 and a2 are both marked, a2 in its own colour, with the
+// segment between them; the impulse arrow ends at a2.
+TEST(Overlays, ImplicitContactsMarkBothClosestPoints) {
+  Fixture f;
+  ContactSnapshot& k = f.frame.contacts[0];
+  k.implicit = true;
+  k.point_b = Vec3(0.0, 0.02, 1.98);  // not along the normal: a2 is drawn where it is
+  Sketch s;
+  overlay("contacts")->draw(f.ctx(), s);
+  ASSERT_EQ(s.markers.size(), 3u);
+  EXPECT_EQ(s.markers[1].at, k.point_b);
+  EXPECT_EQ(s.markers[1].color, kClosestPointB);
+  ASSERT_FALSE(s.segments.empty());
+  EXPECT_EQ(s.segments[0].a, k.point_a);
+  EXPECT_EQ(s.segments[0].b, k.point_b);
+  Sketch arrows;
+  overlay("impulses")->draw(f.ctx(), arrows);
+  ASSERT_EQ(arrows.arrows.size(), 1u);
+  EXPECT_EQ(arrows.arrows[0].to, k.point_b);
+}
+
+// A frame of the geometrically implicit formulation carries a2 and a shell's deflection,
+// live and from a recorded frame alike.
+TEST(Overlays, ImplicitFramesCarryTheClosestPointOnBAndTheDeflection) {
+  Scene sc = load_scene(test::scene_path("quasi_rigid_disc"));
+  Simulator sim(sc.model, sc.initial, sc.settings);
+  for (int k = 0; k < 3300; ++k) ASSERT_FALSE(sim.step().failed);  // on the shell at 0.33 s
+  const StepReport& r = sim.last_report();
+  ASSERT_EQ(r.implicit.size(), 1u);
+  const FramePtr live = make_snapshot(sim.model(), sim.state(), &r, &sim.settings());
+  ASSERT_EQ(live->contacts.size(), 1u);
+  const ContactSnapshot& c = live->contacts[0];
+  EXPECT_TRUE(c.implicit);
+  EXPECT_EQ(c.point_b, r.implicit[0].a2);
+  EXPECT_GT(c.deflection, 0.01);
+  EXPECT_NEAR(c.point_on_b().y(), -c.deflection, 1e-9) << "a2 on the deformed ground";
+
+  RunFrame recorded;
+  recorded.bodies = sim.state().bodies;
+  RecordedContact rc;
+  rc.contact = r.contacts[0];
+  rc.point_b = r.implicit[0].a2;
+  rc.deflection = r.implicit[0].deflection;
+  recorded.contacts = {rc};
+  const FramePtr replayed = make_snapshot(sim.model(), recorded, &sim.settings());
+  EXPECT_TRUE(replayed->contacts[0].implicit);
+  EXPECT_EQ(replayed->contacts[0].point_b, c.point_b);
+  EXPECT_EQ(replayed->contacts[0].deflection, c.deflection);
+  Settings st = sim.settings();
+  st.formulation = Formulation::StewartTrinkle;
+  EXPECT_FALSE(make_snapshot(sim.model(), recorded, &st)->contacts[0].implicit);
+}
+
 TEST(Overlays, NormalsAreArrowsAlongTheNormal) {
   Fixture f;
   Sketch s;

@@ -53,6 +53,7 @@ std::unique_ptr<Overlay> constraint_groups_overlay();
 // Colours shared with the overlay legend in docs/desktop-app.md.
 inline constexpr Rgb kPrimaryContact{1.0f, 0.55f, 0.0f};   // orange
 inline constexpr Rgb kSecondaryContact{0.6f, 0.2f, 0.9f};  // purple
+inline constexpr Rgb kClosestPointB{0.55f, 0.35f, 0.1f};   // brown: a2 (geometrically implicit)
 inline constexpr Rgb kNormalColor{0.1f, 0.8f, 0.2f};       // green
 inline constexpr Rgb kImpulseColor{0.95f, 0.1f, 0.6f};     // magenta
 inline constexpr Rgb kAabbIdle{0.2f, 0.4f, 1.0f};          // blue

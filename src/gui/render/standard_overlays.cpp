@@ -15,15 +15,18 @@ class ContactPoints : public Overlay {
   bool on_by_default() const override { return true; }
   std::vector<LegendEntry> legend() const override {
     return {{kPrimaryContact, "primary contact: applicable and feasible (enforced by SM)"},
-            {kSecondaryContact, "secondary contact"}};
+            {kSecondaryContact, "secondary contact"},
+            {kClosestPointB,
+             "geometrically implicit: a2, the end-of-step closest point on body B (a1 on A)"}};
   }
   void draw(const OverlayContext& c, Sketch& out) const override {
     for (const ContactSnapshot& k : c.frame.contacts) {
       const Rgb& color = k.primary ? kPrimaryContact : kSecondaryContact;
       out.markers.push_back({k.point_a, color, kContactMarker});
       // The gap as a segment to the point on B, so a separated pair is visible as such.
-      if (std::abs(k.gap) > 1e-9)
-        out.segments.push_back({k.point_a, k.point_a + k.gap * k.normal, color});
+      const Vec3 on_b = k.point_on_b();
+      if ((on_b - k.point_a).norm() > 1e-9) out.segments.push_back({k.point_a, on_b, color});
+      if (k.implicit) out.markers.push_back({on_b, kClosestPointB, kContactMarker});
     }
   }
 };
@@ -60,7 +63,7 @@ class ContactImpulses : public Overlay {
     for (const ContactSnapshot& k : c.frame.contacts) {
       const Vec3 arrow = c.impulse_scale * k.impulse();
       if (!k.enforced || arrow.norm() < min_length) continue;
-      const Vec3 on_b = k.point_a + k.gap * k.normal;
+      const Vec3 on_b = k.point_on_b();
       out.arrows.push_back({on_b - arrow, on_b, kImpulseColor});
     }
   }

@@ -85,6 +85,11 @@ FramePtr make_snapshot(const Model& model, const State& state, const StepReport*
     s.enforced = i < r.enforced.size() && r.enforced[i];
     if (i < r.normal_impulse.size()) s.normal_impulse = r.normal_impulse[i];
     if (i < r.friction_impulse.size()) s.friction_impulse = r.friction_impulse[i];
+    if (i < r.implicit.size()) {
+      s.implicit = true;
+      s.point_b = r.implicit[i].a2;
+      s.deflection = r.implicit[i].deflection;
+    }
     f->contacts.push_back(s);
   }
   f->constraints = r.constraints;
@@ -129,6 +134,9 @@ FramePtr make_snapshot(const Model& model, const RunFrame& frame, const Settings
     s.enforced = rc.enforced;
     s.normal_impulse = rc.normal_impulse;
     s.friction_impulse = rc.friction_impulse;
+    s.implicit = settings && settings->formulation == Formulation::GeometricallyImplicit;
+    s.point_b = rc.point_b;
+    s.deflection = rc.deflection;
     f->contacts.push_back(s);
   }
   f->constraints = frame.constraints;

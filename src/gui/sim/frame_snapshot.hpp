@@ -27,9 +27,16 @@ struct ContactSnapshot {
   bool enforced = false;
   double normal_impulse = 0.0;           // N s
   Vec3 friction_impulse = Vec3::Zero();  // N s, world frame
+  // Under the geometrically implicit formulation (seed 001) point_a and point_b are the
+  // end-of-step closest points a1 and a2, and a quasi-rigid shell's deflection is known.
+  bool implicit = false;
+  Vec3 point_b = Vec3::Zero();
+  double deflection = 0.0;  // m
 
   // Total impulse on B (normal plus friction), world frame.
   Vec3 impulse() const { return normal_impulse * normal + friction_impulse; }
+  // The contact's point on B: a2, or the point the gap reaches along the normal.
+  Vec3 point_on_b() const { return implicit ? point_b : Vec3(point_a + gap * normal); }
 };
 
 struct SolveSummary {

@@ -24,6 +24,15 @@ QString vec(const Vec3& v, int precision = 4) {
       .arg(v.y(), 0, 'f', precision)
       .arg(v.z(), 0, 'f', precision);
 }
+
+// Primary or secondary; a geometrically implicit contact holds the end-of-step closest points
+// instead, and on a quasi-rigid shell its deflection.
+QString contact_kind(const ContactSnapshot& c) {
+  if (!c.implicit) return c.primary ? "primary" : "secondary";
+  if (c.deflection > 1e-12) return QString("shell, deflection %1 m").arg(c.deflection, 0, 'g', 4);
+  return "closest points";
+}
+
 }  // namespace
 
 QString group_text(const FrameSnapshot& frame, int contact) {
@@ -178,7 +187,7 @@ void InspectorPanel::show(const ModelPtr& model, const FramePtr& frame, int body
     const QStringList cells{other >= 0 && other < int(model->bodies.size())
                                 ? QString::fromStdString(model->bodies[std::size_t(other)].name)
                                 : QString::number(other),
-                            c.primary ? "primary" : "secondary",
+                            contact_kind(c),
                             QString::number(c.gap, 'g', 4),
                             QString::number(c.normal_impulse, 'g', 4),
                             QString::number(c.friction_impulse.norm(), 'g', 4),
