@@ -82,6 +82,7 @@ RunHeader make_run_header(const Scene& scene, const Model& model, const Settings
     rb.no_collide = b.no_collide;
     rb.appear_time = b.appear_time;
     rb.shell = b.shell;
+    rb.torsion_radius = b.torsion_radius;
     h.bodies.push_back(std::move(rb));
   }
   h.joints = model.joints;
@@ -165,6 +166,7 @@ Model build_model(const RunHeader& header, const std::string& origin) {
     b.no_collide = rb.no_collide;
     b.appear_time = rb.appear_time;
     b.shell = rb.shell;
+    b.torsion_radius = rb.torsion_radius;
     m.bodies.push_back(std::move(b));
   }
   for (const Joint& j : header.joints)

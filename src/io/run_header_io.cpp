@@ -199,7 +199,7 @@ void write_bodies(hid_t file, const std::vector<RunBody>& bodies) {
   const hsize_t n = bodies.size();
   std::vector<std::string> names;
   std::vector<std::int8_t> kind;
-  std::vector<double> radius, mass, mu, inertia, vertices, appear_time, shell;
+  std::vector<double> radius, mass, mu, inertia, vertices, appear_time, shell, torsion;
   std::vector<float> color;
   std::vector<std::uint8_t> is_static, visible;
   std::vector<std::int64_t> vertex_offset{0}, face_offset{0}, face_vertex_offset{0};
@@ -218,6 +218,7 @@ void write_bodies(hid_t file, const std::vector<RunBody>& bodies) {
     visible.push_back(b.visible);
     appear_time.push_back(b.appear_time);
     shell.insert(shell.end(), {b.shell.stiffness, b.shell.damping, b.shell.max_deflection});
+    torsion.push_back(b.torsion_radius);
     for (const Vec3& v : b.vertices) vertices.insert(vertices.end(), {v.x(), v.y(), v.z()});
     vertex_offset.push_back(vertex_offset.back() + static_cast<std::int64_t>(b.vertices.size()));
     for (const std::vector<int>& f : b.faces) {
@@ -252,6 +253,7 @@ void write_bodies(hid_t file, const std::vector<RunBody>& bodies) {
   write_parts(id, bodies);
   h5::write_dataset(id, "appear_time", H5T_NATIVE_DOUBLE, H5T_IEEE_F64LE, {n}, appear_time.data());
   h5::write_dataset(id, "shell", H5T_NATIVE_DOUBLE, H5T_IEEE_F64LE, {n, 3}, shell.data());
+  h5::write_dataset(id, "torsion_radius", H5T_NATIVE_DOUBLE, H5T_IEEE_F64LE, {n}, torsion.data());
 }
 
 // Offsets must start at 0, never decrease and end at `total`.
@@ -373,6 +375,12 @@ std::vector<RunBody> read_bodies(hid_t file) {
     for (std::size_t i = 0; i < n; ++i)
       shell.insert(shell.end(), {0.0, 0.0, QuasiRigidShell{}.max_deflection});
 
+  // Added within version 1: files written before it have no torsional friction.
+  const auto torsion = H5Lexists(id, "torsion_radius", H5P_DEFAULT) > 0
+                           ? sized(h5::read_all<double>(id, "torsion_radius", H5T_NATIVE_DOUBLE, 1),
+                                   n, "torsion_radius")
+                           : std::vector<double>(n, 0.0);
+
   std::vector<RunBody> bodies(n);
   for (std::size_t i = 0; i < n; ++i) {
     RunBody& b = bodies[i];
@@ -398,6 +406,10 @@ std::vector<RunBody> read_bodies(hid_t file) {
           " in N/m, N s/m and m for body " +
           std::to_string(i));
     if (!b.shell.compliant()) b.shell = QuasiRigidShell{};  // also a file without /bodies/shell
+    b.torsion_radius = torsion[i];
+    if (!(b.torsion_radius >= 0.0))
+      throw Failure("/bodies/torsion_radius: expected radii >= 0 in m, found " +
+                    std::to_string(b.torsion_radius) + " for body " + std::to_string(i));
     for (int c = 0; c < 4; ++c) b.color[c] = color[4 * i + c];
     for (std::int64_t v = vertex_offset[i]; v < vertex_offset[i + 1]; ++v)
       b.vertices.emplace_back(vertices[3 * v], vertices[3 * v + 1], vertices[3 * v + 2]);

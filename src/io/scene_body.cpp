@@ -144,7 +144,7 @@ SceneBody parse_body(const JsonNode& b, const std::filesystem::path& base_dir, i
   b.require_object("a body object");
   b.allow_only({"name", "shape", "position", "orientation", "velocity", "angular_velocity", "mass",
                 "density", "inertia", "mu", "color", "static", "visible", "no_collide",
-                "appear_time", "shell"});
+                "appear_time", "shell", "torsion_radius"});
   SceneBody out;
   Body& body = out.body;
   BodyState& state = out.state;
@@ -196,6 +196,8 @@ SceneBody parse_body(const JsonNode& b, const std::filesystem::path& base_dir, i
   }
 
   if (auto n = b.find("mu")) body.mu = n->non_negative("a friction coefficient >= 0");
+  if (auto n = b.find("torsion_radius"))
+    body.torsion_radius = n->non_negative("a torsional friction radius >= 0 in m");
   if (auto n = b.find("color")) body.color = color(*n);
   if (auto n = b.find("visible")) body.visible = n->boolean();
   if (auto n = b.find("no_collide")) out.no_collide = no_collide(*n);

@@ -1100,14 +1100,16 @@ TEST(RunFile, AppearTimesAreStoredAndReplayed) {
   EXPECT_EQ(RunReader(old).model().bodies[2].appear_time, 0.0);
 }
 
-// A quasi-rigid shell (scene field shell) is stored in /bodies/shell and read back; a file
-// without the dataset has rigid bodies, and a negative stiffness is refused by name.
+// A quasi-rigid shell (scene field shell) is stored in /bodies/shell and read back, the
+// torsion radius in /bodies/torsion_radius; a file without the shell has rigid bodies, and a
+// negative stiffness is refused by name.
 TEST(RunFile, QuasiRigidShellsAreStoredAndReadBack) {
   const fs::path file = fresh("shell.h5");
   const Scene sc = parse_scene(R"({"dimension": 2, "bodies": [
       {"name": "ground", "shape": {"type": "half_plane"},
        "shell": {"stiffness": 1000, "damping": 2, "max_deflection": 0.05}},
-      {"name": "disc", "shape": {"type": "circle", "radius": 1}, "position": [0, 1.2]}],
+      {"name": "disc", "shape": {"type": "circle", "radius": 1}, "position": [0, 1.2],
+       "torsion_radius": 0.25}],
       "settings": {"formulation": "geometrically-implicit", "h": 0.001}})",
                                "shell.json", ".");
   {
@@ -1126,6 +1128,8 @@ TEST(RunFile, QuasiRigidShellsAreStoredAndReadBack) {
     EXPECT_FALSE(reader.model().bodies[1].shell.compliant());
     EXPECT_EQ(reader.model().bodies[1].shell.max_deflection,
               std::numeric_limits<double>::infinity());
+    EXPECT_EQ(reader.model().bodies[1].torsion_radius, 0.25);
+    EXPECT_EQ(reader.model().bodies[0].torsion_radius, 0.0);
   }
   expect_exact_replay(file);
   const fs::path old = broken_copy(file, "shell_old.h5",

@@ -117,6 +117,8 @@ TEST(SceneErrors, EachNamesThePointerAndWhatWasExpected) {
       {with_body(R"({"name": "b", )" + kCube + R"(, "shell": {"stiffness": 10, "k": 1}})"),
        "/bodies/1/shell/k"},
       {with_body(R"({"name": "b", )" + kCube + R"(, "shell": 1000})"), "/bodies/1/shell"},
+      {with_body(R"({"name": "b", )" + kCube + R"(, "torsion_radius": -0.1})"),
+       "/bodies/1/torsion_radius"},
       {R"({"bodies": [{"name": "b", "shape": {"type": "cube", "edge": 1}, "appear_time": 1}],
           "joints": [{"type": "revolute", "body_b": "b", "anchor": [0, 0, 0]}]})",
        "/joints/0/body_b"},

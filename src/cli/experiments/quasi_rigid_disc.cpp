@@ -186,8 +186,13 @@ json run_quasi_rigid_disc(const ExperimentOptions& options) {
       for (std::size_t i = 0; i < d.t.size(); ++i)
         csv.add({CsvTable::number(dmax), CsvTable::number(h), CsvTable::number(d.t[i]),
                  CsvTable::number(d.y[i]), CsvTable::number(d.energy[i])});
-      heights.series.push_back({label, d.t, d.y});
-      energies.series.push_back({label, d.t, d.energy});
+      ChartSeries line;
+      line.label = label;
+      line.x = d.t;
+      line.y = d.y;
+      heights.series.push_back(line);
+      line.y = d.energy;
+      energies.series.push_back(line);
     }
   }
   json summary;

@@ -5,7 +5,7 @@
 // contact 1 slides throughout, contact 2 rolls, then slides, and the contacts separate (the
 // paper's Fig. 4-5, about 3.0, 3.2 and 3.6 s); the same scene under Stewart-Trinkle beside it.
 // The implicit case runs implicit_step directly with the paper's ellipsoidal friction law,
-// e = (1, 1, 0.3): per-contact e is not a scene setting yet (docs/geometrically-implicit.md).
+// e = (1, 1, 0.3) (in a scene: the ball's torsion_radius 0.3, docs/geometrically-implicit.md).
 #include <cmath>
 
 #include "cli/experiments/experiment_files.hpp"

@@ -29,7 +29,11 @@ struct Body {
   double mass = 1.0;                // kg; ignored when is_static
   Mat3 inertia = Mat3::Identity();  // body-frame inertia about the CoM, kg m^2
   bool is_static = false;
-  double mu = 0.5;                                     // Coulomb friction coefficient
+  double mu = 0.5;  // Coulomb friction coefficient
+  // e_r of seed 001's ellipsoidal friction law (5), m: torsional friction about the normal up
+  // to e_r mu p_n, the contact patch's effective radius. Under the geometrically implicit
+  // formulation; a pair takes the larger of its bodies'. 0: no torsional friction.
+  double torsion_radius = 0.0;
   std::array<float, 4> color{0.7f, 0.7f, 0.7f, 1.0f};  // RGBA in [0, 1]
   bool visible = true;
   std::vector<int> no_collide;  // indices of bodies this one never collides with

@@ -110,8 +110,10 @@ void ImplicitStage::step(const Model& model, const Settings& settings, State& st
     const Body &a = model.bodies[std::size_t(c.body_a)], &b = model.bodies[std::size_t(c.body_b)];
     if (a.is_static && b.is_static) continue;
     const bool swap = a.shell.compliant() && !b.shell.compliant();
+    // Coulomb's law in the tangent plane (e_t = e_o = 1), torsion up to e_r mu p_n (5).
+    const Vec3 e(1.0, 1.0, std::max(a.torsion_radius, b.torsion_radius));
     ImplicitPair pair{swap ? c.body_b : c.body_a, swap ? c.body_a : c.body_b,
-                      std::sqrt(a.mu * b.mu), Vec3(1.0, 1.0, 0.0), pair_shell(a.shell, b.shell)};
+                      std::sqrt(a.mu * b.mu), e, pair_shell(a.shell, b.shell)};
     pairs_.push_back(pair);
     const auto w = find(warm_pairs_, c.body_a, c.body_b);
     const bool warm = w != warm_pairs_.end() && w->a == pair.a;  // a1 on the same body
