@@ -2,6 +2,8 @@
 
 #include <Eigen/Cholesky>
 #include <Eigen/LU>
+#include <Eigen/SparseCore>
+#include <Eigen/SparseLU>
 #include <algorithm>
 #include <cmath>
 #include <deque>
@@ -31,6 +33,20 @@ void reformulate(const NonlinearMcp& mcp, Point& p) {
 
 bool finite(const Point& p) {
   return p.F.allFinite() && std::isfinite(p.merit);
+}
+
+// The Newton direction J_Phi dz = -Phi; NaN where J_Phi is singular. Dense LU for small
+// problems, sparse LU (COLAMD ordering) from `sparse_from` unknowns.
+void newton_direction(const MatX& JPhi, const VecX& Phi, int sparse_from, VecX& dz) {
+  if (JPhi.rows() < sparse_from) {
+    dz = -Eigen::PartialPivLU<MatX>(JPhi).solve(Phi);
+    return;
+  }
+  const Eigen::SparseMatrix<double> sparse = JPhi.sparseView();
+  Eigen::SparseLU<Eigen::SparseMatrix<double>, Eigen::COLAMDOrdering<int>> lu;
+  lu.compute(sparse);
+  if (lu.info() == Eigen::Success) dz = -lu.solve(Phi);
+  if (lu.info() != Eigen::Success) dz.setConstant(NAN);
 }
 
 }  // namespace
@@ -79,8 +95,7 @@ McpNewtonReport solve_mcp_newton(const NonlinearMcp& mcp, VecX& z,
       JPhi(i, i) += f.da;
     }
     grad.noalias() = JPhi.transpose() * at.Phi;
-    const Eigen::PartialPivLU<MatX> lu(JPhi);
-    dz = -lu.solve(at.Phi);
+    newton_direction(JPhi, at.Phi, options.sparse_from, dz);
     double slope = dz.allFinite() ? grad.dot(dz) : NAN;
     if (!(slope < 0.0)) {
       // Singular or no descent: Levenberg-Marquardt, (J^T J + mu I) dz = -grad.

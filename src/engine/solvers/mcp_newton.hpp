@@ -28,6 +28,9 @@ struct NonlinearMcp {
 struct McpNewtonOptions {
   double tolerance = 1e-10;  // on the natural residual |z - mid(l, u, z - F)|_inf
   int max_iterations = 100;
+  // From this many unknowns the Newton systems are solved by sparse LU (a pile's Jacobian
+  // couples each contact with its two bodies only), below by dense LU.
+  int sparse_from = 120;
 };
 
 struct McpNewtonReport {
