@@ -1,6 +1,7 @@
 // Step time of the shipped benchmark scenes (stack10, pour20) per solver, and of the jointed
 // scenes rolling_cart (four wheels on revolute joints rolling on the ground) and powerball_arm
-// (six PD-controlled joints with joint correction).
+// (six PD-controlled joints with joint correction); seed 001's examples under the
+// geometrically implicit formulation.
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
@@ -98,6 +99,22 @@ void pegsim::bench::register_all() {
       ->Iterations(300);
   benchmark::RegisterBenchmark("powerball_arm/lemke", step_scene, std::string("powerball_arm"),
                                std::string("lemke"), 0, std::string())
+      ->Unit(benchmark::kMicrosecond)
+      ->Iterations(300);
+  // Seed 001's examples under the geometrically implicit formulation (its own solver): the
+  // rolling disc, the sphere on two spheres over its first 3 s (both contacts), and the disc on
+  // the quasi-rigid ground from 0.3 s (on the shell); Example 2 under Stewart-Trinkle beside it.
+  for (const auto& [scene, warmup] : {std::pair<const char*, int>{"rolling_disc", 0},
+                                      {"sphere_on_spheres", 0},
+                                      {"quasi_rigid_disc", 3000}})
+    benchmark::RegisterBenchmark((std::string(scene) + "/geometrically-implicit").c_str(),
+                                 step_scene, std::string(scene), std::string("lemke"), warmup,
+                                 std::string())
+        ->Unit(benchmark::kMicrosecond)
+        ->Iterations(300);
+  benchmark::RegisterBenchmark("sphere_on_spheres/stewart-trinkle/lemke", step_scene,
+                               std::string("sphere_on_spheres"), std::string("lemke"), 0,
+                               std::string("stewart-trinkle"))
       ->Unit(benchmark::kMicrosecond)
       ->Iterations(300);
 }

@@ -79,6 +79,20 @@ TEST(Cli, TheQuasiRigidDiscSceneBouncesBetweenTheCoreAndItsApex) {
   EXPECT_LE(y, 1.07742);
 }
 
+// Seed 001's Example 2 as shipped: 450 steps answered, no penetration, and at 4.5 s the ball
+// has left both fixed spheres (the paper: contact 1 at 3.2 s, contact 2 at 3.6 s).
+TEST(Cli, TheSphereOnSpheresSceneEndsWithTheBallGone) {
+  Result r = cli("run " + scene("sphere_on_spheres") + " --json --quiet");
+  ASSERT_EQ(r.status, 0) << r.out;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["answered_by"]["mcp-newton"], 450);
+  EXPECT_LE(j["max_penetration"].get<double>(), 1e-9);
+  const auto& p = j["bodies"][2]["position"];
+  const pegsim::Vec3 x(p[0].get<double>(), p[1].get<double>(), p[2].get<double>());
+  EXPECT_GT(x.norm(), 11.0 + 0.5);
+  EXPECT_GT((x - pegsim::Vec3(0.0, 11.4, 0.0)).norm(), 10.0 + 0.5);
+}
+
 TEST(Cli, RunTextSummaryNamesEveryFigure) {
   Result r = cli("run " + scene("hello_world") + " --duration 0.2 --quiet");
   ASSERT_EQ(r.status, 0) << r.out;
