@@ -1120,16 +1120,15 @@ TEST(RunFile, QuasiRigidShellsAreStoredAndReadBack) {
     writer.close();
   }
   {
-    RunReader reader(file);
-    const QuasiRigidShell& s = reader.model().bodies[0].shell;
+    const Model model = RunReader(file).model();
+    const QuasiRigidShell& s = model.bodies[0].shell;
     EXPECT_EQ(s.stiffness, 1000.0);
     EXPECT_EQ(s.damping, 2.0);
     EXPECT_EQ(s.max_deflection, 0.05);
-    EXPECT_FALSE(reader.model().bodies[1].shell.compliant());
-    EXPECT_EQ(reader.model().bodies[1].shell.max_deflection,
-              std::numeric_limits<double>::infinity());
-    EXPECT_EQ(reader.model().bodies[1].torsion_radius, 0.25);
-    EXPECT_EQ(reader.model().bodies[0].torsion_radius, 0.0);
+    EXPECT_FALSE(model.bodies[1].shell.compliant());
+    EXPECT_EQ(model.bodies[1].shell.max_deflection, std::numeric_limits<double>::infinity());
+    EXPECT_EQ(model.bodies[1].torsion_radius, 0.25);
+    EXPECT_EQ(model.bodies[0].torsion_radius, 0.0);
   }
   expect_exact_replay(file);
   const fs::path old = broken_copy(file, "shell_old.h5",
