@@ -86,8 +86,8 @@ Drop drop(const Scene& scene, double max_deflection, double h, double duration, 
       break;
     }
     const BodyState& b = sim.state().bodies[1];
-    // Touching, the disc's lowest point is on the deformed surface: delta = 1 - q_y.
-    const double deflection = std::max(0.0, 1.0 - b.position.y());
+    // The shell's deflection, one of the step's unknowns (0 while the pair is out of range).
+    const double deflection = r.implicit.empty() ? 0.0 : r.implicit[0].deflection;
     const double e = 0.5 * b.velocity.squaredNorm() + 0.25 * b.angular_velocity.squaredNorm() +
                      kG * b.position.y() + 0.5 * kStiffness * deflection * deflection;
     for (std::size_t c = 0; c < r.contacts.size(); ++c)
