@@ -50,6 +50,15 @@ QQuaternion qquat(const Quat& q) {
   return QQuaternion(float(q.w()), float(q.x()), float(q.y()), float(q.z()));
 }
 
+// Deletes `node` and its descendants, children first. A node made in this turn of the event
+// loop waits in Qt3D's queue for its backend, and leaves it when deleted only while it still
+// has its scene; deleting an ancestor first takes the scene from the whole subtree, and the
+// queued node stayed behind, dangling (a crash when the loop turned).
+void delete_tree(Qt3DCore::QNode* node) {
+  for (Qt3DCore::QNode* child : node->childNodes()) delete_tree(child);
+  delete node;
+}
+
 QColor body_color(const Body& b) {
   return QColor::fromRgbF(b.color[0], b.color[1], b.color[2], b.color[3]);
 }
@@ -164,7 +173,7 @@ void SceneView::setModel(ModelPtr model, double impulse_scale) {
   ghost_.reset();
   selected_ = -1;
   selected_joint_ = -1;
-  delete model_root_;  // every body entity, and the ghosts, is its child
+  if (model_root_) delete_tree(model_root_);  // every body entity, and the ghosts
   model_root_ = new Qt3DCore::QEntity(bodies_root_);
   ghost_root_ = nullptr;
   ghost_transforms_.clear();
