@@ -23,9 +23,9 @@ TEST(SceneViewRebuild, BodiesMadeAndReplacedInOneTurnOfTheEventLoop) {
   ASSERT_TRUE(model && frame);
   for (int round = 0; round < 3; ++round) {
     view->setModel(model, view->impulseScale());
-    QCoreApplication::processEvents();  // the new root reaches the backend
-    view->showFrame(frame);             // the first frame builds the bodies under it
-    view->showGhost(frame);             // and the translucent comparison
+    QCoreApplication::processEvents();            // the new root reaches the backend
+    view->showFrame(frame);                       // the first frame builds the bodies under it
+    view->showGhost(frame);                       // and the translucent comparison
     view->setModel(model, view->impulseScale());  // before the loop turns
     view->showFrame(frame);
     wait_until([] { return false; }, 200);

@@ -60,6 +60,17 @@ enum class ShapeKind { Sphere, Plane, Polytope, Polygon, Circle, HalfPlane, Comp
 
 struct Compound;
 
+// The smooth convex body {x : sum_i |x_i / a_i|^p <= 1} (a superquadric: p = 2 the ellipsoid,
+// large p a rounded box; in the plane the superellipse over x and y) that a Polytope or
+// Polygon shape tessellates. The geometrically implicit formulation (seed 001) uses this
+// surface itself; every other formulation collides the tessellation, which lies inside the
+// surface and at most `sagitta` from it.
+struct SmoothShape {
+  Vec3 semi_axes = Vec3::Ones();  // a_i, m (planar: the z entry is unused)
+  double exponent = 2.0;          // p >= 2
+  double sagitta = 0.0;           // max distance of the surface outside the tessellation, m
+};
+
 // Plane: the half-space {x : normal . x <= 0} in the body frame, normal = +z of the body.
 // HalfPlane: the 2D half-plane {x : normal . x <= 0}, normal = +y of the body.
 // Their bodies are static; they are oriented by the body's pose.
@@ -69,6 +80,8 @@ struct Shape {
   std::shared_ptr<const Polytope> polytope;  // Polytope (shared: immutable)
   std::shared_ptr<const Polygon> polygon;    // Polygon (shared: immutable)
   std::shared_ptr<const Compound> compound;  // Compound (shared: immutable)
+  // Polytope, Polygon: the smooth surface they tessellate, if any (shared: immutable).
+  std::shared_ptr<const SmoothShape> smooth = nullptr;
 
   static Shape sphere(double r) { return Shape{ShapeKind::Sphere, r, nullptr, nullptr, nullptr}; }
   static Shape plane() { return Shape{ShapeKind::Plane, 0.0, nullptr, nullptr, nullptr}; }
