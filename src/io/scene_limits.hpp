@@ -7,6 +7,12 @@ namespace pegsim {
 // Sides of a cylinder or a regular polygon; points of a random polyhedron or polygon. A
 // 1000-gon is round to 5e-6 of its radius; a polytope of 10^4 sides took 16 GB to build.
 constexpr int kMaxShapeSides = 1000;
+// Superquadrics (ellipsoids): the largest exponent p (p = 100 reaches within 1.1 % of the
+// box's corners; |x / a|^p overflows not far beyond), and the tessellation's meridians by
+// default (half as many parallels: 482 vertices); a superellipse's polygon has twice as many
+// vertices by default.
+constexpr double kMaxSmoothExponent = 100.0;
+constexpr int kDefaultSmoothSegments = 32;
 // n_d of the linearized friction cone: 64 is within 0.12 % of the round cone.
 constexpr int kMaxFrictionDirections = 64;
 // Bodies in one scene.

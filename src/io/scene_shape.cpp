@@ -8,6 +8,7 @@
 #include "engine/geometry/builders.hpp"
 #include "engine/geometry/compound.hpp"
 #include "engine/geometry/polytope.hpp"
+#include "engine/geometry/smooth_shapes.hpp"
 #include "io/poly_file.hpp"
 #include "io/scene.hpp"
 #include "io/scene_body.hpp"
@@ -18,11 +19,12 @@ namespace pegsim {
 namespace {
 
 constexpr const char* kTypes =
-    "a shape type: sphere, plane, box, cube, cylinder, tetrahedron, octahedron, hexahedron, "
-    "dodecahedron, icosahedron, hull, random_polyhedron, mesh or compound";
+    "a shape type: sphere, ellipsoid, superquadric, plane, box, cube, cylinder, tetrahedron, "
+    "octahedron, hexahedron, dodecahedron, icosahedron, hull, random_polyhedron, mesh or "
+    "compound";
 constexpr const char* kPartTypes =
-    "a convex part type: sphere, box, cube, cylinder, tetrahedron, octahedron, hexahedron, "
-    "dodecahedron, icosahedron, hull, random_polyhedron or mesh";
+    "a convex part type: sphere, ellipsoid, superquadric, box, cube, cylinder, tetrahedron, "
+    "octahedron, hexahedron, dodecahedron, icosahedron, hull, random_polyhedron or mesh";
 
 double radius(const JsonNode& s) {
   return s.at("radius", "a positive radius in m").positive("a positive radius in m");
@@ -72,6 +74,36 @@ Polytope mesh(const JsonNode& s, const std::filesystem::path& base_dir) {
   } catch (const SceneError& e) {
     file.fail(std::string("a readable convex .poly mesh (") + e.what() + ")");
   }
+}
+
+// ellipsoid, superquadric: the smooth surface sum |x_i / a_i|^p <= 1 with its tessellation.
+SceneShape smooth(const JsonNode& s, const std::string& type) {
+  const bool ellipsoid = type == "ellipsoid";
+  if (ellipsoid)
+    s.allow_only({"type", "semi_axes", "segments"});
+  else
+    s.allow_only({"type", "semi_axes", "exponent", "segments"});
+  const char* axes_what = "an array of 3 positive semi-axes [a, b, c] in m";
+  const JsonNode axes = s.at("semi_axes", axes_what);
+  const Vec3 a = axes.vec3(axes_what);
+  if (!(a.minCoeff() > 0.0)) axes.fail(axes_what);
+  double p = 2.0;
+  if (!ellipsoid) {
+    const char* what = "an exponent p >= 2 (2: the ellipsoid; larger: closer to a box)";
+    const JsonNode e = s.at("exponent", what);
+    p = e.number(what);
+    if (!(p >= 2.0) || p > kMaxSmoothExponent) e.fail(what);
+  }
+  int segments = kDefaultSmoothSegments;
+  if (auto n = s.find("segments"))
+    segments = n->integer("an integer number of segments from 8 to 256", 8, 256);
+  SceneShape out;
+  Polytope tessellation = make_superquadric(a, p, segments);
+  out.unit = superquadric_mass_properties(a, p);
+  auto surface = std::make_shared<SmoothShape>(SmoothShape{a, p, sagitta({a, p}, tessellation)});
+  out.shape = Shape::convex(std::make_shared<const Polytope>(std::move(tessellation)));
+  out.shape.smooth = std::move(surface);
+  return out;
 }
 
 // Builds the polytope of a primitive or point-set type, after checking its fields.
@@ -169,6 +201,7 @@ SceneShape parse_shape(const JsonNode& s, const std::filesystem::path& base_dir,
   if (type == "plane") return plane(s);
   if (type == "compound") return compound(s, base_dir);
   try {
+    if (type == "ellipsoid" || type == "superquadric") return smooth(s, type);
     return polytope(s, type, base_dir);
   } catch (const GeometryError& e) {
     // Primitive sizes are checked above, so this is a builder refusing an extreme value.

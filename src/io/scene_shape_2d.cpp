@@ -8,6 +8,7 @@
 #include "engine/geometry/mass_properties.hpp"
 #include "engine/geometry/polygon.hpp"
 #include "engine/geometry/polygon_builders.hpp"
+#include "engine/geometry/smooth_shapes.hpp"
 #include "io/scene_compound.hpp"
 #include "io/scene_limits.hpp"
 #include "io/scene_shape.hpp"
@@ -18,7 +19,7 @@ namespace {
 
 std::string planar_types() {
   return "a 2D shape type: polygon, regular_polygon, rectangle, triangle, hull, random_polygon, "
-         "circle, half_plane or compound";
+         "circle, ellipse, superellipse, half_plane or compound";
 }
 
 double positive_field(const JsonNode& s, const char* key, const char* what) {
@@ -69,7 +70,7 @@ SceneShape planar_compound(const JsonNode& s) {
   return parse_compound(
       s, {"a convex 2D shape object",
           "a convex 2D part type: polygon, regular_polygon, rectangle, triangle, hull, "
-          "random_polygon or circle",
+          "random_polygon, circle, ellipse or superellipse",
           "half_plane", "circles", [](const JsonNode& n) { return parse_planar_shape(n); },
           [](const JsonNode& item, CompoundPart& p) {
             if (auto n = item.find("position")) {
@@ -82,6 +83,39 @@ SceneShape planar_compound(const JsonNode& s) {
           }});
 }
 
+// ellipse, superellipse: the smooth surface |x / a|^p + |y / b|^p <= 1 with its polygon.
+SceneShape smooth(const JsonNode& s, const std::string& type) {
+  const bool ellipse = type == "ellipse";
+  if (ellipse)
+    s.allow_only({"type", "semi_axes", "segments"});
+  else
+    s.allow_only({"type", "semi_axes", "exponent", "segments"});
+  const char* axes_what = "an array of 2 positive semi-axes [a, b] in m";
+  const JsonNode axes = s.at("semi_axes", axes_what);
+  const Vec2 a = axes.vec2(axes_what);
+  if (!(a.minCoeff() > 0.0)) axes.fail(axes_what);
+  double p = 2.0;
+  if (!ellipse) {
+    const char* what = "an exponent p >= 2 (2: the ellipse; larger: closer to a rectangle)";
+    const JsonNode e = s.at("exponent", what);
+    p = e.number(what);
+    if (!(p >= 2.0) || p > kMaxSmoothExponent) e.fail(what);
+  }
+  int segments = 2 * kDefaultSmoothSegments;
+  if (auto n = s.find("segments"))
+    segments = n->integer("an integer number of segments from 8 to 1000", 8, kMaxShapeSides);
+  Polygon tessellation = make_superellipse(a, p, segments);
+  // The z semi-axis is unused in the plane; the smaller in-plane one keeps the scale of f.
+  const SmoothShape surface{Vec3(a.x(), a.y(), a.minCoeff()), p, 0.0};
+  SceneShape out;
+  out.unit = superellipse_mass_properties(a, p);
+  auto shared = std::make_shared<SmoothShape>(surface);
+  shared->sagitta = sagitta(surface, tessellation);
+  out.shape = Shape::convex_polygon(std::make_shared<const Polygon>(std::move(tessellation)));
+  out.shape.smooth = std::move(shared);
+  return out;
+}
+
 // Builds the shape of `type` after checking its fields; GeometryError from a builder passes up.
 SceneShape build(const JsonNode& s, const std::string& type) {
   if (type == "circle") {
@@ -90,6 +124,7 @@ SceneShape build(const JsonNode& s, const std::string& type) {
     return SceneShape{Shape::circle(r), circle_mass_properties(r), std::nullopt};
   }
   if (type == "half_plane") return half_plane(s);
+  if (type == "ellipse" || type == "superellipse") return smooth(s, type);
   if (type == "polygon") {
     s.allow_only({"type", "vertices"});
     return polygon_shape(
@@ -140,14 +175,15 @@ SceneShape build(const JsonNode& s, const std::string& type) {
       .fail(what + " (a 2D scene takes no 3D shape" +
             (type == "sphere" || type == "plane" || type == "box"
                  ? ": use circle, half_plane or rectangle)"
-                 : ")"));
+             : type == "ellipsoid" || type == "superquadric" ? ": use ellipse or superellipse)"
+                                                             : ")"));
 }
 
 }  // namespace
 
 bool planar_shape_type(const std::string& type) {
   for (const char* t : {"polygon", "regular_polygon", "rectangle", "triangle", "random_polygon",
-                        "circle", "half_plane"})
+                        "circle", "ellipse", "superellipse", "half_plane"})
     if (type == t) return true;
   return false;
 }

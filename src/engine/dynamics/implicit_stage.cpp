@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <limits>
 
 namespace pegsim {
 namespace {
@@ -41,6 +42,13 @@ QuasiRigidShell pair_shell(const QuasiRigidShell& a, const QuasiRigidShell& b) {
 
 bool implicit_function_of(const Shape& shape, ImplicitFunction& out) {
   out = ImplicitFunction{};
+  if (shape.smooth) {  // the surface a polytope or polygon tessellates, read in x-y in 2D
+    out.kind = shape.smooth->exponent == 2.0 ? ImplicitFunction::Kind::Ellipsoid
+                                             : ImplicitFunction::Kind::Superquadric;
+    out.radii = shape.smooth->semi_axes;
+    out.exponent = shape.smooth->exponent;
+    return true;
+  }
   switch (shape.kind) {
     case ShapeKind::Sphere:
     case ShapeKind::Circle:  // the sphere's function read in the x-y plane
@@ -60,6 +68,38 @@ bool implicit_function_of(const Shape& shape, ImplicitFunction& out) {
   }
 }
 
+double separation_bound(const ImplicitBody& a, const ImplicitBody& b) {
+  // The gap along the world unit axis n from a onto b: n . (x_b - x_a) - h_a(n) - h_b(-n),
+  // each support taken in its body's frame.
+  auto along = [&](const Vec3& n) {
+    return n.dot(b.position - a.position) -
+           implicit_support(a.shape, a.orientation.conjugate() * n) -
+           implicit_support(b.shape, b.orientation.conjugate() * -n);
+  };
+  using Kind = ImplicitFunction::Kind;
+  if (a.shape.kind == Kind::HalfSpace) return along(a.orientation * a.shape.normal);
+  if (b.shape.kind == Kind::HalfSpace) return along(-(b.orientation * b.shape.normal));
+  // The line of the centres, and each body's axes oriented from a towards b.
+  const Vec3 centres =
+      (b.orientation * b.shape.center + b.position) - (a.orientation * a.shape.center + a.position);
+  const double length = centres.norm();
+  if (!(length > 0.0)) return -std::numeric_limits<double>::infinity();
+  double bound = along(centres / length);
+  for (const Quat* q : {&a.orientation, &b.orientation})
+    for (int i = 0; i < 3; ++i) {
+      const Vec3 axis = *q * Vec3::Unit(i);
+      bound = std::max(bound, along(axis.dot(centres) >= 0.0 ? axis : Vec3(-axis)));
+    }
+  return bound;
+}
+
+double implicit_broad_margin(const Model& model, const Settings& settings) {
+  double sagitta = 0.0;
+  for (const Body& b : model.bodies)
+    if (b.shape.smooth) sagitta = std::max(sagitta, b.shape.smooth->sagitta);
+  return settings.epsilon + 2.0 * sagitta;
+}
+
 std::string implicit_step_defect(const Model& model) {
   if (!model.joints.empty())
     return "formulation geometrically-implicit takes no joints (the scene has " +
@@ -67,14 +107,15 @@ std::string implicit_step_defect(const Model& model) {
   ImplicitFunction f;
   for (const Body& b : model.bodies)
     if (!implicit_function_of(b.shape, f))
-      return "formulation geometrically-implicit needs smooth convex shapes (sphere, plane, "
-             "circle, half_plane): body '" +
+      return "formulation geometrically-implicit needs smooth convex shapes (sphere, "
+             "ellipsoid, superquadric, plane; in 2D circle, ellipse, superellipse, "
+             "half_plane): body '" +
              b.name + "' is a " + shape_name(b.shape.kind);
   return {};
 }
 
-void ImplicitStage::step(const Model& model, const Settings& settings, State& state,
-                         StepReport& r) {
+void ImplicitStage::step(const Model& model, const Settings& settings,
+                         const std::vector<BodyPair>& candidates, State& state, StepReport& r) {
   const auto t0 = Clock::now();
   // The bodies at the start of the step, with the wrenches applied for it.
   bodies_.resize(model.bodies.size());
@@ -93,10 +134,10 @@ void ImplicitStage::step(const Model& model, const Settings& settings, State& st
     x.torque = s.torque;
     implicit_function_of(b.shape, x.shape);
   }
-  // One pair per pair of bodies the narrow phase found within epsilon, in its order (normal
-  // from body_a onto body_b), each with its unknowns of the last step if it had any.
-  // Pairs are few: a linear search finds repeats and last step's answers, and the vectors keep
-  // their storage from step to step.
+  // One pair per candidate whose surfaces may be within epsilon, in the broad phase's order
+  // (normal from the lower body index onto the higher), each with its unknowns of the last
+  // step if it had any. Pairs are few: a linear search finds last step's answers, and the
+  // vectors keep their storage from step to step.
   // A body with a quasi-rigid shell is the pair's body b (the paper's flexible body, §5.1).
   auto find = [](const std::vector<ImplicitPair>& in, int a, int b) {
     return std::find_if(in.begin(), in.end(), [&](const ImplicitPair& p) {
@@ -105,17 +146,18 @@ void ImplicitStage::step(const Model& model, const Settings& settings, State& st
   };
   pairs_.clear();
   contacts_.clear();
-  for (const Contact& c : r.contacts) {
-    if (find(pairs_, c.body_a, c.body_b) != pairs_.end()) continue;
-    const Body &a = model.bodies[std::size_t(c.body_a)], &b = model.bodies[std::size_t(c.body_b)];
-    if (a.is_static && b.is_static) continue;
+  for (const BodyPair& c : candidates) {
+    const ImplicitBody &x = bodies_[std::size_t(c.a)], &y = bodies_[std::size_t(c.b)];
+    if (x.is_static && y.is_static) continue;
+    if (separation_bound(x, y) > settings.epsilon) continue;
+    const Body &a = model.bodies[std::size_t(c.a)], &b = model.bodies[std::size_t(c.b)];
     const bool swap = a.shell.compliant() && !b.shell.compliant();
     // Coulomb's law in the tangent plane (e_t = e_o = 1), torsion up to e_r mu p_n (5).
     const Vec3 e(1.0, 1.0, std::max(a.torsion_radius, b.torsion_radius));
-    ImplicitPair pair{swap ? c.body_b : c.body_a, swap ? c.body_a : c.body_b,
-                      std::sqrt(a.mu * b.mu), e, pair_shell(a.shell, b.shell)};
+    ImplicitPair pair{swap ? c.b : c.a, swap ? c.a : c.b, std::sqrt(a.mu * b.mu), e,
+                      pair_shell(a.shell, b.shell)};
     pairs_.push_back(pair);
-    const auto w = find(warm_pairs_, c.body_a, c.body_b);
+    const auto w = find(warm_pairs_, c.a, c.b);
     const bool warm = w != warm_pairs_.end() && w->a == pair.a;  // a1 on the same body
     contacts_.push_back(warm ? warm_contacts_[std::size_t(w - warm_pairs_.begin())]
                              : ImplicitContact{});

@@ -1,13 +1,16 @@
-// Stages 4-7 under Formulation::GeometricallyImplicit (seed 001, formulation/implicit_step.hpp):
-// every pair of bodies the narrow phase found within epsilon at the start of the step enters
+// Stages 3-7 under Formulation::GeometricallyImplicit (seed 001, formulation/implicit_step.hpp):
+// every broad-phase pair whose surfaces may be within epsilon at the start of the step enters
 // the mixed NCP with its end-of-step closest points as unknowns, and the solve moves the
-// bodies. Pairs leave the problem when they are farther apart than epsilon; a pair's unknowns
-// warm-start the next step's solve while it stays.
+// bodies. The surfaces are the smooth ones, never a tessellation, so there is no narrow phase:
+// a pair is left out only when a separating axis (separation_bound) shows a gap beyond
+// epsilon. Pairs leave the problem when they are farther apart; a
+// pair's unknowns warm-start the next step's solve while it stays.
 #pragma once
 
 #include <string>
 #include <vector>
 
+#include "engine/collision/broad_phase.hpp"
 #include "engine/core/contact.hpp"
 #include "engine/core/model.hpp"
 #include "engine/core/settings.hpp"
@@ -17,8 +20,9 @@
 
 namespace pegsim {
 
-// The body's shape as one C^2 convex inequality (sphere, circle, plane, half-plane); false for
-// shapes that have none here (polytopes, polygons, compounds).
+// The body's shape as one C^2 convex inequality (sphere, circle, plane, half-plane, and the
+// ellipsoid or superquadric a tessellation stands for); false for shapes that have none here
+// (other polytopes and polygons, compounds).
 bool implicit_function_of(const Shape& shape, ImplicitFunction& out);
 
 // The solver that answers every step of the formulation (formulation/implicit_step.hpp).
@@ -29,17 +33,28 @@ inline constexpr const char* kImplicitSolver = "mcp-newton";
 // approximation beyond the paper, which gives a shell to one body of a pair.
 QuasiRigidShell pair_shell(const QuasiRigidShell& a, const QuasiRigidShell& b);
 
+// A lower bound on the gap between the two bodies' surfaces: the largest gap along a
+// separating axis, the half-space's normal, or the line of the centres and the bodies' own
+// axes. Exact for spheres, for any body against a half-space, and for bodies whose nearest
+// points lie along one of those axes.
+double separation_bound(const ImplicitBody& a, const ImplicitBody& b);
+
+// The broad phase's margin under the implicit formulation: epsilon, and twice the largest
+// sagitta of a tessellation (the boxes are the tessellations', inside the surfaces).
+double implicit_broad_margin(const Model& model, const Settings& settings);
+
 // Why `model` cannot be stepped geometrically implicitly (a body without an implicit function,
 // joints), or "".
 std::string implicit_step_defect(const Model& model);
 
 class ImplicitStage {
  public:
-  // One step from `state` with the pairs of `r.contacts` (the narrow phase's, replaced by one
-  // contact per pair at the end of the step: a1, its normal and the gap to a2). On success
-  // the state holds the end of the step (time and step advanced, applied wrenches cleared);
-  // on failure it is unchanged and r.failed says why.
-  void step(const Model& model, const Settings& settings, State& state, StepReport& r);
+  // One step from `state` with the broad phase's `candidates` (boxes inflated by
+  // implicit_broad_margin); r.contacts gets one contact per pair at the end of the step: a1,
+  // its normal and the gap to a2. On success the state holds the end of the step (time and
+  // step advanced, applied wrenches cleared); on failure it is unchanged and r.failed says why.
+  void step(const Model& model, const Settings& settings, const std::vector<BodyPair>& candidates,
+            State& state, StepReport& r);
   void forget() {
     warm_pairs_.clear();
     warm_contacts_.clear();

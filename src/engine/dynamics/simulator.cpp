@@ -139,6 +139,7 @@ void Simulator::set_settings(const Settings& settings) {
   if (std::string why = check_settings(settings, model_); !why.empty())
     throw std::invalid_argument("settings: " + why);
   settings_ = settings;
+  implicit_margin_ = implicit_broad_margin(model_, settings_);
   chain_.clear();
   chain_.push_back(make_solver(settings_.solver));
   for (const std::string& name : settings_.fallbacks) chain_.push_back(make_solver(name));
@@ -176,17 +177,24 @@ const StepReport& Simulator::step() {
   // Stage 1: controllers add their wrenches to what apply_wrench left pending.
   run_controllers();
   keep_applied_wrench();
-  // Stages 2-3, and the SM traps among the contacts.
-  find_contacts();
   if (settings_.formulation == Formulation::GeometricallyImplicit) {
-    // Stages 4-7 as one mixed NCP (seed 001): the state moves only if it is solved.
-    implicit_.step(model_, settings_, state_, r);
+    // Stage 2, then stages 3-7 as one mixed NCP (seed 001): the state moves only if it is
+    // solved.
+    const auto t0 = Clock::now();
+    broad_.update(model_, state_, implicit_margin_);
+    r.timings.detect = seconds_since(t0);
+    r.contacts.clear();  // a failed step reports no contacts; smooth surfaces have no SM traps
+    r.sm_traps.clear();
+    r.sm_trap_contacts.clear();
+    implicit_.step(model_, settings_, broad_.pairs, state_, r);
     if (r.failed) restore_pending_wrench();
     r.time = state_.time;
     r.step = state_.step;
     for (StepObserver* o : observers_) o->on_step(model_, state_, r);
     return r;
   }
+  // Stages 2-3, and the SM traps among the contacts.
+  find_contacts();
   // Stage 4: the contact model's U-, I- and X-constraints.
   apply_contact_model(model_, state_, settings_, r.contacts, r.constraints, r.duplicate_of,
                       scratch_);

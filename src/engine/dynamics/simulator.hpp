@@ -106,6 +106,7 @@ class Simulator {
   State initial_;
   State state_;
   Settings settings_;
+  double implicit_margin_ = 0.0;  // implicit_broad_margin of the model under settings_
   std::vector<std::unique_ptr<Solver>> chain_;  // settings_.solver then its fallbacks
   std::vector<StepObserver*> observers_;
   std::vector<std::unique_ptr<Controller>> controllers_;

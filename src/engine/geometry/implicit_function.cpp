@@ -1,5 +1,7 @@
 #include "engine/geometry/implicit_function.hpp"
 
+#include <limits>
+
 namespace pegsim {
 
 const char* implicit_function_defect(const ImplicitFunction& f) {
@@ -21,6 +23,25 @@ const char* implicit_function_defect(const ImplicitFunction& f) {
       return nullptr;
   }
   return "unknown kind";
+}
+
+double implicit_support(const ImplicitFunction& f, const Vec3& n) {
+  const double centre = f.center.dot(n);
+  switch (f.kind) {
+    case ImplicitFunction::Kind::Sphere:
+      return centre + f.radii.x();
+    case ImplicitFunction::Kind::Ellipsoid:
+      return centre + f.radii.cwiseProduct(n).norm();
+    case ImplicitFunction::Kind::Superquadric: {
+      const double q = f.exponent / (f.exponent - 1.0);
+      double sum = 0.0;
+      for (int i = 0; i < 3; ++i) sum += std::pow(std::abs(f.radii(i) * n(i)), q);
+      return centre + std::pow(sum, 1.0 / q);
+    }
+    case ImplicitFunction::Kind::HalfSpace:
+      return n.dot(f.normal) >= 1.0 - 1e-12 ? centre : std::numeric_limits<double>::infinity();
+  }
+  return std::numeric_limits<double>::infinity();
 }
 
 Vec3 implicit_surface_point(const ImplicitFunction& f, const Vec3& dir) {

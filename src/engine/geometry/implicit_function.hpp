@@ -109,6 +109,11 @@ Eigen::Matrix<S, 3, 1> implicit_gradient(const ImplicitFunction& f,
   return constant_like(Vec3(Vec3::Zero()), x(0));
 }
 
+// h(n) = max of n . x over the body {f <= 0} (body frame; n a unit vector): c . n plus r, the
+// ellipsoid's |diag(a) n|, or the superquadric's (sum |a_i n_i|^q)^(1/q), q = p / (p - 1);
+// a half-space's is c . n along its normal and +infinity along any other direction.
+double implicit_support(const ImplicitFunction& f, const Vec3& n);
+
 // The point where the ray from the function's centre in direction `dir` (body frame) leaves
 // the body; for a half-space, `dir` is taken as a point and projected onto the plane. A start
 // for the closest points of a new contact pair.

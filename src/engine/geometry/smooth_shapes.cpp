@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "engine/geometry/builders.hpp"
+#include "engine/geometry/implicit_function.hpp"
 #include "engine/geometry/polygon.hpp"
 #include "engine/geometry/polygon_builders.hpp"
 #include "engine/geometry/polytope.hpp"
@@ -58,10 +59,11 @@ Polygon make_superellipse(const Vec2& semi_axes, double exponent, int segments) 
 }
 
 double smooth_support(const SmoothShape& s, const Vec3& n) {
-  const double q = s.exponent / (s.exponent - 1.0);
-  double sum = 0.0;
-  for (int i = 0; i < 3; ++i) sum += std::pow(std::abs(s.semi_axes(i) * n(i)), q);
-  return std::pow(sum, 1.0 / q);
+  ImplicitFunction f;
+  f.kind = ImplicitFunction::Kind::Superquadric;
+  f.radii = s.semi_axes;
+  f.exponent = s.exponent;
+  return implicit_support(f, n);
 }
 
 double sagitta(const SmoothShape& s, const Polytope& tessellation) {
@@ -89,8 +91,8 @@ MassProperties superquadric_mass_properties(const Vec3& semi_axes, double expone
   const double k = 8.0 * a * b * c * std::tgamma(3.0 / p) * std::pow(std::tgamma(1.0 / p), 2) /
                    (p * p * p * std::tgamma(1.0 + 5.0 / p));
   const Vec3 second = k * semi_axes.cwiseAbs2();
-  m.inertia = Vec3(second.y() + second.z(), second.x() + second.z(), second.x() + second.y())
-                  .asDiagonal();
+  m.inertia =
+      Vec3(second.y() + second.z(), second.x() + second.z(), second.x() + second.y()).asDiagonal();
   return m;
 }
 

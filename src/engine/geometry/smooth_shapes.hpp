@@ -17,7 +17,7 @@ Polytope make_superquadric(const Vec3& semi_axes, double exponent, int segments)
 Polygon make_superellipse(const Vec2& semi_axes, double exponent, int segments);
 
 // h(n) = max over the body of n . x = (sum_i |a_i n_i|^q)^(1/q), q = p / (p - 1): the dual
-// norm; n need not be a unit vector. Planar: n.z() must be 0.
+// norm (implicit_support); n need not be a unit vector. Planar: n.z() must be 0.
 double smooth_support(const SmoothShape& s, const Vec3& n);
 // How far the surface reaches outside a tessellation of it: the largest h(n_f) - offset_f over
 // the faces f (edges, in the plane).

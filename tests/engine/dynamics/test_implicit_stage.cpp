@@ -174,5 +174,44 @@ TEST(ImplicitStage, PolytopesAndJointsAreRefusedWithTheReason) {
   }
 }
 
+// The pair filter's separating-axis bound: exact for two spheres, for an ellipsoid over a
+// half-space (its support along the normal), for ellipsoids lined up along the centre line or
+// side by side along an axis; below the true gap otherwise (turned ellipsoids).
+TEST(ImplicitStage, TheSeparationBoundIsTheGapWhereItCanBeAndNeverAbove) {
+  auto body = [](ImplicitFunction::Kind kind, const Vec3& radii, const Vec3& x,
+                 const Quat& q = Quat::Identity()) {
+    ImplicitBody b;
+    b.shape.kind = kind;
+    b.shape.radii = radii;
+    b.position = x;
+    b.orientation = q;
+    return b;
+  };
+  using Kind = ImplicitFunction::Kind;
+  const ImplicitBody s1 = body(Kind::Sphere, Vec3::Constant(0.5), Vec3::Zero());
+  const ImplicitBody s2 = body(Kind::Sphere, Vec3::Constant(0.3), Vec3(1.0, 0.6, 0.0));
+  EXPECT_NEAR(separation_bound(s1, s2), std::hypot(1.0, 0.6) - 0.8, 1e-15);
+  ImplicitBody ground = body(Kind::HalfSpace, Vec3::Ones(), Vec3::Zero());
+  ground.shape.normal = Vec3::UnitZ();
+  // Turned by 0.4 rad about x: the lowest point is sqrt(b^2 sin^2 + c^2 cos^2) below the centre.
+  const ImplicitBody egg = body(Kind::Ellipsoid, Vec3(0.3, 0.2, 0.5), Vec3(0.2, -0.1, 0.7),
+                                Quat(Eigen::AngleAxisd(0.4, Vec3::UnitX())));
+  const double below = std::hypot(0.2 * std::sin(0.4), 0.5 * std::cos(0.4));
+  EXPECT_NEAR(separation_bound(ground, egg), 0.7 - below, 1e-15);
+  EXPECT_NEAR(separation_bound(egg, ground), 0.7 - below, 1e-15);
+  const ImplicitBody e1 = body(Kind::Ellipsoid, Vec3(0.5, 0.2, 0.2), Vec3::Zero());
+  const ImplicitBody e2 = body(Kind::Superquadric, Vec3(0.3, 0.4, 0.4), Vec3(1.0, 0.0, 0.0));
+  EXPECT_NEAR(separation_bound(e1, e2), 0.2, 1e-15);
+  // Side by side along y, shifted along x: the gap 0.2 along y, not the centre line's -0.93.
+  const ImplicitBody f1 = body(Kind::Ellipsoid, Vec3(1.0, 0.1, 0.1), Vec3::Zero());
+  const ImplicitBody f2 = body(Kind::Ellipsoid, Vec3(1.0, 0.1, 0.1), Vec3(0.5, 0.4, 0.0));
+  EXPECT_NEAR(separation_bound(f1, f2), 0.2, 1e-15);
+  // Turned by 0.3 rad: the gap is between 0 and the 0.2 of the untouched axis.
+  const ImplicitBody f3 = body(Kind::Ellipsoid, Vec3(1.0, 0.1, 0.1), Vec3(0.5, 0.4, 0.0),
+                               Quat(Eigen::AngleAxisd(0.3, Vec3::UnitZ())));
+  EXPECT_LT(separation_bound(f1, f3), 0.2);
+  EXPECT_GT(separation_bound(f1, f3), -0.2);
+}
+
 }  // namespace
 }  // namespace pegsim

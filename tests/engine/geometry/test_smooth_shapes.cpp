@@ -124,8 +124,8 @@ TEST(SmoothShapes, TheTessellationLiesInsideWithinItsSagitta) {
     for (const Vec3& x : surface_points(s, 20000, true)) {
       double outside = -1e300;
       for (int e = 0; e < polygon.size(); ++e)
-        outside = std::max(outside, polygon.normals[std::size_t(e)].dot(x.head<2>() -
-                                                                       polygon.vertices[std::size_t(e)]));
+        outside = std::max(outside, polygon.normals[std::size_t(e)].dot(
+                                        x.head<2>() - polygon.vertices[std::size_t(e)]));
       worst2 = std::max(worst2, outside);
     }
     EXPECT_LE(worst2, sag2 + 1e-12) << p;
