@@ -74,6 +74,46 @@ TEST(Scene, DensityAndSphereMassProperties) {
   EXPECT_NEAR(b.inertia(2, 2), 0.4 * m * 0.25, 1e-12);
 }
 
+// Smooth shapes: the tessellation to collide, the surface itself for the implicit formulation,
+// and the surface's exact mass properties (not the tessellation's).
+TEST(Scene, EllipsoidsAndSuperquadricsCarryTheirSurface) {
+  const Scene s = parse_scene(R"({"bodies": [
+      {"name": "egg", "shape": {"type": "ellipsoid", "semi_axes": [0.3, 0.2, 0.5]}, "density": 2},
+      {"name": "puck", "shape": {"type": "superquadric", "semi_axes": [0.5, 0.5, 0.2],
+                                 "exponent": 6, "segments": 16}, "mass": 3}]})",
+                              "smooth.json", kRoot);
+  const Body& egg = s.model.bodies[0];
+  ASSERT_EQ(egg.shape.kind, ShapeKind::Polytope);
+  ASSERT_TRUE(egg.shape.smooth);
+  EXPECT_EQ(egg.shape.smooth->semi_axes, Vec3(0.3, 0.2, 0.5));
+  EXPECT_EQ(egg.shape.smooth->exponent, 2.0);
+  EXPECT_EQ(egg.shape.polytope->vertices.size(), 15u * 32u + 2u);  // 32 meridians, 16 bands
+  EXPECT_GT(egg.shape.smooth->sagitta, 0.0);
+  EXPECT_LT(egg.shape.smooth->sagitta, 0.01 * 0.5);
+  const double m = 2.0 * 4.0 / 3.0 * std::numbers::pi * 0.3 * 0.2 * 0.5;
+  EXPECT_NEAR(egg.mass, m, 1e-12);
+  EXPECT_NEAR(egg.inertia(0, 0), m / 5.0 * (0.04 + 0.25), 1e-12);
+  const Body& puck = s.model.bodies[1];
+  ASSERT_TRUE(puck.shape.smooth);
+  EXPECT_EQ(puck.shape.smooth->exponent, 6.0);
+  EXPECT_EQ(puck.shape.polytope->vertices.size(), 7u * 16u + 2u);
+  EXPECT_EQ(puck.mass, 3.0);
+  for (const std::string bad :
+       {R"({"type": "ellipsoid", "semi_axes": [1, 0, 1]})",
+        R"({"type": "ellipsoid", "semi_axes": [1, 1, 1], "exponent": 4})",
+        R"({"type": "superquadric", "semi_axes": [1, 1, 1]})",
+        R"({"type": "superquadric", "semi_axes": [1, 1, 1], "exponent": 1.5})",
+        R"({"type": "superquadric", "semi_axes": [1, 1, 1], "exponent": 1000})",
+        R"({"type": "ellipsoid", "semi_axes": [1, 1, 1], "segments": 4})"}) {
+    try {
+      parse_scene(R"({"bodies": [{"name": "b", "shape": )" + bad + "}]}", "bad.json", kRoot);
+      ADD_FAILURE() << bad;
+    } catch (const SceneError& e) {
+      EXPECT_EQ(std::string(e.what()).rfind("bad.json: /bodies/0/shape/", 0), 0u) << e.what();
+    }
+  }
+}
+
 TEST(Scene, GivenInertiaIsKept) {
   const Scene diag = one_body(
       R"({"name": "b", "shape": {"type": "cube", "edge": 1}, "mass": 1, "inertia": [1, 2, 3]})");

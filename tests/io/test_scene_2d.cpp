@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <filesystem>
+#include <numbers>
 
 #include "io/scene.hpp"
 
@@ -78,6 +79,35 @@ TEST(Scene2D, EveryPlanarShapeType) {
   EXPECT_GE(s.model.bodies[5].shape.polygon->size(), 3);
   EXPECT_EQ(s.model.bodies[6].shape.kind, ShapeKind::Circle);
   EXPECT_NEAR(s.model.bodies[6].inertia(2, 2), 0.5 * 2.0 * 0.0625, 1e-15);  // m r^2 / 2
+}
+
+// Ellipses and superellipses: the polygon to collide, the curve for the implicit formulation
+// (its unused z semi-axis the smaller in-plane one), the exact area and moment.
+TEST(Scene2D, EllipsesAndSuperellipsesCarryTheirCurve) {
+  const Scene s = parse(with_body(
+      R"({"name": "e", "shape": {"type": "ellipse", "semi_axes": [1, 0.5]}, "density": 2},
+         {"name": "s", "shape": {"type": "superellipse", "semi_axes": [0.4, 0.3], "exponent": 4,
+                                 "segments": 40}})"));
+  const Body& e = s.model.bodies[1];
+  ASSERT_EQ(e.shape.kind, ShapeKind::Polygon);
+  ASSERT_TRUE(e.shape.smooth);
+  EXPECT_EQ(e.shape.smooth->semi_axes, Vec3(1.0, 0.5, 0.5));
+  EXPECT_EQ(e.shape.polygon->size(), 64);
+  const double m = 2.0 * std::numbers::pi * 0.5;
+  EXPECT_NEAR(e.mass, m, 1e-12);
+  EXPECT_NEAR(e.inertia(2, 2), m * (1.0 + 0.25) / 4.0, 1e-12);
+  const Body& sq = s.model.bodies[2];
+  EXPECT_EQ(sq.shape.smooth->exponent, 4.0);
+  EXPECT_EQ(sq.shape.polygon->size(), 40);
+  EXPECT_NE(
+      error_of(
+          with_body(R"({"name": "b", "shape": {"type": "ellipsoid", "semi_axes": [1, 1, 1]}})"))
+          .find("use ellipse or superellipse"),
+      std::string::npos);
+  EXPECT_EQ(
+      error_of(with_body(R"({"name": "b", "shape": {"type": "ellipse", "semi_axes": [1, -1]}})"))
+          .rfind("flat.json: /bodies/1/shape/semi_axes: expected ", 0),
+      0u);
 }
 
 TEST(Scene2D, JointsStayInThePlane) {

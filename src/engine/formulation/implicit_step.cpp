@@ -253,21 +253,41 @@ void pair_equations(const PairInputs& in, const PairMap& m,
     out(r.a1 + i) = e1(i);
     out(r.a2 + i) = e2(i);
   }
-  // (7): e^2 mu p_n (W^T nu+) + p sigma = 0 per friction direction. A direction without
-  // friction (mu = 0, or e_r = 0: no torsional friction) is the equation p = 0 instead, the
-  // same solutions with a Jacobian that does not vanish there; without any friction the slip
-  // measure is 0 (its partner 1 > 0).
-  const Vec3 e2s = pair.e.cwiseProduct(pair.e);
+  // (5) and (7) in their projection form. With q_i = p_i / e_i the ellipsoidal law is the disc
+  // |q| <= mu p_n, and maximal dissipation puts q at the point of the disc nearest to
+  // q - r E s (s = W^T nu+ per direction, E = diag(e), any r > 0; r the pair's reduced mass
+  // keeps both terms impulses): sliding, q = -mu p_n E s / |E s|, the answer of (7) with
+  // sigma = |E s|; sticking, E s = 0. Unlike (7), whose rows vanish at p_n = 0 (sigma then
+  // undetermined, the Jacobian singular, Newton stalls when a contact opens or closes with
+  // friction), these rows fix every unknown in every contact state. A direction without
+  // friction (mu = 0, or e_r = 0: no torsional friction) has the row p = 0.
   const double mu = pair.mu;
-  auto friction = [&](double e2, const S& slip, const S& p) -> S {
-    return mu > 0.0 && e2 > 0.0 ? S(e2 * mu * p_n * slip + p * sigma) : p;
-  };
-  out(f0) = friction(e2s.x(), t.dot(u), p_t);
-  if (D == 3) {
-    out(f0 + 1) = friction(e2s.y(), o.dot(u), p_o);
-    out(f0 + 2) = friction(e2s.z(), n.dot(wb - wa), p_r);
+  const double inverse_mass = (in.a->is_static ? 0.0 : 1.0 / in.a->mass) +
+                              (in.b->is_static ? 0.0 : 1.0 / in.b->mass);
+  const double reduced_mass = inverse_mass > 0.0 ? 1.0 / inverse_mass : 1.0;
+  const int directions = D == 2 ? 1 : 3;
+  const S slip[3] = {t.dot(u), D == 2 ? zero : S(o.dot(u)), D == 2 ? zero : S(n.dot(wb - wa))};
+  const S impulse[3] = {p_t, p_o, p_r};
+  S q[3] = {zero, zero, zero}, y[3] = {zero, zero, zero};
+  S yy = zero, es2 = zero;
+  for (int i = 0; i < directions; ++i) {
+    if (!(mu > 0.0 && pair.e(i) > 0.0)) continue;
+    q[i] = impulse[i] / pair.e(i);
+    y[i] = q[i] - reduced_mass * pair.e(i) * slip[i];
+    yy += y[i] * y[i];
+    es2 += pair.e(i) * pair.e(i) * slip[i] * slip[i];
   }
-  // (17)-(19) and the ellipsoidal cone (5), the partners of l1, l2, p_n, sigma. On a
+  const S radius = p_n > 0.0 ? S(mu * p_n) : zero;
+  const bool inside = yy <= radius * radius;  // the disc's interior: sticking
+  const S scale = inside ? constant_like(1.0, zero) : S(radius / sqrt(yy));
+  for (int i = 0; i < directions; ++i)
+    out(f0 + i) = mu > 0.0 && pair.e(i) > 0.0 ? S(q[i] - scale * y[i]) : impulse[i];
+  // sigma: the slip measure |E s| of (7) (smoothed within 1e-12 m/s of 0, where |.| has no
+  // derivative), reported; without friction 0.
+  constexpr double kSmooth = 1e-12;
+  out(r.sigma) =
+      mu > 0.0 ? S(sigma - (sqrt(es2 + kSmooth * kSmooth) - kSmooth)) : constant_like(1.0, zero);
+  // (17)-(19), the partners of l1, l2, p_n. On a
   // quasi-rigid pair a2 lies on b's deformed surface g + delta-bar_n = 0 (34) and outside a:
   // (36) with psi = f(a2), the form that fits (15) (l1 is a's multiplier; with psi = g(a1) +
   // delta-bar_n, a1 = a2 anywhere inside a would satisfy every condition).
@@ -287,15 +307,6 @@ void pair_equations(const PairInputs& in, const PairMap& m,
     out(r.p_core) =
         std::isfinite(s.max_deflection) ? S(s.max_deflection - delta) : constant_like(1.0, zero);
   }
-  S cone = mu * mu * p_n * p_n;
-  if (mu > 0.0) {
-    cone -= p_t * p_t / e2s.x();
-    if (D == 3) cone -= p_o * p_o / e2s.y();
-    if (D == 3 && e2s.z() > 0.0) cone -= p_r * p_r / e2s.z();
-  } else {
-    cone = constant_like(1.0, zero);
-  }
-  out(r.sigma) = cone;
 }
 
 // Generalized mass matrix of a body at the start of the step (planar: m, m, I_zz).
@@ -491,6 +502,23 @@ McpNewtonReport implicit_step(std::vector<ImplicitBody>& bodies,
     const int spent = report.iterations;
     report = solve_mcp_newton(mcp, z, options.solver);
     report.iterations += spent;
+  }
+  // Where that fails too (an impact with friction), from the same step's frictionless answer:
+  // its closest points, velocities and normal impulses.
+  if (!report.solved) {
+    std::vector<ImplicitPair> frictionless(pairs.begin(), pairs.end());
+    for (std::size_t k = 0; k < pairs.size(); ++k) {
+      frictionless[k].mu = 0.0;
+      inputs[k].pair = &frictionless[k];
+    }
+    z = start;
+    const int spent = report.iterations;
+    const McpNewtonReport without = solve_mcp_newton(mcp, z, options.solver);
+    for (std::size_t k = 0; k < pairs.size(); ++k) inputs[k].pair = &pairs[k];
+    if (without.solved) {
+      report = solve_mcp_newton(mcp, z, options.solver);
+      report.iterations += spent + without.iterations;
+    }
   }
   if (!report.solved) return report;
 

@@ -70,9 +70,9 @@ double rocking_period(double a, double c, double m, double inertia, bool slips) 
 
 struct Rocking {
   double period = 0.0;
-  double worst_gap = 0.0;      // the most negative end-of-step gap
-  double com_drift = 0.0;      // the largest horizontal CoM excursion
-  double energy_rise = -1e9;   // the largest rise of the energy above its start
+  double worst_gap = 0.0;     // the most negative end-of-step gap
+  double com_drift = 0.0;     // the largest horizontal CoM excursion
+  double energy_rise = -1e9;  // the largest rise of the energy above its start
 };
 
 // An ellipse (2D, a = 1, b = 0.5, rocking in x-y) or an ellipsoid (1, 0.7, 0.5, rocking about
@@ -89,8 +89,8 @@ Rocking rock(bool planar, double mu) {
   const Vec3 axes = planar ? Vec3(a, c, c) : Vec3(a, 0.7, c);
   Body body = smooth_body("rocker", axes, 2.0, m, mu, planar);
   const Vec3 axis = planar ? Vec3::UnitZ() : Vec3::UnitY();
-  const double height = std::sqrt(a * a * std::sin(tilt) * std::sin(tilt) +
-                                  c * c * std::cos(tilt) * std::cos(tilt));
+  const double height =
+      std::sqrt(a * a * std::sin(tilt) * std::sin(tilt) + c * c * std::cos(tilt) * std::cos(tilt));
   const int id = w.add(body, planar ? Vec3(0, height, 0) : Vec3(0, 0, height),
                        Quat(Eigen::AngleAxisd(tilt, axis)));
   Settings s = implicit_settings(h, planar ? Vec3(0, -kG, 0) : Vec3(0, 0, -kG));
@@ -152,8 +152,9 @@ TEST(ImplicitSmoothShapes, AnEllipsoidRocksAtTheRollingAndTheSlidingPeriods) {
 // (gravity turned instead): with mu = 0.2 < tan 20 it slides, and once the rocking friction
 // starts has died away it accelerates at g (sin 20 - mu cos 20) = 1.5115 m/s^2. On 10 degrees
 // with mu = 0.5 friction holds it: it rocks about its rest tilt without slipping (rolling
-// without slip dissipates nothing, so the rocking lasts). (Steeper than 19.5 degrees it could not: no point of the p = 4 surface has its
-// normal that far from the line to the centre, so held by friction it tumbles.)
+// without slip dissipates nothing, so the rocking lasts). (Steeper than 19.5 degrees it could not:
+// no point of the p = 4 surface has its normal that far from the line to the centre, so held by
+// friction it tumbles.)
 TEST(ImplicitSmoothShapes, ASuperquadricOnAnInclineSlidesOrStaysAsCoulombSays) {
   // vx: the velocity down the slope; slip: the largest speed of the body's contact point in the
   // ground's plane over the last second.
@@ -163,8 +164,8 @@ TEST(ImplicitSmoothShapes, ASuperquadricOnAnInclineSlidesOrStaysAsCoulombSays) {
     const Vec3 gravity = kG * Vec3(std::sin(angle), 0.0, -std::cos(angle));
     test::World w;
     w.add_plane("ground", Vec3::Zero(), Quat::Identity(), mu);
-    const int id = w.add(smooth_body("block", Vec3::Constant(0.5), 4.0, 1.0, mu, false),
-                         Vec3(0.0, 0.0, 0.5));
+    const int id =
+        w.add(smooth_body("block", Vec3::Constant(0.5), 4.0, 1.0, mu, false), Vec3(0.0, 0.0, 0.5));
     Simulator sim(w.model, w.state, implicit_settings(1e-3, gravity));
     worst_gap = slip = 0.0;
     for (int k = 0; k < 3000; ++k) {
@@ -175,7 +176,8 @@ TEST(ImplicitSmoothShapes, ASuperquadricOnAnInclineSlidesOrStaysAsCoulombSays) {
       const BodyState& b = sim.state().bodies[std::size_t(id)];
       vx.push_back(b.velocity.x());
       if (k >= 2000 && r.contacts.size() == 1) {
-        const Vec3 point = b.velocity + b.angular_velocity.cross(r.contacts[0].point_a - b.position);
+        const Vec3 point =
+            b.velocity + b.angular_velocity.cross(r.contacts[0].point_a - b.position);
         slip = std::max(slip, point.head<2>().norm());
       }
     }
