@@ -262,8 +262,8 @@ void pair_equations(const PairInputs& in, const PairMap& m,
   // friction), these rows fix every unknown in every contact state. A direction without
   // friction (mu = 0, or e_r = 0: no torsional friction) has the row p = 0.
   const double mu = pair.mu;
-  const double inverse_mass = (in.a->is_static ? 0.0 : 1.0 / in.a->mass) +
-                              (in.b->is_static ? 0.0 : 1.0 / in.b->mass);
+  const double inverse_mass =
+      (in.a->is_static ? 0.0 : 1.0 / in.a->mass) + (in.b->is_static ? 0.0 : 1.0 / in.b->mass);
   const double reduced_mass = inverse_mass > 0.0 ? 1.0 / inverse_mass : 1.0;
   const int directions = D == 2 ? 1 : 3;
   const S slip[3] = {t.dot(u), D == 2 ? zero : S(o.dot(u)), D == 2 ? zero : S(n.dot(wb - wa))};
@@ -487,24 +487,12 @@ McpNewtonReport implicit_step(std::vector<ImplicitBody>& bodies,
     }
   };
 
-  // Newton's basin depends on the slip measures' start: where the warm start ends in a local
-  // minimum of the merit (a contact changing from rolling to sliding within the step), again
-  // with every sigma at least 1e-3, then 0.1, then 1 (PATH would pivot there instead).
+  // Newton from the warm start (the pairs' answers of the last step).
   const VecX start = z;
   McpNewtonReport report = solve_mcp_newton(mcp, z, options.solver);
-  for (const double floor : {1e-3, 0.1, 1.0}) {
-    if (report.solved) break;
-    z = start;
-    for (std::size_t k = 0; k < pairs.size(); ++k) {
-      const int row = layout.pair[k] + layout.rows[k].sigma;
-      z(row) = std::max(z(row), floor);
-    }
-    const int spent = report.iterations;
-    report = solve_mcp_newton(mcp, z, options.solver);
-    report.iterations += spent;
-  }
-  // Where that fails too (an impact with friction), from the same step's frictionless answer:
-  // its closest points, velocities and normal impulses.
+  // Where it fails (an impact with friction, a contact changing from rolling to sliding), again
+  // from the same step's frictionless answer: its closest points, velocities and normal
+  // impulses.
   if (!report.solved) {
     std::vector<ImplicitPair> frictionless(pairs.begin(), pairs.end());
     for (std::size_t k = 0; k < pairs.size(); ++k) {
