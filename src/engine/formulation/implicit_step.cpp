@@ -152,6 +152,9 @@ struct PairInputs {
   double h;
   int dimension;
   double deflection;  // delta_n at the start of the step (quasi-rigid pairs)
+  // > 0: the friction disc's edge rounded over this many N s per kg of the pair's reduced mass
+  // (a restart's smoothing, see implicit_step); 0: the exact projection.
+  double rounding = 0.0;
 };
 
 template <typename S>
@@ -278,8 +281,17 @@ void pair_equations(const PairInputs& in, const PairMap& m,
     es2 += pair.e(i) * pair.e(i) * slip[i] * slip[i];
   }
   const S radius = p_n > 0.0 ? S(mu * p_n) : zero;
-  const bool inside = yy <= radius * radius;  // the disc's interior: sticking
-  const S scale = inside ? constant_like(1.0, zero) : S(radius / sqrt(yy));
+  S scale;  // Pi(y) = scale y
+  if (in.rounding > 0.0) {
+    // radius / max(|y|, radius) with the max rounded over d: continuous derivatives at the
+    // disc's edge, which the exact projection has not, at the price of an error of order d.
+    const double d = in.rounding * reduced_mass;
+    const S norm = sqrt(yy + 1e-6 * d * d), excess = norm - radius;
+    scale = radius / (0.5 * (norm + radius + sqrt(excess * excess + d * d)));
+  } else {
+    const bool inside = yy <= radius * radius;  // the disc's interior: sticking
+    scale = inside ? constant_like(1.0, zero) : S(radius / sqrt(yy));
+  }
   for (int i = 0; i < directions; ++i)
     out(f0 + i) = mu > 0.0 && pair.e(i) > 0.0 ? S(q[i] - scale * y[i]) : impulse[i];
   // sigma: the slip measure |E s| of (7) (smoothed within 1e-12 m/s of 0, where |.| has no
@@ -443,7 +455,7 @@ McpNewtonReport implicit_step(std::vector<ImplicitBody>& bodies,
                               Ra.transpose() * (c.a1 - bodies[std::size_t(pair.a)].position)))
                         .normalized();
     inputs.push_back({&bodies[std::size_t(pair.a)], &bodies[std::size_t(pair.b)], &pair, r,
-                      fixed_axis(n0), options.h, D, c.deflection});
+                      fixed_axis(n0), options.h, D, c.deflection, 0.0});
   }
 
   NonlinearMcp mcp;
@@ -490,9 +502,23 @@ McpNewtonReport implicit_step(std::vector<ImplicitBody>& bodies,
   // Newton from the warm start (the pairs' answers of the last step).
   const VecX start = z;
   McpNewtonReport report = solve_mcp_newton(mcp, z, options.solver);
-  // Where it fails (an impact with friction, a contact changing from rolling to sliding), again
-  // from the same step's frictionless answer: its closest points, velocities and normal
-  // impulses.
+  // Where it ends in a local minimum of the merit, mostly at the friction disc's edge, where
+  // the projection has no derivative (a contact sliding at a slip speed near 0): first the
+  // problem with the edge rounded over 1e-8 N s per kg of reduced mass, then the exact one
+  // from its answer.
+  if (!report.solved) {
+    for (PairInputs& p : inputs) p.rounding = 1e-8;
+    z = start;
+    const int spent = report.iterations;
+    const McpNewtonReport rounded = solve_mcp_newton(mcp, z, options.solver);
+    for (PairInputs& p : inputs) p.rounding = 0.0;
+    if (rounded.solved) {
+      report = solve_mcp_newton(mcp, z, options.solver);
+      report.iterations += spent + rounded.iterations;
+    }
+  }
+  // Where it fails still (an impact with friction), again from the same step's frictionless
+  // answer: its closest points, velocities and normal impulses.
   if (!report.solved) {
     std::vector<ImplicitPair> frictionless(pairs.begin(), pairs.end());
     for (std::size_t k = 0; k < pairs.size(); ++k) {
