@@ -465,16 +465,23 @@ McpNewtonReport implicit_step(std::vector<ImplicitBody>& bodies,
     const PairRows& r = layout.rows[k];
     for (int i = r.first_bounded; i < r.size; ++i) mcp.bounded[std::size_t(layout.pair[k] + i)] = 1;
   }
-  mcp.evaluate = [&](const VecX& x, VecX& F, MatX* J) {
+  // The Jacobian's entries, gathered as triplets (repeats add up) with its whole diagonal
+  // present: each pair touches its own rows and its two bodies' only.
+  std::vector<Eigen::Triplet<double>> entries;
+  mcp.evaluate = [&](const VecX& x, VecX& F, SparseMatrix* J) {
     F.setZero(n);
-    if (J) J->setZero(n, n);
+    entries.clear();
+    if (J)
+      for (int i = 0; i < n; ++i) entries.emplace_back(i, i, 0.0);
     // Newton-Euler: -M nu+ + M nu + h (f_app + f_vp), the pairs' impulses added below.
     for (std::size_t i = 0; i < bodies.size(); ++i) {
       const int first = layout.body[i];
       if (first < 0) continue;
       const int dofs = body_dofs(D);
       F.segment(first, dofs) = momentum[i] - mass[i] * x.segment(first, dofs);
-      if (J) J->block(first, first, dofs, dofs) = -mass[i];
+      if (J)
+        for (int r = 0; r < dofs; ++r)
+          for (int c = 0; c < dofs; ++c) entries.emplace_back(first + r, first + c, -mass[i](r, c));
     }
     for (std::size_t k = 0; k < pairs.size(); ++k) {
       const PairMap& m = maps[k];
@@ -494,8 +501,12 @@ McpNewtonReport implicit_step(std::vector<ImplicitBody>& bodies,
         F(row) += out(i).value();
         if (out(i).derivatives().size() == 0) continue;  // a constant (0) row
         for (int j = 0; j < local; ++j)
-          (*J)(row, m.global[std::size_t(j)]) += out(i).derivatives()(j);
+          entries.emplace_back(row, m.global[std::size_t(j)], out(i).derivatives()(j));
       }
+    }
+    if (J) {
+      J->resize(n, n);
+      J->setFromTriplets(entries.begin(), entries.end());
     }
   };
 

@@ -2,6 +2,7 @@
 
 #include <Eigen/Cholesky>
 #include <Eigen/LU>
+#include <Eigen/SparseCholesky>
 #include <Eigen/SparseCore>
 #include <Eigen/SparseLU>
 #include <algorithm>
@@ -20,7 +21,7 @@ constexpr double kRegularize = 1e-10;  // Levenberg-Marquardt shift, relative to
 
 struct Point {
   VecX z, F, Phi;
-  MatX J;
+  SparseMatrix J;
   double merit = 0.0;
 };
 
@@ -35,19 +36,49 @@ bool finite(const Point& p) {
   return p.F.allFinite() && std::isfinite(p.merit);
 }
 
-// The Newton direction J_Phi dz = -Phi; NaN where J_Phi is singular. Dense LU for small
-// problems, sparse LU (COLAMD ordering) from `sparse_from` unknowns.
-void newton_direction(const MatX& JPhi, const VecX& Phi, int sparse_from, VecX& dz) {
-  if (JPhi.rows() < sparse_from) {
-    dz = -Eigen::PartialPivLU<MatX>(JPhi).solve(Phi);
-    return;
+// The linear systems of a solve with J_Phi: dense below `sparse_from` unknowns; above, sparse
+// LU whose COLAMD ordering and symbolic analysis are done once, since the pattern stays.
+class Systems {
+ public:
+  explicit Systems(int sparse_from) : sparse_from_(sparse_from) {}
+
+  // The Newton direction J_Phi dz = -Phi; NaN where J_Phi is singular.
+  void newton(const SparseMatrix& JPhi, const VecX& Phi, VecX& dz) {
+    if (JPhi.rows() < sparse_from_) {
+      dz = -Eigen::PartialPivLU<MatX>(MatX(JPhi)).solve(Phi);
+      return;
+    }
+    if (!analysed_) {
+      lu_.analyzePattern(JPhi);
+      analysed_ = true;
+    }
+    lu_.factorize(JPhi);
+    if (lu_.info() == Eigen::Success) dz = -lu_.solve(Phi);
+    if (lu_.info() != Eigen::Success) dz.setConstant(NAN);
   }
-  const Eigen::SparseMatrix<double> sparse = JPhi.sparseView();
-  Eigen::SparseLU<Eigen::SparseMatrix<double>, Eigen::COLAMDOrdering<int>> lu;
-  lu.compute(sparse);
-  if (lu.info() == Eigen::Success) dz = -lu.solve(Phi);
-  if (lu.info() != Eigen::Success) dz.setConstant(NAN);
-}
+
+  // Levenberg-Marquardt: (J_Phi^T J_Phi + shift I) dz = -grad.
+  void regularized(const SparseMatrix& JPhi, const VecX& grad, VecX& dz) const {
+    if (JPhi.rows() < sparse_from_) {
+      const MatX dense(JPhi);
+      MatX normal = dense.transpose() * dense;
+      normal.diagonal().array() += kRegularize * (1.0 + normal.diagonal().maxCoeff());
+      dz = -normal.ldlt().solve(grad);
+      return;
+    }
+    SparseMatrix normal = SparseMatrix(JPhi.transpose()) * JPhi;
+    const double shift = kRegularize * (1.0 + normal.diagonal().maxCoeff());
+    for (int i = 0; i < normal.rows(); ++i) normal.coeffRef(i, i) += shift;
+    Eigen::SimplicialLDLT<SparseMatrix> ldlt(normal);
+    if (ldlt.info() == Eigen::Success) dz = -ldlt.solve(grad);
+    if (ldlt.info() != Eigen::Success) dz.setConstant(NAN);
+  }
+
+ private:
+  int sparse_from_;
+  bool analysed_ = false;
+  Eigen::SparseLU<SparseMatrix, Eigen::COLAMDOrdering<int>> lu_;
+};
 
 }  // namespace
 
@@ -75,8 +106,9 @@ McpNewtonReport solve_mcp_newton(const NonlinearMcp& mcp, VecX& z,
   VecX best = at.z;
   double best_merit = at.merit;
   std::deque<double> merits{at.merit};
-  MatX JPhi(n, n);
-  VecX grad(n), dz(n);
+  SparseMatrix JPhi;
+  VecX grad(n), dz(n), da(n), db(n);
+  Systems systems(options.sparse_from);
   for (report.iterations = 0; report.iterations < options.max_iterations; ++report.iterations) {
     report.residual = natural_residual(mcp, at.z, at.F);
     if (report.residual <= options.tolerance) {
@@ -84,25 +116,27 @@ McpNewtonReport solve_mcp_newton(const NonlinearMcp& mcp, VecX& z,
       z = at.z;
       return report;
     }
-    // J_Phi = diag(da) + diag(db) J on bounded rows, J on free rows.
+    // J_Phi = diag(da) + diag(db) J on bounded rows, J on free rows (da = 0, db = 1), on J's
+    // pattern (its diagonal included).
     for (int i = 0; i < n; ++i) {
-      if (!mcp.bounded[std::size_t(i)]) {
-        JPhi.row(i) = at.J.row(i);
-        continue;
-      }
+      da(i) = 0.0;
+      db(i) = 1.0;
+      if (!mcp.bounded[std::size_t(i)]) continue;
       const Fb f = fischer(at.z(i), at.F(i));
-      JPhi.row(i) = f.db * at.J.row(i);
-      JPhi(i, i) += f.da;
+      da(i) = f.da;
+      db(i) = f.db;
     }
+    JPhi = at.J;
+    for (int col = 0; col < n; ++col)
+      for (SparseMatrix::InnerIterator it(JPhi, col); it; ++it) {
+        it.valueRef() *= db(it.row());
+        if (it.row() == col) it.valueRef() += da(col);
+      }
     grad.noalias() = JPhi.transpose() * at.Phi;
-    newton_direction(JPhi, at.Phi, options.sparse_from, dz);
+    systems.newton(JPhi, at.Phi, dz);
     double slope = dz.allFinite() ? grad.dot(dz) : NAN;
-    if (!(slope < 0.0)) {
-      // Singular or no descent: Levenberg-Marquardt, (J^T J + mu I) dz = -grad.
-      MatX normal = JPhi.transpose() * JPhi;
-      const double shift = kRegularize * (1.0 + normal.diagonal().maxCoeff());
-      normal.diagonal().array() += shift;
-      dz = -normal.ldlt().solve(grad);
+    if (!(slope < 0.0)) {  // singular or no descent
+      systems.regularized(JPhi, grad, dz);
       slope = dz.allFinite() ? grad.dot(dz) : NAN;
     }
     if (!(slope < 0.0)) {

@@ -7,29 +7,34 @@
 // phi(z_i, F_i) = z_i + F_i - sqrt(z_i^2 + F_i^2) on bounded ones, with a non-monotone Armijo
 // search on |Phi|^2 / 2 (Ralph's path search in PATH plays the same part), a regularized
 // direction where the Newton one is no descent direction, and steepest descent as the last
-// resort. Dense: the problems are a few hundred rows at most.
+// resort. The Jacobian comes sparse (a pile's couples each contact with its two bodies only);
+// the Newton systems are solved densely below `sparse_from` unknowns.
 #pragma once
 
 #include <functional>
 #include <string>
 #include <vector>
 
+#include <Eigen/SparseCore>
+
 #include "engine/core/math.hpp"
 
 namespace pegsim {
 
+using SparseMatrix = Eigen::SparseMatrix<double>;
+
 struct NonlinearMcp {
   int size = 0;
   std::vector<char> bounded;  // per row: 1 for 0 <= z_i _|_ F_i >= 0, 0 for F_i = 0
-  // F(z) and, when J is not null, its Jacobian dF/dz (size x size).
-  std::function<void(const VecX& z, VecX& F, MatX* J)> evaluate;
+  // F(z) and, when J is not null, its Jacobian dF/dz (size x size) with every diagonal entry
+  // present (zero or not) and the same pattern at every z.
+  std::function<void(const VecX& z, VecX& F, SparseMatrix* J)> evaluate;
 };
 
 struct McpNewtonOptions {
   double tolerance = 1e-10;  // on the natural residual |z - mid(l, u, z - F)|_inf
   int max_iterations = 100;
-  // From this many unknowns the Newton systems are solved by sparse LU (a pile's Jacobian
-  // couples each contact with its two bodies only), below by dense LU.
+  // From this many unknowns the Newton systems are solved by sparse LU, below by dense LU.
   int sparse_from = 120;
 };
 
