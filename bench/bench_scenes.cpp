@@ -117,4 +117,12 @@ void pegsim::bench::register_all() {
                                std::string("stewart-trinkle"))
       ->Unit(benchmark::kMicrosecond)
       ->Iterations(300);
+  // The pile target of seed 001's issue: twenty spheres falling into a box and piling up, the
+  // first 0.8 s (the implicit step stops later on this pile), under both formulations.
+  for (const char* formulation : {"stewart-trinkle", "geometrically-implicit"})
+    benchmark::RegisterBenchmark((std::string("sphere_pile/") + formulation).c_str(), step_scene,
+                                 std::string("sphere_pile"), std::string("lemke"), 0,
+                                 std::string(formulation))
+        ->Unit(benchmark::kMicrosecond)
+        ->Iterations(80);
 }
