@@ -78,22 +78,11 @@ Polytope mesh(const JsonNode& s, const std::filesystem::path& base_dir) {
 
 // ellipsoid, superquadric: the smooth surface sum |x_i / a_i|^p <= 1 with its tessellation.
 SceneShape smooth(const JsonNode& s, const std::string& type) {
-  const bool ellipsoid = type == "ellipsoid";
-  if (ellipsoid)
-    s.allow_only({"type", "semi_axes", "segments"});
-  else
-    s.allow_only({"type", "semi_axes", "exponent", "segments"});
+  const double p = smooth_exponent(s, type == "ellipsoid", "the ellipsoid", "a box");
   const char* axes_what = "an array of 3 positive semi-axes [a, b, c] in m";
   const JsonNode axes = s.at("semi_axes", axes_what);
   const Vec3 a = axes.vec3(axes_what);
   if (!(a.minCoeff() > 0.0)) axes.fail(axes_what);
-  double p = 2.0;
-  if (!ellipsoid) {
-    const char* what = "an exponent p >= 2 (2: the ellipsoid; larger: closer to a box)";
-    const JsonNode e = s.at("exponent", what);
-    p = e.number(what);
-    if (!(p >= 2.0) || p > kMaxSmoothExponent) e.fail(what);
-  }
   int segments = kDefaultSmoothSegments;
   if (auto n = s.find("segments"))
     segments = n->integer("an integer number of segments from 8 to 256", 8, 256);
@@ -188,6 +177,20 @@ SceneShape compound(const JsonNode& s, const std::filesystem::path& base_dir) {
 }
 
 }  // namespace
+
+double smooth_exponent(const JsonNode& s, bool fixed, const char* at_two, const char* beyond) {
+  if (fixed) {
+    s.allow_only({"type", "semi_axes", "segments"});
+    return 2.0;
+  }
+  s.allow_only({"type", "semi_axes", "exponent", "segments"});
+  const std::string what = std::string("an exponent p from 2 to 100 (2: ") + at_two +
+                           "; larger: closer to " + beyond + ")";
+  const JsonNode e = s.at("exponent", what.c_str());
+  const double p = e.number(what.c_str());
+  if (!(p >= 2.0) || p > kMaxSmoothExponent) e.fail(what);
+  return p;
+}
 
 SceneShape parse_shape(const JsonNode& s, const std::filesystem::path& base_dir, int dimension) {
   s.require_object("a shape object with a \"type\"");

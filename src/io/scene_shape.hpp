@@ -25,6 +25,10 @@ SceneShape parse_shape(const JsonNode& node, const std::filesystem::path& base_d
                        int dimension = 3);
 // The planar shapes of a 2D scene (scene_shape_2d.cpp).
 SceneShape parse_planar_shape(const JsonNode& node);
+// The exponent p of a superquadric or superellipse shape object (its "exponent", 2 to 100),
+// after checking the object's fields; 2 for an ellipsoid or ellipse (`fixed`), which takes none.
+// at_two, beyond: what p = 2 and large p give, for the error message.
+double smooth_exponent(const JsonNode& s, bool fixed, const char* at_two, const char* beyond);
 // True for the type names of the planar shapes.
 bool planar_shape_type(const std::string& type);
 

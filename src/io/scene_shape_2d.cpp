@@ -85,22 +85,11 @@ SceneShape planar_compound(const JsonNode& s) {
 
 // ellipse, superellipse: the smooth surface |x / a|^p + |y / b|^p <= 1 with its polygon.
 SceneShape smooth(const JsonNode& s, const std::string& type) {
-  const bool ellipse = type == "ellipse";
-  if (ellipse)
-    s.allow_only({"type", "semi_axes", "segments"});
-  else
-    s.allow_only({"type", "semi_axes", "exponent", "segments"});
+  const double p = smooth_exponent(s, type == "ellipse", "the ellipse", "a rectangle");
   const char* axes_what = "an array of 2 positive semi-axes [a, b] in m";
   const JsonNode axes = s.at("semi_axes", axes_what);
   const Vec2 a = axes.vec2(axes_what);
   if (!(a.minCoeff() > 0.0)) axes.fail(axes_what);
-  double p = 2.0;
-  if (!ellipse) {
-    const char* what = "an exponent p >= 2 (2: the ellipse; larger: closer to a rectangle)";
-    const JsonNode e = s.at("exponent", what);
-    p = e.number(what);
-    if (!(p >= 2.0) || p > kMaxSmoothExponent) e.fail(what);
-  }
   int segments = 2 * kDefaultSmoothSegments;
   if (auto n = s.find("segments"))
     segments = n->integer("an integer number of segments from 8 to 1000", 8, kMaxShapeSides);

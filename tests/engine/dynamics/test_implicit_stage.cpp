@@ -14,12 +14,6 @@ namespace {
 
 constexpr double kG = 9.81;
 
-Settings implicit_settings(double h, const Vec3& gravity) {
-  Settings s = test::step_settings(h, gravity);
-  s.formulation = Formulation::GeometricallyImplicit;
-  return s;
-}
-
 // A ball dropped onto the ground falls freely (v = -g t, the Euler step's z exactly), enters
 // the problem once within epsilon, never ends a step below the ground, and rests on it at
 // z = r with the weight over a step as its normal impulse.
@@ -28,7 +22,7 @@ TEST(ImplicitStage, ADroppedBallFallsFreelyThenRestsOnTheGroundWithoutPenetratin
   w.add_plane("ground", Vec3::Zero(), Quat::Identity(), 0.5);
   const int ball = w.add_sphere("ball", 0.5, 2.0, Vec3(0.0, 0.0, 2.0));
   const double h = 0.01;
-  Simulator sim(w.model, w.state, implicit_settings(h, Vec3(0, 0, -kG)));
+  Simulator sim(w.model, w.state, test::implicit_settings(h, Vec3(0, 0, -kG)));
   double z = 2.0, v = 0.0, worst_gap = 0.0;
   bool touched = false;
   for (int k = 1; k <= 200; ++k) {
@@ -72,7 +66,7 @@ TEST(ImplicitStage, Example1AsAPlanarModelRollsTheDiscForTenSeconds) {
   const int d = w.add(disc, Vec3(0.0, 1.0, 0.0));
   w.state.bodies[std::size_t(d)].velocity = Vec3(-3.0, 0.0, 0.0);
   w.state.bodies[std::size_t(d)].angular_velocity = Vec3(0.0, 0.0, 3.0);
-  Settings s = implicit_settings(0.01, Vec3(0, -kG, 0));
+  Settings s = test::implicit_settings(0.01, Vec3(0, -kG, 0));
   s.friction_directions = 2;
   Simulator sim(w.model, w.state, s);
   double worst = 0.0;
@@ -94,7 +88,7 @@ TEST(ImplicitStage, ABodyYetToAppearWaitsUntilItsTime) {
   w.add_plane("ground", Vec3::Zero(), Quat::Identity(), 0.5);
   const int ball = w.add_sphere("ball", 0.5, 1.0, Vec3(0.0, 0.0, 3.0));
   w.model.bodies[std::size_t(ball)].appear_time = 0.5;
-  Simulator sim(w.model, w.state, implicit_settings(0.01, Vec3(0, 0, -kG)));
+  Simulator sim(w.model, w.state, test::implicit_settings(0.01, Vec3(0, 0, -kG)));
   for (int k = 0; k < 50; ++k) ASSERT_FALSE(sim.step().failed);
   EXPECT_EQ(sim.state().bodies[std::size_t(ball)].position.z(), 3.0);
   EXPECT_EQ(sim.state().bodies[std::size_t(ball)].velocity.z(), 0.0);
@@ -116,7 +110,7 @@ TEST(ImplicitStage, AShellOnEitherBodyOrTwoInSeriesStopTheBallAtTheSameDeflectio
     const int ball = w.add_sphere("ball", 0.5, m, Vec3(0.0, 0.0, 2.0), 0.0);
     w.model.bodies[std::size_t(ground)].shell.stiffness = ground_k;
     w.model.bodies[std::size_t(ball)].shell.stiffness = ball_k;
-    Simulator sim(w.model, w.state, implicit_settings(2.5e-4, Vec3(0, 0, -kG)));
+    Simulator sim(w.model, w.state, test::implicit_settings(2.5e-4, Vec3(0, 0, -kG)));
     double z = 2.0;
     for (int i = 0; i < 2800; ++i) {
       const StepReport& r = sim.step();
@@ -143,7 +137,7 @@ TEST(ImplicitStage, TorsionalFrictionStopsASpinningBallAtTheRateOfTheEllipsoidal
     const int ball = w.add_sphere("ball", 0.5, 2.0, Vec3(0.0, 0.0, 0.5), 0.5);
     w.model.bodies[std::size_t(ball)].torsion_radius = torsion_radius;
     w.state.bodies[std::size_t(ball)].angular_velocity = Vec3(0.0, 0.0, 10.0);
-    Simulator sim(w.model, w.state, implicit_settings(0.01, Vec3(0, 0, -kG)));
+    Simulator sim(w.model, w.state, test::implicit_settings(0.01, Vec3(0, 0, -kG)));
     for (long k = std::lround(seconds / 0.01); k > 0; --k) {
       const StepReport& r = sim.step();
       EXPECT_FALSE(r.failed) << r.failure;
@@ -167,7 +161,7 @@ TEST(ImplicitStage, PolytopesAndJointsAreRefusedWithTheReason) {
   EXPECT_NE(implicit_step_defect(w.model).find("body 'crate' is a convex polytope"),
             std::string::npos);
   try {
-    Simulator sim(w.model, w.state, implicit_settings(0.01, Vec3(0, 0, -kG)));
+    Simulator sim(w.model, w.state, test::implicit_settings(0.01, Vec3(0, 0, -kG)));
     FAIL() << "accepted";
   } catch (const std::invalid_argument& e) {
     EXPECT_NE(std::string(e.what()).find("geometrically-implicit"), std::string::npos) << e.what();

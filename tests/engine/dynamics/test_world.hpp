@@ -21,6 +21,13 @@ inline Settings step_settings(double h, const Vec3& gravity = Vec3::Zero()) {
   return s;
 }
 
+// The same under formulation geometrically-implicit (seed 001).
+inline Settings implicit_settings(double h, const Vec3& gravity) {
+  Settings s = step_settings(h, gravity);
+  s.formulation = Formulation::GeometricallyImplicit;
+  return s;
+}
+
 struct World {
   Model model;
   State state;
