@@ -299,8 +299,8 @@ void pair_equations(const PairInputs& in, const PairMap& m,
   constexpr double kSmooth = 1e-12;
   out(r.sigma) =
       mu > 0.0 ? S(sigma - (sqrt(es2 + kSmooth * kSmooth) - kSmooth)) : constant_like(1.0, zero);
-  // (17)-(19), the partners of l1, l2, p_n. On a
-  // quasi-rigid pair a2 lies on b's deformed surface g + delta-bar_n = 0 (34) and outside a:
+  // (17)-(19), the partners of l1, l2, p_n. On a quasi-rigid pair a2 lies on b's deformed
+  // surface g + delta-bar_n = 0 (34) and outside a:
   // (36) with psi = f(a2), the form that fits (15) (l1 is a's multiplier; with psi = g(a1) +
   // delta-bar_n, a1 = a2 anywhere inside a would satisfy every condition).
   out(r.l1) = -implicit_value<S>(in.a->shape, rho1);

@@ -6,9 +6,12 @@
 // (21)-(22):
 //   M (nu+ - nu) = W_n p_n + W_t p_t + W_o p_o + W_r p_r + h (f_app + f_vp)       Newton-Euler
 //   a1 - a2 + l1 grad f(a1) = 0,  grad f(a1) + l2 grad g(a2) = 0              Prop. 1 (15), (16)
-//   e_t^2 mu p_n W_t^T nu+ + p_t sigma = 0 (and o, r)                         friction (7)
+//   q = Pi(q - r E W^T nu+), q = (p_t/e_t, p_o/e_o, p_r/e_r), Pi onto |q| <= mu p_n
+//                                            the ellipsoidal law (5) with maximal dissipation (7)
 //   0 <= l1 _|_ -f(a1) >= 0,  0 <= l2 _|_ -g(a2) >= 0,  0 <= p_n _|_ f(a2) >= 0   (17)-(19)
-//   0 <= sigma _|_ mu^2 p_n^2 - p_t^2/e_t^2 - p_o^2/e_o^2 - p_r^2/e_r^2 >= 0   ellipsoidal law (5)
+//   sigma = |E W^T nu+|                                                     slip measure of (7)
+// The friction rows are (5) and (7) in projection form (the same solutions; the paper's form
+// is singular wherever p_n = 0), with r the pair's reduced mass.
 // f and g are body a's and body b's functions at their poses at the end of the step,
 // x+ = x + h v+, R+ = exp(h [omega+]) R (the paper's q+ = q + h G(q) nu+, with the rotation kept
 // a rotation: the bodies end the step exactly where the constraints put them, so the
@@ -61,7 +64,8 @@ struct ImplicitPair {
 struct ImplicitContact {
   Vec3 a1 = Vec3::Zero(), a2 = Vec3::Zero();  // closest points on a and on b, world
   double l1 = 0.0, l2 = 1.0;
-  double p_n = 0.0, p_t = 0.0, p_o = 0.0, p_r = 0.0, sigma = 0.0;  // impulses, N s
+  double p_n = 0.0, p_t = 0.0, p_o = 0.0, p_r = 0.0;  // impulses, N s (p_r: N m s)
+  double sigma = 0.0;                                 // slip measure |E W^T nu+|, m/s
   // Quasi-rigid pairs: the deflection delta_n (m), the algebraic offset delta-bar_n of the
   // deformed surface g + delta-bar_n = 0, and the core's share p_nr of p_n (p_n = p_ns + p_nr).
   double deflection = 0.0, offset = 0.0, p_core = 0.0;
