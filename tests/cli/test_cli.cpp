@@ -65,6 +65,24 @@ TEST(Cli, TheRollingDiscSceneRunsGeometricallyImplicit) {
   EXPECT_NEAR(j["bodies"][1]["position"][0].get<double>(), -30.0, 1e-6);
 }
 
+// The smooth shapes as shipped: every step solved on the surfaces themselves, none ending with
+// a body inside another (nor their tessellations overlapping), the energy never above its
+// start, and the egg still on the ground between its smallest and largest semi-axis high.
+TEST(Cli, TheSmoothShapesSceneRunsWithoutPenetrationOrEnergyGain) {
+  Result r = cli("run " + scene("smooth_shapes") + " --json --quiet");
+  ASSERT_EQ(r.status, 0) << r.out;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["formulation"], "geometrically-implicit");
+  EXPECT_EQ(j["answered_by"]["mcp-newton"], 800);
+  EXPECT_EQ(j["unsolved_steps"], 0);
+  EXPECT_LE(j["max_penetration"].get<double>(), 1e-9);
+  EXPECT_EQ(j["overlap"]["steps_with_overlap"], 0);
+  EXPECT_LE(j["energy"]["max"].get<double>(), j["energy"]["start"].get<double>());
+  const double z = j["bodies"][1]["position"][2].get<double>();
+  EXPECT_GE(z, 0.3 - 1e-9);
+  EXPECT_LE(z, 0.6);
+}
+
 // Seed 001's Example 3 as shipped: after the core impact at 0.3355 s the disc stays between
 // the core (q_y = 0.95) and its apex 1.0774 m, and never ends a step inside the deformed ground.
 TEST(Cli, TheQuasiRigidDiscSceneBouncesBetweenTheCoreAndItsApex) {
