@@ -87,11 +87,8 @@ SceneShape smooth(const JsonNode& s, const std::string& type) {
   if (auto n = s.find("segments"))
     segments = n->integer("an integer number of segments from 8 to 256", 8, 256);
   SceneShape out;
-  Polytope tessellation = make_superquadric(a, p, segments);
-  out.unit = superquadric_mass_properties(a, p);
-  auto surface = std::make_shared<SmoothShape>(SmoothShape{a, p, sagitta({a, p}, tessellation)});
-  out.shape = Shape::convex(std::make_shared<const Polytope>(std::move(tessellation)));
-  out.shape.smooth = std::move(surface);
+  out.shape = make_smooth_shape(a, p, segments, false);
+  out.unit = smooth_mass_properties(out.shape);
   return out;
 }
 

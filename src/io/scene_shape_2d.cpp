@@ -93,15 +93,9 @@ SceneShape smooth(const JsonNode& s, const std::string& type) {
   int segments = 2 * kDefaultSmoothSegments;
   if (auto n = s.find("segments"))
     segments = n->integer("an integer number of segments from 8 to 1000", 8, kMaxShapeSides);
-  Polygon tessellation = make_superellipse(a, p, segments);
-  // The z semi-axis is unused in the plane; the smaller in-plane one keeps the scale of f.
-  const SmoothShape surface{Vec3(a.x(), a.y(), a.minCoeff()), p, 0.0};
   SceneShape out;
-  out.unit = superellipse_mass_properties(a, p);
-  auto shared = std::make_shared<SmoothShape>(surface);
-  shared->sagitta = sagitta(surface, tessellation);
-  out.shape = Shape::convex_polygon(std::make_shared<const Polygon>(std::move(tessellation)));
-  out.shape.smooth = std::move(shared);
+  out.shape = make_smooth_shape(Vec3(a.x(), a.y(), 0.0), p, segments, true);
+  out.unit = smooth_mass_properties(out.shape);
   return out;
 }
 

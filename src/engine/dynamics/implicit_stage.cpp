@@ -5,6 +5,8 @@
 #include <cmath>
 #include <limits>
 
+#include "engine/geometry/smooth_shapes.hpp"
+
 namespace pegsim {
 namespace {
 
@@ -43,10 +45,7 @@ QuasiRigidShell pair_shell(const QuasiRigidShell& a, const QuasiRigidShell& b) {
 bool implicit_function_of(const Shape& shape, ImplicitFunction& out) {
   out = ImplicitFunction{};
   if (shape.smooth) {  // the surface a polytope or polygon tessellates, read in x-y in 2D
-    out.kind = shape.smooth->exponent == 2.0 ? ImplicitFunction::Kind::Ellipsoid
-                                             : ImplicitFunction::Kind::Superquadric;
-    out.radii = shape.smooth->semi_axes;
-    out.exponent = shape.smooth->exponent;
+    out = smooth_function(*shape.smooth);
     return true;
   }
   switch (shape.kind) {

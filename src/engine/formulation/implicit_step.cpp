@@ -271,10 +271,12 @@ void pair_equations(const PairInputs& in, const PairMap& m,
   const int directions = D == 2 ? 1 : 3;
   const S slip[3] = {t.dot(u), D == 2 ? zero : S(o.dot(u)), D == 2 ? zero : S(n.dot(wb - wa))};
   const S impulse[3] = {p_t, p_o, p_r};
+  bool rough[3];  // the directions with friction
   S q[3] = {zero, zero, zero}, y[3] = {zero, zero, zero};
   S yy = zero, es2 = zero;
   for (int i = 0; i < directions; ++i) {
-    if (!(mu > 0.0 && pair.e(i) > 0.0)) continue;
+    rough[i] = mu > 0.0 && pair.e(i) > 0.0;
+    if (!rough[i]) continue;
     q[i] = impulse[i] / pair.e(i);
     y[i] = q[i] - reduced_mass * pair.e(i) * slip[i];
     yy += y[i] * y[i];
@@ -292,8 +294,7 @@ void pair_equations(const PairInputs& in, const PairMap& m,
     const bool inside = yy <= radius * radius;  // the disc's interior: sticking
     scale = inside ? constant_like(1.0, zero) : S(radius / sqrt(yy));
   }
-  for (int i = 0; i < directions; ++i)
-    out(f0 + i) = mu > 0.0 && pair.e(i) > 0.0 ? S(q[i] - scale * y[i]) : impulse[i];
+  for (int i = 0; i < directions; ++i) out(f0 + i) = rough[i] ? S(q[i] - scale * y[i]) : impulse[i];
   // sigma: the slip measure |E s| of (7) (smoothed within 1e-12 m/s of 0, where |.| has no
   // derivative), reported; without friction 0.
   constexpr double kSmooth = 1e-12;

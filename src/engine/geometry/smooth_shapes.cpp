@@ -1,12 +1,12 @@
 #include "engine/geometry/smooth_shapes.hpp"
 
 #include <cmath>
+#include <memory>
 #include <numbers>
 #include <string>
 #include <vector>
 
 #include "engine/geometry/builders.hpp"
-#include "engine/geometry/implicit_function.hpp"
 #include "engine/geometry/polygon.hpp"
 #include "engine/geometry/polygon_builders.hpp"
 #include "engine/geometry/polytope.hpp"
@@ -58,12 +58,40 @@ Polygon make_superellipse(const Vec2& semi_axes, double exponent, int segments) 
   return make_convex_hull_2d(points);
 }
 
-double smooth_support(const SmoothShape& s, const Vec3& n) {
+Shape make_smooth_shape(const Vec3& semi_axes, double exponent, int segments, bool planar) {
+  auto surface = std::make_shared<SmoothShape>(SmoothShape{semi_axes, exponent, 0.0});
+  Shape out;
+  if (planar) {
+    surface->semi_axes.z() = semi_axes.head<2>().minCoeff();
+    Polygon polygon = make_superellipse(semi_axes.head<2>(), exponent, segments);
+    surface->sagitta = sagitta(*surface, polygon);
+    out = Shape::convex_polygon(std::make_shared<const Polygon>(std::move(polygon)));
+  } else {
+    Polytope polytope = make_superquadric(semi_axes, exponent, segments);
+    surface->sagitta = sagitta(*surface, polytope);
+    out = Shape::convex(std::make_shared<const Polytope>(std::move(polytope)));
+  }
+  out.smooth = std::move(surface);
+  return out;
+}
+
+MassProperties smooth_mass_properties(const Shape& shape) {
+  const SmoothShape& s = *shape.smooth;
+  return shape.planar() ? superellipse_mass_properties(s.semi_axes.head<2>(), s.exponent)
+                        : superquadric_mass_properties(s.semi_axes, s.exponent);
+}
+
+ImplicitFunction smooth_function(const SmoothShape& s) {
   ImplicitFunction f;
-  f.kind = ImplicitFunction::Kind::Superquadric;
+  f.kind =
+      s.exponent == 2.0 ? ImplicitFunction::Kind::Ellipsoid : ImplicitFunction::Kind::Superquadric;
   f.radii = s.semi_axes;
   f.exponent = s.exponent;
-  return implicit_support(f, n);
+  return f;
+}
+
+double smooth_support(const SmoothShape& s, const Vec3& n) {
+  return implicit_support(smooth_function(s), n);
 }
 
 double sagitta(const SmoothShape& s, const Polytope& tessellation) {

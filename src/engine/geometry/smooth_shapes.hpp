@@ -4,6 +4,7 @@
 #pragma once
 
 #include "engine/core/shape.hpp"
+#include "engine/geometry/implicit_function.hpp"
 #include "engine/geometry/mass_properties.hpp"
 
 namespace pegsim {
@@ -15,6 +16,16 @@ namespace pegsim {
 Polytope make_superquadric(const Vec3& semi_axes, double exponent, int segments);
 // The polygon of `segments` points of the superellipse over x and y, counter-clockwise.
 Polygon make_superellipse(const Vec2& semi_axes, double exponent, int segments);
+
+// The shape of a superquadric body (planar: the superellipse over semi_axes x and y): its
+// tessellation of `segments` (make_superquadric, make_superellipse) carrying the surface with
+// its sagitta. In the plane the surface's unused z semi-axis is the smaller in-plane one, which
+// keeps the scale of its implicit function.
+Shape make_smooth_shape(const Vec3& semi_axes, double exponent, int segments, bool planar);
+// Unit-density mass properties of the surface a make_smooth_shape shape carries (areal in 2D).
+MassProperties smooth_mass_properties(const Shape& shape);
+// The surface as seed 001's implicit function: the ellipsoid's at p = 2, else the superquadric's.
+ImplicitFunction smooth_function(const SmoothShape& s);
 
 // h(n) = max over the body of n . x = (sum_i |a_i n_i|^q)^(1/q), q = p / (p - 1): the dual
 // norm (implicit_support); n need not be a unit vector. Planar: n.z() must be 0.

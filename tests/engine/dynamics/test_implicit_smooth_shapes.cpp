@@ -24,21 +24,9 @@ Body smooth_body(const std::string& name, const Vec3& a, double p, double m, dou
   b.name = name;
   b.mass = m;
   b.mu = mu;
-  auto surface = std::make_shared<SmoothShape>(SmoothShape{a, p, 0.0});
-  if (planar) {
-    Polygon polygon = make_superellipse(a.head<2>(), p, 64);
-    surface->sagitta = sagitta(*surface, polygon);
-    const MassProperties u = superellipse_mass_properties(a.head<2>(), p);
-    b.inertia = m / u.volume * u.inertia;
-    b.shape = Shape::convex_polygon(std::make_shared<const Polygon>(std::move(polygon)));
-  } else {
-    Polytope polytope = make_superquadric(a, p, 32);
-    surface->sagitta = sagitta(*surface, polytope);
-    const MassProperties u = superquadric_mass_properties(a, p);
-    b.inertia = m / u.volume * u.inertia;
-    b.shape = Shape::convex(std::make_shared<const Polytope>(std::move(polytope)));
-  }
-  b.shape.smooth = std::move(surface);
+  b.shape = make_smooth_shape(a, p, planar ? 64 : 32, planar);
+  const MassProperties u = smooth_mass_properties(b.shape);
+  b.inertia = m / u.volume * u.inertia;
   return b;
 }
 
