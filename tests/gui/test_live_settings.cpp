@@ -141,8 +141,8 @@ TEST(LiveSettings, SwitchingTheFormulationWhileRunningAppliesFromTheNextStep) {
 
 // The geometrically implicit formulation from the Settings dock: rolling_disc opens under it
 // (its scene setting), the frames say so and hold the end-of-step contact under the disc; on a
-// scene of polytopes the dock shows why it cannot apply, and the run keeps its formulation.
-TEST(LiveSettings, TheGeometricallyImplicitFormulationRunsTheDiscAndIsRefusedForPolytopes) {
+// scene with joints the dock shows why it cannot apply, and the run keeps its formulation.
+TEST(LiveSettings, TheGeometricallyImplicitFormulationRunsTheDiscAndIsRefusedForJoints) {
   test::Window win(0, "rolling_disc");
   auto* formulation = win.w.settingsPanel()->findChild<QComboBox*>("formulation");
   auto* problem = win.w.settingsPanel()->findChild<QLabel*>("problem");
@@ -158,15 +158,16 @@ TEST(LiveSettings, TheGeometricallyImplicitFormulationRunsTheDiscAndIsRefusedFor
   EXPECT_NEAR(f->contacts[0].point_a.x(), f->bodies[1].position.x(), 1e-9)
       << "a1 under the centre at the end of the step";
 
-  test::Window boxes(0, "hello_world");
-  auto* other = boxes.w.settingsPanel()->findChild<QComboBox*>("formulation");
-  auto* why = boxes.w.settingsPanel()->findChild<QLabel*>("problem");
+  test::Window jointed(0, "pendulum");
+  auto* other = jointed.w.settingsPanel()->findChild<QComboBox*>("formulation");
+  auto* why = jointed.w.settingsPanel()->findChild<QLabel*>("problem");
   ASSERT_TRUE(other && why);
+  const std::string before = other->currentText().toStdString();
   other->setCurrentText("geometrically-implicit");
-  EXPECT_TRUE(wait_until([&] { return why->text().contains("smooth convex shapes"); }))
+  EXPECT_TRUE(wait_until([&] { return why->text().contains("takes no joints"); }))
       << why->text().toStdString();
-  boxes.run(2);
-  EXPECT_EQ(boxes.w.sceneView()->frame()->formulation, "stewart-trinkle");
+  jointed.run(2);
+  EXPECT_EQ(jointed.w.sceneView()->frame()->formulation, before);
 }
 
 }  // namespace

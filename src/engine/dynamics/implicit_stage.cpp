@@ -67,23 +67,73 @@ bool implicit_function_of(const Shape& shape, ImplicitFunction& out) {
   }
 }
 
-double separation_bound(const ImplicitBody& a, const ImplicitBody& b) {
+bool implicit_body_shape(const Shape& shape, ImplicitBody& body) {
+  body.pieces.clear();
+  if (implicit_function_of(shape, body.shape)) return true;
+  switch (shape.kind) {
+    case ShapeKind::Polytope:
+    case ShapeKind::Polygon:
+      body.pieces.push_back(polytope_convex(shape));
+      return true;
+    default:
+      return false;
+  }
+}
+
+ImplicitConvex polytope_convex(const Shape& shape) {
+  ImplicitConvex c;
+  ImplicitFunction f;
+  f.kind = ImplicitFunction::Kind::HalfSpace;
+  if (shape.kind == ShapeKind::Polytope) {
+    for (const Polytope::Face& face : shape.polytope->faces) {
+      f.normal = face.normal;
+      f.center = face.offset * face.normal;
+      c.functions.push_back(f);
+    }
+    c.radius = shape.polytope->bounding_radius;
+  } else {
+    const Polygon& p = *shape.polygon;
+    for (int e = 0; e < p.size(); ++e) {
+      f.normal = Vec3(p.normals[std::size_t(e)].x(), p.normals[std::size_t(e)].y(), 0.0);
+      f.center = Vec3(p.vertices[std::size_t(e)].x(), p.vertices[std::size_t(e)].y(), 0.0);
+      c.functions.push_back(f);
+    }
+    c.radius = p.bounding_radius;
+  }
+  c.inside = Vec3::Zero();  // the centre of mass, inside a convex body
+  return c;
+}
+
+double separation_bound(const ImplicitBody& a, const ImplicitBody& b, int piece_a, int piece_b) {
+  const ImplicitConvex A = piece_convex(a, piece_a), B = piece_convex(b, piece_b);
   // The gap along the world unit axis n from a onto b: n . (x_b - x_a) - h_a(n) - h_b(-n),
   // each support taken in its body's frame.
   auto along = [&](const Vec3& n) {
-    return n.dot(b.position - a.position) -
-           implicit_support(a.shape, a.orientation.conjugate() * n) -
-           implicit_support(b.shape, b.orientation.conjugate() * -n);
+    return n.dot(b.position - a.position) - convex_support(A, a.orientation.conjugate() * n) -
+           convex_support(B, b.orientation.conjugate() * -n);
   };
-  using Kind = ImplicitFunction::Kind;
-  if (a.shape.kind == Kind::HalfSpace) return along(a.orientation * a.shape.normal);
-  if (b.shape.kind == Kind::HalfSpace) return along(-(b.orientation * b.shape.normal));
+  double bound = -std::numeric_limits<double>::infinity();
+  // The half-spaces' normals: a's outward, b's inward (a polytope's faces, a plane).
+  for (const ImplicitFunction& f : A.functions)
+    if (f.kind == ImplicitFunction::Kind::HalfSpace)
+      bound = std::max(bound, along(a.orientation * f.normal));
+  for (const ImplicitFunction& f : B.functions)
+    if (f.kind == ImplicitFunction::Kind::HalfSpace)
+      bound = std::max(bound, along(-(b.orientation * f.normal)));
+  const bool plane = [](const ImplicitConvex& x, const ImplicitConvex& y) {
+    return (x.functions.size() == 1 && x.functions[0].kind == ImplicitFunction::Kind::HalfSpace) ||
+           (y.functions.size() == 1 && y.functions[0].kind == ImplicitFunction::Kind::HalfSpace);
+  }(A, B);
+  if (plane) return bound;  // against a half-space its normal is the separating axis
   // The line of the centres, and each body's axes oriented from a towards b.
-  const Vec3 centres =
-      (b.orientation * b.shape.center + b.position) - (a.orientation * a.shape.center + a.position);
+  auto centre = [](const ImplicitBody& body, const ImplicitConvex& c) {
+    const Vec3 local = c.functions.size() == 1 ? c.functions[0].center : c.inside;
+    return Vec3(body.orientation * local + body.position);
+  };
+  const Vec3 centres = centre(b, B) - centre(a, A);
   const double length = centres.norm();
-  if (!(length > 0.0)) return -std::numeric_limits<double>::infinity();
-  double bound = along(centres / length);
+  if (!(length > 0.0)) return bound;
+  bound = std::max(bound, along(centres / length));
   for (const Quat* q : {&a.orientation, &b.orientation})
     for (int i = 0; i < 3; ++i) {
       const Vec3 axis = *q * Vec3::Unit(i);
@@ -103,12 +153,17 @@ std::string implicit_step_defect(const Model& model) {
   if (!model.joints.empty())
     return "formulation geometrically-implicit takes no joints (the scene has " +
            std::to_string(model.joints.size()) + ")";
-  ImplicitFunction f;
+  ImplicitBody body;
   for (const Body& b : model.bodies)
-    if (!implicit_function_of(b.shape, f))
-      return "formulation geometrically-implicit needs smooth convex shapes (sphere, "
-             "ellipsoid, superquadric, plane; in 2D circle, ellipse, superellipse, "
-             "half_plane): body '" +
+    if (!implicit_body_shape(b.shape, body))
+      return "formulation geometrically-implicit needs convex shapes described by implicit "
+             "functions (sphere, ellipsoid, superquadric, plane, convex polytope; in 2D "
+             "circle, ellipse, superellipse, half_plane, convex polygon): body '" +
+             b.name + "' is a " + shape_name(b.shape.kind);
+    else if (b.shell.compliant() && !body.pieces.empty())
+      return "formulation geometrically-implicit gives a quasi-rigid shell to bodies of one "
+             "smooth function only (sphere, ellipsoid, superquadric; circle, ellipse, "
+             "superellipse): body '" +
              b.name + "' is a " + shape_name(b.shape.kind);
   return {};
 }
@@ -131,16 +186,16 @@ void ImplicitStage::step(const Model& model, const Settings& settings,
     x.angular_velocity = s.angular_velocity;
     x.force = s.force;
     x.torque = s.torque;
-    implicit_function_of(b.shape, x.shape);
+    implicit_body_shape(b.shape, x);
   }
   // One pair per candidate whose surfaces may be within epsilon, in the broad phase's order
   // (normal from the lower body index onto the higher), each with its unknowns of the last
   // step if it had any. Pairs are few: a linear search finds last step's answers, and the
   // vectors keep their storage from step to step.
   // A body with a quasi-rigid shell is the pair's body b (the paper's flexible body, §5.1).
-  auto find = [](const std::vector<ImplicitPair>& in, int a, int b) {
+  auto find = [](const std::vector<ImplicitPair>& in, const ImplicitPair& q) {
     return std::find_if(in.begin(), in.end(), [&](const ImplicitPair& p) {
-      return (p.a == a && p.b == b) || (p.a == b && p.b == a);
+      return p.a == q.a && p.b == q.b && p.piece_a == q.piece_a && p.piece_b == q.piece_b;
     });
   };
   pairs_.clear();
@@ -148,18 +203,31 @@ void ImplicitStage::step(const Model& model, const Settings& settings,
   for (const BodyPair& c : candidates) {
     const ImplicitBody &x = bodies_[std::size_t(c.a)], &y = bodies_[std::size_t(c.b)];
     if (x.is_static && y.is_static) continue;
-    if (separation_bound(x, y) > settings.epsilon) continue;
     const Body &a = model.bodies[std::size_t(c.a)], &b = model.bodies[std::size_t(c.b)];
-    const bool swap = a.shell.compliant() && !b.shell.compliant();
     // Coulomb's law in the tangent plane (e_t = e_o = 1), torsion up to e_r mu p_n (5).
     const Vec3 e(1.0, 1.0, std::max(a.torsion_radius, b.torsion_radius));
-    ImplicitPair pair{swap ? c.b : c.a, swap ? c.a : c.b, std::sqrt(a.mu * b.mu), e,
-                      pair_shell(a.shell, b.shell)};
-    pairs_.push_back(pair);
-    const auto w = find(warm_pairs_, c.a, c.b);
-    const bool warm = w != warm_pairs_.end() && w->a == pair.a;  // a1 on the same body
-    contacts_.push_back(warm ? warm_contacts_[std::size_t(w - warm_pairs_.begin())]
-                             : ImplicitContact{});
+    // One pair per two convex pieces within reach.
+    for (int i = 0; i < piece_count(x); ++i)
+      for (int j = 0; j < piece_count(y); ++j) {
+        if (separation_bound(x, y, i, j) > settings.epsilon) continue;
+        // Body a is the one whose piece is a single function where the other's is not, so that
+        // k1 is known (the paper's case, §7).
+        const std::size_t ma = piece_functions(x, i).size(), mb = piece_functions(y, j).size();
+        const bool swap =
+            a.shell.compliant() != b.shell.compliant() ? a.shell.compliant() : ma > 1 && mb == 1;
+        ImplicitPair pair{swap ? c.b : c.a,
+                          swap ? c.a : c.b,
+                          std::sqrt(a.mu * b.mu),
+                          e,
+                          pair_shell(a.shell, b.shell),
+                          swap ? j : i,
+                          swap ? i : j};
+        pairs_.push_back(pair);
+        const auto w = find(warm_pairs_, pair);
+        contacts_.push_back(w != warm_pairs_.end()
+                                ? warm_contacts_[std::size_t(w - warm_pairs_.begin())]
+                                : ImplicitContact{});
+      }
   }
   ImplicitStepOptions o;
   o.dimension = model.planar() ? 2 : 3;

@@ -25,6 +25,14 @@ namespace pegsim {
 // (other polytopes and polygons, compounds).
 bool implicit_function_of(const Shape& shape, ImplicitFunction& out);
 
+// The body's shape for the formulation: its one function (implicit_function_of) in body.shape,
+// or its convex pieces in body.pieces (a polytope or polygon: the intersection of its face
+// planes, polytope_convex); false for shapes it cannot take.
+bool implicit_body_shape(const Shape& shape, ImplicitBody& body);
+// A convex polytope or polygon as the intersection of its faces' (edges') half-spaces (seed 001
+// Remark 2 (a)), about its centre of mass.
+ImplicitConvex polytope_convex(const Shape& shape);
+
 // The solver that answers every step of the formulation (formulation/implicit_step.hpp).
 inline constexpr const char* kImplicitSolver = "mcp-newton";
 
@@ -37,7 +45,8 @@ QuasiRigidShell pair_shell(const QuasiRigidShell& a, const QuasiRigidShell& b);
 // separating axis, the half-space's normal, or the line of the centres and the bodies' own
 // axes. Exact for spheres, for any body against a half-space, and for bodies whose nearest
 // points lie along one of those axes.
-double separation_bound(const ImplicitBody& a, const ImplicitBody& b);
+double separation_bound(const ImplicitBody& a, const ImplicitBody& b, int piece_a = 0,
+                        int piece_b = 0);
 
 // The broad phase's margin under the implicit formulation: epsilon, and twice the largest
 // sagitta of a tessellation (the boxes are the tessellations', inside the surfaces).

@@ -2,17 +2,21 @@
 
 #include <unsupported/Eigen/AutoDiff>
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
+#include <span>
 
 namespace pegsim {
 namespace {
 
-// A pair's equations see at most two bodies' velocities (6 each) and its own 16 unknowns.
-constexpr int kMaxLocal = 28;
-using Derivatives = Eigen::Matrix<double, Eigen::Dynamic, 1, 0, kMaxLocal, 1>;
-using Ad = Eigen::AutoDiffScalar<Derivatives>;
-using Vec3A = Eigen::Matrix<Ad, 3, 1>;
-using Mat3A = Eigen::Matrix<Ad, 3, 3>;
+// A pair's equations see at most two bodies' velocities (6 each) and its own unknowns: 16 for
+// two pieces of one function each (the common case, kept small: the derivative vectors' size
+// is most of the cost), up to 14 plus kMaxPairFunctions otherwise.
+template <int MaxLocal>
+using AdOf = Eigen::AutoDiffScalar<Eigen::Matrix<double, Eigen::Dynamic, 1, 0, MaxLocal, 1>>;
+constexpr int kSmallLocal = 28;
+constexpr int kLargeLocal = 26 + kMaxPairFunctions;
 
 // exp([phi]x) by Rodrigues' formula, with the series of sin t / t and (1 - cos t) / t^2 near
 // t = 0 so that the derivatives stay defined there.
@@ -47,24 +51,32 @@ int friction_rows(int dimension) {
   return dimension == 2 ? 1 : 3;
 }
 // A pair's unknowns, relative to its first: a1, a2, the friction impulses (p_t; p_o, p_r in
-// 3D), on a quasi-rigid pair delta-bar_n and delta_n, then the complementarity variables l1,
-// l2, p_n (on a quasi-rigid pair p_ns), sigma and (quasi-rigid) p_nr.
+// 3D), on a quasi-rigid pair delta-bar_n and delta_n, l1 (free when a's piece has several
+// functions), then the complementarity variables: l1 (a's piece of one function), a's
+// multipliers (m of them when m > 1), b's (n; l2 when n = 1), p_n (on a quasi-rigid pair p_ns),
+// sigma and (quasi-rigid) p_nr.
 struct PairRows {
   int a1 = 0, a2 = 0, friction = 0, offset = -1, deflection = -1;
-  int l1 = 0, l2 = 0, p_n = 0, sigma = 0, p_core = -1;
+  int l1 = 0, la = 0, lb = 0, p_n = 0, sigma = 0, p_core = -1;
+  int m = 1, n = 1;  // functions of a's piece and of b's
   int size = 0;
   int first_bounded = 0;  // l1 and everything after it are >= 0
 };
 
-PairRows pair_rows(int dimension, bool compliant) {
+PairRows pair_rows(int dimension, bool compliant, int m, int n) {
   PairRows r;
+  r.m = m, r.n = n;
   int i = 0;
   r.a1 = i, i += dimension;
   r.a2 = i, i += dimension;
   r.friction = i, i += friction_rows(dimension);
   if (compliant) r.offset = i++, r.deflection = i++;
+  if (m > 1) r.l1 = i++;
   r.first_bounded = i;
-  r.l1 = i++, r.l2 = i++, r.p_n = i++, r.sigma = i++;
+  if (m == 1) r.l1 = i++;
+  r.la = i, i += m > 1 ? m : 0;
+  r.lb = i, i += n;
+  r.p_n = i++, r.sigma = i++;
   if (compliant) r.p_core = i++;
   r.size = i;
   return r;
@@ -89,7 +101,9 @@ Layout make_layout(const std::vector<ImplicitBody>& bodies, const std::vector<Im
   }
   for (const ImplicitPair& p : pairs) {
     l.pair.push_back(l.size);
-    l.rows.push_back(pair_rows(dimension, p.shell.compliant()));
+    l.rows.push_back(pair_rows(dimension, p.shell.compliant(),
+                               int(piece_functions(bodies[std::size_t(p.a)], p.piece_a).size()),
+                               int(piece_functions(bodies[std::size_t(p.b)], p.piece_b).size())));
     l.size += l.rows.back().size;
   }
   return l;
@@ -147,6 +161,7 @@ struct PairInputs {
   const ImplicitBody* a;
   const ImplicitBody* b;
   const ImplicitPair* pair;
+  std::span<const ImplicitFunction> fa, fb;  // the functions of a's piece and of b's
   PairRows rows;
   Vec3 axis;  // k of the 3D friction directions
   double h;
@@ -191,7 +206,7 @@ void pair_equations(const PairInputs& in, const PairMap& m,
   // The pair's rows in x and out, at p0 + rows.*.
   const int p0 = m.na + m.nb;
   PairRows r = in.rows;
-  for (int* row : {&r.a1, &r.a2, &r.friction, &r.l1, &r.l2, &r.p_n, &r.sigma}) *row += p0;
+  for (int* row : {&r.a1, &r.a2, &r.friction, &r.l1, &r.la, &r.lb, &r.p_n, &r.sigma}) *row += p0;
   const bool shell = pair.shell.compliant();
   if (shell)
     for (int* row : {&r.offset, &r.deflection, &r.p_core}) *row += p0;
@@ -203,16 +218,23 @@ void pair_equations(const PairInputs& in, const PairMap& m,
   const Vec3S a1 = point(r.a1), a2 = point(r.a2);
   const int f0 = r.friction;
   const S p_t = x(f0), p_o = D == 2 ? zero : x(f0 + 1), p_r = D == 2 ? zero : x(f0 + 2);
-  const S l1 = x(r.l1), l2 = x(r.l2), sigma = x(r.sigma);
+  const S l1 = x(r.l1), sigma = x(r.sigma);
   // The normal impulse; on a quasi-rigid pair the shell's p_ns plus the core's p_nr (33).
   const S p_n = shell ? S(x(r.p_n) + x(r.p_core)) : x(r.p_n);
   const S offset = shell ? x(r.offset) : zero;
 
-  // Body a's function and gradient at a1 and a2, body b's at a2 (world).
+  // a1 and a2 in a's frame, a2 in b's; N = grad f(a1) (a's piece of one function) or
+  // sum_i l_i grad f_i(a1) with sum_i l_i = 1 (several) and sum_j l_j grad g_j(a2), world.
   const Vec3S rho1 = A.R.transpose() * (a1 - A.x), rho12 = A.R.transpose() * (a2 - A.x);
   const Vec3S rho2 = B.R.transpose() * (a2 - B.x);
-  const Vec3S g1 = A.R * implicit_gradient<S>(in.a->shape, rho1);
-  const Vec3S g2 = B.R * implicit_gradient<S>(in.b->shape, rho2);
+  Vec3S N_local = r.m == 1 ? implicit_gradient<S>(in.fa[0], rho1)
+                           : Vec3S(x(r.la) * implicit_gradient<S>(in.fa[0], rho1));
+  for (int i = 1; i < r.m; ++i)
+    N_local += x(r.la + i) * implicit_gradient<S>(in.fa[std::size_t(i)], rho1);
+  Vec3S G_local = x(r.lb) * implicit_gradient<S>(in.fb[0], rho2);
+  for (int j = 1; j < r.n; ++j)
+    G_local += x(r.lb + j) * implicit_gradient<S>(in.fb[std::size_t(j)], rho2);
+  const Vec3S g1 = A.R * N_local;
   const Vec3S n = g1 / sqrt(g1.squaredNorm());
   Vec3S t, o;
   if (D == 2) {
@@ -251,7 +273,7 @@ void pair_equations(const PairInputs& in, const PairMap& m,
   put_wrench(0, m.na, Vec3S(-P), torque_a);
   put_wrench(m.na, m.nb, P, torque_b);
 
-  const Vec3S e1 = a1 - a2 + l1 * g1, e2 = g1 + l2 * g2;  // (15), (16); (34)
+  const Vec3S e1 = a1 - a2 + l1 * g1, e2 = g1 + B.R * G_local;  // (15), (16); (28), (29); (34)
   for (int i = 0; i < D; ++i) {
     out(r.a1 + i) = e1(i);
     out(r.a2 + i) = e2(i);
@@ -304,16 +326,32 @@ void pair_equations(const PairInputs& in, const PairMap& m,
   // surface g + delta-bar_n = 0 (34) and outside a:
   // (36) with psi = f(a2), the form that fits (15) (l1 is a's multiplier; with psi = g(a1) +
   // delta-bar_n, a1 = a2 anywhere inside a would satisfy every condition).
-  out(r.l1) = -implicit_value<S>(in.a->shape, rho1);
-  out(r.l2) = -(implicit_value<S>(in.b->shape, rho2) + offset);
-  out(r.p_n) = implicit_value<S>(in.a->shape, rho12);
+  // On pieces of several functions (30)-(31): every function's multiplier with its own value;
+  // l1's row is the normalization of a's.
+  if (r.m == 1) {
+    out(r.l1) = -implicit_value<S>(in.fa[0], rho1);
+  } else {
+    S sum = constant_like(-1.0, zero);
+    for (int i = 0; i < r.m; ++i) {
+      sum += x(r.la + i);
+      out(r.la + i) = -implicit_value<S>(in.fa[std::size_t(i)], rho1);
+    }
+    out(r.l1) = sum;
+  }
+  for (int j = 0; j < r.n; ++j)
+    out(r.lb + j) = -(implicit_value<S>(in.fb[std::size_t(j)], rho2) + offset);
+  // p_n's partner, the gap: f(a2) (17)-(19), or on a's piece of several functions the distance
+  // l1 |N| = |a1 - a2|, which also keeps l1 >= 0 (a2 on the outer side of N).
+  out(r.p_n) = r.m == 1 ? implicit_value<S>(in.fa[0], rho12) : S(l1 * sqrt(g1.squaredNorm()));
   if (shell) {
     // (35): the deflection delta_n along b's normal at a2 reaches b's undeformed surface;
     // (37): p_ns = h k delta_n + c (delta_n - delta_n^l); (38): the core, delta_n <= max.
+    // A shell's body is one function (the stage sees to it).
     const S delta = x(r.deflection);
+    const Vec3S g2 = B.R * implicit_gradient<S>(in.fb[0], rho2);
     const Vec3S n2 = g2 / sqrt(g2.squaredNorm());
     const Vec3S undeformed = a2 + delta * n2;
-    out(r.offset) = implicit_value<S>(in.b->shape, Vec3S(B.R.transpose() * (undeformed - B.x)));
+    out(r.offset) = implicit_value<S>(in.fb[0], Vec3S(B.R.transpose() * (undeformed - B.x)));
     const QuasiRigidShell& s = pair.shell;
     out(r.deflection) =
         x(r.p_n) - (in.h * s.stiffness * delta + s.damping * (delta - in.deflection));
@@ -360,29 +398,81 @@ VecX velocity_of(const ImplicitBody& b, int dimension) {
   return nu;
 }
 
-// A new pair's start: each body's surface point towards the other (half-spaces: the other's
-// centre projected on the plane), l1 the distance between them, l2 = 1, no impulse.
-ImplicitContact first_guess(const ImplicitBody& a, const ImplicitBody& b, int dimension) {
-  const Mat3 Ra = a.orientation.toRotationMatrix(), Rb = b.orientation.toRotationMatrix();
-  const Vec3 ca = a.position + Ra * a.shape.center, cb = b.position + Rb * b.shape.center;
-  auto towards = [](const ImplicitBody& body, const Mat3& R, const Vec3& target) {
-    const Vec3 local = R.transpose() * (target - body.position);
-    const Vec3 dir = body.shape.kind == ImplicitFunction::Kind::HalfSpace
-                         ? local
-                         : Vec3(local - body.shape.center);
-    return Vec3(body.position + R * implicit_surface_point(body.shape, dir));
+// The functions' values and gradients in a body's frame at a world point.
+Vec3 to_body(const ImplicitBody& b, const Vec3& x) {
+  return b.orientation.conjugate() * (x - b.position);
+}
+
+// A pair of pieces with several functions (Prop. 3) keeps a multiplier per function.
+bool several(const PairRows& r) {
+  return r.m > 1 || r.n > 1;
+}
+
+// A new pair's start: each piece's surface point towards the other (on a body of one function:
+// towards the other's centre, a half-space's projected on its plane), all of a's weight on the
+// function active at a1 (l_k = 1), l1 the distance between the points over |grad f_k|, the
+// multiplier of b's active function |grad f_k| / |grad g_j| (so that (29) holds along the line
+// of the points), no impulse.
+ImplicitContact first_guess(const ImplicitBody& a, int piece_a, const ImplicitBody& b, int piece_b,
+                            int dimension) {
+  const ImplicitConvex A = piece_convex(a, piece_a), B = piece_convex(b, piece_b);
+  const bool single_a = A.functions.size() == 1, single_b = B.functions.size() == 1;
+  auto reference = [](const ImplicitBody& body, const ImplicitConvex& c) {
+    const Vec3 local = c.functions.size() == 1 ? c.functions[0].center : c.inside;
+    return Vec3(body.position + body.orientation * local);
+  };
+  auto towards = [&](const ImplicitBody& body, const ImplicitConvex& c, const Vec3& target) {
+    const Vec3 local = to_body(body, target);
+    if (c.functions.size() > 1)
+      return Vec3(body.position + body.orientation * convex_surface_point(c, local));
+    const ImplicitFunction& f = c.functions[0];
+    const Vec3 dir = f.kind == ImplicitFunction::Kind::HalfSpace ? local : Vec3(local - f.center);
+    return Vec3(body.position + body.orientation * implicit_surface_point(f, dir));
   };
   ImplicitContact c;
-  c.a1 = towards(a, Ra, cb);
-  c.a2 = towards(b, Rb, ca);
+  c.a1 = towards(a, A, reference(b, B));
+  c.a2 = towards(b, B, reference(a, A));
   if (dimension == 2) c.a1.z() = c.a2.z() = 0.0;
-  c.l1 = (c.a1 - c.a2).norm();
+  const int k = single_a ? 0 : active_function(A, to_body(a, c.a1));
+  const double grad_a =
+      implicit_gradient<double>(A.functions[std::size_t(k)], to_body(a, c.a1)).norm();
+  c.l1 = (c.a1 - c.a2).norm() / std::max(grad_a, 1e-12);
   c.l2 = 1.0;
+  if (!single_a || !single_b) {
+    const int j = single_b ? 0 : active_function(B, to_body(b, c.a2));
+    const double grad_b =
+        implicit_gradient<double>(B.functions[std::size_t(j)], to_body(b, c.a2)).norm();
+    c.l_a.assign(A.functions.size(), 0.0);
+    c.l_a[std::size_t(k)] = 1.0;
+    c.l_b.assign(B.functions.size(), 0.0);
+    c.l2 = c.l_b[std::size_t(j)] = grad_a / std::max(grad_b, 1e-12);
+  }
   c.sigma = 0.001;
   return c;
 }
 
+// N at a1 (a's frame): grad f(a1), or sum_i l_i grad f_i(a1) on a piece of several functions.
+Vec3 pair_normal(std::span<const ImplicitFunction> fa, const ImplicitContact& c, const Vec3& rho) {
+  if (fa.size() == 1) return implicit_gradient<double>(fa[0], rho);
+  Vec3 N = Vec3::Zero();
+  for (std::size_t i = 0; i < fa.size(); ++i) N += c.l_a[i] * implicit_gradient<double>(fa[i], rho);
+  return N;
+}
+
 }  // namespace
+
+int piece_count(const ImplicitBody& b) {
+  return b.pieces.empty() ? 1 : int(b.pieces.size());
+}
+
+std::span<const ImplicitFunction> piece_functions(const ImplicitBody& b, int piece) {
+  if (b.pieces.empty()) return {&b.shape, 1};
+  return b.pieces[std::size_t(piece)].functions;
+}
+
+ImplicitConvex piece_convex(const ImplicitBody& b, int piece) {
+  return b.pieces.empty() ? single_convex(b.shape) : b.pieces[std::size_t(piece)];
+}
 
 int implicit_problem_size(const std::vector<ImplicitBody>& bodies,
                           const std::vector<ImplicitPair>& pairs, int dimension) {
@@ -408,6 +498,13 @@ McpNewtonReport implicit_step(std::vector<ImplicitBody>& bodies,
   const Layout layout = make_layout(bodies, pairs, D);
   const int n = layout.size;
   contacts.resize(pairs.size());
+  for (const PairRows& r : layout.rows)
+    if (r.m + r.n > kMaxPairFunctions) {
+      McpNewtonReport report;
+      report.failure = "a contact pair's pieces have " + std::to_string(r.m + r.n) +
+                       " functions together, more than " + std::to_string(kMaxPairFunctions);
+      return report;
+    }
 
   // Per body: M, M nu + h (f_app + f_vp); the start: the free motion.
   std::vector<MatX> mass(bodies.size());
@@ -423,10 +520,9 @@ McpNewtonReport implicit_step(std::vector<ImplicitBody>& bodies,
   }
   std::vector<PairMap> maps;
   std::vector<PairInputs> inputs;
-  for (std::size_t k = 0; k < pairs.size(); ++k) {
-    const ImplicitPair& pair = pairs[k];
-    ImplicitContact& c = contacts[k];
-    if (!c.started) c = first_guess(bodies[std::size_t(pair.a)], bodies[std::size_t(pair.b)], D);
+  // A pair's unknowns from its contact (the warm start) into z, and back.
+  auto pack = [&](std::size_t k) {
+    const ImplicitContact& c = contacts[k];
     const int first = layout.pair[k];
     const PairRows& r = layout.rows[k];
     for (int i = 0; i < D; ++i) {
@@ -439,24 +535,46 @@ McpNewtonReport implicit_step(std::vector<ImplicitBody>& bodies,
       z(first + r.friction + 2) = c.p_r;
     }
     z(first + r.l1) = c.l1;
-    z(first + r.l2) = c.l2;
+    for (int i = 0; i < (r.m > 1 ? r.m : 0); ++i) z(first + r.la + i) = c.l_a[std::size_t(i)];
+    for (int j = 0; j < r.n; ++j) z(first + r.lb + j) = several(r) ? c.l_b[std::size_t(j)] : c.l2;
     z(first + r.p_n) = c.p_n - c.p_core;
     z(first + r.sigma) = c.sigma;
-    if (pair.shell.compliant()) {
+    if (pairs[k].shell.compliant()) {
       z(first + r.offset) = c.offset;
       z(first + r.deflection) = c.deflection;
       z(first + r.p_core) = c.p_core;
     }
+  };
+  auto unpack_multipliers = [&](std::size_t k, const VecX& x) {
+    ImplicitContact& c = contacts[k];
+    const int first = layout.pair[k];
+    const PairRows& r = layout.rows[k];
+    c.l1 = x(first + r.l1);
+    for (int i = 0; i < D; ++i) c.a1(i) = x(first + r.a1 + i);
+    if (!several(r)) {
+      c.l2 = x(first + r.lb);
+      return;
+    }
+    for (int i = 0; i < (r.m > 1 ? r.m : 0); ++i) c.l_a[std::size_t(i)] = x(first + r.la + i);
+    c.l2 = 0.0;
+    for (int j = 0; j < r.n; ++j)
+      c.l2 = std::max(c.l2, c.l_b[std::size_t(j)] = x(first + r.lb + j));
+  };
+  for (std::size_t k = 0; k < pairs.size(); ++k) {
+    const ImplicitPair& pair = pairs[k];
+    const ImplicitBody &a = bodies[std::size_t(pair.a)], &b = bodies[std::size_t(pair.b)];
+    ImplicitContact& c = contacts[k];
+    const PairRows& r = layout.rows[k];
+    if (!c.started || (several(r) && (int(c.l_a.size()) != r.m || int(c.l_b.size()) != r.n)))
+      c = first_guess(a, pair.piece_a, b, pair.piece_b, D);
+    const std::span<const ImplicitFunction> fa = piece_functions(a, pair.piece_a),
+                                            fb = piece_functions(b, pair.piece_b);
+    pack(k);
     PairMap m = pair_map(layout, pair, r);
-    for (int i = 0; i < m.np; ++i) m.global.push_back(first + i);
+    for (int i = 0; i < m.np; ++i) m.global.push_back(layout.pair[k] + i);
     maps.push_back(std::move(m));
-    const Mat3 Ra = bodies[std::size_t(pair.a)].orientation.toRotationMatrix();
-    const Vec3 n0 = (Ra * implicit_gradient<double>(
-                              bodies[std::size_t(pair.a)].shape,
-                              Ra.transpose() * (c.a1 - bodies[std::size_t(pair.a)].position)))
-                        .normalized();
-    inputs.push_back({&bodies[std::size_t(pair.a)], &bodies[std::size_t(pair.b)], &pair, r,
-                      fixed_axis(n0), options.h, D, c.deflection, 0.0});
+    const Vec3 n0 = (a.orientation * pair_normal(fa, c, to_body(a, c.a1))).normalized();
+    inputs.push_back({&a, &b, &pair, fa, fb, r, fixed_axis(n0), options.h, D, c.deflection, 0.0});
   }
 
   NonlinearMcp mcp;
@@ -469,6 +587,20 @@ McpNewtonReport implicit_step(std::vector<ImplicitBody>& bodies,
   // The Jacobian's entries, gathered as triplets (repeats add up) with its whole diagonal
   // present: each pair touches its own rows and its two bodies' only.
   std::vector<Eigen::Triplet<double>> entries;
+  auto add_pair = [&]<typename Ad>(std::size_t k, const VecX& x, VecX& F, Ad) {
+    const PairMap& m = maps[k];
+    const int local = int(m.global.size());
+    Eigen::Matrix<Ad, Eigen::Dynamic, 1> xl(local), out;
+    for (int i = 0; i < local; ++i) xl(i) = Ad(x(m.global[std::size_t(i)]), local, i);
+    pair_equations<Ad>(inputs[k], m, xl, out);
+    for (int i = 0; i < local; ++i) {
+      const int row = m.global[std::size_t(i)];
+      F(row) += out(i).value();
+      if (out(i).derivatives().size() == 0) continue;  // a constant (0) row
+      for (int j = 0; j < local; ++j)
+        entries.emplace_back(row, m.global[std::size_t(j)], out(i).derivatives()(j));
+    }
+  };
   mcp.evaluate = [&](const VecX& x, VecX& F, SparseMatrix* J) {
     F.setZero(n);
     entries.clear();
@@ -492,17 +624,10 @@ McpNewtonReport implicit_step(std::vector<ImplicitBody>& bodies,
         for (int i = 0; i < local; ++i) xl(i) = x(m.global[std::size_t(i)]);
         pair_equations<double>(inputs[k], m, xl, out);
         for (int i = 0; i < local; ++i) F(m.global[std::size_t(i)]) += out(i);
-        continue;
-      }
-      Eigen::Matrix<Ad, Eigen::Dynamic, 1> xl(local), out;
-      for (int i = 0; i < local; ++i) xl(i) = Ad(x(m.global[std::size_t(i)]), local, i);
-      pair_equations<Ad>(inputs[k], m, xl, out);
-      for (int i = 0; i < local; ++i) {
-        const int row = m.global[std::size_t(i)];
-        F(row) += out(i).value();
-        if (out(i).derivatives().size() == 0) continue;  // a constant (0) row
-        for (int j = 0; j < local; ++j)
-          entries.emplace_back(row, m.global[std::size_t(j)], out(i).derivatives()(j));
+      } else if (local <= kSmallLocal) {
+        add_pair(k, x, F, AdOf<kSmallLocal>{});
+      } else {
+        add_pair(k, x, F, AdOf<kLargeLocal>{});
       }
     }
     if (J) {
@@ -511,41 +636,45 @@ McpNewtonReport implicit_step(std::vector<ImplicitBody>& bodies,
     }
   };
 
-  // Newton from the warm start (the pairs' answers of the last step).
-  const VecX start = z;
-  McpNewtonReport report = solve_mcp_newton(mcp, z, options.solver);
-  // Where it ends in a local minimum of the merit, mostly at the friction disc's edge, where
-  // the projection has no derivative (a contact sliding at a slip speed near 0): first the
-  // problem with the edge rounded over 1e-8 N s per kg of reduced mass, then the exact one
-  // from its answer.
-  if (!report.solved) {
-    for (PairInputs& p : inputs) p.rounding = 1e-8;
-    z = start;
-    const int spent = report.iterations;
-    const McpNewtonReport rounded = solve_mcp_newton(mcp, z, options.solver);
-    for (PairInputs& p : inputs) p.rounding = 0.0;
-    if (rounded.solved) {
-      report = solve_mcp_newton(mcp, z, options.solver);
-      report.iterations += spent + rounded.iterations;
+  // Newton from the warm start (the pairs' answers of the last step), with restarts where it
+  // ends in a local minimum of the merit.
+  auto solve = [&]() {
+    const VecX start = z;
+    McpNewtonReport report = solve_mcp_newton(mcp, z, options.solver);
+    // Mostly at the friction disc's edge, where the projection has no derivative (a contact
+    // sliding at a slip speed near 0): first the problem with the edge rounded over 1e-8 N s per
+    // kg of reduced mass, then the exact one from its answer.
+    if (!report.solved) {
+      for (PairInputs& p : inputs) p.rounding = 1e-8;
+      z = start;
+      const int spent = report.iterations;
+      const McpNewtonReport rounded = solve_mcp_newton(mcp, z, options.solver);
+      for (PairInputs& p : inputs) p.rounding = 0.0;
+      if (rounded.solved) {
+        report = solve_mcp_newton(mcp, z, options.solver);
+        report.iterations += spent + rounded.iterations;
+      }
     }
-  }
-  // Where it fails still (an impact with friction), again from the same step's frictionless
-  // answer: its closest points, velocities and normal impulses.
-  if (!report.solved) {
-    std::vector<ImplicitPair> frictionless(pairs.begin(), pairs.end());
-    for (std::size_t k = 0; k < pairs.size(); ++k) {
-      frictionless[k].mu = 0.0;
-      inputs[k].pair = &frictionless[k];
+    // Where it fails still (an impact with friction), again from the same step's frictionless
+    // answer: its closest points, velocities and normal impulses.
+    if (!report.solved) {
+      std::vector<ImplicitPair> frictionless(pairs.begin(), pairs.end());
+      for (std::size_t k = 0; k < pairs.size(); ++k) {
+        frictionless[k].mu = 0.0;
+        inputs[k].pair = &frictionless[k];
+      }
+      z = start;
+      const int spent = report.iterations;
+      const McpNewtonReport without = solve_mcp_newton(mcp, z, options.solver);
+      for (std::size_t k = 0; k < pairs.size(); ++k) inputs[k].pair = &pairs[k];
+      if (without.solved) {
+        report = solve_mcp_newton(mcp, z, options.solver);
+        report.iterations += spent + without.iterations;
+      }
     }
-    z = start;
-    const int spent = report.iterations;
-    const McpNewtonReport without = solve_mcp_newton(mcp, z, options.solver);
-    for (std::size_t k = 0; k < pairs.size(); ++k) inputs[k].pair = &pairs[k];
-    if (without.solved) {
-      report = solve_mcp_newton(mcp, z, options.solver);
-      report.iterations += spent + without.iterations;
-    }
-  }
+    return report;
+  };
+  const McpNewtonReport report = solve();
   if (!report.solved) return report;
 
   for (std::size_t i = 0; i < bodies.size(); ++i) {
@@ -564,18 +693,13 @@ McpNewtonReport implicit_step(std::vector<ImplicitBody>& bodies,
     ImplicitContact& c = contacts[k];
     const int first = layout.pair[k];
     const PairRows& r = layout.rows[k];
-    c.a1.setZero();
+    unpack_multipliers(k, z);
     c.a2.setZero();
-    for (int i = 0; i < D; ++i) {
-      c.a1(i) = z(first + r.a1 + i);
-      c.a2(i) = z(first + r.a2 + i);
-    }
+    for (int i = 0; i < D; ++i) c.a2(i) = z(first + r.a2 + i);
     const int f0 = first + r.friction;
     c.p_t = z(f0);
     c.p_o = D == 3 ? z(f0 + 1) : 0.0;
     c.p_r = D == 3 ? z(f0 + 2) : 0.0;
-    c.l1 = z(first + r.l1);
-    c.l2 = z(first + r.l2);
     c.sigma = z(first + r.sigma);
     const bool shell = pairs[k].shell.compliant();
     c.p_core = shell ? z(first + r.p_core) : 0.0;
@@ -583,12 +707,13 @@ McpNewtonReport implicit_step(std::vector<ImplicitBody>& bodies,
     c.offset = shell ? z(first + r.offset) : 0.0;
     c.deflection = shell ? z(first + r.deflection) : 0.0;
     const ImplicitBody& a = bodies[std::size_t(pairs[k].a)];
-    const Mat3 Ra = a.orientation.toRotationMatrix();
-    c.normal = (Ra * implicit_gradient<double>(a.shape, Vec3(Ra.transpose() * (c.a1 - a.position))))
-                   .normalized();
+    const std::span<const ImplicitFunction> fa = inputs[k].fa;
+    c.normal = (a.orientation * pair_normal(fa, c, to_body(a, c.a1))).normalized();
+    const Vec3 rho12 = to_body(a, c.a2);
     c.tangent = D == 2 ? Vec3(-c.normal.y(), c.normal.x(), 0.0)
                        : inputs[k].axis.cross(c.normal).normalized();
-    c.gap = implicit_value<double>(a.shape, Vec3(Ra.transpose() * (c.a2 - a.position)));
+    c.gap = -std::numeric_limits<double>::infinity();
+    for (const ImplicitFunction& f : fa) c.gap = std::max(c.gap, implicit_value<double>(f, rho12));
     c.started = true;
   }
   return report;

@@ -18,6 +18,24 @@
 // end-of-step non-penetration holds to the solver's tolerance). The wrenches W are taken at the
 // end-of-step points, the normal is grad f(a1) / |grad f(a1)| (from a onto b), the mass matrix,
 // applied and gyroscopic forces at the start of the step, as in the paper's Euler scheme (6).
+// Bodies of several functions (§4.3): a body is the union of convex pieces, each the
+// intersection of C^2 convex functions (a polytope of its face planes). A pair joins a piece of a
+// (functions f_1..f_m) with a piece of b (g_1..g_n). Where a's piece is one function, the
+// paper's case (§7), Proposition 3 replaces (16), (18) and (19) by
+//   grad f(a1) + sum_j l_j grad g_j(a2) = 0,  0 <= l_j _|_ -g_j(a2) >= 0,      (29), (31)
+//   0 <= p_n _|_ f(a2) >= 0.                                                              (32)
+// Where both pieces have several functions the paper needs an active function f_k1 of a's whose
+// multiplier scales the others ((28)-(29), l_k1 = 1), and calls choosing it when it changes
+// within a step a research problem. Here every function of a's piece keeps its own multiplier,
+// normalized instead by their sum:
+//   a1 - a2 + l1 N = 0,  N + sum_j l_j grad g_j(a2) = 0,  N = sum_i l_i grad f_i(a1),
+//   sum_i l_i = 1,  0 <= l_i _|_ -f_i(a1) >= 0,  0 <= l_j _|_ -g_j(a2) >= 0,
+//   0 <= p_n _|_ l1 |N| >= 0:
+// (28)-(31) with l_i scaled by 1 / sum l_i in place of 1 / l_k1, so that complementarity puts the
+// weight on the functions active at a1 and no k1 is chosen, and with the distance l1 |N| =
+// |a1 - a2| as the gap of (32). Proposition 3's proof carries over: N lies in a's normal cone at
+// a1 (some l_i > 0, so a1 is on a's surface), l1 >= 0 puts a2 on the outer side of N, and a1 = a2
+// when p_n > 0, with N a common normal by (29) and (31).
 // The quasi-rigid extension (§5, (33)-(38)) gives body b of a pair a compliant shell over a
 // rigid core: a2 lies on b's deformed surface g + delta-bar_n = 0, the deflection delta_n along
 // b's normal reaches the undeformed surface (35), the shell pushes with the spring-damper
@@ -31,8 +49,11 @@
 
 #include <vector>
 
+#include <span>
 #include "engine/core/body.hpp"
 #include "engine/core/math.hpp"
+
+#include "engine/geometry/implicit_convex.hpp"
 #include "engine/geometry/implicit_function.hpp"
 #include "engine/solvers/mcp_newton.hpp"
 
@@ -48,7 +69,16 @@ struct ImplicitBody {
   Vec3 angular_velocity = Vec3::Zero();              // world
   Vec3 force = Vec3::Zero(), torque = Vec3::Zero();  // applied besides gravity, world
   ImplicitFunction shape;
+  // A body that is not one function: the union of convex pieces (a non-convex body, the paper's
+  // gear of §6.4), each the intersection of its functions (§4.3). Empty: the body is `shape`.
+  std::vector<ImplicitConvex> pieces;
 };
+
+// The body's convex pieces (`shape` alone when it has no pieces), and piece i's functions.
+int piece_count(const ImplicitBody& b);
+std::span<const ImplicitFunction> piece_functions(const ImplicitBody& b, int piece);
+// A piece as an ImplicitConvex (a copy for a body of one function).
+ImplicitConvex piece_convex(const ImplicitBody& b, int piece);
 
 struct ImplicitPair {
   int a = 0, b = 1;  // bodies; the normal points from a onto b
@@ -58,12 +88,18 @@ struct ImplicitPair {
   // Body b's quasi-rigid shell (the paper's flexible body 2, §5.1; body a stays rigid). Normal
   // only: friction at the contact stays rigid (delta_t = delta_o = 0).
   QuasiRigidShell shell;
+  int piece_a = 0, piece_b = 0;  // the bodies' convex pieces (piece_count)
 };
 
 // A pair's unknowns at the end of the step (and the start of the next step's solve).
 struct ImplicitContact {
   Vec3 a1 = Vec3::Zero(), a2 = Vec3::Zero();  // closest points on a and on b, world
+  // l1 the multiplier of a's function in (15) (with several: of N, (28)); l2 the multiplier of
+  // b's function in (16) (with several: the largest).
   double l1 = 0.0, l2 = 1.0;
+  // Pieces of several functions (Prop. 3): a's multipliers (summing to 1) and b's, one per
+  // function; empty on a pair of one function each.
+  std::vector<double> l_a, l_b;
   double p_n = 0.0, p_t = 0.0, p_o = 0.0, p_r = 0.0;  // impulses, N s (p_r: N m s)
   double sigma = 0.0;                                 // slip measure |E W^T nu+|, m/s
   // Quasi-rigid pairs: the deflection delta_n (m), the algebraic offset delta-bar_n of the
@@ -91,10 +127,15 @@ McpNewtonReport implicit_step(std::vector<ImplicitBody>& bodies,
                               std::vector<ImplicitContact>& contacts,
                               const ImplicitStepOptions& options);
 
-// Unknowns of the step's mixed NCP: 6 per moving body and 13 per pair (planar: 3 and 9), 3
-// more per quasi-rigid pair (delta-bar_n, delta_n, p_nr).
+// Unknowns of the step's mixed NCP: 6 per moving body and 13 per pair (planar: 3 and 9), one
+// more per function beyond the first on each of the pair's pieces, 3 more per quasi-rigid pair
+// (delta-bar_n, delta_n, p_nr).
 int implicit_problem_size(const std::vector<ImplicitBody>& bodies,
                           const std::vector<ImplicitPair>& pairs, int dimension);
+
+// The most functions a pair's two pieces may have together (the size of the derivative vectors
+// of its equations).
+inline constexpr int kMaxPairFunctions = 96;
 
 // Kinetic energy of the bodies, J.
 double implicit_kinetic_energy(const std::vector<ImplicitBody>& bodies);

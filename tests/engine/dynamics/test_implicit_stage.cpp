@@ -7,6 +7,7 @@
 
 #include "engine/dynamics/implicit_stage.hpp"
 #include "engine/dynamics/simulator.hpp"
+#include "engine/geometry/compound.hpp"
 #include "test_world.hpp"
 
 namespace pegsim {
@@ -154,12 +155,25 @@ TEST(ImplicitStage, TorsionalFrictionStopsASpinningBallAtTheRateOfTheEllipsoidal
 }
 
 // Shapes without an implicit function, and joints, are refused by name.
-TEST(ImplicitStage, PolytopesAndJointsAreRefusedWithTheReason) {
+TEST(ImplicitStage, CompoundsAndJointsAreRefusedWithTheReason) {
   test::World w;
   w.add_plane("ground", Vec3::Zero(), Quat::Identity(), 0.5);
   w.add_box("crate", Vec3(1, 1, 1), 1.0, Vec3(0, 0, 0.5));
-  EXPECT_NE(implicit_step_defect(w.model).find("body 'crate' is a convex polytope"),
-            std::string::npos);
+  EXPECT_EQ(implicit_step_defect(w.model), "") << "a polytope is the intersection of its faces";
+  Body dumbbell;
+  dumbbell.name = "dumbbell";
+  dumbbell.shape = Shape::compound_of(std::make_shared<Compound>(make_compound(
+      {{Shape::sphere(0.2), Vec3(-0.3, 0, 0)}, {Shape::sphere(0.2), Vec3(0.3, 0, 0)}})));
+  const int id = w.add(dumbbell, Vec3(0, 0, 2));
+  EXPECT_NE(implicit_step_defect(w.model).find("body 'dumbbell' is a compound"), std::string::npos)
+      << implicit_step_defect(w.model);
+  w.model.bodies.pop_back();
+  w.state.bodies.pop_back();
+  (void)id;
+  Joint hinge;
+  hinge.body_b = 1;
+  w.model.joints.push_back(hinge);
+  EXPECT_NE(implicit_step_defect(w.model).find("takes no joints"), std::string::npos);
   try {
     Simulator sim(w.model, w.state, test::implicit_settings(0.01, Vec3(0, 0, -kG)));
     FAIL() << "accepted";
