@@ -75,6 +75,26 @@ bool implicit_body_shape(const Shape& shape, ImplicitBody& body) {
     case ShapeKind::Polygon:
       body.pieces.push_back(polytope_convex(shape));
       return true;
+    case ShapeKind::Compound:
+      // A union of convex parts (§6.4's gear): one piece per part, in the body frame.
+      for (const CompoundPart& part : shape.compound->parts) {
+        ImplicitBody one;
+        if (!implicit_body_shape(part.shape, one)) return false;
+        ImplicitConvex piece = piece_convex(one, 0);
+        const Mat3 R = part.orientation.toRotationMatrix();
+        for (ImplicitFunction& f : piece.functions) {
+          f.center = part.position + R * f.center;
+          f.normal = R * f.normal;
+          if (f.kind == ImplicitFunction::Kind::Ellipsoid ||
+              f.kind == ImplicitFunction::Kind::Superquadric) {
+            f.axes = R * f.axes;
+            f.turned = !f.axes.isIdentity(1e-15);
+          }
+        }
+        piece.inside = part.position + R * piece.inside;
+        body.pieces.push_back(std::move(piece));
+      }
+      return true;
     default:
       return false;
   }
@@ -90,7 +110,6 @@ ImplicitConvex polytope_convex(const Shape& shape) {
       f.center = face.offset * face.normal;
       c.functions.push_back(f);
     }
-    c.radius = shape.polytope->bounding_radius;
   } else {
     const Polygon& p = *shape.polygon;
     for (int e = 0; e < p.size(); ++e) {
@@ -98,9 +117,19 @@ ImplicitConvex polytope_convex(const Shape& shape) {
       f.center = Vec3(p.vertices[std::size_t(e)].x(), p.vertices[std::size_t(e)].y(), 0.0);
       c.functions.push_back(f);
     }
-    c.radius = p.bounding_radius;
   }
-  c.inside = Vec3::Zero();  // the centre of mass, inside a convex body
+  // The mean of the vertices, strictly inside, and the ball about it.
+  const int count = shape.kind == ShapeKind::Polytope ? int(shape.polytope->vertices.size())
+                                                      : shape.polygon->size();
+  auto vertex = [&](int i) {
+    if (shape.kind == ShapeKind::Polytope) return shape.polytope->vertices[std::size_t(i)];
+    const Vec2 v = shape.polygon->vertices[std::size_t(i)];
+    return Vec3(v.x(), v.y(), 0.0);
+  };
+  c.inside.setZero();
+  for (int i = 0; i < count; ++i) c.inside += vertex(i) / double(count);
+  c.radius = 0.0;
+  for (int i = 0; i < count; ++i) c.radius = std::max(c.radius, (vertex(i) - c.inside).norm());
   return c;
 }
 
@@ -144,8 +173,12 @@ double separation_bound(const ImplicitBody& a, const ImplicitBody& b, int piece_
 
 double implicit_broad_margin(const Model& model, const Settings& settings) {
   double sagitta = 0.0;
-  for (const Body& b : model.bodies)
+  for (const Body& b : model.bodies) {
     if (b.shape.smooth) sagitta = std::max(sagitta, b.shape.smooth->sagitta);
+    if (b.shape.compound)
+      for (const CompoundPart& part : b.shape.compound->parts)
+        if (part.shape.smooth) sagitta = std::max(sagitta, part.shape.smooth->sagitta);
+  }
   return settings.epsilon + 2.0 * sagitta;
 }
 

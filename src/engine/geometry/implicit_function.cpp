@@ -13,6 +13,10 @@ const char* implicit_function_defect(const ImplicitFunction& f) {
     case ImplicitFunction::Kind::Ellipsoid:
     case ImplicitFunction::Kind::Superquadric:
       if (!(f.radii.minCoeff() > 0.0) || !f.radii.allFinite()) return "the semi-axes must be > 0";
+      if (f.turned &&
+          !(f.axes.allFinite() && (f.axes.transpose() * f.axes - Mat3::Identity()).norm() < 1e-9 &&
+            f.axes.determinant() > 0.0))
+        return "the axes must be a rotation";
       if (f.kind == ImplicitFunction::Kind::Superquadric &&
           !(f.exponent >= 2.0 && std::isfinite(f.exponent)))
         return "the exponent must be >= 2 (below 2 the function is not C^2 and convex)";
@@ -25,8 +29,9 @@ const char* implicit_function_defect(const ImplicitFunction& f) {
   return "unknown kind";
 }
 
-double implicit_support(const ImplicitFunction& f, const Vec3& n) {
-  const double centre = f.center.dot(n);
+double implicit_support(const ImplicitFunction& f, const Vec3& direction) {
+  const double centre = f.center.dot(direction);
+  const Vec3 n = f.turned ? Vec3(f.axes.transpose() * direction) : direction;
   switch (f.kind) {
     case ImplicitFunction::Kind::Sphere:
       return centre + f.radii.x();
@@ -44,7 +49,9 @@ double implicit_support(const ImplicitFunction& f, const Vec3& n) {
   return std::numeric_limits<double>::infinity();
 }
 
-Vec3 implicit_surface_point(const ImplicitFunction& f, const Vec3& dir) {
+Vec3 implicit_surface_point(const ImplicitFunction& f, const Vec3& direction) {
+  const Vec3 dir = f.turned ? Vec3(f.axes.transpose() * direction) : direction;
+  auto body_frame = [&](const Vec3& v) { return f.turned ? Vec3(f.axes * v) : v; };
   switch (f.kind) {
     case ImplicitFunction::Kind::Sphere:
       return f.center + f.radii.x() * dir.normalized();
@@ -54,7 +61,7 @@ Vec3 implicit_surface_point(const ImplicitFunction& f, const Vec3& dir) {
       const double p = f.kind == ImplicitFunction::Kind::Ellipsoid ? 2.0 : f.exponent;
       double sum = 0.0;
       for (int i = 0; i < 3; ++i) sum += std::pow(std::abs(dir(i) / f.radii(i)), p);
-      return sum > 0.0 ? Vec3(f.center + dir * std::pow(sum, -1.0 / p)) : f.center;
+      return sum > 0.0 ? Vec3(f.center + body_frame(dir) * std::pow(sum, -1.0 / p)) : f.center;
     }
     case ImplicitFunction::Kind::HalfSpace:
       return dir - (dir - f.center).dot(f.normal) * f.normal;

@@ -21,6 +21,10 @@ struct ImplicitFunction {
   Vec3 radii = Vec3::Ones();    // sphere: radii.x(); ellipsoid, superquadric: semi-axes
   double exponent = 2.0;        // superquadric: p >= 2 (2: the ellipsoid; large: a box)
   Vec3 normal = Vec3::UnitZ();  // half-space: unit outward normal; inside n.(x - c) <= 0
+  // Ellipsoid, superquadric: the directions of its semi-axes in the body frame (the columns; a
+  // rotation), for a turned part of a compound; `turned` false: the body's own axes.
+  Mat3 axes = Mat3::Identity();
+  bool turned = false;
 };
 
 // Why `f` is no C^2 convex function of this family (a radius <= 0, an exponent below 2, a
@@ -49,12 +53,21 @@ Eigen::Matrix<S, 3, 1> constant_like(const Vec3& v, const S& like) {
   return out;
 }
 
+// M v with M constant, written out (scalars of a kind only multiply doubles here).
+template <typename S>
+Eigen::Matrix<S, 3, 1> turn(const Mat3& M, const Eigen::Matrix<S, 3, 1>& v) {
+  Eigen::Matrix<S, 3, 1> out;
+  for (int i = 0; i < 3; ++i) out(i) = M(i, 0) * v(0) + M(i, 1) * v(1) + M(i, 2) * v(2);
+  return out;
+}
+
 // f(x), x in the body frame.
 template <typename S>
 S implicit_value(const ImplicitFunction& f, const Eigen::Matrix<S, 3, 1>& x) {
   using std::abs;
   using std::pow;
-  const Eigen::Matrix<S, 3, 1> d = x - constant_like(f.center, x(0));
+  Eigen::Matrix<S, 3, 1> d = x - constant_like(f.center, x(0));
+  if (f.turned) d = turn<S>(f.axes.transpose(), d);
   switch (f.kind) {
     case ImplicitFunction::Kind::Sphere: {
       const double r = f.radii.x();
@@ -87,21 +100,26 @@ Eigen::Matrix<S, 3, 1> implicit_gradient(const ImplicitFunction& f,
                                          const Eigen::Matrix<S, 3, 1>& x) {
   using std::abs;
   using std::pow;
-  const Eigen::Matrix<S, 3, 1> d = x - constant_like(f.center, x(0));
+  Eigen::Matrix<S, 3, 1> d = x - constant_like(f.center, x(0));
+  if (f.turned) d = turn<S>(f.axes.transpose(), d);
   Eigen::Matrix<S, 3, 1> g;
+  // The gradient in the function's axes, turned back into the body frame.
+  auto body_frame = [&](const Eigen::Matrix<S, 3, 1>& v) {
+    return f.turned ? turn<S>(f.axes, v) : v;
+  };
   switch (f.kind) {
     case ImplicitFunction::Kind::Sphere:
       return d / f.radii.x();
     case ImplicitFunction::Kind::Ellipsoid:
       for (int i = 0; i < 3; ++i) g(i) = f.radii.minCoeff() * d(i) / (f.radii(i) * f.radii(i));
-      return g;
+      return body_frame(g);
     case ImplicitFunction::Kind::Superquadric: {
       const double p = f.exponent;
       for (int i = 0; i < 3; ++i) {
         const S u = d(i) / f.radii(i);
         g(i) = f.radii.minCoeff() / f.radii(i) * u * pow(abs(u) + 1e-300, p - 2.0);
       }
-      return g;
+      return body_frame(g);
     }
     case ImplicitFunction::Kind::HalfSpace:
       return constant_like(f.normal, x(0));

@@ -137,7 +137,8 @@ TEST(ImplicitPolytopes, ACubeStackedOnACubeComesToRest) {
       return e;
     };
     EXPECT_LE(run(sim, 100, energy), 1e-9) << "mu " << mu;
-    const BodyState &s1 = sim.state().bodies[std::size_t(c1)], &s2 = sim.state().bodies[std::size_t(c2)];
+    const BodyState &s1 = sim.state().bodies[std::size_t(c1)],
+                    &s2 = sim.state().bodies[std::size_t(c2)];
     EXPECT_NEAR(s1.position.z(), 0.5, 1e-8);
     EXPECT_NEAR(s2.position.z(), 1.5, 1e-8);
     EXPECT_NEAR(s2.position.x(), 0.3, 1e-8);
@@ -155,7 +156,8 @@ TEST(ImplicitPolytopes, ACubesEdgeStrikesASphereAlongTheLineToItsCentre) {
   const int cube = w.add_box("cube", Vec3::Ones(), 1.0, Vec3::Zero(), Quat::Identity(), 0.0);
   w.model.bodies[std::size_t(cube)].is_static = true;
   const double r = 0.2, dx = 0.1;
-  const int ball = w.add_sphere("ball", r, 1.0, Vec3(0.5 + dx, 0, 0.5 + std::sqrt(r * r - dx * dx) + 0.005), 0.0);
+  const int ball = w.add_sphere("ball", r, 1.0,
+                                Vec3(0.5 + dx, 0, 0.5 + std::sqrt(r * r - dx * dx) + 0.005), 0.0);
   w.state.bodies[std::size_t(ball)].velocity = Vec3(0, 0, -1.0);
   Simulator sim(w.model, w.state, test::implicit_settings(0.001, Vec3(0, 0, -kG)));
   bool struck = false;
@@ -198,8 +200,7 @@ TEST(ImplicitPolytopes, SquaresSlideAndStackInThePlane) {
     Simulator sim(w.model, w.state, s);
     for (int k = 0; k < 100; ++k) ASSERT_FALSE(sim.step().failed);
     const BodyState& b = sim.state().bodies[std::size_t(sq)];
-    EXPECT_NEAR(b.velocity.x(), std::max(0.0, kG * (std::sin(theta) - mu * std::cos(theta))),
-                1e-9);
+    EXPECT_NEAR(b.velocity.x(), std::max(0.0, kG * (std::sin(theta) - mu * std::cos(theta))), 1e-9);
     EXPECT_NEAR(b.position.y(), 0.5, 1e-9);
   }
   test::World w;

@@ -155,23 +155,26 @@ TEST(ImplicitStage, TorsionalFrictionStopsASpinningBallAtTheRateOfTheEllipsoidal
 }
 
 // Shapes without an implicit function, and joints, are refused by name.
-TEST(ImplicitStage, CompoundsAndJointsAreRefusedWithTheReason) {
+// Polytopes and compounds are taken (intersections and unions of functions); a quasi-rigid
+// shell on a body of several functions and joints are refused, naming why.
+TEST(ImplicitStage, ShellsOnPolytopesAndJointsAreRefusedWithTheReason) {
   test::World w;
   w.add_plane("ground", Vec3::Zero(), Quat::Identity(), 0.5);
-  w.add_box("crate", Vec3(1, 1, 1), 1.0, Vec3(0, 0, 0.5));
-  EXPECT_EQ(implicit_step_defect(w.model), "") << "a polytope is the intersection of its faces";
+  const int crate = w.add_box("crate", Vec3(1, 1, 1), 1.0, Vec3(0, 0, 0.5));
   Body dumbbell;
   dumbbell.name = "dumbbell";
   dumbbell.shape = Shape::compound_of(std::make_shared<Compound>(make_compound(
       {{Shape::sphere(0.2), Vec3(-0.3, 0, 0)}, {Shape::sphere(0.2), Vec3(0.3, 0, 0)}})));
-  const int id = w.add(dumbbell, Vec3(0, 0, 2));
-  EXPECT_NE(implicit_step_defect(w.model).find("body 'dumbbell' is a compound"), std::string::npos)
+  w.add(dumbbell, Vec3(0, 0, 2));
+  EXPECT_EQ(implicit_step_defect(w.model), "");
+  w.model.bodies[std::size_t(crate)].shell.stiffness = 1000.0;
+  w.model.bodies[std::size_t(crate)].shell.max_deflection = 0.01;
+  EXPECT_NE(implicit_step_defect(w.model).find("body 'crate' is a convex polytope"),
+            std::string::npos)
       << implicit_step_defect(w.model);
-  w.model.bodies.pop_back();
-  w.state.bodies.pop_back();
-  (void)id;
+  w.model.bodies[std::size_t(crate)].shell = QuasiRigidShell{};
   Joint hinge;
-  hinge.body_b = 1;
+  hinge.body_b = crate;
   w.model.joints.push_back(hinge);
   EXPECT_NE(implicit_step_defect(w.model).find("takes no joints"), std::string::npos);
   try {
