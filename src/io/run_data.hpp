@@ -49,9 +49,10 @@ struct RunBody {
   Mat3 inertia = Mat3::Identity();  // body-frame inertia about the CoM, kg m^2
   double mu = 0.0;
   std::vector<int> no_collide;
-  double appear_time = 0.0;     // s; absent before (/bodies/appear_time, 0 when absent)
-  QuasiRigidShell shell;        // /bodies/shell (rigid when absent)
-  double torsion_radius = 0.0;  // m (/bodies/torsion_radius, 0 when absent)
+  double appear_time = 0.0;          // s; absent before (/bodies/appear_time, 0 when absent)
+  QuasiRigidShell shell;             // /bodies/shell (rigid when absent)
+  double torsion_radius = 0.0;       // m (/bodies/torsion_radius, 0 when absent)
+  FrictionEllipse friction_ellipse;  // /bodies/friction_ellipse (isotropic when absent)
 };
 
 // Everything that does not change from frame to frame.

@@ -83,6 +83,7 @@ RunHeader make_run_header(const Scene& scene, const Model& model, const Settings
     rb.appear_time = b.appear_time;
     rb.shell = b.shell;
     rb.torsion_radius = b.torsion_radius;
+    rb.friction_ellipse = b.friction_ellipse;
     h.bodies.push_back(std::move(rb));
   }
   h.joints = model.joints;
@@ -167,6 +168,7 @@ Model build_model(const RunHeader& header, const std::string& origin) {
     b.appear_time = rb.appear_time;
     b.shell = rb.shell;
     b.torsion_radius = rb.torsion_radius;
+    b.friction_ellipse = rb.friction_ellipse;
     m.bodies.push_back(std::move(b));
   }
   for (const Joint& j : header.joints)

@@ -199,7 +199,7 @@ void write_bodies(hid_t file, const std::vector<RunBody>& bodies) {
   const hsize_t n = bodies.size();
   std::vector<std::string> names;
   std::vector<std::int8_t> kind;
-  std::vector<double> radius, mass, mu, inertia, vertices, appear_time, shell, torsion;
+  std::vector<double> radius, mass, mu, inertia, vertices, appear_time, shell, torsion, ellipse;
   std::vector<float> color;
   std::vector<std::uint8_t> is_static, visible;
   std::vector<std::int64_t> vertex_offset{0}, face_offset{0}, face_vertex_offset{0};
@@ -219,6 +219,8 @@ void write_bodies(hid_t file, const std::vector<RunBody>& bodies) {
     appear_time.push_back(b.appear_time);
     shell.insert(shell.end(), {b.shell.stiffness, b.shell.damping, b.shell.max_deflection});
     torsion.push_back(b.torsion_radius);
+    const FrictionEllipse& e = b.friction_ellipse;
+    ellipse.insert(ellipse.end(), {e.axis.x(), e.axis.y(), e.axis.z(), e.e_t, e.e_o});
     for (const Vec3& v : b.vertices) vertices.insert(vertices.end(), {v.x(), v.y(), v.z()});
     vertex_offset.push_back(vertex_offset.back() + static_cast<std::int64_t>(b.vertices.size()));
     for (const std::vector<int>& f : b.faces) {
@@ -254,6 +256,8 @@ void write_bodies(hid_t file, const std::vector<RunBody>& bodies) {
   h5::write_dataset(id, "appear_time", H5T_NATIVE_DOUBLE, H5T_IEEE_F64LE, {n}, appear_time.data());
   h5::write_dataset(id, "shell", H5T_NATIVE_DOUBLE, H5T_IEEE_F64LE, {n, 3}, shell.data());
   h5::write_dataset(id, "torsion_radius", H5T_NATIVE_DOUBLE, H5T_IEEE_F64LE, {n}, torsion.data());
+  h5::write_dataset(id, "friction_ellipse", H5T_NATIVE_DOUBLE, H5T_IEEE_F64LE, {n, 5},
+                    ellipse.data());
 }
 
 // Offsets must start at 0, never decrease and end at `total`.
@@ -380,6 +384,13 @@ std::vector<RunBody> read_bodies(hid_t file) {
                            ? sized(h5::read_all<double>(id, "torsion_radius", H5T_NATIVE_DOUBLE, 1),
                                    n, "torsion_radius")
                            : std::vector<double>(n, 0.0);
+  // Likewise: files without it have isotropic friction (a zero axis, e_t = e_o = 1).
+  std::vector<double> ellipse;
+  if (H5Lexists(id, "friction_ellipse", H5P_DEFAULT) > 0)
+    ellipse = sized(h5::read_all<double>(id, "friction_ellipse", H5T_NATIVE_DOUBLE, 2), 5 * n,
+                    "friction_ellipse");
+  else
+    for (std::size_t i = 0; i < n; ++i) ellipse.insert(ellipse.end(), {0.0, 0.0, 0.0, 1.0, 1.0});
 
   std::vector<RunBody> bodies(n);
   for (std::size_t i = 0; i < n; ++i) {
@@ -410,6 +421,14 @@ std::vector<RunBody> read_bodies(hid_t file) {
     if (!(b.torsion_radius >= 0.0))
       throw Failure("/bodies/torsion_radius: expected radii >= 0 in m, found " +
                     std::to_string(b.torsion_radius) + " for body " + std::to_string(i));
+    FrictionEllipse& e = b.friction_ellipse;
+    e.axis = Vec3(ellipse[5 * i], ellipse[5 * i + 1], ellipse[5 * i + 2]);
+    e.e_t = ellipse[5 * i + 3];
+    e.e_o = ellipse[5 * i + 4];
+    if (!(e.axis.allFinite() && e.e_t > 0.0 && e.e_o > 0.0 && std::isfinite(e.e_t) &&
+          std::isfinite(e.e_o)))
+      throw Failure("/bodies/friction_ellipse: expected a finite axis and e_t, e_o > 0 for body " +
+                    std::to_string(i));
     for (int c = 0; c < 4; ++c) b.color[c] = color[4 * i + c];
     for (std::int64_t v = vertex_offset[i]; v < vertex_offset[i + 1]; ++v)
       b.vertices.emplace_back(vertices[3 * v], vertices[3 * v + 1], vertices[3 * v + 2]);

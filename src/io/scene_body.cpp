@@ -140,11 +140,26 @@ QuasiRigidShell shell(const JsonNode& node) {
   return s;
 }
 
+// {"axis": [x, y, z], "e_t": ..., "e_o": ...} (3D): seed 001's anisotropic friction.
+FrictionEllipse friction_ellipse(const JsonNode& node) {
+  node.require_object(
+      "a friction ellipse object {\"axis\": [x, y, z], \"e_t\": e_t, \"e_o\": e_o}");
+  node.allow_only({"axis", "e_t", "e_o"});
+  FrictionEllipse e;
+  const JsonNode& axis = node.at("axis", "a non-zero axis [x, y, z] in the body frame");
+  e.axis = axis.vec3("a non-zero axis [x, y, z] in the body frame");
+  if (!(e.axis.norm() > 0.0)) axis.fail("a non-zero axis [x, y, z] in the body frame");
+  e.axis.normalize();
+  if (auto n = node.find("e_t")) e.e_t = n->positive("a friction weight e_t > 0 along the axis");
+  if (auto n = node.find("e_o")) e.e_o = n->positive("a friction weight e_o > 0 across the axis");
+  return e;
+}
+
 SceneBody parse_body(const JsonNode& b, const std::filesystem::path& base_dir, int dimension) {
   b.require_object("a body object");
   b.allow_only({"name", "shape", "position", "orientation", "velocity", "angular_velocity", "mass",
                 "density", "inertia", "mu", "color", "static", "visible", "no_collide",
-                "appear_time", "shell", "torsion_radius"});
+                "appear_time", "shell", "torsion_radius", "friction_ellipse"});
   SceneBody out;
   Body& body = out.body;
   BodyState& state = out.state;
@@ -203,6 +218,11 @@ SceneBody parse_body(const JsonNode& b, const std::filesystem::path& base_dir, i
   if (auto n = b.find("no_collide")) out.no_collide = no_collide(*n);
   if (auto n = b.find("appear_time")) body.appear_time = n->non_negative("a time >= 0 in s");
   if (auto n = b.find("shell")) body.shell = shell(*n);
+  if (auto n = b.find("friction_ellipse")) {
+    const char* what = "no friction_ellipse in a 2D scene (its contacts have one tangent)";
+    if (dimension == 2) n->fail(what);
+    body.friction_ellipse = friction_ellipse(*n);
+  }
   return out;
 }
 

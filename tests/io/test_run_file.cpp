@@ -1131,6 +1131,31 @@ TEST(RunFile, QuasiRigidShellsAreStoredAndReadBack) {
     EXPECT_EQ(model.bodies[0].torsion_radius, 0.0);
   }
   expect_exact_replay(file);
+  // A friction ellipse (3D) in /bodies/friction_ellipse, isotropic where absent.
+  const fs::path skate = fresh("ellipse.h5");
+  const Scene sk = parse_scene(R"({"bodies": [
+      {"name": "ground", "shape": {"type": "plane"}},
+      {"name": "skate", "shape": {"type": "cube", "edge": 0.2}, "position": [0, 0, 0.1],
+       "velocity": [1, 1, 0], "friction_ellipse": {"axis": [2, 0, 0], "e_o": 0.25}}],
+      "settings": {"formulation": "geometrically-implicit"}})",
+                               "ellipse.json", ".");
+  {
+    Simulator sim(sk.model, sk.initial, sk.settings);
+    RunWriter writer(skate, make_run_header(sk, sim.model(), sim.settings(), "test"), sim.state());
+    sim.add_observer(&writer);
+    for (int k = 0; k < 20; ++k) ASSERT_FALSE(sim.step().failed) << k;
+    writer.close();
+  }
+  const Model skated = RunReader(skate).model();
+  EXPECT_EQ(skated.bodies[1].friction_ellipse.axis, Vec3::UnitX());
+  EXPECT_EQ(skated.bodies[1].friction_ellipse.e_t, 1.0);
+  EXPECT_EQ(skated.bodies[1].friction_ellipse.e_o, 0.25);
+  EXPECT_FALSE(skated.bodies[0].friction_ellipse.anisotropic());
+  expect_exact_replay(skate);
+  const fs::path isotropic = broken_copy(skate, "ellipse_old.h5", [](hid_t f) {
+    H5Ldelete(f, "/bodies/friction_ellipse", H5P_DEFAULT);
+  });
+  EXPECT_FALSE(RunReader(isotropic).model().bodies[1].friction_ellipse.anisotropic());
   const fs::path old = broken_copy(file, "shell_old.h5",
                                    [](hid_t f) { H5Ldelete(f, "/bodies/shell", H5P_DEFAULT); });
   EXPECT_FALSE(RunReader(old).model().bodies[0].shell.compliant());

@@ -119,6 +119,20 @@ TEST(SceneErrors, EachNamesThePointerAndWhatWasExpected) {
       {with_body(R"({"name": "b", )" + kCube + R"(, "shell": 1000})"), "/bodies/1/shell"},
       {with_body(R"({"name": "b", )" + kCube + R"(, "torsion_radius": -0.1})"),
        "/bodies/1/torsion_radius"},
+      {with_body(R"({"name": "b", )" + kCube + R"(, "friction_ellipse": {"e_t": 1}})"),
+       "/bodies/1/friction_ellipse/axis"},
+      {with_body(R"({"name": "b", )" + kCube +
+                 R"(, "friction_ellipse": {"axis": [0, 0, 0], "e_o": 0.5}})"),
+       "/bodies/1/friction_ellipse/axis"},
+      {with_body(R"({"name": "b", )" + kCube +
+                 R"(, "friction_ellipse": {"axis": [1, 0, 0], "e_o": 0}})"),
+       "/bodies/1/friction_ellipse/e_o"},
+      {with_body(R"({"name": "b", )" + kCube +
+                 R"(, "friction_ellipse": {"axis": [1, 0, 0], "e_r": 1}})"),
+       "/bodies/1/friction_ellipse/e_r"},
+      {R"({"dimension": 2, "bodies": [{"name": "b", "shape": {"type": "circle", "radius": 1},
+          "friction_ellipse": {"axis": [1, 0, 0]}}]})",
+       "/bodies/0/friction_ellipse"},
       {R"({"bodies": [{"name": "b", "shape": {"type": "cube", "edge": 1}, "appear_time": 1}],
           "joints": [{"type": "revolute", "body_b": "b", "anchor": [0, 0, 0]}]})",
        "/joints/0/body_b"},

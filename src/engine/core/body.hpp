@@ -23,6 +23,16 @@ struct QuasiRigidShell {
   bool compliant() const { return stiffness > 0.0; }
 };
 
+// Anisotropic friction under the geometrically implicit formulation (seed 001's ellipsoidal law
+// (5)): friction along `axis` (body frame, projected on the contact plane) up to e_t mu p_n,
+// across it up to e_o mu p_n, within the ellipse |(p_t / e_t, p_o / e_o)| <= mu p_n. A zero
+// axis: Coulomb's isotropic law (e_t = e_o = 1).
+struct FrictionEllipse {
+  Vec3 axis = Vec3::Zero();
+  double e_t = 1.0, e_o = 1.0;
+  bool anisotropic() const { return !axis.isZero(0.0); }
+};
+
 struct Body {
   std::string name;
   Shape shape;
@@ -34,6 +44,7 @@ struct Body {
   // to e_r mu p_n, the contact patch's effective radius. Under the geometrically implicit
   // formulation; a pair takes the larger of its bodies'. 0: no torsional friction.
   double torsion_radius = 0.0;
+  FrictionEllipse friction_ellipse;  // a pair takes its first body's, else its second's
   std::array<float, 4> color{0.7f, 0.7f, 0.7f, 1.0f};  // RGBA in [0, 1]
   bool visible = true;
   std::vector<int> no_collide;  // indices of bodies this one never collides with

@@ -237,8 +237,15 @@ void ImplicitStage::step(const Model& model, const Settings& settings,
     const ImplicitBody &x = bodies_[std::size_t(c.a)], &y = bodies_[std::size_t(c.b)];
     if (x.is_static && y.is_static) continue;
     const Body &a = model.bodies[std::size_t(c.a)], &b = model.bodies[std::size_t(c.b)];
-    // Coulomb's law in the tangent plane (e_t = e_o = 1), torsion up to e_r mu p_n (5).
-    const Vec3 e(1.0, 1.0, std::max(a.torsion_radius, b.torsion_radius));
+    // The ellipsoidal law (5): Coulomb's in the tangent plane (e_t = e_o = 1) unless a body has
+    // a friction ellipse (the first body's, else the second's), torsion up to e_r mu p_n.
+    const bool first = a.friction_ellipse.anisotropic();
+    const FrictionEllipse& ellipse = first ? a.friction_ellipse : b.friction_ellipse;
+    const Vec3 e(ellipse.e_t, ellipse.e_o, std::max(a.torsion_radius, b.torsion_radius));
+    const Vec3 tangent_axis =
+        ellipse.anisotropic()
+            ? Vec3(state.bodies[std::size_t(first ? c.a : c.b)].orientation * ellipse.axis)
+            : Vec3::Zero();
     // One pair per two convex pieces within reach.
     for (int i = 0; i < piece_count(x); ++i)
       for (int j = 0; j < piece_count(y); ++j) {
@@ -254,7 +261,8 @@ void ImplicitStage::step(const Model& model, const Settings& settings,
                           e,
                           pair_shell(a.shell, b.shell),
                           swap ? j : i,
-                          swap ? i : j};
+                          swap ? i : j,
+                          tangent_axis};
         pairs_.push_back(pair);
         const auto w = find(warm_pairs_, pair);
         contacts_.push_back(w != warm_pairs_.end()

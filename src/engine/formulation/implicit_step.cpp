@@ -163,7 +163,8 @@ struct PairInputs {
   const ImplicitPair* pair;
   std::span<const ImplicitFunction> fa, fb;  // the functions of a's piece and of b's
   PairRows rows;
-  Vec3 axis;  // k of the 3D friction directions
+  Vec3 axis;     // k of the 3D friction directions, or the axis t is the projection of
+  bool project;  // t the projection of `axis` on the contact plane (anisotropic friction)
   double h;
   int dimension;
   double deflection;  // delta_n at the start of the step (quasi-rigid pairs)
@@ -240,6 +241,11 @@ void pair_equations(const PairInputs& in, const PairMap& m,
   if (D == 2) {
     t << -n.y(), n.x(), zero;
     o = constant_like(Vec3(Vec3::Zero()), zero);
+  } else if (in.project) {
+    const Vec3S d = constant_like(in.axis, zero);
+    const Vec3S along = d - d.dot(n) * n;
+    t = along / sqrt(along.squaredNorm());
+    o = n.cross(t);
   } else {
     const Vec3S kn = constant_like(in.axis, zero).cross(n);
     t = kn / sqrt(kn.squaredNorm());
@@ -574,7 +580,11 @@ McpNewtonReport implicit_step(std::vector<ImplicitBody>& bodies,
     for (int i = 0; i < m.np; ++i) m.global.push_back(layout.pair[k] + i);
     maps.push_back(std::move(m));
     const Vec3 n0 = (a.orientation * pair_normal(fa, c, to_body(a, c.a1))).normalized();
-    inputs.push_back({&a, &b, &pair, fa, fb, r, fixed_axis(n0), options.h, D, c.deflection, 0.0});
+    // Anisotropic friction needs an axis off the normal (within a step, far enough off the
+    // starting normal).
+    const bool project = D == 3 && pair.tangent_axis.cross(n0).norm() > 1e-3;
+    inputs.push_back({&a, &b, &pair, fa, fb, r, project ? pair.tangent_axis : fixed_axis(n0),
+                      project, options.h, D, c.deflection, 0.0});
   }
 
   NonlinearMcp mcp;
@@ -710,8 +720,10 @@ McpNewtonReport implicit_step(std::vector<ImplicitBody>& bodies,
     const std::span<const ImplicitFunction> fa = inputs[k].fa;
     c.normal = (a.orientation * pair_normal(fa, c, to_body(a, c.a1))).normalized();
     const Vec3 rho12 = to_body(a, c.a2);
-    c.tangent = D == 2 ? Vec3(-c.normal.y(), c.normal.x(), 0.0)
-                       : inputs[k].axis.cross(c.normal).normalized();
+    const Vec3 d = inputs[k].axis;
+    c.tangent = D == 2              ? Vec3(-c.normal.y(), c.normal.x(), 0.0)
+                : inputs[k].project ? Vec3(d - d.dot(c.normal) * c.normal).normalized()
+                                    : d.cross(c.normal).normalized();
     c.gap = -std::numeric_limits<double>::infinity();
     for (const ImplicitFunction& f : fa) c.gap = std::max(c.gap, implicit_value<double>(f, rho12));
     c.started = true;

@@ -89,6 +89,9 @@ struct ImplicitPair {
   // only: friction at the contact stays rigid (delta_t = delta_o = 0).
   QuasiRigidShell shell;
   int piece_a = 0, piece_b = 0;  // the bodies' convex pieces (piece_count)
+  // Anisotropic friction (e_t != e_o): t is this axis (world) projected on the contact plane.
+  // Zero: t = k x n / |k x n| with k the axis least aligned with the starting normal.
+  Vec3 tangent_axis = Vec3::Zero();
 };
 
 // A pair's unknowns at the end of the step (and the start of the next step's solve).

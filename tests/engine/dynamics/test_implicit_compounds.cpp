@@ -92,17 +92,16 @@ TEST(ImplicitCompounds, AnEllipseTurnedInsideACompoundRocksAtItsPeriod) {
   Body body;
   body.name = "rocker";
   const double quarter = std::numbers::pi / 2;
-  body.shape = Shape::compound_of(std::make_shared<Compound>(make_compound(
-      {{make_smooth_shape(Vec3(c, a, c), 2.0, 64, true), Vec3::Zero(),
-        Quat(Eigen::AngleAxisd(quarter, Vec3::UnitZ()))}})));
+  body.shape = Shape::compound_of(std::make_shared<Compound>(
+      make_compound({{make_smooth_shape(Vec3(c, a, c), 2.0, 64, true), Vec3::Zero(),
+                      Quat(Eigen::AngleAxisd(quarter, Vec3::UnitZ()))}})));
   body.mass = m;
   const double inertia = m * (a * a + c * c) / 4.0;
   body.inertia = Vec3(1.0, 1.0, inertia).asDiagonal();
   body.mu = 1.0;
   const double height =
       std::sqrt(a * a * std::sin(tilt) * std::sin(tilt) + c * c * std::cos(tilt) * std::cos(tilt));
-  const int id =
-      w.add(body, Vec3(0, height, 0), Quat(Eigen::AngleAxisd(tilt, Vec3::UnitZ())));
+  const int id = w.add(body, Vec3(0, height, 0), Quat(Eigen::AngleAxisd(tilt, Vec3::UnitZ())));
   Settings s = test::implicit_settings(h, Vec3(0, -kG, 0));
   s.friction_directions = 2;
   Simulator sim(w.model, w.state, s);
@@ -121,7 +120,8 @@ TEST(ImplicitCompounds, AnEllipseTurnedInsideACompoundRocksAtItsPeriod) {
   ASSERT_GE(crossings.size(), 2u);
   const double period = (crossings.back() - crossings.front()) / double(crossings.size() - 1);
   const double rho = a * a / c;
-  const double expected = 2.0 * std::numbers::pi / std::sqrt(m * kG * (rho - c) / (inertia + m * c * c));
+  const double expected =
+      2.0 * std::numbers::pi / std::sqrt(m * kG * (rho - c) / (inertia + m * c * c));
   EXPECT_NEAR(period, expected, 0.0025 * expected);
   EXPECT_GE(worst_gap, -1e-8);
 }
