@@ -179,11 +179,15 @@ TEST(Experiments, PolyhedraPourOverlapGrowsWithTheStepSizeUnderTheStandardModel)
 
 // Thesis §5.3, Fig. 5.25: one step of two blocks turning at 1 rad/s leaves 0.5 (1 - cos h)
 // m^2 of overlap (tests/physics/test_rotation_error.cpp, here in 2D), the table's figures to
-// the digits printed.
+// the digits printed. The same step under the geometrically implicit formulation (seed 001),
+// the rectangles as intersections of their edges, ends with no overlap beyond rounding at
+// every h.
 TEST(Experiments, RotationErrorMatchesTheThesisTable) {
   TempDir dir;
   const nlohmann::json s = run_experiment(*find_experiment("rotation_error"), options(dir));
   EXPECT_LT(s["max_error_vs_0.5(1-cos h)"].get<double>(), 1e-12);
+  EXPECT_FALSE(s["geometrically_implicit_failed"].get<bool>());
+  EXPECT_LT(s["max_overlap_geometrically_implicit"].get<double>(), 1e-14);
   ASSERT_EQ(s["table"].size(), 6u);
   for (const auto& row : s["table"]) {
     const double thesis = row["thesis"].get<double>();

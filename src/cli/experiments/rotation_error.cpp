@@ -4,7 +4,9 @@
 // fixed at the start of the step, while the blocks turn by theta = omega h and slide: with the
 // top block 1 m wide and the centres 0.5 m apart, the faces end 0.5 (1 - cos h) m^2 of area
 // inside each other (the 3D form is tests/physics/test_rotation_error.cpp). The thesis prints
-// the areas for h = 0.01 ... 0.5 with 1-3 significant digits.
+// the areas for h = 0.01 ... 0.5 with 1-3 significant digits. Beside it the same step under the
+// geometrically implicit formulation (seed 001), which solves for the contact at the end of the
+// step: its overlap is zero to rounding at every h.
 #include <cmath>
 
 #include "cli/experiments/experiment_files.hpp"
@@ -27,10 +29,13 @@ struct OneStep {
   bool failed = false;
 };
 
-// Fig. 5.24: bottom block 2 x 0.5 m, top block 1 x 0.5 m on it, both at omega = 1 rad/s.
-OneStep one_step(double h) {
+// Fig. 5.24: bottom block 2 x 0.5 m, top block 1 x 0.5 m on it, both at omega = 1 rad/s; the
+// formulation the scene's default (Stewart-Trinkle) or `formulation`.
+OneStep one_step(double h, const std::string& formulation = "") {
+  json settings = {{"h", h}, {"gravity", {0.0, 0.0}}};
+  if (!formulation.empty()) settings["formulation"] = formulation;
   const json scene = {{"dimension", 2},
-                      {"settings", {{"h", h}, {"gravity", {0.0, 0.0}}}},
+                      {"settings", settings},
                       {"bodies",
                        {{{"name", "bottom"},
                          {"shape", {{"type", "rectangle"}, {"size", {2.0, 0.5}}}},
@@ -69,19 +74,22 @@ json run_rotation_error(const ExperimentOptions& options) {
   const std::vector<std::pair<double, double>> thesis = {
       {0.01, 0.000025}, {0.1, 0.0025}, {0.2, 0.01}, {0.3, 0.0223}, {0.4, 0.0395}, {0.5, 0.0612}};
   CsvTable csv({"h", "overlap_area", "predicted_0.5(1-cos h)", "thesis", "enforced_contacts",
-                "max_normal_impulse"});
+                "max_normal_impulse", "overlap_area_geometrically_implicit"});
   Chart chart;
   chart.title = "Overlap after one step of two blocks turning at 1 rad/s (thesis Fig. 5.25)";
   chart.x.label = "h (s)";
   chart.y.label = "area of overlap (m^2)";
-  ChartSeries measured, predicted, printed;
+  ChartSeries measured, predicted, printed, implicit;
+  implicit.label = "geometrically implicit";
+  implicit.markers = true;
   measured.label = "measured";
   predicted.label = "0.5 (1 - cos h)";
   predicted.dashed = true;
   printed.label = "thesis Fig. 5.25";
   printed.markers = true;
   json table = json::array();
-  double worst_prediction = 0.0;
+  double worst_prediction = 0.0, worst_implicit = 0.0;
+  bool implicit_failed = false;
   // Every 0.01 s from 0.01 to 0.5 (the table's rows among them); the reduced form: the table.
   std::vector<double> hs;
   if (options.reduced)
@@ -90,6 +98,9 @@ json run_rotation_error(const ExperimentOptions& options) {
     for (int k = 1; k <= 50; ++k) hs.push_back(0.01 * k);
   for (double h : hs) {
     const OneStep r = one_step(h);
+    const OneStep end_of_step = one_step(h, "geometrically-implicit");
+    worst_implicit = std::max(worst_implicit, end_of_step.area);
+    implicit_failed = implicit_failed || end_of_step.failed;
     const double prediction = 0.5 * (1.0 - std::cos(h));
     worst_prediction = std::max(worst_prediction, std::fabs(r.area - prediction));
     std::string printed_value;
@@ -103,22 +114,28 @@ json run_rotation_error(const ExperimentOptions& options) {
                          {"thesis", area},
                          {"predicted", prediction},
                          {"enforced_contacts", r.enforced},
-                         {"failed", r.failed}});
+                         {"failed", r.failed},
+                         {"geometrically_implicit", end_of_step.area}});
       }
     csv.add({CsvTable::number(h), CsvTable::number(r.area), CsvTable::number(prediction),
-             printed_value, std::to_string(r.enforced), CsvTable::number(r.max_normal_impulse)});
+             printed_value, std::to_string(r.enforced), CsvTable::number(r.max_normal_impulse),
+             end_of_step.failed ? "failed" : CsvTable::number(end_of_step.area)});
+    implicit.x.push_back(h);
+    implicit.y.push_back(end_of_step.area);
     measured.x.push_back(h);
     measured.y.push_back(r.area);
     predicted.x.push_back(h);
     predicted.y.push_back(prediction);
   }
-  chart.series = {measured, predicted, printed};
+  chart.series = {measured, predicted, printed, implicit};
   json summary;
   summary["thesis"] =
       "Fig. 5.25: area of overlap 0.000025, 0.0025, 0.01, 0.0223, 0.0395, 0.0612 "
       "for h = 0.01, 0.1, 0.2, 0.3, 0.4, 0.5 s";
   summary["table"] = table;
   summary["max_error_vs_0.5(1-cos h)"] = worst_prediction;
+  summary["max_overlap_geometrically_implicit"] = worst_implicit;
+  summary["geometrically_implicit_failed"] = implicit_failed;
   summary["files"] = {
       write_experiment_file(options, "rotation_error.csv", csv.text()).string(),
       write_experiment_file(options, "rotation_error.svg", chart_svg(chart)).string()};
