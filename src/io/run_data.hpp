@@ -53,6 +53,7 @@ struct RunBody {
   QuasiRigidShell shell;             // /bodies/shell (rigid when absent)
   double torsion_radius = 0.0;       // m (/bodies/torsion_radius, 0 when absent)
   FrictionEllipse friction_ellipse;  // /bodies/friction_ellipse (isotropic when absent)
+  SupportFriction support;           // /bodies/support_friction (none when absent)
 };
 
 // Everything that does not change from frame to frame.

@@ -84,6 +84,7 @@ RunHeader make_run_header(const Scene& scene, const Model& model, const Settings
     rb.shell = b.shell;
     rb.torsion_radius = b.torsion_radius;
     rb.friction_ellipse = b.friction_ellipse;
+    rb.support = b.support;
     h.bodies.push_back(std::move(rb));
   }
   h.joints = model.joints;
@@ -169,6 +170,7 @@ Model build_model(const RunHeader& header, const std::string& origin) {
     b.shell = rb.shell;
     b.torsion_radius = rb.torsion_radius;
     b.friction_ellipse = rb.friction_ellipse;
+    b.support = rb.support;
     m.bodies.push_back(std::move(b));
   }
   for (const Joint& j : header.joints)

@@ -199,7 +199,8 @@ void write_bodies(hid_t file, const std::vector<RunBody>& bodies) {
   const hsize_t n = bodies.size();
   std::vector<std::string> names;
   std::vector<std::int8_t> kind;
-  std::vector<double> radius, mass, mu, inertia, vertices, appear_time, shell, torsion, ellipse;
+  std::vector<double> radius, mass, mu, inertia, vertices, appear_time, shell, torsion, ellipse,
+      support;
   std::vector<float> color;
   std::vector<std::uint8_t> is_static, visible;
   std::vector<std::int64_t> vertex_offset{0}, face_offset{0}, face_vertex_offset{0};
@@ -221,6 +222,7 @@ void write_bodies(hid_t file, const std::vector<RunBody>& bodies) {
     torsion.push_back(b.torsion_radius);
     const FrictionEllipse& e = b.friction_ellipse;
     ellipse.insert(ellipse.end(), {e.axis.x(), e.axis.y(), e.axis.z(), e.e_t, e.e_o});
+    support.insert(support.end(), {b.support.mu, b.support.torsion_radius, b.support.gravity});
     for (const Vec3& v : b.vertices) vertices.insert(vertices.end(), {v.x(), v.y(), v.z()});
     vertex_offset.push_back(vertex_offset.back() + static_cast<std::int64_t>(b.vertices.size()));
     for (const std::vector<int>& f : b.faces) {
@@ -258,6 +260,8 @@ void write_bodies(hid_t file, const std::vector<RunBody>& bodies) {
   h5::write_dataset(id, "torsion_radius", H5T_NATIVE_DOUBLE, H5T_IEEE_F64LE, {n}, torsion.data());
   h5::write_dataset(id, "friction_ellipse", H5T_NATIVE_DOUBLE, H5T_IEEE_F64LE, {n, 5},
                     ellipse.data());
+  h5::write_dataset(id, "support_friction", H5T_NATIVE_DOUBLE, H5T_IEEE_F64LE, {n, 3},
+                    support.data());
 }
 
 // Offsets must start at 0, never decrease and end at `total`.
@@ -391,6 +395,13 @@ std::vector<RunBody> read_bodies(hid_t file) {
                     "friction_ellipse");
   else
     for (std::size_t i = 0; i < n; ++i) ellipse.insert(ellipse.end(), {0.0, 0.0, 0.0, 1.0, 1.0});
+  // Likewise: files without it have no support friction.
+  std::vector<double> support;
+  if (H5Lexists(id, "support_friction", H5P_DEFAULT) > 0)
+    support = sized(h5::read_all<double>(id, "support_friction", H5T_NATIVE_DOUBLE, 2), 3 * n,
+                    "support_friction");
+  else
+    for (std::size_t i = 0; i < n; ++i) support.insert(support.end(), {0.0, 0.0, 9.81});
 
   std::vector<RunBody> bodies(n);
   for (std::size_t i = 0; i < n; ++i) {
@@ -429,6 +440,13 @@ std::vector<RunBody> read_bodies(hid_t file) {
           std::isfinite(e.e_o)))
       throw Failure("/bodies/friction_ellipse: expected a finite axis and e_t, e_o > 0 for body " +
                     std::to_string(i));
+    b.support = {support[3 * i], support[3 * i + 1], support[3 * i + 2]};
+    if (!(b.support.mu >= 0.0 && b.support.torsion_radius >= 0.0 && b.support.gravity > 0.0 &&
+          std::isfinite(b.support.mu + b.support.torsion_radius + b.support.gravity)))
+      throw Failure(
+          "/bodies/support_friction: expected mu >= 0, a torsion radius >= 0 in m and gravity "
+          "> 0 in m/s^2 for body " +
+          std::to_string(i));
     for (int c = 0; c < 4; ++c) b.color[c] = color[4 * i + c];
     for (std::int64_t v = vertex_offset[i]; v < vertex_offset[i + 1]; ++v)
       b.vertices.emplace_back(vertices[3 * v], vertices[3 * v + 1], vertices[3 * v + 2]);

@@ -155,11 +155,26 @@ FrictionEllipse friction_ellipse(const JsonNode& node) {
   return e;
 }
 
+// {"mu": ..., "torsion_radius": ..., "gravity": ...} (2D): friction against a supporting table.
+SupportFriction support_friction(const JsonNode& node) {
+  node.require_object(
+      "a support friction object {\"mu\": mu, \"torsion_radius\": r, \"gravity\": g}");
+  node.allow_only({"mu", "torsion_radius", "gravity"});
+  SupportFriction s;
+  s.mu = node.at("mu", "a friction coefficient > 0 against the table")
+             .positive("a friction coefficient > 0 against the table");
+  if (auto n = node.find("torsion_radius"))
+    s.torsion_radius = n->non_negative("a torsional friction radius >= 0 in m");
+  if (auto n = node.find("gravity"))
+    s.gravity = n->positive("an acceleration > 0 in m/s^2 pressing the body on the table");
+  return s;
+}
+
 SceneBody parse_body(const JsonNode& b, const std::filesystem::path& base_dir, int dimension) {
   b.require_object("a body object");
   b.allow_only({"name", "shape", "position", "orientation", "velocity", "angular_velocity", "mass",
                 "density", "inertia", "mu", "color", "static", "visible", "no_collide",
-                "appear_time", "shell", "torsion_radius", "friction_ellipse"});
+                "appear_time", "shell", "torsion_radius", "friction_ellipse", "support_friction"});
   SceneBody out;
   Body& body = out.body;
   BodyState& state = out.state;
@@ -222,6 +237,11 @@ SceneBody parse_body(const JsonNode& b, const std::filesystem::path& base_dir, i
     const char* what = "no friction_ellipse in a 2D scene (its contacts have one tangent)";
     if (dimension == 2) n->fail(what);
     body.friction_ellipse = friction_ellipse(*n);
+  }
+  if (auto n = b.find("support_friction")) {
+    const char* what = "no support_friction in a 3D scene (it is the table under a 2D scene)";
+    if (dimension != 2) n->fail(what);
+    body.support = support_friction(*n);
   }
   return out;
 }

@@ -1109,7 +1109,8 @@ TEST(RunFile, QuasiRigidShellsAreStoredAndReadBack) {
       {"name": "ground", "shape": {"type": "half_plane"},
        "shell": {"stiffness": 1000, "damping": 2, "max_deflection": 0.05}},
       {"name": "disc", "shape": {"type": "circle", "radius": 1}, "position": [0, 1.2],
-       "torsion_radius": 0.25}],
+       "velocity": [0.5, 0], "torsion_radius": 0.25,
+       "support_friction": {"mu": 0.2, "torsion_radius": 0.1, "gravity": 5}}],
       "settings": {"formulation": "geometrically-implicit", "h": 0.001}})",
                                "shell.json", ".");
   {
@@ -1129,6 +1130,10 @@ TEST(RunFile, QuasiRigidShellsAreStoredAndReadBack) {
     EXPECT_EQ(model.bodies[1].shell.max_deflection, std::numeric_limits<double>::infinity());
     EXPECT_EQ(model.bodies[1].torsion_radius, 0.25);
     EXPECT_EQ(model.bodies[0].torsion_radius, 0.0);
+    EXPECT_EQ(model.bodies[1].support.mu, 0.2);
+    EXPECT_EQ(model.bodies[1].support.torsion_radius, 0.1);
+    EXPECT_EQ(model.bodies[1].support.gravity, 5.0);
+    EXPECT_FALSE(model.bodies[0].support.active());
   }
   expect_exact_replay(file);
   // A friction ellipse (3D) in /bodies/friction_ellipse, isotropic where absent.

@@ -33,6 +33,18 @@ struct FrictionEllipse {
   bool anisotropic() const { return !axis.isZero(0.0); }
 };
 
+// A planar body sliding on a supporting table, the 2.5D model the paper's grasp uses (seed 001
+// §6.4, after Berard et al.): friction against the table up to mu N in the plane and
+// torsion_radius mu N about the out-of-plane axis (the ellipsoidal law (5)), N = m g the body's
+// weight on the table, the pressure centred under the centre of mass. Under the geometrically
+// implicit formulation; mu = 0: none.
+struct SupportFriction {
+  double mu = 0.0;
+  double torsion_radius = 0.0;  // m
+  double gravity = 9.81;        // m/s^2, out of the plane
+  bool active() const { return mu > 0.0; }
+};
+
 struct Body {
   std::string name;
   Shape shape;
@@ -45,6 +57,7 @@ struct Body {
   // formulation; a pair takes the larger of its bodies'. 0: no torsional friction.
   double torsion_radius = 0.0;
   FrictionEllipse friction_ellipse;  // a pair takes its first body's, else its second's
+  SupportFriction support;           // planar bodies
   std::array<float, 4> color{0.7f, 0.7f, 0.7f, 1.0f};  // RGBA in [0, 1]
   bool visible = true;
   std::vector<int> no_collide;  // indices of bodies this one never collides with

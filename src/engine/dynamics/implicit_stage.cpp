@@ -188,6 +188,10 @@ std::string implicit_step_defect(const Model& model) {
            std::to_string(model.joints.size()) + ")";
   ImplicitBody body;
   for (const Body& b : model.bodies)
+    if (b.support.active() && !model.planar())
+      return "support_friction is the table under a planar (2D) model: body '" + b.name +
+             "' is in a 3D one";
+  for (const Body& b : model.bodies)
     if (!implicit_body_shape(b.shape, body))
       return "formulation geometrically-implicit needs convex shapes described by implicit "
              "functions (sphere, ellipsoid, superquadric, plane, convex polytope; in 2D "
@@ -219,6 +223,7 @@ void ImplicitStage::step(const Model& model, const Settings& settings,
     x.angular_velocity = s.angular_velocity;
     x.force = s.force;
     x.torque = s.torque;
+    x.support = b.support;
     implicit_body_shape(b.shape, x);
   }
   // One pair per candidate whose surfaces may be within epsilon, in the broad phase's order

@@ -76,6 +76,11 @@ std::string check_settings(const Settings& s) {
 std::string check_settings(const Settings& s, const Model& model) {
   if (std::string why = check_settings(s); !why.empty()) return why;
   if (s.formulation == Formulation::GeometricallyImplicit) return implicit_step_defect(model);
+  for (const Body& b : model.bodies)
+    if (b.support.active())
+      return "body '" + b.name +
+             "' has support_friction, which only formulation geometrically-implicit models, not " +
+             to_string(s.formulation);
   if (model.planar() && s.formulation != Formulation::Ncp && s.friction_directions != 2)
     return "friction_directions must be 2 in a planar (2D) model (+-t is the exact cone)";
   // The scene files' and the CLI's rule (io/scene_settings.hpp), for settings made elsewhere.

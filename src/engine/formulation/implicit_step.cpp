@@ -85,8 +85,9 @@ PairRows pair_rows(int dimension, bool compliant, int m, int n) {
 // Where everything lives in z (and in F: each unknown's row holds its equation).
 struct Layout {
   int dimension = 3;
-  std::vector<int> body;  // first row of each body's nu, -1 for a static body
-  std::vector<int> pair;  // first row of each pair's unknowns
+  std::vector<int> body;     // first row of each body's nu, -1 for a static body
+  std::vector<int> support;  // first row of a planar body's support friction impulses, or -1
+  std::vector<int> pair;     // first row of each pair's unknowns
   std::vector<PairRows> rows;
   int size = 0;
 };
@@ -98,6 +99,11 @@ Layout make_layout(const std::vector<ImplicitBody>& bodies, const std::vector<Im
   for (const ImplicitBody& b : bodies) {
     l.body.push_back(b.is_static ? -1 : l.size);
     if (!b.is_static) l.size += body_dofs(dimension);
+  }
+  for (const ImplicitBody& b : bodies) {
+    const bool supported = dimension == 2 && !b.is_static && b.support.active();
+    l.support.push_back(supported ? l.size : -1);
+    if (supported) l.size += 3;
   }
   for (const ImplicitPair& p : pairs) {
     l.pair.push_back(l.size);
@@ -366,6 +372,39 @@ void pair_equations(const PairInputs& in, const PairMap& m,
   }
 }
 
+// A planar body's friction against its table, local unknowns x = (nu+ (3), p (3)): out = (the
+// impulse on the body (3), the friction rows (3)). The rows are (5) and (7) in the projection
+// form of the pairs': q = Pi(q - m E nu+) onto |q| <= mu m g h, q = p / E, E = (1, 1, e_r),
+// the slip nu+ of the centre of mass (the centre of pressure); e_r = 0: p_z = 0.
+template <typename S>
+void support_equations(const ImplicitBody& b, double h, double rounding,
+                       const Eigen::Matrix<S, Eigen::Dynamic, 1>& x,
+                       Eigen::Matrix<S, Eigen::Dynamic, 1>& out) {
+  using std::sqrt;
+  const S zero = constant_like(0.0, x(0));
+  const SupportFriction& s = b.support;
+  const double e[3] = {1.0, 1.0, s.torsion_radius};
+  const double radius = s.mu * b.mass * s.gravity * h;
+  out.resize(6);
+  S q[3], y[3], yy = zero;
+  for (int i = 0; i < 3; ++i) {
+    out(i) = x(3 + i);
+    if (e[i] <= 0.0) continue;
+    q[i] = x(3 + i) / e[i];
+    y[i] = q[i] - b.mass * e[i] * x(i);
+    yy += y[i] * y[i];
+  }
+  S scale;
+  if (rounding > 0.0) {  // as the pairs' rounded edge (implicit_step's restart)
+    const double d = rounding * b.mass;
+    const S norm = sqrt(yy + 1e-6 * d * d), excess = norm - radius;
+    scale = radius / (0.5 * (norm + radius + sqrt(excess * excess + d * d)));
+  } else {
+    scale = yy <= radius * radius ? constant_like(1.0, zero) : S(radius / sqrt(yy));
+  }
+  for (int i = 0; i < 3; ++i) out(3 + i) = e[i] > 0.0 ? S(q[i] - scale * y[i]) : x(3 + i);
+}
+
 // Generalized mass matrix of a body at the start of the step (planar: m, m, I_zz).
 MatX mass_matrix(const ImplicitBody& b, int dimension) {
   const int dofs = body_dofs(dimension);
@@ -523,6 +562,7 @@ McpNewtonReport implicit_step(std::vector<ImplicitBody>& bodies,
     momentum[i] =
         mass[i] * velocity_of(bodies[i], D) + applied_impulse(bodies[i], mass[i], options);
     z.segment(first, body_dofs(D)) = mass[i].ldlt().solve(momentum[i]);
+    if (layout.support[i] >= 0) z.segment(layout.support[i], 3).setZero();
   }
   std::vector<PairMap> maps;
   std::vector<PairInputs> inputs;
@@ -597,6 +637,7 @@ McpNewtonReport implicit_step(std::vector<ImplicitBody>& bodies,
   // The Jacobian's entries, gathered as triplets (repeats add up) with its whole diagonal
   // present: each pair touches its own rows and its two bodies' only.
   std::vector<Eigen::Triplet<double>> entries;
+  double rounding = 0.0;  // the supports' share of the restart with the disc's edge rounded
   auto add_pair = [&]<typename Ad>(std::size_t k, const VecX& x, VecX& F, Ad) {
     const PairMap& m = maps[k];
     const int local = int(m.global.size());
@@ -625,6 +666,27 @@ McpNewtonReport implicit_step(std::vector<ImplicitBody>& bodies,
       if (J)
         for (int r = 0; r < dofs; ++r)
           for (int c = 0; c < dofs; ++c) entries.emplace_back(first + r, first + c, -mass[i](r, c));
+    }
+    for (std::size_t i = 0; i < bodies.size(); ++i) {
+      const int p = layout.support[i];
+      if (p < 0) continue;
+      const int rows[6] = {layout.body[i], layout.body[i] + 1, layout.body[i] + 2, p, p + 1, p + 2};
+      if (!J) {
+        VecX xl(6), out;
+        for (int r = 0; r < 6; ++r) xl(r) = x(rows[r]);
+        support_equations<double>(bodies[i], options.h, rounding, xl, out);
+        for (int r = 0; r < 6; ++r) F(rows[r]) += out(r);
+        continue;
+      }
+      using Ad = AdOf<kSmallLocal>;
+      Eigen::Matrix<Ad, Eigen::Dynamic, 1> xl(6), out;
+      for (int r = 0; r < 6; ++r) xl(r) = Ad(x(rows[r]), 6, r);
+      support_equations<Ad>(bodies[i], options.h, rounding, xl, out);
+      for (int r = 0; r < 6; ++r) {
+        F(rows[r]) += out(r).value();
+        if (out(r).derivatives().size() == 0) continue;
+        for (int c = 0; c < 6; ++c) entries.emplace_back(rows[r], rows[c], out(r).derivatives()(c));
+      }
     }
     for (std::size_t k = 0; k < pairs.size(); ++k) {
       const PairMap& m = maps[k];
@@ -656,10 +718,12 @@ McpNewtonReport implicit_step(std::vector<ImplicitBody>& bodies,
     // kg of reduced mass, then the exact one from its answer.
     if (!report.solved) {
       for (PairInputs& p : inputs) p.rounding = 1e-8;
+      rounding = 1e-8;
       z = start;
       const int spent = report.iterations;
       const McpNewtonReport rounded = solve_mcp_newton(mcp, z, options.solver);
       for (PairInputs& p : inputs) p.rounding = 0.0;
+      rounding = 0.0;
       if (rounded.solved) {
         report = solve_mcp_newton(mcp, z, options.solver);
         report.iterations += spent + rounded.iterations;

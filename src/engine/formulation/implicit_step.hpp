@@ -72,6 +72,8 @@ struct ImplicitBody {
   // A body that is not one function: the union of convex pieces (a non-convex body, the paper's
   // gear of §6.4), each the intersection of its functions (§4.3). Empty: the body is `shape`.
   std::vector<ImplicitConvex> pieces;
+  // Planar: friction against a supporting table (the 2.5D model of §6.4).
+  SupportFriction support;
 };
 
 // The body's convex pieces (`shape` alone when it has no pieces), and piece i's functions.
@@ -130,7 +132,8 @@ McpNewtonReport implicit_step(std::vector<ImplicitBody>& bodies,
                               std::vector<ImplicitContact>& contacts,
                               const ImplicitStepOptions& options);
 
-// Unknowns of the step's mixed NCP: 6 per moving body and 13 per pair (planar: 3 and 9), one
+// Unknowns of the step's mixed NCP: 6 per moving body and 13 per pair (planar: 3 and 9, and 3
+// more per body on a supporting table: its friction impulses p_x, p_y, p_z), one
 // more per function beyond the first on each of the pair's pieces, 3 more per quasi-rigid pair
 // (delta-bar_n, delta_n, p_nr).
 int implicit_problem_size(const std::vector<ImplicitBody>& bodies,
