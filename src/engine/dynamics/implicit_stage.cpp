@@ -182,10 +182,25 @@ double implicit_broad_margin(const Model& model, const Settings& settings) {
   return settings.epsilon + 2.0 * sagitta;
 }
 
+bool is_world_slide(const Joint& j) {
+  return j.type == JointType::Prismatic && j.body_a < 0 && j.body_b >= 0 &&
+         !j.displacement_limit.any() && j.linear_damping == 0.0;
+}
+
 std::string implicit_step_defect(const Model& model) {
-  if (!model.joints.empty())
-    return "formulation geometrically-implicit takes no joints (the scene has " +
-           std::to_string(model.joints.size()) + ")";
+  for (const Joint& j : model.joints)
+    if (!is_world_slide(j))
+      return "formulation geometrically-implicit takes no joints but prismatic joints to the "
+             "world without limits or damping (the gripper fingers of seed 001 §6.4); joint '" +
+             j.name + "' is a " + to_string(j.type) + " joint" +
+             (j.body_a >= 0 ? " between two bodies" : "") +
+             (j.displacement_limit.any() ? " with limits" : "") +
+             (j.linear_damping != 0.0 ? " with damping" : "");
+  std::vector<int> slides(model.bodies.size(), 0);
+  for (const Joint& j : model.joints)
+    if (++slides[std::size_t(j.body_b)] > 1)
+      return "formulation geometrically-implicit takes one prismatic joint per body: body '" +
+             model.bodies[std::size_t(j.body_b)].name + "' has more";
   ImplicitBody body;
   for (const Body& b : model.bodies)
     if (b.support.active() && !model.planar())
@@ -224,8 +239,12 @@ void ImplicitStage::step(const Model& model, const Settings& settings,
     x.force = s.force;
     x.torque = s.torque;
     x.support = b.support;
+    x.slide_axis.setZero();
     implicit_body_shape(b.shape, x);
   }
+  // A body on a prismatic joint to the world translates along the joint's z axis only.
+  for (const Joint& j : model.joints)
+    bodies_[std::size_t(j.body_b)].slide_axis = j.frame_a * Vec3::UnitZ();
   // One pair per candidate whose surfaces may be within epsilon, in the broad phase's order
   // (normal from the lower body index onto the higher), each with its unknowns of the last
   // step if it had any. Pairs are few: a linear search finds last step's answers, and the

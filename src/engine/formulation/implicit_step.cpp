@@ -87,6 +87,7 @@ struct Layout {
   int dimension = 3;
   std::vector<int> body;     // first row of each body's nu, -1 for a static body
   std::vector<int> support;  // first row of a planar body's support friction impulses, or -1
+  std::vector<int> slide;    // first row of the impulses holding a body on its slide, or -1
   std::vector<int> pair;     // first row of each pair's unknowns
   std::vector<PairRows> rows;
   int size = 0;
@@ -104,6 +105,11 @@ Layout make_layout(const std::vector<ImplicitBody>& bodies, const std::vector<Im
     const bool supported = dimension == 2 && !b.is_static && b.support.active();
     l.support.push_back(supported ? l.size : -1);
     if (supported) l.size += 3;
+  }
+  for (const ImplicitBody& b : bodies) {
+    const bool slides = !b.is_static && !b.slide_axis.isZero(0.0);
+    l.slide.push_back(slides ? l.size : -1);
+    if (slides) l.size += dimension == 2 ? 2 : 5;
   }
   for (const ImplicitPair& p : pairs) {
     l.pair.push_back(l.size);
@@ -405,6 +411,31 @@ void support_equations(const ImplicitBody& b, double h, double rounding,
   for (int i = 0; i < 3; ++i) out(3 + i) = e[i] > 0.0 ? S(q[i] - scale * y[i]) : x(3 + i);
 }
 
+// The directions of a sliding body's generalized velocity that its prismatic joint holds at 0:
+// the translations across the axis and every rotation (planar: one and one).
+std::vector<VecX> held_directions(const Vec3& axis, int dimension) {
+  std::vector<VecX> out;
+  if (dimension == 2) {
+    VecX across(3), turn(3);
+    across << -axis.y(), axis.x(), 0.0;
+    turn << 0.0, 0.0, 1.0;
+    return {across.normalized(), turn};
+  }
+  const Vec3 u = axis.normalized();
+  const Vec3 p = fixed_axis(u).cross(u).normalized(), q = u.cross(p);
+  for (const Vec3& d : {p, q}) {
+    VecX row = VecX::Zero(6);
+    row.head<3>() = d;
+    out.push_back(row);
+  }
+  for (int i = 0; i < 3; ++i) {
+    VecX row = VecX::Zero(6);
+    row(3 + i) = 1.0;
+    out.push_back(row);
+  }
+  return out;
+}
+
 // Generalized mass matrix of a body at the start of the step (planar: m, m, I_zz).
 MatX mass_matrix(const ImplicitBody& b, int dimension) {
   const int dofs = body_dofs(dimension);
@@ -563,7 +594,13 @@ McpNewtonReport implicit_step(std::vector<ImplicitBody>& bodies,
         mass[i] * velocity_of(bodies[i], D) + applied_impulse(bodies[i], mass[i], options);
     z.segment(first, body_dofs(D)) = mass[i].ldlt().solve(momentum[i]);
     if (layout.support[i] >= 0) z.segment(layout.support[i], 3).setZero();
+    if (layout.slide[i] >= 0) z.segment(layout.slide[i], D == 2 ? 2 : 5).setZero();
   }
+  // The sliding bodies' held directions (joint impulses lambda: M (nu+ - nu) gets sum_k a_k
+  // lambda_k, and a_k . nu+ = 0).
+  std::vector<std::vector<VecX>> held(bodies.size());
+  for (std::size_t i = 0; i < bodies.size(); ++i)
+    if (layout.slide[i] >= 0) held[i] = held_directions(bodies[i].slide_axis, D);
   std::vector<PairMap> maps;
   std::vector<PairInputs> inputs;
   // A pair's unknowns from its contact (the warm start) into z, and back.
@@ -666,6 +703,23 @@ McpNewtonReport implicit_step(std::vector<ImplicitBody>& bodies,
       if (J)
         for (int r = 0; r < dofs; ++r)
           for (int c = 0; c < dofs; ++c) entries.emplace_back(first + r, first + c, -mass[i](r, c));
+    }
+    for (std::size_t i = 0; i < bodies.size(); ++i) {
+      const int first = layout.slide[i];
+      if (first < 0) continue;
+      const int dofs = body_dofs(D);
+      for (std::size_t k = 0; k < held[i].size(); ++k) {
+        const int row = first + int(k);
+        const VecX& a = held[i][k];
+        F(row) = a.dot(x.segment(layout.body[i], dofs));
+        F.segment(layout.body[i], dofs) += a * x(row);
+        if (J)
+          for (int j = 0; j < dofs; ++j) {
+            if (a(j) == 0.0) continue;
+            entries.emplace_back(row, layout.body[i] + j, a(j));
+            entries.emplace_back(layout.body[i] + j, row, a(j));
+          }
+      }
     }
     for (std::size_t i = 0; i < bodies.size(); ++i) {
       const int p = layout.support[i];

@@ -74,6 +74,9 @@ struct ImplicitBody {
   std::vector<ImplicitConvex> pieces;
   // Planar: friction against a supporting table (the 2.5D model of §6.4).
   SupportFriction support;
+  // A body on a prismatic joint to the world (the paper's gripper fingers, §6.4): it only
+  // translates, along this unit axis (world); zero: free.
+  Vec3 slide_axis = Vec3::Zero();
 };
 
 // The body's convex pieces (`shape` alone when it has no pieces), and piece i's functions.
@@ -133,7 +136,8 @@ McpNewtonReport implicit_step(std::vector<ImplicitBody>& bodies,
                               const ImplicitStepOptions& options);
 
 // Unknowns of the step's mixed NCP: 6 per moving body and 13 per pair (planar: 3 and 9, and 3
-// more per body on a supporting table: its friction impulses p_x, p_y, p_z), one
+// more per body on a supporting table: its friction impulses p_x, p_y, p_z; per body on a
+// prismatic joint to the world the impulses that hold it, 5 (planar 2)), one
 // more per function beyond the first on each of the pair's pieces, 3 more per quasi-rigid pair
 // (delta-bar_n, delta_n, p_nr).
 int implicit_problem_size(const std::vector<ImplicitBody>& bodies,
