@@ -171,6 +171,42 @@ double separation_bound(const ImplicitBody& a, const ImplicitBody& b, int piece_
   return bound;
 }
 
+double implicit_reach(const Model& model, const State& state, std::size_t i, double h) {
+  const Body& b = model.bodies[i];
+  if (b.is_static || !b.present_at(state.time)) return 0.0;
+  const Shape& s = b.shape;
+  double r = 0.0;
+  switch (s.kind) {
+    case ShapeKind::Sphere:
+    case ShapeKind::Circle:
+      r = s.radius;
+      break;
+    case ShapeKind::Polytope:
+      r = s.polytope->bounding_radius;
+      break;
+    case ShapeKind::Polygon:
+      r = s.polygon->bounding_radius;
+      break;
+    case ShapeKind::Compound:
+      r = s.compound->bounding_radius;
+      for (const CompoundPart& part : s.compound->parts)
+        if (part.shape.smooth) r += part.shape.smooth->sagitta;
+      break;
+    default:
+      break;
+  }
+  if (s.smooth) r += s.smooth->sagitta;
+  const BodyState& x = state.bodies[i];
+  return h * (x.velocity.norm() + x.angular_velocity.norm() * r);
+}
+
+double implicit_reach_margin(const Model& model, const State& state, double h) {
+  double most = 0.0;
+  for (std::size_t i = 0; i < model.bodies.size(); ++i)
+    most = std::max(most, implicit_reach(model, state, i, h));
+  return 2.0 * most;
+}
+
 double implicit_broad_margin(const Model& model, const Settings& settings) {
   double sagitta = 0.0;
   for (const Body& b : model.bodies) {
@@ -270,10 +306,14 @@ void ImplicitStage::step(const Model& model, const Settings& settings,
         ellipse.anisotropic()
             ? Vec3(state.bodies[std::size_t(first ? c.a : c.b)].orientation * ellipse.axis)
             : Vec3::Zero();
-    // One pair per two convex pieces within reach.
+    // One pair per two convex pieces within reach: epsilon, and how far the two bodies can
+    // travel towards each other in the step.
+    const double reach = settings.epsilon +
+                         implicit_reach(model, state, std::size_t(c.a), settings.h) +
+                         implicit_reach(model, state, std::size_t(c.b), settings.h);
     for (int i = 0; i < piece_count(x); ++i)
       for (int j = 0; j < piece_count(y); ++j) {
-        if (separation_bound(x, y, i, j) > settings.epsilon) continue;
+        if (separation_bound(x, y, i, j) > reach) continue;
         // Body a is the one whose piece is a single function where the other's is not, so that
         // k1 is known (the paper's case, §7).
         const std::size_t ma = piece_functions(x, i).size(), mb = piece_functions(y, j).size();

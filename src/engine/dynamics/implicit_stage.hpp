@@ -52,6 +52,15 @@ double separation_bound(const ImplicitBody& a, const ImplicitBody& b, int piece_
 // sagitta of a tessellation (the boxes are the tessellations', inside the surfaces).
 double implicit_broad_margin(const Model& model, const Settings& settings);
 
+// How far any point of body i can travel in a step of h at its velocity at the start of it,
+// h (|v| + |omega| r) with r the reach of its shape from its centre of mass (0 for a static or
+// absent body); and twice the largest of these over the model, which the broad phase's boxes
+// are widened by besides implicit_broad_margin. A pair enters the problem when its surfaces
+// may come within epsilon by the end of the step (the paper's rule, epsilon at the start of
+// the step, lets bodies approaching faster than epsilon / h pass into each other).
+double implicit_reach(const Model& model, const State& state, std::size_t i, double h);
+double implicit_reach_margin(const Model& model, const State& state, double h);
+
 // Why `model` cannot be stepped geometrically implicitly (a body without an implicit function,
 // joints), or "".
 std::string implicit_step_defect(const Model& model);

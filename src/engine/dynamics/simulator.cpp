@@ -186,7 +186,8 @@ const StepReport& Simulator::step() {
     // Stage 2, then stages 3-7 as one mixed NCP (seed 001): the state moves only if it is
     // solved.
     const auto t0 = Clock::now();
-    broad_.update(model_, state_, implicit_margin_);
+    broad_.update(model_, state_,
+                  implicit_margin_ + implicit_reach_margin(model_, state_, settings_.h));
     r.timings.detect = seconds_since(t0);
     r.contacts.clear();  // a failed step reports no contacts; smooth surfaces have no SM traps
     r.sm_traps.clear();

@@ -248,7 +248,10 @@ void pair_equations(const PairInputs& in, const PairMap& m,
   for (int j = 1; j < r.n; ++j)
     G_local += x(r.lb + j) * implicit_gradient<S>(in.fb[std::size_t(j)], rho2);
   const Vec3S g1 = A.R * N_local;
-  const Vec3S n = g1 / sqrt(g1.squaredNorm());
+  // |.| kept off 0 by 1e-150 (far below any gradient's size): where an iterate puts a1 at the
+  // centre of a's sphere the gradient vanishes, and the normal must stay finite.
+  constexpr double kTiny = 1e-300;
+  const Vec3S n = g1 / sqrt(g1.squaredNorm() + kTiny);
   Vec3S t, o;
   if (D == 2) {
     t << -n.y(), n.x(), zero;
@@ -256,11 +259,11 @@ void pair_equations(const PairInputs& in, const PairMap& m,
   } else if (in.project) {
     const Vec3S d = constant_like(in.axis, zero);
     const Vec3S along = d - d.dot(n) * n;
-    t = along / sqrt(along.squaredNorm());
+    t = along / sqrt(along.squaredNorm() + kTiny);
     o = n.cross(t);
   } else {
     const Vec3S kn = constant_like(in.axis, zero).cross(n);
-    t = kn / sqrt(kn.squaredNorm());
+    t = kn / sqrt(kn.squaredNorm() + kTiny);
     o = n.cross(t);
   }
 
@@ -367,7 +370,7 @@ void pair_equations(const PairInputs& in, const PairMap& m,
     // A shell's body is one function (the stage sees to it).
     const S delta = x(r.deflection);
     const Vec3S g2 = B.R * implicit_gradient<S>(in.fb[0], rho2);
-    const Vec3S n2 = g2 / sqrt(g2.squaredNorm());
+    const Vec3S n2 = g2 / sqrt(g2.squaredNorm() + kTiny);
     const Vec3S undeformed = a2 + delta * n2;
     out(r.offset) = implicit_value<S>(in.fb[0], Vec3S(B.R.transpose() * (undeformed - B.x)));
     const QuasiRigidShell& s = pair.shell;
