@@ -477,7 +477,7 @@ VecX velocity_of(const ImplicitBody& b, int dimension) {
   return nu;
 }
 
-// The functions' values and gradients in a body's frame at a world point.
+// A world point in the body's frame (where its functions are evaluated).
 Vec3 to_body(const ImplicitBody& b, const Vec3& x) {
   return b.orientation.conjugate() * (x - b.position);
 }
