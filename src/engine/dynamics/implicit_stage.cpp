@@ -5,6 +5,7 @@
 #include <cmath>
 #include <limits>
 
+#include "engine/dynamics/scene_checks.hpp"
 #include "engine/geometry/smooth_shapes.hpp"
 
 namespace pegsim {
@@ -27,6 +28,13 @@ const char* shape_name(ShapeKind k) {
     default:
       return "shape without an implicit function";
   }
+}
+
+// The same shape: the same kind and radius and the same immutable geometry (its shared parts
+// are never changed, and the kept copy keeps their addresses from being reused).
+bool same_shape(const Shape& a, const Shape& b) {
+  return a.kind == b.kind && a.radius == b.radius && a.polytope == b.polytope &&
+         a.polygon == b.polygon && a.compound == b.compound && a.smooth == b.smooth;
 }
 
 }  // namespace
@@ -174,27 +182,12 @@ double separation_bound(const ImplicitBody& a, const ImplicitBody& b, int piece_
 double implicit_reach(const Model& model, const State& state, std::size_t i, double h) {
   const Body& b = model.bodies[i];
   if (b.is_static || !b.present_at(state.time)) return 0.0;
+  // The smooth surfaces reach beyond their tessellations by the sagitta.
   const Shape& s = b.shape;
-  double r = 0.0;
-  switch (s.kind) {
-    case ShapeKind::Sphere:
-    case ShapeKind::Circle:
-      r = s.radius;
-      break;
-    case ShapeKind::Polytope:
-      r = s.polytope->bounding_radius;
-      break;
-    case ShapeKind::Polygon:
-      r = s.polygon->bounding_radius;
-      break;
-    case ShapeKind::Compound:
-      r = s.compound->bounding_radius;
-      for (const CompoundPart& part : s.compound->parts)
-        if (part.shape.smooth) r += part.shape.smooth->sagitta;
-      break;
-    default:
-      break;
-  }
+  double r = shape_radius(s);
+  if (s.compound)
+    for (const CompoundPart& part : s.compound->parts)
+      if (part.shape.smooth) r = std::max(r, shape_radius(s) + part.shape.smooth->sagitta);
   if (s.smooth) r += s.smooth->sagitta;
   const BodyState& x = state.bodies[i];
   return h * (x.velocity.norm() + x.angular_velocity.norm() * r);
@@ -261,6 +254,9 @@ void ImplicitStage::step(const Model& model, const Settings& settings,
   const auto t0 = Clock::now();
   // The bodies at the start of the step, with the wrenches applied for it.
   bodies_.resize(model.bodies.size());
+  // A compound without parts is no body's shape: every form is built on the first step.
+  shapes_.resize(model.bodies.size(), Shape{ShapeKind::Compound});
+  reach_.resize(model.bodies.size());
   for (std::size_t i = 0; i < model.bodies.size(); ++i) {
     const Body& b = model.bodies[i];
     const BodyState& s = state.bodies[i];
@@ -276,7 +272,12 @@ void ImplicitStage::step(const Model& model, const Settings& settings,
     x.torque = s.torque;
     x.support = b.support;
     x.slide_axis.setZero();
-    implicit_body_shape(b.shape, x);
+    // Its function or pieces, built again only when the body's shape is another one.
+    if (!same_shape(shapes_[i], b.shape)) {
+      implicit_body_shape(b.shape, x);
+      shapes_[i] = b.shape;
+    }
+    reach_[i] = implicit_reach(model, state, i, settings.h);
   }
   // A body on a prismatic joint to the world translates along the joint's z axis only.
   for (const Joint& j : model.joints)
@@ -308,9 +309,7 @@ void ImplicitStage::step(const Model& model, const Settings& settings,
             : Vec3::Zero();
     // One pair per two convex pieces within reach: epsilon, and how far the two bodies can
     // travel towards each other in the step.
-    const double reach = settings.epsilon +
-                         implicit_reach(model, state, std::size_t(c.a), settings.h) +
-                         implicit_reach(model, state, std::size_t(c.b), settings.h);
+    const double reach = settings.epsilon + reach_[std::size_t(c.a)] + reach_[std::size_t(c.b)];
     for (int i = 0; i < piece_count(x); ++i)
       for (int j = 0; j < piece_count(y); ++j) {
         if (separation_bound(x, y, i, j) > reach) continue;

@@ -82,6 +82,8 @@ class ImplicitStage {
   std::vector<ImplicitPair> warm_pairs_;  // the last solved step's pairs and their unknowns
   std::vector<ImplicitContact> warm_contacts_;
   std::vector<ImplicitBody> bodies_;
+  std::vector<Shape> shapes_;  // the shape each of bodies_ holds the implicit form of
+  std::vector<double> reach_;  // each body's implicit_reach in the step
   std::vector<ImplicitPair> pairs_;
   std::vector<ImplicitContact> contacts_;
 };

@@ -37,6 +37,8 @@ double shape_volume(const Shape& s) {
   }
 }
 
+}  // namespace
+
 double shape_radius(const Shape& s) {
   switch (s.kind) {
     case ShapeKind::Sphere:
@@ -52,8 +54,6 @@ double shape_radius(const Shape& s) {
       return 0.0;
   }
 }
-
-}  // namespace
 
 double kinetic_energy(const Model& model, const State& state) {
   double e = 0.0;

@@ -18,6 +18,10 @@ namespace pegsim {
 double kinetic_energy(const Model& model, const State& state);
 double mechanical_energy(const Model& model, const State& state, const Vec3& gravity);
 
+// The largest distance of the shape from its body's origin (the centre of mass), m: a sphere's or
+// circle's radius, a polytope's, polygon's or compound's bounding radius; 0 for planes.
+double shape_radius(const Shape& s);
+
 // The volume (in a planar model the area) of the smallest dynamic body, m^3 (m^2); 0 if none.
 // An overlap of a pair that is a good part of it is gross, not a contact's tolerance.
 double smallest_body_volume(const Model& model);
