@@ -366,6 +366,7 @@ TEST(Experiments, RollingDiscKeepsItsEnergyOnlyUnderTheImplicitStep) {
   for (const auto& row : s["table"]) {
     SCOPED_TRACE(row.dump());
     EXPECT_FALSE(row["failed"].get<bool>());
+    EXPECT_EQ(row["halved_steps"].get<int>(), 0) << "the paper's fixed step";
     loss[row["method"].get<std::string>() + " " + row["vertices"].get<std::string>() + " " +
          std::to_string(row["h"].get<double>())] = row["largest_loss"].get<double>();
   }
@@ -422,6 +423,7 @@ TEST(Experiments, QuasiRigidDiscMatchesTheAnalyticMotion) {
   EXPECT_NEAR(shell["apex_m"].get<double>(), 1.5, 0.01);
   for (const auto& row : s["table"]) {
     EXPECT_GE(row["worst_gap"].get<double>(), -1e-9);
+    EXPECT_EQ(row["halved_steps"].get<int>(), 0) << "the paper's fixed step";
     EXPECT_LT(row["energy_loss_per_bounce_J"].get<double>(), 0.06) << "O(h) per bounce";
   }
   for (const char* f : {"quasi_rigid_disc.csv", "quasi_rigid_disc_motion.csv",

@@ -155,6 +155,10 @@ TEST(MainWindow, TheStatusBadgeShowsFallbacksAndFailures) {
   f.solve.fell_back = true;
   win.w.statusPanel()->showFrame(f);
   EXPECT_EQ(win.w.statusPanel()->badgeText(), "FELL BACK");
+  EXPECT_EQ(win.w.statusPanel()->badgeToolTip(), "The first solver did not answer; pgs did");
+  f.solve.fell_back_how = "the step was taken as 3 shorter steps";  // an implicit step's note
+  win.w.statusPanel()->showFrame(f);
+  EXPECT_EQ(win.w.statusPanel()->badgeToolTip(), "the step was taken as 3 shorter steps");
   f.solve.failed = true;
   win.w.statusPanel()->showFrame(f);
   EXPECT_EQ(win.w.statusPanel()->badgeText(), "STEP FAILED");

@@ -64,6 +64,7 @@ struct Drop {
   std::vector<double> t, y, energy;  // samples
   bool failed = false;
   std::string failure;
+  int halved = 0;  // steps taken in parts (ImplicitStepOptions::max_halvings)
 };
 
 // The shipped scene (scenes/quasi_rigid_disc.json) with the ground's shell `max_deflection`
@@ -85,6 +86,7 @@ Drop drop(const Scene& scene, double max_deflection, double h, double duration, 
       d.failure = r.failure;
       break;
     }
+    if (r.substeps > 1) ++d.halved;
     const BodyState& b = sim.state().bodies[1];
     // The shell's deflection, one of the step's unknowns (0 while the pair is out of range).
     const double deflection = r.implicit.empty() ? 0.0 : r.implicit[0].deflection;
@@ -168,6 +170,7 @@ json run_quasi_rigid_disc(const ExperimentOptions& options) {
                        {"energy_after_core_J", number_or_null(d.energy_after)},
                        {"energy_loss_per_bounce_J", number_or_null(loss)},
                        {"worst_gap", d.worst_gap},
+                       {"halved_steps", d.halved},
                        {"analytic",
                         {{"core_time_s", number_or_null(a.core_time)},
                          {"max_deflection_m", a.max_deflection},

@@ -24,6 +24,7 @@ struct Roll {
   double final_energy = 0.0;
   double largest_loss = 0.0;  // 6.75 J - the lowest kinetic energy seen
   bool failed = false;
+  int halved = 0;              // steps taken in parts (ImplicitStepOptions::max_halvings)
   std::vector<double> energy;  // per sample (every `every` steps)
 };
 
@@ -69,10 +70,12 @@ Roll roll(int polygon_vertices, double h, double duration, int samples) {
   const long every = std::max(1L, steps / samples);
   r.final_energy = kEnergy;
   for (long k = 1; k <= steps; ++k) {
-    if (sim.step().failed) {
+    const StepReport& step = sim.step();
+    if (step.failed) {
       r.failed = true;
       break;
     }
+    if (step.substeps > 1) ++r.halved;
     const BodyState& b = sim.state().bodies[1];
     r.final_energy = 0.5 * b.velocity.squaredNorm() + 0.25 * b.angular_velocity.squaredNorm();
     r.largest_loss = std::max(r.largest_loss, kEnergy - r.final_energy);
@@ -114,7 +117,8 @@ json run_rolling_disc(const ExperimentOptions& options) {
                      {"h", c.h},
                      {"final_energy", r.final_energy},
                      {"largest_loss", r.largest_loss},
-                     {"failed", r.failed}});
+                     {"failed", r.failed},
+                     {"halved_steps", r.halved}});
   }
   json summary;
   summary["disc"] = "m = 1 kg, I = 0.5 kg m^2, radius 1 m, mu = 0.4, nu0 = (-3, 0, 3)";

@@ -255,7 +255,9 @@ void ImplicitStage::step(const Model& model, const Settings& settings,
   // The bodies at the start of the step, with the wrenches applied for it.
   bodies_.resize(model.bodies.size());
   // A compound without parts is no body's shape: every form is built on the first step.
-  shapes_.resize(model.bodies.size(), Shape{ShapeKind::Compound});
+  Shape no_shape;
+  no_shape.kind = ShapeKind::Compound;
+  shapes_.resize(model.bodies.size(), no_shape);
   reach_.resize(model.bodies.size());
   for (std::size_t i = 0; i < model.bodies.size(); ++i) {
     const Body& b = model.bodies[i];
@@ -341,7 +343,7 @@ void ImplicitStage::step(const Model& model, const Settings& settings,
   o.solver.max_iterations = std::min(settings.max_iterations, 200);
   r.timings.formulate = seconds_since(t0);
   const auto t1 = Clock::now();
-  const McpNewtonReport solve = implicit_step(bodies_, pairs_, contacts_, o);
+  const ImplicitStepReport solve = implicit_step(bodies_, pairs_, contacts_, o);
   r.timings.solve = seconds_since(t1);
 
   SolveReport& report = r.solve;
@@ -351,6 +353,13 @@ void ImplicitStage::step(const Model& model, const Settings& settings,
   report.status = solve.solved ? SolveStatus::Solved : SolveStatus::NumericalFailure;
   report.message = solve.failure;
   report.seconds = r.timings.solve;
+  r.substeps = solve.substeps;
+  if (solve.substeps > 1) {
+    r.fell_back = true;
+    report.message = "Newton found no answer at h; the step was taken as " +
+                     std::to_string(solve.substeps) + " shorter steps (h/2 to h/" +
+                     std::to_string(1 << o.max_halvings) + ")";
+  }
   r.attempts = {report};
   r.problem_size = implicit_problem_size(bodies_, pairs_, o.dimension);
   if (!solve.solved) {

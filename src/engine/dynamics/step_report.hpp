@@ -48,6 +48,9 @@ struct StepOutcome {
   bool fell_back = false;  // the first solver did not answer (also on a step
                            // solved only without its X-constraints)
   bool failed = false;     // no solver answered; see failure
+  // Geometrically implicit: the steps the step was taken as, where Newton found no answer at h
+  // (halved down to h / 8, implicit_step.hpp; fell_back is then set and solve.message says so).
+  int substeps = 1;
   std::string failure;
   // -min(0, gap) over the constraints, m: a U-constraint's gap, the largest gap of an I- or
   // X-constraint's contacts (the max of (4.1) that it keeps >= 0).

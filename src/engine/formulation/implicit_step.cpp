@@ -569,21 +569,15 @@ double implicit_kinetic_energy(const std::vector<ImplicitBody>& bodies) {
   return e;
 }
 
-McpNewtonReport implicit_step(std::vector<ImplicitBody>& bodies,
-                              const std::vector<ImplicitPair>& pairs,
-                              std::vector<ImplicitContact>& contacts,
-                              const ImplicitStepOptions& options) {
+namespace {
+
+McpNewtonReport step_once(std::vector<ImplicitBody>& bodies, const std::vector<ImplicitPair>& pairs,
+                          std::vector<ImplicitContact>& contacts,
+                          const ImplicitStepOptions& options) {
   const int D = options.dimension;
   const Layout layout = make_layout(bodies, pairs, D);
   const int n = layout.size;
   contacts.resize(pairs.size());
-  for (const PairRows& r : layout.rows)
-    if (r.m + r.n > kMaxPairFunctions) {
-      McpNewtonReport report;
-      report.failure = "a contact pair's pieces have " + std::to_string(r.m + r.n) +
-                       " functions together, more than " + std::to_string(kMaxPairFunctions);
-      return report;
-    }
 
   // Per body: M, M nu + h (f_app + f_vp); the start: the free motion.
   std::vector<MatX> mass(bodies.size());
@@ -850,6 +844,76 @@ McpNewtonReport implicit_step(std::vector<ImplicitBody>& bodies,
     c.started = true;
   }
   return report;
+}
+
+// Adds `earlier`'s impulses (an earlier part of the step) to `c`'s as world vectors, expressed
+// in c's frame (normal, tangent, normal x tangent): the contact may have turned between them.
+void add_impulses(const ImplicitContact& earlier, ImplicitContact& c) {
+  auto frame = [](const ImplicitContact& x) {
+    Mat3 F;
+    F << x.normal, x.tangent, x.normal.cross(x.tangent);
+    return F;
+  };
+  const Vec3 force = frame(earlier) * Vec3(earlier.p_n, earlier.p_t, earlier.p_o);
+  const Vec3 local = frame(c).transpose() * force;
+  c.p_n += local(0);
+  c.p_t += local(1);
+  c.p_o += local(2);
+  c.p_r += earlier.p_r * earlier.normal.dot(c.normal);
+  c.p_core += earlier.p_core * earlier.normal.dot(c.normal);
+}
+
+// Where Newton finds no answer at h (mostly an impact: the end-of-step geometry far from the
+// start's), the step as two of h / 2 from the same start, each split again down to h / 2^halvings:
+// the same scheme (6) at a finer step, so that each solve starts nearer its answer. The
+// impulses of the halves add up to the step's (as vectors: the pair's frame may turn within the
+// step); closest points, normal, sigma and deflection are the last half's, at the end of the step.
+ImplicitStepReport step_halving(std::vector<ImplicitBody>& bodies,
+                                const std::vector<ImplicitPair>& pairs,
+                                std::vector<ImplicitContact>& contacts,
+                                const ImplicitStepOptions& options, int halvings) {
+  ImplicitStepReport report;
+  static_cast<McpNewtonReport&>(report) = step_once(bodies, pairs, contacts, options);
+  if (report.solved || halvings == 0) return report;
+  const std::vector<ImplicitBody> start_bodies = bodies;
+  const std::vector<ImplicitContact> start_contacts = contacts;
+  ImplicitStepOptions half = options;
+  half.h = 0.5 * options.h;
+  const ImplicitStepReport first = step_halving(bodies, pairs, contacts, half, halvings - 1);
+  ImplicitStepReport second;
+  if (first.solved) {
+    const std::vector<ImplicitContact> middle = contacts;
+    second = step_halving(bodies, pairs, contacts, half, halvings - 1);
+    for (std::size_t k = 0; second.solved && k < contacts.size(); ++k)
+      add_impulses(middle[k], contacts[k]);
+  }
+  if (!second.solved) {  // the failure at h is the one to report
+    bodies = start_bodies;
+    contacts = start_contacts;
+    return report;
+  }
+  second.iterations += report.iterations + first.iterations;
+  second.substeps += first.substeps;
+  return second;
+}
+
+}  // namespace
+
+ImplicitStepReport implicit_step(std::vector<ImplicitBody>& bodies,
+                                 const std::vector<ImplicitPair>& pairs,
+                                 std::vector<ImplicitContact>& contacts,
+                                 const ImplicitStepOptions& options) {
+  for (const ImplicitPair& p : pairs) {
+    const std::size_t m = piece_functions(bodies[std::size_t(p.a)], p.piece_a).size() +
+                          piece_functions(bodies[std::size_t(p.b)], p.piece_b).size();
+    if (m > std::size_t(kMaxPairFunctions)) {
+      ImplicitStepReport report;
+      report.failure = "a contact pair's pieces have " + std::to_string(m) +
+                       " functions together, more than " + std::to_string(kMaxPairFunctions);
+      return report;
+    }
+  }
+  return step_halving(bodies, pairs, contacts, options, options.max_halvings);
 }
 
 }  // namespace pegsim

@@ -126,14 +126,22 @@ struct ImplicitStepOptions {
   double h = 0.01;
   Vec3 gravity{0.0, 0.0, -9.81};
   McpNewtonOptions solver;
+  // Where Newton finds no answer at h, the step is taken as two of h / 2, each split again, down
+  // to h / 2^max_halvings (0: fail at h).
+  int max_halvings = 3;
+};
+
+struct ImplicitStepReport : McpNewtonReport {
+  int substeps = 1;  // the step was taken as this many steps (h / 2^k each, in order)
 };
 
 // One step: on success the bodies hold their poses and velocities at the end of the step and
-// `contacts` (one per pair, resized) the pairs' unknowns; on failure the bodies are unchanged.
-McpNewtonReport implicit_step(std::vector<ImplicitBody>& bodies,
-                              const std::vector<ImplicitPair>& pairs,
-                              std::vector<ImplicitContact>& contacts,
-                              const ImplicitStepOptions& options);
+// `contacts` (one per pair, resized) the pairs' unknowns; on failure the bodies are unchanged
+// and the report is the attempt at h.
+ImplicitStepReport implicit_step(std::vector<ImplicitBody>& bodies,
+                                 const std::vector<ImplicitPair>& pairs,
+                                 std::vector<ImplicitContact>& contacts,
+                                 const ImplicitStepOptions& options);
 
 // Unknowns of the step's mixed NCP: 6 per moving body and 13 per pair (planar: 3 and 9, and 3
 // more per body on a supporting table: its friction impulses p_x, p_y, p_z; per body on a

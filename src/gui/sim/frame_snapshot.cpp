@@ -100,6 +100,7 @@ FramePtr make_snapshot(const Model& model, const State& state, const StepReport*
   f->solve.iterations = r.solve.iterations;
   f->solve.residual = r.solve.residual;
   f->solve.fell_back = r.fell_back;
+  f->solve.fell_back_how = r.fell_back ? r.solve.message : std::string();
   f->solve.failed = r.failed;
   f->solve.failure = r.failure;
   f->solve.seconds = r.timings.solve;

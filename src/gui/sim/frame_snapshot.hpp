@@ -45,6 +45,7 @@ struct SolveSummary {
   int iterations = 0;
   double residual = 0.0;
   bool fell_back = false;
+  std::string fell_back_how;  // the answering solve's note (an implicit step taken in parts)
   bool failed = false;
   std::string failure;
   double seconds = 0.0;  // wall time of every solver attempt together

@@ -88,8 +88,10 @@ void StatusPanel::showFrame(const FrameSnapshot& f, const Model* model) {
     badge_->show();
   } else if (f.solve.fell_back) {
     badge_->setText(" FELL BACK ");
-    badge_->setToolTip("The first solver did not answer; " +
-                       QString::fromStdString(f.solve.solver) + " did");
+    badge_->setToolTip(f.solve.fell_back_how.empty()
+                           ? "The first solver did not answer; " +
+                                 QString::fromStdString(f.solve.solver) + " did"
+                           : QString::fromStdString(f.solve.fell_back_how));
     badge_->setStyleSheet(
         "background: #f9a825; color: black; font-weight: bold; border-radius: 3px");
     badge_->show();
@@ -111,6 +113,10 @@ void StatusPanel::showRecording(bool on, const QString& file) {
 
 QString StatusPanel::badgeText() const {
   return badge_->text().trimmed();
+}
+
+QString StatusPanel::badgeToolTip() const {
+  return badge_->toolTip();
 }
 
 QString StatusPanel::trapsText() const {

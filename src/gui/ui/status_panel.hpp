@@ -25,8 +25,9 @@ class StatusPanel : public QObject {
   void showFrame(const FrameSnapshot& frame, const Model* model = nullptr);
   void showRealTimeFactor(double factor);  // < 0: not running
   QString badgeText() const;               // "" when the last step was clean
-  QString overlapText() const;             // "" when no model was given
-  QString trapsText() const;               // the frame's SM traps, "N SM traps"
+  QString badgeToolTip() const;
+  QString overlapText() const;  // "" when no model was given
+  QString trapsText() const;    // the frame's SM traps, "N SM traps"
   void showRecording(bool on, const QString& file);
 
  private:

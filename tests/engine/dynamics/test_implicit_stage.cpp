@@ -72,7 +72,9 @@ TEST(ImplicitStage, Example1AsAPlanarModelRollsTheDiscForTenSeconds) {
   Simulator sim(w.model, w.state, s);
   double worst = 0.0;
   for (int k = 0; k < 1000; ++k) {
-    ASSERT_FALSE(sim.step().failed) << k;
+    const StepReport& r = sim.step();
+    ASSERT_FALSE(r.failed) << k;
+    ASSERT_EQ(r.substeps, 1) << k << ": the paper's fixed step";
     const BodyState& b = sim.state().bodies[std::size_t(d)];
     const double energy = 0.5 * b.velocity.squaredNorm() + 0.25 * b.angular_velocity.squaredNorm();
     worst = std::max({worst, std::abs(energy - 6.75), std::abs(b.position.y() - 1.0),

@@ -39,7 +39,7 @@ TEST(ImplicitStep, Example1TheDiscRollsWithoutSlipAndKeepsItsEnergy) {
   double worst_energy = 0.0, worst_height = 0.0, worst_slip = 0.0, worst_gap = 0.0;
   int most_iterations = 0;
   for (int k = 0; k < 1000; ++k) {  // 10 s
-    const McpNewtonReport r = implicit_step(bodies, pairs, contacts, o);
+    const ImplicitStepReport r = implicit_step(bodies, pairs, contacts, o);
     ASSERT_TRUE(r.solved) << "step " << k << ": " << r.failure << " (residual " << r.residual
                           << ")";
     most_iterations = std::max(most_iterations, r.iterations);
@@ -79,7 +79,7 @@ TEST(ImplicitStep, ASlidingDiscSpinsUpUntilItRollsAtTwoThirdsOfItsSpeed) {
   o.gravity = Vec3(0.0, -g, 0.0);
   std::vector<ImplicitContact> contacts;
   for (int k = 1; k <= 100; ++k) {
-    const McpNewtonReport r = implicit_step(bodies, pairs, contacts, o);
+    const ImplicitStepReport r = implicit_step(bodies, pairs, contacts, o);
     ASSERT_TRUE(r.solved) << "step " << k << ": " << r.failure;
     const double t = k * h;
     if (t < 0.25) {  // sliding: v = -3 + mu g t, omega = mu m g r t / I
@@ -118,7 +118,7 @@ TEST(ImplicitStep, ASlidingSphereRollsAtFiveSeventhsOfItsSpeed) {
   const double t_roll = 2.0 * v0.norm() / (7.0 * mu * g);
   double worst_gap = 0.0;
   for (int k = 1; k <= 200; ++k) {
-    const McpNewtonReport r = implicit_step(bodies, pairs, contacts, o);
+    const ImplicitStepReport r = implicit_step(bodies, pairs, contacts, o);
     ASSERT_TRUE(r.solved) << "step " << k << ": " << r.failure;
     worst_gap = std::max(worst_gap, std::abs(contacts[0].gap));
     if (k * o.h < t_roll - o.h) {
@@ -169,7 +169,7 @@ Example2Events example2(const Vec3& e) {
   std::vector<ImplicitContact> c;
   Example2Events ev;
   for (int k = 1; k <= 400; ++k) {
-    const McpNewtonReport r = implicit_step(bodies, pairs, c, o);
+    const ImplicitStepReport r = implicit_step(bodies, pairs, c, o);
     EXPECT_TRUE(r.solved) << "step " << k << ": " << r.failure;
     if (!r.solved) break;
     const double t = k * o.h;
@@ -250,7 +250,7 @@ TEST(ImplicitStep, ATumblingEllipsoidNeverEndsAStepInsideThePlaneNorGainsEnergy)
   };
   double before = energy();
   for (int k = 1; k <= 1200; ++k) {  // 6 s
-    const McpNewtonReport r = implicit_step(bodies, pairs, c, o);
+    const ImplicitStepReport r = implicit_step(bodies, pairs, c, o);
     ASSERT_TRUE(r.solved) << "step " << k << ": " << r.failure;
     worst_penetration = std::max(worst_penetration, -c[0].gap);
     if (touched < 0 && c[0].p_n > 0.0) touched = k;
@@ -305,7 +305,7 @@ DropResult drop_on_shell(double max_deflection, double h, double duration) {
   double last_energy = energy(), last_vy = 0.0;
   const int steps = int(std::lround(duration / h));
   for (int k = 0; k < steps; ++k) {
-    const McpNewtonReport r = implicit_step(bodies, pairs, contacts, o);
+    const ImplicitStepReport r = implicit_step(bodies, pairs, contacts, o);
     EXPECT_TRUE(r.solved) << "step " << k << ": " << r.failure;
     if (!r.solved) return out;
     const double t = (k + 1) * h, e = energy(), vy = bodies[0].velocity.y();
@@ -401,7 +401,7 @@ TEST(ImplicitStep, ARowOfSpheresSharesTheStrikersMomentumWithSparseAndDenseLuAli
   std::vector<ImplicitContact> contacts, other_contacts;
   double worst_gap = 0.0, worst_momentum = 0.0, worst_difference = 0.0;
   for (int k = 0; k < 60; ++k) {
-    const McpNewtonReport r = implicit_step(bodies, pairs, contacts, sparse);
+    const ImplicitStepReport r = implicit_step(bodies, pairs, contacts, sparse);
     ASSERT_TRUE(r.solved) << "step " << k << ": " << r.failure;
     ASSERT_TRUE(implicit_step(other, pairs, other_contacts, dense).solved) << k;
     double momentum = 0.0;
