@@ -154,6 +154,7 @@ commands:
   experiment NAME      run one; writes NAME.csv, NAME.json (with the thesis' figures), NAME.svg
       --out DIR                    output folder (default: ./experiments/NAME)
       --reduced                    the short form CI runs (one seed, three step sizes)
+      --full                       a sweep's full grid (gear_grasp: 1 mm cells, 4 trials each)
       --models A,B                 contact models to compare (default: every model)
       --primaries largest-gap|several  the models' I-constraint primaries (as for run)
       --scenes DIR                 the shipped scenes (default: found beside the program)
@@ -471,7 +472,7 @@ int write_scene(const Experiment& e, const Args& a, const std::string& file) {
 }
 
 int experiment(const std::vector<std::string>& argv) {
-  Args a(argv, {"reduced", "force"},
+  Args a(argv, {"reduced", "full", "force"},
          {"out", "models", "scenes", "write-scene", "seed", "h", "primaries"});
   if (a.positional().size() != 1)
     throw UsageError("experiment: expected 'list' or one experiment name");
@@ -488,6 +489,7 @@ int experiment(const std::vector<std::string>& argv) {
   o.out_dir = a.value("out").value_or("experiments/" + name);
   o.scenes_dir = a.value("scenes").value_or(default_scenes_directory().string());
   o.reduced = a.flag("reduced");
+  o.full = a.flag("full");
   o.force = a.flag("force");
   if (auto v = a.value("models")) o.models = split_list(*v);
   if (auto v = a.value("primaries")) {

@@ -431,5 +431,37 @@ TEST(Experiments, QuasiRigidDiscMatchesTheAnalyticMotion) {
     EXPECT_TRUE(fs::exists(dir.path / f)) << f;
 }
 
+// Seed 001's Example 4 (reduced: three starts of the fingertips below the gear's centre, on
+// its axis): 4 mm below, they meet the disc's round edge below its centre and push the gear up
+// until it rests on its two outermost teeth, the paper's success; level with the centre they
+// grasp the disc at opposite points (the paper's low area behind the plateau); 12 mm below,
+// under the gear's lowest point, they close without touching it. No trial fails a step.
+TEST(Experiments, GearGraspSucceedsOnlyFromBelowTheCentre) {
+  TempDir dir;
+  const nlohmann::json s = run_experiment(*find_experiment("gear_grasp"), options(dir));
+  ASSERT_EQ(s["table"].size(), 3u);
+  std::map<double, std::string> outcome;
+  for (const auto& cell : s["table"]) {
+    for (const auto& [name, n] : cell["outcomes"].items())
+      if (n.get<int>() == 1) outcome[cell["y_mm"].get<double>()] = name;
+  }
+  EXPECT_EQ(outcome.at(-12.0), "missed");
+  EXPECT_EQ(outcome.at(-4.0), "outer_teeth");
+  EXPECT_EQ(outcome.at(0.0), "disc");
+  EXPECT_EQ(s["outcomes"]["failed"].get<int>(), 0);
+  EXPECT_EQ(s["plateau_cells"].get<int>(), 1);
+  EXPECT_EQ(s["sweet_spot_mm"], nlohmann::json::array({0.0, -4.0}));
+  for (const char* f : {"gear_grasp.csv", "gear_grasp_trials.csv", "gear_grasp.svg"})
+    EXPECT_TRUE(fs::exists(dir.path / f)) << f;
+}
+
+TEST(Experiments, TheFullGridIsOnlyForSweepsAndNotWithReduced) {
+  TempDir dir;
+  ExperimentOptions o = options(dir);
+  o.full = true;
+  EXPECT_THROW(run_experiment(*find_experiment("rolling_disc"), o), ExperimentError);
+  EXPECT_THROW(run_experiment(*find_experiment("gear_grasp"), o), ExperimentError);  // + reduced
+}
+
 }  // namespace
 }  // namespace pegsim::cli

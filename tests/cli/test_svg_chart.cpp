@@ -1,4 +1,5 @@
-// The SVG line charts behind the experiments' figures and the performance profiles.
+// The SVG line charts behind the experiments' figures and the performance profiles, and the
+// heat maps of the sweeps.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -6,6 +7,7 @@
 #include <regex>
 
 #include "cli/svg_chart.hpp"
+#include "cli/svg_heat_map.hpp"
 
 namespace pegsim::cli {
 namespace {
@@ -14,6 +16,26 @@ int count(const std::string& text, const std::string& what) {
   int n = 0;
   for (std::size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
   return n;
+}
+
+// One square per cell, white at 0 and dark green at 1, each with its value; y grows upwards
+// (the first row of values is drawn lowest); a cell without data is grey and unlabelled.
+TEST(SvgHeatMap, EachCellIsASquareOfItsValuesColourWithYUpwards) {
+  HeatMap m{"t", "x", "y", {0.0, 1.0, 2.0}, {-1.0, 0.0}, {{0.0, 1.0, 0.25}, {0.5, NAN, 1.0}}};
+  const std::string svg = heat_map_svg(m);
+  EXPECT_EQ(count(svg, "width=\"28.0\" height=\"28.0\""), 6);
+  EXPECT_EQ(count(svg, "fill=\"#ffffff\" stroke"), 1);  // 0
+  EXPECT_EQ(count(svg, "fill=\"#1b5e20\" stroke"), 2);  // 1
+  EXPECT_EQ(count(svg, "fill=\"#bdbdbd\" stroke"), 1);  // no data
+  EXPECT_NE(svg.find(">0.25<"), std::string::npos);
+  // Row y = -1 (values[0]) below row y = 0: its squares' top edge is lower on the page.
+  const std::size_t first = svg.find("fill=\"#ffffff\" stroke");
+  const std::size_t nodata = svg.find("fill=\"#bdbdbd\" stroke");
+  auto top = [&](std::size_t at) {
+    const std::size_t y = svg.rfind(" y=\"", at);
+    return std::stod(svg.substr(y + 4));
+  };
+  EXPECT_GT(top(first), top(nodata));
 }
 
 TEST(SvgChart, LinearTicksAreNiceNumbersCoveringTheRange) {

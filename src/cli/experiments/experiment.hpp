@@ -19,6 +19,7 @@ struct ExperimentOptions {
   std::filesystem::path out_dir;                // where the files go (created if missing)
   std::filesystem::path scenes_dir;             // the shipped scenes
   bool reduced = false;                         // the CI form: one seed, three step sizes
+  bool full = false;                            // a sweep's full grid (Experiment::has_full)
   bool force = false;                           // allow replacing files of an earlier run
   std::vector<std::string> models;              // contact models to compare (empty: every model)
   Primaries primaries = Primaries::LargestGap;  // of the compared models' I-constraints
@@ -38,6 +39,8 @@ struct Experiment {
   // Experiments on generated scenes: the scene (docs/scene-format.md) of the trial with this
   // seed and step size, for `--write-scene`; empty for experiments on shipped scenes.
   std::function<nlohmann::json(std::uint64_t seed, double h)> scene = {};
+  // A parameter sweep whose default is a reduced grid and whose full grid `--full` asks for.
+  bool has_full = false;
 };
 
 // Every experiment, in the thesis' order.

@@ -17,5 +17,6 @@ Experiment free_rotation_experiment();
 Experiment rolling_disc_experiment();
 Experiment sphere_on_spheres_experiment();
 Experiment quasi_rigid_disc_experiment();
+Experiment gear_grasp_experiment();
 
 }  // namespace pegsim::cli

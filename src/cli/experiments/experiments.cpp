@@ -11,7 +11,8 @@ const std::vector<Experiment>& experiments() {
       triangle_drop_experiment(),  box_stack_2d_experiment(),      polygon_pour_experiment(),
       polyhedra_pour_experiment(), grasp_2d_experiment(),          rotation_error_experiment(),
       momentum_row_experiment(),   friction_heading_experiment(),  free_rotation_experiment(),
-      rolling_disc_experiment(),   sphere_on_spheres_experiment(), quasi_rigid_disc_experiment()};
+      rolling_disc_experiment(),   sphere_on_spheres_experiment(), quasi_rigid_disc_experiment(),
+      gear_grasp_experiment()};
   return all;
 }
 
@@ -22,6 +23,9 @@ const Experiment* find_experiment(const std::string& name) {
 }
 
 nlohmann::json run_experiment(const Experiment& experiment, const ExperimentOptions& options) {
+  if (options.full && !experiment.has_full)
+    throw ExperimentError("--full: " + experiment.name + " has no full grid (only sweeps do)");
+  if (options.full && options.reduced) throw ExperimentError("--full and --reduced: choose one");
   std::error_code ec;
   std::filesystem::create_directories(options.out_dir, ec);
   if (ec || !std::filesystem::is_directory(options.out_dir))
@@ -30,6 +34,7 @@ nlohmann::json run_experiment(const Experiment& experiment, const ExperimentOpti
   summary["experiment"] = experiment.name;
   summary["section"] = experiment.section;
   summary["reduced"] = options.reduced;
+  if (experiment.has_full) summary["full"] = options.full;
   summary["primaries"] = to_string(options.primaries);
   write_experiment_file(options, experiment.name + ".json", summary.dump(2) + "\n");
   return summary;

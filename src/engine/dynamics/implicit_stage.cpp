@@ -225,6 +225,13 @@ std::string implicit_step_defect(const Model& model) {
              (j.body_a >= 0 ? " between two bodies" : "") +
              (j.displacement_limit.any() ? " with limits" : "") +
              (j.linear_damping != 0.0 ? " with damping" : "");
+  // An implicit drive is a row of the LCP's joint block, which this formulation has not; an
+  // explicit one is a wrench like any other.
+  for (const PdJointSpec& pd : model.controllers.pd_joints)
+    if (pd.implicit)
+      return "formulation geometrically-implicit takes explicit pd controllers only: the one "
+             "on joint '" +
+             model.joints[std::size_t(pd.joint)].name + "' is implicit (set \"implicit\": false)";
   std::vector<int> slides(model.bodies.size(), 0);
   for (const Joint& j : model.joints)
     if (++slides[std::size_t(j.body_b)] > 1)

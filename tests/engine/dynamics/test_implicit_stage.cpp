@@ -159,7 +159,7 @@ TEST(ImplicitStage, TorsionalFrictionStopsASpinningBallAtTheRateOfTheEllipsoidal
 // Shapes without an implicit function, and joints, are refused by name.
 // Polytopes and compounds are taken (intersections and unions of functions); a quasi-rigid
 // shell on a body of several functions and joints are refused, naming why.
-TEST(ImplicitStage, ShellsOnPolytopesAndJointsAreRefusedWithTheReason) {
+TEST(ImplicitStage, ShellsOnPolytopesJointsAndImplicitDrivesAreRefusedWithTheReason) {
   test::World w;
   w.add_plane("ground", Vec3::Zero(), Quat::Identity(), 0.5);
   const int crate = w.add_box("crate", Vec3(1, 1, 1), 1.0, Vec3(0, 0, 0.5));
@@ -179,6 +179,19 @@ TEST(ImplicitStage, ShellsOnPolytopesAndJointsAreRefusedWithTheReason) {
   hinge.body_b = crate;
   w.model.joints.push_back(hinge);
   EXPECT_NE(implicit_step_defect(w.model).find("takes no joints"), std::string::npos);
+  // A slide to the world takes explicit pd drives (wrenches), not implicit ones (LCP rows).
+  w.model.joints.back().type = JointType::Prismatic;
+  w.model.joints.back().name = "slide";
+  PdJointSpec pd;
+  pd.joint = 0;
+  pd.implicit = true;
+  w.model.controllers.pd_joints.push_back(pd);
+  EXPECT_NE(implicit_step_defect(w.model).find("the one on joint 'slide' is implicit"),
+            std::string::npos)
+      << implicit_step_defect(w.model);
+  w.model.controllers.pd_joints.back().implicit = false;
+  EXPECT_EQ(implicit_step_defect(w.model), "");
+  w.model.joints.back().type = JointType::Revolute;
   try {
     Simulator sim(w.model, w.state, test::implicit_settings(0.01, Vec3(0, 0, -kG)));
     FAIL() << "accepted";

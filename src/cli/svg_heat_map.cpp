@@ -1,0 +1,85 @@
+#include "cli/svg_heat_map.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <sstream>
+
+namespace pegsim::cli {
+namespace {
+
+constexpr double kLeft = 70, kTop = 40, kBottom = 55, kRight = 90, kCell = 28;
+
+std::string num(double v) {
+  char b[32];
+  std::snprintf(b, sizeof b, "%.1f", v);
+  return b;
+}
+
+std::string label(double v) {
+  char b[32];
+  std::snprintf(b, sizeof b, "%g", v);
+  return b;
+}
+
+// White at 0 to #1b5e20 at 1.
+std::string colour(double v) {
+  if (!std::isfinite(v)) return "#bdbdbd";
+  v = std::clamp(v, 0.0, 1.0);
+  const int r = int(std::lround(255 + v * (0x1b - 255)));
+  const int g = int(std::lround(255 + v * (0x5e - 255)));
+  const int b = int(std::lround(255 + v * (0x20 - 255)));
+  char s[8];
+  std::snprintf(s, sizeof s, "#%02x%02x%02x", r, g, b);
+  return s;
+}
+
+}  // namespace
+
+std::string heat_map_svg(const HeatMap& map) {
+  const std::size_t nx = map.x.size(), ny = map.y.size();
+  const double width = kLeft + kCell * double(nx) + kRight;
+  const double height = kTop + kCell * double(ny) + kBottom;
+  std::ostringstream s;
+  s << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << num(width) << "\" height=\""
+    << num(height) << "\" font-family=\"sans-serif\" font-size=\"11\">\n";
+  s << "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
+  s << "<text x=\"" << num(width / 2) << "\" y=\"22\" text-anchor=\"middle\" font-size=\"14\">"
+    << map.title << "</text>\n";
+  for (std::size_t j = 0; j < ny; ++j) {
+    const double top = kTop + kCell * double(ny - 1 - j);  // y increases upwards
+    for (std::size_t i = 0; i < nx; ++i) {
+      const double left = kLeft + kCell * double(i);
+      const double v = j < map.value.size() && i < map.value[j].size() ? map.value[j][i] : NAN;
+      s << "<rect x=\"" << num(left) << "\" y=\"" << num(top) << "\" width=\"" << num(kCell)
+        << "\" height=\"" << num(kCell) << "\" fill=\"" << colour(v)
+        << "\" stroke=\"#e0e0e0\"/>\n";
+      if (std::isfinite(v))
+        s << "<text x=\"" << num(left + kCell / 2) << "\" y=\"" << num(top + kCell / 2 + 4)
+          << "\" text-anchor=\"middle\" font-size=\"9\" fill=\"" << (v > 0.5 ? "white" : "#424242")
+          << "\">" << label(std::round(v * 100) / 100) << "</text>\n";
+    }
+    s << "<text x=\"" << num(kLeft - 6) << "\" y=\"" << num(top + kCell / 2 + 4)
+      << "\" text-anchor=\"end\">" << label(map.y[j]) << "</text>\n";
+  }
+  const double bottom = kTop + kCell * double(ny);
+  for (std::size_t i = 0; i < nx; ++i)
+    s << "<text x=\"" << num(kLeft + kCell * (double(i) + 0.5)) << "\" y=\"" << num(bottom + 16)
+      << "\" text-anchor=\"middle\">" << label(map.x[i]) << "</text>\n";
+  s << "<text x=\"" << num(kLeft + kCell * double(nx) / 2) << "\" y=\"" << num(bottom + 40)
+    << "\" text-anchor=\"middle\">" << map.x_label << "</text>\n";
+  s << "<text transform=\"translate(18," << num(kTop + kCell * double(ny) / 2)
+    << ") rotate(-90)\" text-anchor=\"middle\">" << map.y_label << "</text>\n";
+  // The colour scale: 0 at the bottom, 1 at the top.
+  const double bar = kLeft + kCell * double(nx) + 30;
+  for (int k = 0; k < 10; ++k)
+    s << "<rect x=\"" << num(bar) << "\" y=\"" << num(kTop + kCell * double(ny) * (9 - k) / 10.0)
+      << "\" width=\"14\" height=\"" << num(kCell * double(ny) / 10.0) << "\" fill=\""
+      << colour((k + 0.5) / 10.0) << "\"/>\n";
+  s << "<text x=\"" << num(bar + 20) << "\" y=\"" << num(kTop + 8) << "\">1</text>\n";
+  s << "<text x=\"" << num(bar + 20) << "\" y=\"" << num(bottom) << "\">0</text>\n";
+  s << "</svg>\n";
+  return s.str();
+}
+
+}  // namespace pegsim::cli
