@@ -42,11 +42,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     // Stepping costs grow with the bodies; a few steps of a small scene reach every stage.
     if (scene.model.bodies.size() > 12) return 0;
     // A step no solver answers runs each to its iteration cap: PGS's 10 000 sweeps on a small
-    // pile take 0.2 s, the implicit step's three Newton attempts of 200 iterations (at h and
-    // again at h/2, h/4, h/8) 0.1 s, and 70 times that under the sanitizers and coverage, past
-    // the 10 s a hang is called at. Capped at 1000 (Lemke's pivots on these scenes stay far
-    // below) and at 10 for the implicit Newton, the target still reaches every stage; a solve
-    // that runs out fails the step (or falls back), an outcome the promise allows.
+    // pile take 0.2 s, on a jointed one 3.5 s (each sweep solves the joint block by Lemke), the
+    // implicit step's three Newton attempts of 200 iterations (at h and again at h/2, h/4, h/8)
+    // 0.1 s, and 10 to 70 times that under the sanitizers and coverage. Capped at 1000 (Lemke's
+    // pivots on these scenes stay below it; fewer send Lemke to its fallbacks, slower still) and
+    // at 10 for the implicit Newton, a step stays within the minute scripts/fuzz.sh allows this
+    // target and still reaches every stage; a solve that runs out fails the step (or falls
+    // back), an outcome the promise allows.
     Settings capped = scene.settings;
     capped.max_iterations =
         std::min(capped.max_iterations,

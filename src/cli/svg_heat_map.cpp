@@ -52,8 +52,7 @@ std::string heat_map_svg(const HeatMap& map) {
       const double left = kLeft + kCell * double(i);
       const double v = j < map.value.size() && i < map.value[j].size() ? map.value[j][i] : NAN;
       s << "<rect x=\"" << num(left) << "\" y=\"" << num(top) << "\" width=\"" << num(kCell)
-        << "\" height=\"" << num(kCell) << "\" fill=\"" << colour(v)
-        << "\" stroke=\"#e0e0e0\"/>\n";
+        << "\" height=\"" << num(kCell) << "\" fill=\"" << colour(v) << "\" stroke=\"#e0e0e0\"/>\n";
       if (std::isfinite(v))
         s << "<text x=\"" << num(left + kCell / 2) << "\" y=\"" << num(top + kCell / 2 + 4)
           << "\" text-anchor=\"middle\" font-size=\"9\" fill=\"" << (v > 0.5 ? "white" : "#424242")

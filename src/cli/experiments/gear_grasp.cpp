@@ -157,11 +157,10 @@ json run_gear_grasp(const ExperimentOptions& options) {
   const Scene scene = load_scene(file);
   ImplicitBody gear_shape;
   const int gear = scene.model.body_index("gear");
-  const bool usable = gear >= 0 && scene.model.body_index("left") >= 0 &&
-                      scene.model.body_index("right") >= 0 &&
-                      implicit_body_shape(scene.model.bodies[std::size_t(gear)].shape,
-                                          gear_shape) &&
-                      piece_count(gear_shape) == 7 && scene.dimension == 2;
+  const bool usable =
+      gear >= 0 && scene.model.body_index("left") >= 0 && scene.model.body_index("right") >= 0 &&
+      implicit_body_shape(scene.model.bodies[std::size_t(gear)].shape, gear_shape) &&
+      piece_count(gear_shape) == 7 && scene.dimension == 2;
   if (!usable)
     throw ExperimentError("gear_grasp: " + file.string() +
                           " is not seed 001's Example 4 (a planar gear of a disc and six teeth, "
@@ -238,21 +237,22 @@ json run_gear_grasp(const ExperimentOptions& options) {
       "Fig. 10: a plateau of success near 1 around the sweet spot (0, -11) mm of the fingertips' "
       "centre, about +-3 mm wide; low areas behind it (small y) where the jaws grasp nearly "
       "diametrically opposite points";
-  summary["grid"] = {{"x_mm", grid.x},
-                     {"y_mm", grid.y},
-                     {"trials_per_cell", grid.trials},
-                     {"friction", grid.random_friction
-                                      ? "random: table mu in [0.1, 0.3], gripper mu in [0.2, 0.4]"
-                                      : "the scene's: table mu 0.2, gripper mu 0.3"}};
+  summary["grid"] = {
+      {"x_mm", grid.x},
+      {"y_mm", grid.y},
+      {"trials_per_cell", grid.trials},
+      {"friction", grid.random_friction ? "random: table mu in [0.1, 0.3], gripper mu in [0.2, 0.4]"
+                                        : "the scene's: table mu 0.2, gripper mu 0.3"}};
   json outcome_totals;
   for (int o = 0; o < 5; ++o) outcome_totals[kOutcomeNames[o]] = counts[o];
   summary["outcomes"] = outcome_totals;
   summary["plateau_cells"] = plateau;
   summary["sweet_spot_mm"] = plateau > 0 ? json::array({cx / weight, cy / weight}) : json();
   summary["table"] = table;
-  summary["files"] = {write_experiment_file(options, "gear_grasp.csv", cells.text()).string(),
-                      write_experiment_file(options, "gear_grasp_trials.csv", trials.text()).string(),
-                      write_experiment_file(options, "gear_grasp.svg", heat_map_svg(map)).string()};
+  summary["files"] = {
+      write_experiment_file(options, "gear_grasp.csv", cells.text()).string(),
+      write_experiment_file(options, "gear_grasp_trials.csv", trials.text()).string(),
+      write_experiment_file(options, "gear_grasp.svg", heat_map_svg(map)).string()};
   return summary;
 }
 
