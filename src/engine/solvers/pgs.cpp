@@ -70,13 +70,22 @@ SolveReport PgsSolver::solve(const Lcp& lcp, VecX& z, const SolverOptions& optio
   block_options.warm_start = true;
   std::string why;
 
+  // The blocks' diagonal blocks of M, once: a sweep re-solves each block's own LCP.
+  block_M_.resize(bounds_.empty() ? 0 : bounds_.size() - 1);
+  for (std::size_t k = 0; k + 1 < bounds_.size(); ++k) {
+    const int m = bounds_[k + 1] - bounds_[k];
+    if (m > 1)
+      diagonal_block_m(lcp, bounds_[k], m, block_M_[k]);
+    else
+      block_M_[k].resize(0, 0);
+  }
   cg_.restart();
   for (int sweep = 1; sweep <= options.max_iterations; ++sweep) {
     if (acceleration_ == Acceleration::Nncg) before_ = z;
     if (sweep_ == Sweep::Jacobi) change_.setZero(n);
     for (std::size_t k = 0; k + 1 < bounds_.size(); ++k) {
       const int s = bounds_[k], m = bounds_[k + 1] - bounds_[k];
-      if (!solve_block(lcp, z, w_, s, m, block_options, block_z_, why))
+      if (!solve_block(lcp, block_M_[k], z, w_, s, m, block_options, block_z_, why))
         return finish(SolveStatus::NumericalFailure, why);
       // Relaxed and projected: z_b + relaxation dz stays >= 0.
       block_z_ = (z.segment(s, m) + relaxation_ * block_z_).cwiseMax(0.0) - z.segment(s, m);
@@ -114,8 +123,8 @@ SolveReport PgsSolver::solve(const Lcp& lcp, VecX& z, const SolverOptions& optio
                 "sweep limit " + std::to_string(options.max_iterations) + " reached");
 }
 
-bool PgsSolver::solve_block(const Lcp& lcp, const VecX& z, const VecX& w, int s, int m,
-                            SolverOptions& options, VecX& dz, std::string& why) {
+bool PgsSolver::solve_block(const Lcp& lcp, const MatX& M_bb, const VecX& z, const VecX& w, int s,
+                            int m, SolverOptions& options, VecX& dz, std::string& why) {
   if (m == 1) {
     // Closed form of the 1x1 LCP: z_s = max(0, z_s - w_s / M_ss).
     const double diagonal = m_entry(lcp, s, s);
@@ -128,7 +137,7 @@ bool PgsSolver::solve_block(const Lcp& lcp, const VecX& z, const VecX& w, int s,
     return true;
   }
   // The block's own LCP: M_bb z_b + (w_b - M_bb z_b) with the other blocks fixed.
-  diagonal_block_m(lcp, s, m, block_.M);
+  block_.M = M_bb;
   block_.q.noalias() = w.segment(s, m) - block_.M * z.segment(s, m);
   dz = z.segment(s, m);
   options.max_iterations = 50 * m;

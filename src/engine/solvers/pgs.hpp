@@ -58,8 +58,9 @@ class PgsSolver final : public Solver {
   // The exact natural residual of z from dv (O(nnz(J))).
   double body_form_residual(const Lcp& lcp, const VecX& z);
 
-  // The exact solution of block [s, s + m) with the others fixed, as a change dz of z_b.
-  bool solve_block(const Lcp& lcp, const VecX& z, const VecX& w, int s, int m,
+  // The exact solution of block [s, s + m) (M_bb its diagonal block of M) with the others
+  // fixed, as a change dz of z_b.
+  bool solve_block(const Lcp& lcp, const MatX& M_bb, const VecX& z, const VecX& w, int s, int m,
                    SolverOptions& options, VecX& dz, std::string& why);
 
   Sweep sweep_;
@@ -71,6 +72,7 @@ class PgsSolver final : public Solver {
   Lcp block_;
   VecX block_z_, w_, change_;
   std::vector<int> bounds_;
+  std::vector<MatX> block_M_;  // M_bb per block of the dense sweep (empty for a single row)
   std::vector<Group> groups_;
   std::vector<MatX> group_M_;  // M_gg per group
   VecX dv_, c_, x_, start_, w_group_;
