@@ -73,7 +73,7 @@ for target in scene poly run_file siconos_lcp siconos_mlcp fclib; do
   [ -d "tests/io/data/fuzz/$target" ] && dirs+=("tests/io/data/fuzz/$target")
   log=$work/$target.log
   status=0
-  # A scene's three steps may run every solver to its cap (fuzz/fuzz_scene.cpp): up to 40 s
+  # A scene's three steps may run every solver to its cap (fuzz/fuzz_scene.cpp): up to 20 s
   # under the sanitizers, so a hang there is an input past a minute; elsewhere past 10 s.
   timeout=10
   [ "$target" = scene ] && timeout=60
