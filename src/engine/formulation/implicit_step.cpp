@@ -53,11 +53,12 @@ int friction_rows(int dimension) {
 // A pair's unknowns, relative to its first: a1, a2, the friction impulses (p_t; p_o, p_r in
 // 3D), on a quasi-rigid pair delta-bar_n and delta_n, l1 (free when a's piece has several
 // functions), then the complementarity variables: l1 (a's piece of one function), a's
-// multipliers (m of them when m > 1), b's (n; l2 when n = 1), p_n (on a quasi-rigid pair p_ns),
-// sigma and (quasi-rigid) p_nr.
+// multipliers (m of them when m > 1), b's (n; l2 when n = 1), p_n (on a quasi-rigid pair p_ns)
+// and (quasi-rigid) p_nr. The slip measure sigma of (7) is no unknown: the projection form of
+// the friction law does without it, and it follows from the answer (slip_measure).
 struct PairRows {
   int a1 = 0, a2 = 0, friction = 0, offset = -1, deflection = -1;
-  int l1 = 0, la = 0, lb = 0, p_n = 0, sigma = 0, p_core = -1;
+  int l1 = 0, la = 0, lb = 0, p_n = 0, p_core = -1;
   int m = 1, n = 1;  // functions of a's piece and of b's
   int size = 0;
   int first_bounded = 0;  // l1 and everything after it are >= 0
@@ -76,7 +77,7 @@ PairRows pair_rows(int dimension, bool compliant, int m, int n) {
   if (m == 1) r.l1 = i++;
   r.la = i, i += m > 1 ? m : 0;
   r.lb = i, i += n;
-  r.p_n = i++, r.sigma = i++;
+  r.p_n = i++;
   if (compliant) r.p_core = i++;
   r.size = i;
   return r;
@@ -204,11 +205,12 @@ EndPose<S> end_pose(const ImplicitBody& body, const Eigen::Matrix<S, Eigen::Dyna
   return p;
 }
 
-// The pair's local equations at local unknowns x (see PairMap), out sized na + nb + np.
+// The pair's local equations at local unknowns x (see PairMap), out sized na + nb + np; with
+// slip_measure, also sigma at x.
 template <typename S>
 void pair_equations(const PairInputs& in, const PairMap& m,
                     const Eigen::Matrix<S, Eigen::Dynamic, 1>& x,
-                    Eigen::Matrix<S, Eigen::Dynamic, 1>& out) {
+                    Eigen::Matrix<S, Eigen::Dynamic, 1>& out, S* slip_measure = nullptr) {
   using Vec3S = Eigen::Matrix<S, 3, 1>;
   using std::sqrt;
   const int D = in.dimension;
@@ -219,7 +221,7 @@ void pair_equations(const PairInputs& in, const PairMap& m,
   // The pair's rows in x and out, at p0 + rows.*.
   const int p0 = m.na + m.nb;
   PairRows r = in.rows;
-  for (int* row : {&r.a1, &r.a2, &r.friction, &r.l1, &r.la, &r.lb, &r.p_n, &r.sigma}) *row += p0;
+  for (int* row : {&r.a1, &r.a2, &r.friction, &r.l1, &r.la, &r.lb, &r.p_n}) *row += p0;
   const bool shell = pair.shell.compliant();
   if (shell)
     for (int* row : {&r.offset, &r.deflection, &r.p_core}) *row += p0;
@@ -231,7 +233,7 @@ void pair_equations(const PairInputs& in, const PairMap& m,
   const Vec3S a1 = point(r.a1), a2 = point(r.a2);
   const int f0 = r.friction;
   const S p_t = x(f0), p_o = D == 2 ? zero : x(f0 + 1), p_r = D == 2 ? zero : x(f0 + 2);
-  const S l1 = x(r.l1), sigma = x(r.sigma);
+  const S l1 = x(r.l1);
   // The normal impulse; on a quasi-rigid pair the shell's p_ns plus the core's p_nr (33).
   const S p_n = shell ? S(x(r.p_n) + x(r.p_core)) : x(r.p_n);
   const S offset = shell ? x(r.offset) : zero;
@@ -338,11 +340,8 @@ void pair_equations(const PairInputs& in, const PairMap& m,
     scale = inside ? constant_like(1.0, zero) : S(radius / sqrt(yy));
   }
   for (int i = 0; i < directions; ++i) out(f0 + i) = rough[i] ? S(q[i] - scale * y[i]) : impulse[i];
-  // sigma: the slip measure |E s| of (7) (smoothed within 1e-12 m/s of 0, where |.| has no
-  // derivative), reported; without friction 0.
-  constexpr double kSmooth = 1e-12;
-  out(r.sigma) =
-      mu > 0.0 ? S(sigma - (sqrt(es2 + kSmooth * kSmooth) - kSmooth)) : constant_like(1.0, zero);
+  // The slip measure sigma = |E s| of (7), for the report (0 without friction).
+  if (slip_measure) *slip_measure = mu > 0.0 ? S(sqrt(es2)) : zero;
   // (17)-(19), the partners of l1, l2, p_n. On a quasi-rigid pair a2 lies on b's deformed
   // surface g + delta-bar_n = 0 (34) and outside a:
   // (36) with psi = f(a2), the form that fits (15) (l1 is a's multiplier; with psi = g(a1) +
@@ -526,7 +525,6 @@ ImplicitContact first_guess(const ImplicitBody& a, int piece_a, const ImplicitBo
     c.l_b.assign(B.functions.size(), 0.0);
     c.l2 = c.l_b[std::size_t(j)] = grad_a / std::max(grad_b, 1e-12);
   }
-  c.sigma = 0.001;
   return c;
 }
 
@@ -618,7 +616,6 @@ McpNewtonReport step_once(std::vector<ImplicitBody>& bodies, const std::vector<I
     for (int i = 0; i < (r.m > 1 ? r.m : 0); ++i) z(first + r.la + i) = c.l_a[std::size_t(i)];
     for (int j = 0; j < r.n; ++j) z(first + r.lb + j) = several(r) ? c.l_b[std::size_t(j)] : c.l2;
     z(first + r.p_n) = c.p_n - c.p_core;
-    z(first + r.sigma) = c.sigma;
     if (pairs[k].shell.compliant()) {
       z(first + r.offset) = c.offset;
       z(first + r.deflection) = c.deflection;
@@ -668,6 +665,21 @@ McpNewtonReport step_once(std::vector<ImplicitBody>& bodies, const std::vector<I
     const PairRows& r = layout.rows[k];
     for (int i = r.first_bounded; i < r.size; ++i) mcp.bounded[std::size_t(layout.pair[k] + i)] = 1;
   }
+  // The impulses that redundant constraints can leave undetermined (a pile's sticking contacts,
+  // a finger's slide pressing on a held body): the contacts' and the slides'. Not a quasi-rigid
+  // core's p_nr: its row delta_max - delta_n constrains the pair's own deflection, not the
+  // bodies' velocities, and a proximal term there stalls Newton where a disc reaches the core.
+  mcp.proximal.assign(std::size_t(n), 0);
+  for (std::size_t k = 0; k < pairs.size(); ++k) {
+    const PairRows& r = layout.rows[k];
+    const int first = layout.pair[k];
+    for (int i = 0; i < friction_rows(D); ++i)
+      mcp.proximal[std::size_t(first + r.friction + i)] = 1;
+    mcp.proximal[std::size_t(first + r.p_n)] = 1;
+  }
+  for (std::size_t i = 0; i < bodies.size(); ++i)
+    for (std::size_t k = 0; layout.slide[i] >= 0 && k < held[i].size(); ++k)
+      mcp.proximal[std::size_t(layout.slide[i]) + k] = 1;
   // The Jacobian's entries, gathered as triplets (repeats add up) with its whole diagonal
   // present: each pair touches its own rows and its two bodies' only.
   std::vector<Eigen::Triplet<double>> entries;
@@ -802,6 +814,15 @@ McpNewtonReport step_once(std::vector<ImplicitBody>& bodies, const std::vector<I
   const McpNewtonReport report = solve();
   if (!report.solved) return report;
 
+  // The slip measures, from the answer (before the bodies move to the end of the step).
+  std::vector<double> sigma(pairs.size());
+  for (std::size_t k = 0; k < pairs.size(); ++k) {
+    const PairMap& m = maps[k];
+    VecX xl(Eigen::Index(m.global.size())), out;
+    for (std::size_t i = 0; i < m.global.size(); ++i) xl(Eigen::Index(i)) = z(m.global[i]);
+    pair_equations<double>(inputs[k], m, xl, out, &sigma[k]);
+  }
+
   for (std::size_t i = 0; i < bodies.size(); ++i) {
     const int first = layout.body[i];
     if (first < 0) continue;
@@ -825,7 +846,7 @@ McpNewtonReport step_once(std::vector<ImplicitBody>& bodies, const std::vector<I
     c.p_t = z(f0);
     c.p_o = D == 3 ? z(f0 + 1) : 0.0;
     c.p_r = D == 3 ? z(f0 + 2) : 0.0;
-    c.sigma = z(first + r.sigma);
+    c.sigma = sigma[k];
     const bool shell = pairs[k].shell.compliant();
     c.p_core = shell ? z(first + r.p_core) : 0.0;
     c.p_n = z(first + r.p_n) + c.p_core;

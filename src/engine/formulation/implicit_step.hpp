@@ -1,17 +1,17 @@
 // The geometrically implicit time step of Chakraborty, Berard, Akella and Trinkle (seed 001):
 // the contact geometry is not frozen at the start of the step. Per pair of smooth convex
 // bodies the closest points a1, a2 at the END of the step, the multipliers l1, l2, the normal
-// impulse p_n, the friction impulses p_t, p_o, the torsional p_r and the slip measure sigma are
-// unknowns beside the bodies' velocities, and the whole step is one mixed NCP, the paper's
-// (21)-(22):
+// impulse p_n, the friction impulses p_t, p_o and the torsional p_r are unknowns beside the
+// bodies' velocities, and the whole step is one mixed NCP, the paper's (21)-(22):
 //   M (nu+ - nu) = W_n p_n + W_t p_t + W_o p_o + W_r p_r + h (f_app + f_vp)       Newton-Euler
 //   a1 - a2 + l1 grad f(a1) = 0,  grad f(a1) + l2 grad g(a2) = 0              Prop. 1 (15), (16)
 //   q = Pi(q - r E W^T nu+), q = (p_t/e_t, p_o/e_o, p_r/e_r), Pi onto |q| <= mu p_n
 //                                            the ellipsoidal law (5) with maximal dissipation (7)
 //   0 <= l1 _|_ -f(a1) >= 0,  0 <= l2 _|_ -g(a2) >= 0,  0 <= p_n _|_ f(a2) >= 0   (17)-(19)
-//   sigma = |E W^T nu+|                                                     slip measure of (7)
 // The friction rows are (5) and (7) in projection form (the same solutions; the paper's form
-// is singular wherever p_n = 0), with r the pair's reduced mass.
+// is singular wherever p_n = 0), with r the pair's reduced mass. That form needs no slip
+// measure: sigma = |E W^T nu+| of (7) is evaluated at the answer, not solved for (as an unknown,
+// its row |E s| has no derivative where a contact sticks, and it slowed Newton there).
 // f and g are body a's and body b's functions at their poses at the end of the step,
 // x+ = x + h v+, R+ = exp(h [omega+]) R (the paper's q+ = q + h G(q) nu+, with the rotation kept
 // a rotation: the bodies end the step exactly where the constraints put them, so the
@@ -143,7 +143,7 @@ ImplicitStepReport implicit_step(std::vector<ImplicitBody>& bodies,
                                  std::vector<ImplicitContact>& contacts,
                                  const ImplicitStepOptions& options);
 
-// Unknowns of the step's mixed NCP: 6 per moving body and 13 per pair (planar: 3 and 9, and 3
+// Unknowns of the step's mixed NCP: 6 per moving body and 12 per pair (planar: 3 and 8, and 3
 // more per body on a supporting table: its friction impulses p_x, p_y, p_z; per body on a
 // prismatic joint to the world the impulses that hold it, 5 (planar 2)), one
 // more per function beyond the first on each of the pair's pieces, 3 more per quasi-rigid pair

@@ -18,6 +18,14 @@ constexpr double kArmijo = 1e-4;       // sufficient decrease per unit of direct
 constexpr double kMinStep = 1e-12;     // the line search gives up below this step length
 constexpr std::size_t kMemory = 5;     // non-monotone reference: max merit of the last 5
 constexpr double kRegularize = 1e-10;  // Levenberg-Marquardt shift, relative to |J|^2
+// The proximal term on the rows of possibly undetermined unknowns, relative to the row's size:
+// this times the natural residual, at least kProximalFloor.
+constexpr double kProximal = 1e-3;
+constexpr double kProximalFloor = 1e-8;
+// Iterations without a new least merit after which the non-monotone reference drops to the
+// current merit (the search turns monotone until the next improvement): past the memory's
+// reach a non-monotone search can cycle between two points of similar merit.
+constexpr int kStall = 3;
 
 struct Point {
   VecX z, F, Phi;
@@ -80,6 +88,29 @@ class Systems {
   Eigen::SparseLU<SparseMatrix, Eigen::COLAMDOrdering<int>> lu_;
 };
 
+// The proximal term of the Newton systems: on each row i marked in mcp.proximal, J_Phi(i, i) +=
+// weight (max_j |J_Phi(i, j)| - |J_Phi(i, i)|), on the rows where the unknown's own entry is not
+// the largest: a constraint's (an active contact's gap, a sticking contact's slip), whose
+// unknown the row fixes only through the others. Where constraints are redundant (a pile's
+// sticking contacts) J_Phi is singular in their impulses and LU returns a direction huge along
+// its null space, which the line search then cuts to nothing; the term picks a direction of
+// moderate size instead. It changes the direction, not the equations, so solutions stay exact;
+// weighted by the residual it fades as Newton converges (a Levenberg-Marquardt rule), keeping the
+// convergence fast. Rows the unknown dominates (an open contact's p_n = 0) keep their exact step.
+void add_proximal(const NonlinearMcp& mcp, double weight, SparseMatrix& JPhi) {
+  if (mcp.proximal.empty()) return;
+  const int n = mcp.size;
+  VecX size = VecX::Zero(n);
+  for (int col = 0; col < n; ++col)
+    for (SparseMatrix::InnerIterator it(JPhi, col); it; ++it)
+      size(it.row()) = std::max(size(it.row()), std::abs(it.value()));
+  for (int i = 0; i < n; ++i) {
+    if (!mcp.proximal[std::size_t(i)]) continue;
+    double& diagonal = JPhi.coeffRef(i, i);
+    diagonal += weight * (size(i) - std::abs(diagonal));
+  }
+}
+
 }  // namespace
 
 double natural_residual(const NonlinearMcp& mcp, const VecX& z, const VecX& F) {
@@ -106,6 +137,7 @@ McpNewtonReport solve_mcp_newton(const NonlinearMcp& mcp, VecX& z,
   VecX best = at.z;
   double best_merit = at.merit;
   std::deque<double> merits{at.merit};
+  int stall = 0;
   SparseMatrix JPhi;
   VecX grad(n), dz(n), da(n), db(n);
   Systems systems(options.sparse_from);
@@ -133,6 +165,7 @@ McpNewtonReport solve_mcp_newton(const NonlinearMcp& mcp, VecX& z,
         if (it.row() == col) it.valueRef() += da(col);
       }
     grad.noalias() = JPhi.transpose() * at.Phi;
+    add_proximal(mcp, std::max(kProximalFloor, kProximal * report.residual), JPhi);
     systems.newton(JPhi, at.Phi, dz);
     double slope = dz.allFinite() ? grad.dot(dz) : NAN;
     if (!(slope < 0.0)) {  // singular or no descent
@@ -168,6 +201,10 @@ McpNewtonReport solve_mcp_newton(const NonlinearMcp& mcp, VecX& z,
     if (at.merit < best_merit) {
       best_merit = at.merit;
       best = at.z;
+      stall = 0;
+    } else if (++stall >= kStall) {
+      merits.assign(1, at.merit);
+      stall = 0;
     }
   }
   if (report.failure.empty())

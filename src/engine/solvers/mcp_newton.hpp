@@ -5,10 +5,12 @@
 // is such a problem, solved once per step as the paper does with PATH (Ferris & Munson): here
 // semismooth Newton on the Fischer-Burmeister reformulation, Phi_i = F_i on free rows and
 // phi(z_i, F_i) = z_i + F_i - sqrt(z_i^2 + F_i^2) on bounded ones, with a non-monotone Armijo
-// search on |Phi|^2 / 2 (Ralph's path search in PATH plays the same part), a regularized
-// direction where the Newton one is no descent direction, and steepest descent as the last
-// resort. The Jacobian comes sparse (a pile's couples each contact with its two bodies only);
-// the Newton systems are solved densely below `sparse_from` unknowns.
+// search on |Phi|^2 / 2 (Ralph's path search in PATH plays the same part; its reference turns
+// monotone after a few iterations without progress), a proximal term on the rows of unknowns
+// that redundant constraints leave undetermined, a regularized direction where the Newton one is
+// no descent direction, and steepest descent as the last resort. The Jacobian comes sparse (a
+// pile's couples each contact with its two bodies only); the Newton systems are solved densely
+// below `sparse_from` unknowns.
 #pragma once
 
 #include <functional>
@@ -26,6 +28,10 @@ using SparseMatrix = Eigen::SparseMatrix<double>;
 struct NonlinearMcp {
   int size = 0;
   std::vector<char> bounded;  // per row: 1 for 0 <= z_i _|_ F_i >= 0, 0 for F_i = 0
+  // Per row, or empty: 1 where the unknown may be undetermined at a solution (a contact impulse
+  // among redundant constraints); the Newton systems give these rows a proximal term, positive
+  // on their diagonal: their F must increase with their unknown, as a constraint row's does.
+  std::vector<char> proximal;
   // F(z) and, when J is not null, its Jacobian dF/dz (size x size) with every diagonal entry
   // present (zero or not) and the same pattern at every z.
   std::function<void(const VecX& z, VecX& F, SparseMatrix* J)> evaluate;

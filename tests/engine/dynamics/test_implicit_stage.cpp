@@ -50,7 +50,7 @@ TEST(ImplicitStage, ADroppedBallFallsFreelyThenRestsOnTheGroundWithoutPenetratin
   EXPECT_NEAR(r.contacts[0].point_a.z(), 0.0, 1e-9) << "a1 on the ground";
   EXPECT_NEAR(r.contacts[0].normal.z(), 1.0, 1e-12) << "from the ground onto the ball";
   EXPECT_EQ(r.solve.solver, "mcp-newton");
-  EXPECT_EQ(r.problem_size, 6 + 13);
+  EXPECT_EQ(r.problem_size, 6 + 12);
 }
 
 // Seed 001's Example 1 as a planar scene: the disc rolls at nu0 = (-3, 0, 3) for 10 s keeping
