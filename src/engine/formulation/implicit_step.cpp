@@ -6,6 +6,7 @@
 #include <cmath>
 #include <limits>
 #include <span>
+#include <type_traits>
 
 namespace pegsim {
 namespace {
@@ -199,9 +200,24 @@ EndPose<S> end_pose(const ImplicitBody& body, const Eigen::Matrix<S, Eigen::Dyna
   Eigen::Matrix<S, 3, 1> v, w;
   split_velocity<S>(x.segment(first, dofs), dimension, v, w);
   p.x = constant_like(body.position, x(0)) + h * v;
-  Eigen::Matrix<S, 3, 3> R0;
-  for (int j = 0; j < 3; ++j) R0.col(j) = constant_like(Vec3(R.col(j)), x(0));
-  p.R = rotation_exp<S>(Eigen::Matrix<S, 3, 1>(h * w)) * R0;
+  if constexpr (std::is_same_v<S, double>) {
+    p.R = rotation_exp<double>(Vec3(h * w)) * R;
+  } else {
+    // R+ depends on omega alone: its derivatives by the chain rule through dR+/d omega, taken
+    // with derivative vectors of 3 (the pair's are 16 and more; this was most of the Jacobian's
+    // cost).
+    using Ad3 = Eigen::AutoDiffScalar<Vec3>;
+    Eigen::Matrix<Ad3, 3, 1> phi;
+    for (int k = 0; k < 3; ++k) phi(k) = Ad3(h * w(k).value(), Vec3(h * Vec3::Unit(k)));
+    const Eigen::Matrix<Ad3, 3, 3> E = rotation_exp<Ad3>(phi);
+    for (int i = 0; i < 3; ++i)
+      for (int j = 0; j < 3; ++j) {
+        Ad3 r = E(i, 0) * R(0, j) + E(i, 1) * R(1, j) + E(i, 2) * R(2, j);
+        p.R(i, j) = constant_like(r.value(), x(0));
+        for (int k = 0; k < 3; ++k)
+          p.R(i, j).derivatives() += r.derivatives()(k) * w(k).derivatives();
+      }
+  }
   return p;
 }
 
