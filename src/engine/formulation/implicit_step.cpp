@@ -696,6 +696,17 @@ McpNewtonReport step_once(std::vector<ImplicitBody>& bodies, const std::vector<I
   for (std::size_t i = 0; i < bodies.size(); ++i)
     for (std::size_t k = 0; layout.slide[i] >= 0 && k < held[i].size(); ++k)
       mcp.proximal[std::size_t(layout.slide[i]) + k] = 1;
+  // Each pair's closest points, multipliers and deflections: local to the pair's rows and its
+  // bodies' velocities, eliminated before the LU of each Newton system.
+  for (std::size_t k = 0; k < pairs.size(); ++k) {
+    const PairRows& r = layout.rows[k];
+    std::vector<int>& block = mcp.local_blocks.emplace_back();
+    for (int i = 0; i < r.size; ++i) {
+      const bool impulse =
+          (i >= r.friction && i < r.friction + friction_rows(D)) || i == r.p_n || i == r.p_core;
+      if (!impulse) block.push_back(layout.pair[k] + i);
+    }
+  }
   // The Jacobian's entries, gathered as triplets (repeats add up) with its whole diagonal
   // present: each pair touches its own rows and its two bodies' only.
   std::vector<Eigen::Triplet<double>> entries;

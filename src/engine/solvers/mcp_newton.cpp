@@ -9,6 +9,7 @@
 #include <cmath>
 #include <deque>
 
+#include "engine/solvers/block_elimination.hpp"
 #include "engine/solvers/fischer_burmeister.hpp"
 
 namespace pegsim {
@@ -45,15 +46,21 @@ bool finite(const Point& p) {
 }
 
 // The linear systems of a solve with J_Phi: dense below `sparse_from` unknowns; above, sparse
-// LU whose COLAMD ordering and symbolic analysis are done once, since the pattern stays.
+// LU whose COLAMD ordering and symbolic analysis are done once, since the pattern stays, after
+// the problem's local blocks are eliminated where they can be (block_elimination.hpp).
 class Systems {
  public:
-  explicit Systems(int sparse_from) : sparse_from_(sparse_from) {}
+  Systems(int sparse_from, const std::vector<std::vector<int>>& blocks)
+      : sparse_from_(sparse_from), elimination_(blocks), eliminate_(!blocks.empty()) {}
 
   // The Newton direction J_Phi dz = -Phi; NaN where J_Phi is singular.
   void newton(const SparseMatrix& JPhi, const VecX& Phi, VecX& dz) {
     if (JPhi.rows() < sparse_from_) {
       dz = -Eigen::PartialPivLU<MatX>(MatX(JPhi)).solve(Phi);
+      return;
+    }
+    if (eliminate_ && elimination_.solve(JPhi, Phi, dz)) {
+      dz = -dz;
       return;
     }
     if (!analysed_) {
@@ -84,6 +91,8 @@ class Systems {
 
  private:
   int sparse_from_;
+  BlockElimination elimination_;
+  bool eliminate_;
   bool analysed_ = false;
   Eigen::SparseLU<SparseMatrix, Eigen::COLAMDOrdering<int>> lu_;
 };
@@ -140,7 +149,7 @@ McpNewtonReport solve_mcp_newton(const NonlinearMcp& mcp, VecX& z,
   int stall = 0;
   SparseMatrix JPhi;
   VecX grad(n), dz(n), da(n), db(n);
-  Systems systems(options.sparse_from);
+  Systems systems(options.sparse_from, mcp.local_blocks);
   for (report.iterations = 0; report.iterations < options.max_iterations; ++report.iterations) {
     report.residual = natural_residual(mcp, at.z, at.F);
     if (report.residual <= options.tolerance) {

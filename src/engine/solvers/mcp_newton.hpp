@@ -32,6 +32,10 @@ struct NonlinearMcp {
   // among redundant constraints); the Newton systems give these rows a proximal term, positive
   // on their diagonal: their F must increase with their unknown, as a constraint row's does.
   std::vector<char> proximal;
+  // Disjoint blocks of unknowns whose rows reach no other block's unknowns (a contact pair's
+  // closest points and multipliers), eliminated before the sparse LU of a Newton system; empty:
+  // none.
+  std::vector<std::vector<int>> local_blocks;
   // F(z) and, when J is not null, its Jacobian dF/dz (size x size) with every diagonal entry
   // present (zero or not) and the same pattern at every z.
   std::function<void(const VecX& z, VecX& F, SparseMatrix* J)> evaluate;
