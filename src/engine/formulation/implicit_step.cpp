@@ -685,28 +685,23 @@ McpNewtonReport step_once(std::vector<ImplicitBody>& bodies, const std::vector<I
   // a finger's slide pressing on a held body): the contacts' and the slides'. Not a quasi-rigid
   // core's p_nr: its row delta_max - delta_n constrains the pair's own deflection, not the
   // bodies' velocities, and a proximal term there stalls Newton where a disc reaches the core.
+  // Each pair's other unknowns (closest points, multipliers, deflections) are local to its rows
+  // and its bodies' velocities: a block eliminated before the LU of each Newton system.
   mcp.proximal.assign(std::size_t(n), 0);
-  for (std::size_t k = 0; k < pairs.size(); ++k) {
-    const PairRows& r = layout.rows[k];
-    const int first = layout.pair[k];
-    for (int i = 0; i < friction_rows(D); ++i)
-      mcp.proximal[std::size_t(first + r.friction + i)] = 1;
-    mcp.proximal[std::size_t(first + r.p_n)] = 1;
-  }
-  for (std::size_t i = 0; i < bodies.size(); ++i)
-    for (std::size_t k = 0; layout.slide[i] >= 0 && k < held[i].size(); ++k)
-      mcp.proximal[std::size_t(layout.slide[i]) + k] = 1;
-  // Each pair's closest points, multipliers and deflections: local to the pair's rows and its
-  // bodies' velocities, eliminated before the LU of each Newton system.
   for (std::size_t k = 0; k < pairs.size(); ++k) {
     const PairRows& r = layout.rows[k];
     std::vector<int>& block = mcp.local_blocks.emplace_back();
     for (int i = 0; i < r.size; ++i) {
-      const bool impulse =
-          (i >= r.friction && i < r.friction + friction_rows(D)) || i == r.p_n || i == r.p_core;
-      if (!impulse) block.push_back(layout.pair[k] + i);
+      const int row = layout.pair[k] + i;
+      if ((i >= r.friction && i < r.friction + friction_rows(D)) || i == r.p_n)
+        mcp.proximal[std::size_t(row)] = 1;
+      else if (i != r.p_core)
+        block.push_back(row);
     }
   }
+  for (std::size_t i = 0; i < bodies.size(); ++i)
+    for (std::size_t k = 0; layout.slide[i] >= 0 && k < held[i].size(); ++k)
+      mcp.proximal[std::size_t(layout.slide[i]) + k] = 1;
   // The Jacobian's entries, gathered as triplets (repeats add up) with its whole diagonal
   // present: each pair touches its own rows and its two bodies' only.
   std::vector<Eigen::Triplet<double>> entries;

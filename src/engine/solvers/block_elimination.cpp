@@ -14,8 +14,6 @@ void BlockElimination::index(int n) {
       position_[std::size_t(blocks_[k][i])] = int(i);
     }
   solved_.resize(blocks_.size());
-  columns_.assign(blocks_.size(), {});
-  rows_of_.assign(blocks_.size(), {});
   kept_.assign(std::size_t(n), -1);
   kept_unknowns_.clear();
   for (int i = 0; i < n; ++i)
@@ -23,6 +21,32 @@ void BlockElimination::index(int n) {
       kept_[std::size_t(i)] = int(kept_unknowns_.size());
       kept_unknowns_.push_back(i);
     }
+  pattern_known_ = false;
+}
+
+// Per block, the kept unknowns its rows reach (A_gk's columns) and the rows of S its unknowns
+// reach (A_kg's rows), from A's pattern; false where a block's rows reach another block.
+bool BlockElimination::find_pattern(const Eigen::SparseMatrix<double>& A) {
+  columns_.assign(blocks_.size(), {});
+  rows_of_.assign(blocks_.size(), {});
+  for (std::size_t k = 0; k < blocks_.size(); ++k) {
+    std::vector<int>& columns = columns_[k];
+    std::vector<int>& reached = rows_of_[k];
+    for (int i : blocks_[k]) {
+      for (Eigen::SparseMatrix<double, Eigen::RowMajor>::InnerIterator it(rows_, i); it; ++it) {
+        const int c = int(it.col());
+        if (block_of_[std::size_t(c)] >= 0 && block_of_[std::size_t(c)] != int(k)) return false;
+        if (kept_[std::size_t(c)] >= 0) columns.push_back(c);
+      }
+      for (Eigen::SparseMatrix<double>::InnerIterator it(A, i); it; ++it)
+        if (kept_[std::size_t(it.row())] >= 0) reached.push_back(kept_[std::size_t(it.row())]);
+    }
+    for (std::vector<int>* v : {&columns, &reached}) {
+      std::sort(v->begin(), v->end());
+      v->erase(std::unique(v->begin(), v->end()), v->end());
+    }
+  }
+  return true;
 }
 
 // A_gg^-1 rhs into rhs; false where A_gg is singular (its reciprocal condition estimate below
@@ -48,16 +72,18 @@ bool BlockElimination::solve_block(const MatX& A, MatX& rhs) {
 }
 
 bool BlockElimination::solve(const Eigen::SparseMatrix<double>& A, const VecX& b, VecX& x) {
+  if (blocks_.empty()) return false;
   const int n = int(A.rows());
   index(n);
   rows_ = A;  // row access for A_gk
+  if (!pattern_known_ && !find_pattern(A)) return false;
   // S's entries: gathered as triplets on the first call, which fixes its pattern; after that
   // added into its values in the same order, each at the slot the first call found.
   entries_.clear();
   std::size_t next = 0;
-  if (slots_ready_) std::fill_n(schur_.valuePtr(), schur_.nonZeros(), 0.0);
+  if (pattern_known_) std::fill_n(schur_.valuePtr(), schur_.nonZeros(), 0.0);
   auto add = [&](int row, int col, double value) {
-    if (slots_ready_)
+    if (pattern_known_)
       schur_.valuePtr()[slot_[next++]] += value;
     else
       entries_.emplace_back(row, col, value);
@@ -71,51 +97,29 @@ bool BlockElimination::solve(const Eigen::SparseMatrix<double>& A, const VecX& b
       if (kept_[std::size_t(it.row())] >= 0)
         add(kept_[std::size_t(it.row())], kept_[std::size_t(col)], it.value());
   }
-  // Per block: A_gg, the kept columns of its rows (A_gk; found once, the pattern stays) and the
-  // kept rows of its columns (A_kg).
-  std::vector<MatX>& solved = solved_;  // A_gg^-1 [A_gk, b_g]
-  std::vector<std::vector<int>>& block_columns = columns_;
   for (std::size_t k = 0; k < blocks_.size(); ++k) {
     const std::vector<int>& g = blocks_[k];
+    const std::vector<int>& columns = columns_[k];
+    const std::vector<int>& reached = rows_of_[k];
     const int m = int(g.size());
-    std::vector<int>& columns = block_columns[k];
-    if (columns.empty()) {
-      for (int i : g)
-        for (Eigen::SparseMatrix<double, Eigen::RowMajor>::InnerIterator it(rows_, i); it; ++it) {
-          const int c = int(it.col());
-          if (block_of_[std::size_t(c)] >= 0 && block_of_[std::size_t(c)] != int(k)) return false;
-          if (kept_[std::size_t(c)] >= 0) columns.push_back(c);
-        }
-      std::sort(columns.begin(), columns.end());
-      columns.erase(std::unique(columns.begin(), columns.end()), columns.end());
-    }
+    // solved_[k] = A_gg^-1 [A_gk, b_g].
     Agg_.setZero(m, m);
-    MatX& rhs_g = solved[k];
-    rhs_g.setZero(m, Eigen::Index(columns.size()) + 1);
+    MatX& solved = solved_[k];
+    solved.setZero(m, Eigen::Index(columns.size()) + 1);
     for (int r = 0; r < m; ++r) {
       for (Eigen::SparseMatrix<double, Eigen::RowMajor>::InnerIterator it(rows_, g[std::size_t(r)]);
            it; ++it) {
         const int c = int(it.col());
-        if (block_of_[std::size_t(c)] == int(k)) {
+        if (block_of_[std::size_t(c)] == int(k))
           Agg_(r, position_[std::size_t(c)]) = it.value();
-        } else {
-          rhs_g(r, std::lower_bound(columns.begin(), columns.end(), c) - columns.begin()) =
+        else
+          solved(r, std::lower_bound(columns.begin(), columns.end(), c) - columns.begin()) =
               it.value();
-        }
       }
-      rhs_g(r, Eigen::Index(columns.size())) = b(g[std::size_t(r)]);
+      solved(r, Eigen::Index(columns.size())) = b(g[std::size_t(r)]);
     }
-    if (!solve_block(Agg_, rhs_g)) return false;
-    // S -= A_kg A_gg^-1 A_gk, rhs -= A_kg A_gg^-1 b_g: A_kg dense over the kept rows its
-    // columns reach (found once), multiplied before it is added into S.
-    std::vector<int>& reached = rows_of_[k];
-    if (reached.empty()) {
-      for (int i : g)
-        for (Eigen::SparseMatrix<double>::InnerIterator it(A, i); it; ++it)
-          if (kept_[std::size_t(it.row())] >= 0) reached.push_back(kept_[std::size_t(it.row())]);
-      std::sort(reached.begin(), reached.end());
-      reached.erase(std::unique(reached.begin(), reached.end()), reached.end());
-    }
+    if (!solve_block(Agg_, solved)) return false;
+    // S -= A_kg A_gg^-1 A_gk, rhs -= A_kg A_gg^-1 b_g, with A_kg dense over the rows it reaches.
     Akg_.setZero(Eigen::Index(reached.size()), m);
     for (int r = 0; r < m; ++r)
       for (Eigen::SparseMatrix<double>::InnerIterator it(A, g[std::size_t(r)]); it; ++it) {
@@ -124,7 +128,7 @@ bool BlockElimination::solve(const Eigen::SparseMatrix<double>& A, const VecX& b
           Akg_(std::lower_bound(reached.begin(), reached.end(), row) - reached.begin(), r) =
               it.value();
       }
-    update_.noalias() = Akg_ * rhs_g;
+    update_.noalias() = Akg_ * solved;
     for (std::size_t a = 0; a < reached.size(); ++a) {
       const Eigen::Index ia = Eigen::Index(a);
       for (std::size_t j = 0; j < columns.size(); ++j)
@@ -132,7 +136,7 @@ bool BlockElimination::solve(const Eigen::SparseMatrix<double>& A, const VecX& b
       rhs(reached[a]) -= update_(ia, Eigen::Index(columns.size()));
     }
   }
-  if (!slots_ready_) {
+  if (!pattern_known_) {
     const Eigen::Index kept = Eigen::Index(kept_unknowns_.size());
     schur_.resize(kept, kept);
     schur_.setFromTriplets(entries_.begin(), entries_.end());
@@ -142,14 +146,11 @@ bool BlockElimination::solve(const Eigen::SparseMatrix<double>& A, const VecX& b
       const int* last = schur_.innerIndexPtr() + schur_.outerIndexPtr()[t.col() + 1];
       slot_.push_back(int(std::lower_bound(first, last, t.row()) - schur_.innerIndexPtr()));
     }
-    slots_ready_ = true;
-  } else if (next != slot_.size()) {  // A's pattern changed: gather S anew next time
-    slots_ready_ = analysed_ = false;
-    return false;
-  }
-  if (!analysed_) {
     lu_.analyzePattern(schur_);
-    analysed_ = true;
+    pattern_known_ = true;
+  } else if (next != slot_.size()) {  // A's pattern changed: find it anew next time
+    pattern_known_ = false;
+    return false;
   }
   lu_.factorize(schur_);
   if (lu_.info() != Eigen::Success) return false;
@@ -160,8 +161,8 @@ bool BlockElimination::solve(const Eigen::SparseMatrix<double>& A, const VecX& b
     x(kept_unknowns_[i]) = xk(Eigen::Index(i));
   // x_g = A_gg^-1 b_g - A_gg^-1 A_gk x_k.
   for (std::size_t k = 0; k < blocks_.size(); ++k) {
-    const std::vector<int>& columns = block_columns[k];
-    const MatX& s = solved[k];
+    const std::vector<int>& columns = columns_[k];
+    const MatX& s = solved_[k];
     for (std::size_t r = 0; r < blocks_[k].size(); ++r) {
       double v = s(Eigen::Index(r), Eigen::Index(columns.size()));
       for (std::size_t j = 0; j < columns.size(); ++j)

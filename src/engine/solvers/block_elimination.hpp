@@ -21,14 +21,15 @@ class BlockElimination {
   // blocks: disjoint sets of unknowns, each to be eliminated together.
   explicit BlockElimination(std::vector<std::vector<int>> blocks) : blocks_(std::move(blocks)) {}
 
-  // Solves A x = b; false (x unset) where a block of A_gg is singular (its reciprocal condition
-  // estimate below 1e-13), a block's rows reach into another block's unknowns, or the LU of S
-  // fails: the caller then factorizes A whole. A's pattern must stay from call to call (S's
-  // symbolic analysis is kept).
+  // Solves A x = b; false (x unset) where there are no blocks, a block of A_gg is singular (its
+  // reciprocal condition estimate below 1e-13), a block's rows reach into another block's
+  // unknowns, or the LU of S fails: the caller then factorizes A whole. A's pattern must stay from
+  // call to call (S's symbolic analysis is kept).
   bool solve(const Eigen::SparseMatrix<double>& A, const VecX& b, VecX& x);
 
  private:
   void index(int n);
+  bool find_pattern(const Eigen::SparseMatrix<double>& A);
   bool solve_block(const MatX& A, MatX& rhs);
 
   std::vector<std::vector<int>> blocks_;
@@ -44,10 +45,10 @@ class BlockElimination {
   Eigen::SparseMatrix<double, Eigen::RowMajor> rows_;
   std::vector<Eigen::Triplet<double>> entries_;
   std::vector<int> slot_;  // per entry of S in the order gathered: its place in S's values
-  bool slots_ready_ = false;
+  // columns_, rows_of_, S's pattern, slot_ and the symbolic analysis of S are A's pattern's.
+  bool pattern_known_ = false;
   Eigen::SparseMatrix<double> schur_;
   Eigen::SparseLU<Eigen::SparseMatrix<double>, Eigen::COLAMDOrdering<int>> lu_;
-  bool analysed_ = false;
 };
 
 }  // namespace pegsim

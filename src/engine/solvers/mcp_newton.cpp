@@ -51,7 +51,7 @@ bool finite(const Point& p) {
 class Systems {
  public:
   Systems(int sparse_from, const std::vector<std::vector<int>>& blocks)
-      : sparse_from_(sparse_from), elimination_(blocks), eliminate_(!blocks.empty()) {}
+      : sparse_from_(sparse_from), elimination_(blocks) {}
 
   // The Newton direction J_Phi dz = -Phi; NaN where J_Phi is singular.
   void newton(const SparseMatrix& JPhi, const VecX& Phi, VecX& dz) {
@@ -59,7 +59,7 @@ class Systems {
       dz = -Eigen::PartialPivLU<MatX>(MatX(JPhi)).solve(Phi);
       return;
     }
-    if (eliminate_ && elimination_.solve(JPhi, Phi, dz)) {
+    if (elimination_.solve(JPhi, Phi, dz)) {
       dz = -dz;
       return;
     }
@@ -92,7 +92,6 @@ class Systems {
  private:
   int sparse_from_;
   BlockElimination elimination_;
-  bool eliminate_;
   bool analysed_ = false;
   Eigen::SparseLU<SparseMatrix, Eigen::COLAMDOrdering<int>> lu_;
 };
