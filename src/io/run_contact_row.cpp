@@ -38,6 +38,8 @@ L::ContactRow contact_row(const StepReport& r, std::size_t i) {
     row.torsional_impulse = x.p_r;
     row.deflection = x.deflection;
     row.core_impulse = x.p_core;
+    const Vec3 shear = x.tangential_deflection();
+    for (int k = 0; k < 3; ++k) row.tangential_deflection[k] = shear[k];
   } else {
     const Vec3 b = c.point_a + c.gap * c.normal;
     for (int k = 0; k < 3; ++k) row.point_b[k] = b[k];
@@ -72,6 +74,9 @@ RecordedContact recorded_contact(const L::ContactRow& r, const ContactRowFields&
     c.torsional_impulse = r.torsional_impulse;
     c.deflection = r.deflection;
     c.core_impulse = r.core_impulse;
+    if (has.tangential_deflection)
+      c.tangential_deflection =
+          Vec3(r.tangential_deflection[0], r.tangential_deflection[1], r.tangential_deflection[2]);
   } else {
     c.point_b = c.contact.point_a + c.contact.gap * c.contact.normal;
   }

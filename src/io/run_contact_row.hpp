@@ -20,6 +20,7 @@ struct ContactRowFields {
   bool parts = true;
   bool friction_basis = true;
   bool implicit = true;  // point_b, multipliers, slip_measure, ... (seed 001's unknowns)
+  bool tangential_deflection = true;
 };
 
 RecordedContact recorded_contact(const run_layout::ContactRow& row, const ContactRowFields& has);

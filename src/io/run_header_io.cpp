@@ -200,7 +200,7 @@ void write_bodies(hid_t file, const std::vector<RunBody>& bodies) {
   std::vector<std::string> names;
   std::vector<std::int8_t> kind;
   std::vector<double> radius, mass, mu, inertia, vertices, appear_time, shell, torsion, ellipse,
-      support;
+      support, shell_matrices;
   std::vector<float> color;
   std::vector<std::uint8_t> is_static, visible;
   std::vector<std::int64_t> vertex_offset{0}, face_offset{0}, face_vertex_offset{0};
@@ -218,7 +218,11 @@ void write_bodies(hid_t file, const std::vector<RunBody>& bodies) {
     is_static.push_back(b.is_static);
     visible.push_back(b.visible);
     appear_time.push_back(b.appear_time);
-    shell.insert(shell.end(), {b.shell.stiffness, b.shell.damping, b.shell.max_deflection});
+    shell.insert(shell.end(),
+                 {b.shell.stiffness(0, 0), b.shell.damping(0, 0), b.shell.max_deflection});
+    for (const Mat3* m : {&b.shell.stiffness, &b.shell.damping})
+      for (int r = 0; r < 3; ++r)
+        for (int c = 0; c < 3; ++c) shell_matrices.push_back((*m)(r, c));
     torsion.push_back(b.torsion_radius);
     const FrictionEllipse& e = b.friction_ellipse;
     ellipse.insert(ellipse.end(), {e.axis.x(), e.axis.y(), e.axis.z(), e.e_t, e.e_o});
@@ -257,6 +261,8 @@ void write_bodies(hid_t file, const std::vector<RunBody>& bodies) {
   write_parts(id, bodies);
   h5::write_dataset(id, "appear_time", H5T_NATIVE_DOUBLE, H5T_IEEE_F64LE, {n}, appear_time.data());
   h5::write_dataset(id, "shell", H5T_NATIVE_DOUBLE, H5T_IEEE_F64LE, {n, 3}, shell.data());
+  h5::write_dataset(id, "shell_matrices", H5T_NATIVE_DOUBLE, H5T_IEEE_F64LE, {n, 18},
+                    shell_matrices.data());
   h5::write_dataset(id, "torsion_radius", H5T_NATIVE_DOUBLE, H5T_IEEE_F64LE, {n}, torsion.data());
   h5::write_dataset(id, "friction_ellipse", H5T_NATIVE_DOUBLE, H5T_IEEE_F64LE, {n, 5},
                     ellipse.data());
@@ -382,6 +388,11 @@ std::vector<RunBody> read_bodies(hid_t file) {
   else
     for (std::size_t i = 0; i < n; ++i)
       shell.insert(shell.end(), {0.0, 0.0, QuasiRigidShell{}.max_deflection});
+  // Likewise: the full K and C of (37), row by row; files without it have normal shells only.
+  std::vector<double> shell_matrices;
+  if (H5Lexists(id, "shell_matrices", H5P_DEFAULT) > 0)
+    shell_matrices = sized(h5::read_all<double>(id, "shell_matrices", H5T_NATIVE_DOUBLE, 2), 18 * n,
+                           "shell_matrices");
 
   // Added within version 1: files written before it have no torsional friction.
   const auto torsion = H5Lexists(id, "torsion_radius", H5P_DEFAULT) > 0
@@ -421,12 +432,26 @@ std::vector<RunBody> read_bodies(hid_t file) {
     if (!(b.appear_time >= 0.0))
       throw Failure("/bodies/appear_time: expected times >= 0 in s, found " +
                     std::to_string(b.appear_time) + " for body " + std::to_string(i));
-    b.shell = {shell[3 * i], shell[3 * i + 1], shell[3 * i + 2]};
-    if (!(b.shell.stiffness >= 0.0 && b.shell.damping >= 0.0 && b.shell.max_deflection > 0.0))
+    b.shell = QuasiRigidShell::normal(shell[3 * i], shell[3 * i + 1], shell[3 * i + 2]);
+    if (!(shell[3 * i] >= 0.0 && shell[3 * i + 1] >= 0.0 && b.shell.max_deflection > 0.0))
       throw Failure(
           "/bodies/shell: expected stiffness >= 0, damping >= 0 and max deflection > 0"
           " in N/m, N s/m and m for body " +
           std::to_string(i));
+    if (!shell_matrices.empty()) {
+      const double* m = &shell_matrices[18 * i];
+      for (int r = 0; r < 3; ++r)
+        for (int c = 0; c < 3; ++c) {
+          b.shell.stiffness(r, c) = m[3 * r + c];
+          b.shell.damping(r, c) = m[9 + 3 * r + c];
+        }
+      if (!b.shell.stiffness.allFinite() || !b.shell.damping.allFinite() ||
+          b.shell.stiffness(0, 0) != shell[3 * i] || b.shell.damping(0, 0) != shell[3 * i + 1])
+        throw Failure(
+            "/bodies/shell_matrices: expected finite K and C whose (n, n) entries are "
+            "/bodies/shell's stiffness and damping for body " +
+            std::to_string(i));
+    }
     if (!b.shell.compliant()) b.shell = QuasiRigidShell{};  // also a file without /bodies/shell
     b.torsion_radius = torsion[i];
     if (!(b.torsion_radius >= 0.0))

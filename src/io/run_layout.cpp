@@ -51,7 +51,7 @@ h5::Handle status_type() {
 }
 
 h5::Handle contact_type(bool with_duplicate_of, bool with_parts, bool with_friction_basis,
-                        bool with_implicit) {
+                        bool with_implicit, bool with_tangential_deflection) {
   h5::Handle t = h5::type(H5Tcreate(H5T_COMPOUND, sizeof(ContactRow)));
   const h5::Handle kind = feature_kind_type();
   const h5::Handle v3 = vec3();
@@ -91,6 +91,8 @@ h5::Handle contact_type(bool with_duplicate_of, bool with_parts, bool with_frict
     H5Tinsert(id, "deflection", HOFFSET(ContactRow, deflection), H5T_NATIVE_DOUBLE);
     H5Tinsert(id, "core_impulse", HOFFSET(ContactRow, core_impulse), H5T_NATIVE_DOUBLE);
   }
+  if (with_tangential_deflection)
+    H5Tinsert(id, "tangential_deflection", HOFFSET(ContactRow, tangential_deflection), v3.get());
   return t;
 }
 

@@ -79,12 +79,13 @@ struct ContactRow {
   std::int32_t part_a, part_b;  // part of a compound body, -1 for other shapes
   // The geometrically implicit step's unknowns (seed 001); under the other formulations
   // point_b = point + gap normal and the rest 0.
-  double point_b[3];         // world point on B, m (a2)
-  double multipliers[2];     // l1, l2 of (15)-(18)
-  double slip_measure;       // sigma, m/s
-  double torsional_impulse;  // p_r, N m s
-  double deflection;         // delta_n of a quasi-rigid shell, m
-  double core_impulse;       // p_nr: the rigid core's share of normal_impulse, N s
+  double point_b[3];                // world point on B, m (a2)
+  double multipliers[2];            // l1, l2 of (15)-(18)
+  double slip_measure;              // sigma, m/s
+  double torsional_impulse;         // p_r, N m s
+  double deflection;                // delta_n of a quasi-rigid shell, m
+  double core_impulse;              // p_nr: the rigid core's share of normal_impulse, N s
+  double tangential_deflection[3];  // delta_t t + delta_o o of a tangential shell, world, m
 };
 
 // One constraint group of one frame: members [first, first + count) of the frame, the
@@ -134,7 +135,8 @@ struct SmTrapRow {
 // Without duplicate_of (or part_a/part_b): the contact rows of files written before that
 // field existed.
 h5::Handle contact_type(bool with_duplicate_of = true, bool with_parts = true,
-                        bool with_friction_basis = true, bool with_implicit = true);
+                        bool with_friction_basis = true, bool with_implicit = true,
+                        bool with_tangential_deflection = true);
 h5::Handle solver_type();
 h5::Handle attempt_type();
 h5::Handle entry_type();

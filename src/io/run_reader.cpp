@@ -249,8 +249,11 @@ void RunReader::Impl::open_columns() {
   has.parts = has_member(contacts.dataset.get(), "part_a");
   has.friction_basis = has_member(contacts.dataset.get(), "friction_basis");
   has.implicit = has_member(contacts.dataset.get(), "point_b");
-  if (!has.duplicate_of || !has.parts || !has.friction_basis || !has.implicit)
-    contact_type = L::contact_type(has.duplicate_of, has.parts, has.friction_basis, has.implicit);
+  has.tangential_deflection = has_member(contacts.dataset.get(), "tangential_deflection");
+  if (!has.duplicate_of || !has.parts || !has.friction_basis || !has.implicit ||
+      !has.tangential_deflection)
+    contact_type = L::contact_type(has.duplicate_of, has.parts, has.friction_basis, has.implicit,
+                                   has.tangential_deflection);
   check_fields(contacts.dataset.get(), contact_type.get(), L::kContacts);
   open_column(attempt_offset, L::kAttemptOffset, {});
   open_column(attempts, L::kAttempts, {});

@@ -2,6 +2,7 @@
 #include "io/scene_body.hpp"
 
 #include <Eigen/Cholesky>
+#include <Eigen/Eigenvalues>
 
 #include "io/scene_limits.hpp"
 #include "io/scene_shape.hpp"
@@ -126,15 +127,66 @@ void planar_state(const JsonNode& b, const SceneShape& shape, BodyState& state) 
     state.angular_velocity.z() = n->number("an angular velocity about z in rad/s (2D scene)");
 }
 
-// A quasi-rigid shell (seed 001 §5): stiffness k > 0, damping c >= 0, max_deflection > 0 (the
-// shell's thickness over the rigid core; without it the core is never reached).
-QuasiRigidShell shell(const JsonNode& node) {
-  node.require_object("a shell object {\"stiffness\": k, \"damping\": c, \"max_deflection\": d}");
+// One of a shell's matrices (37) on (n, t, o) in 3D, (n, t) in 2D: a number (its (n, n)
+// entry alone) or a square matrix of the scene's dimension whose symmetric part is positive
+// definite (stiffness) or semi-definite (damping).
+Mat3 shell_matrix(const JsonNode& node, int dimension, bool definite, const char* what) {
+  Mat3 m = Mat3::Zero();
+  if (!node.value().is_array()) {
+    m(0, 0) = definite ? node.positive(what) : node.non_negative(what);
+    return m;
+  }
+  node.require_array(what);
+  const std::size_t n = std::size_t(dimension);
+  if (node.size() != n) node.fail(what);
+  for (std::size_t r = 0; r < n; ++r) {
+    const JsonNode row = node[r];
+    row.require_array(what);
+    if (row.size() != n) row.fail(what);
+    for (std::size_t c = 0; c < n; ++c) m(Eigen::Index(r), Eigen::Index(c)) = row[c].number(what);
+  }
+  const Eigen::MatrixXd block = m.topLeftCorner(dimension, dimension);
+  const Eigen::MatrixXd symmetric = 0.5 * (block + block.transpose());
+  const Eigen::VectorXd eigen =
+      Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>(symmetric, Eigen::EigenvaluesOnly)
+          .eigenvalues();
+  if (!(definite ? eigen.minCoeff() > 0.0
+                 : eigen.minCoeff() >= -1e-12 * eigen.cwiseAbs().maxCoeff()))
+    node.fail(what);
+  return m;
+}
+
+// A matrix on (n, t, o) that turning t and o about n leaves unchanged.
+bool same_about_normal(const Mat3& m) {
+  return m(0, 1) == 0.0 && m(0, 2) == 0.0 && m(1, 0) == 0.0 && m(2, 0) == 0.0 &&
+         m(1, 1) == m(2, 2) && m(1, 2) == -m(2, 1);
+}
+
+// A quasi-rigid shell (seed 001 §5): stiffness K, damping C (numbers for the normal alone, or
+// matrices on (n, t, o), 3D, or (n, t), 2D) and max_deflection > 0 (the shell's thickness over
+// the rigid core; without it the core is never reached). A shell that deflects tangentially
+// needs a stiffness matrix: its tangential rows are h K delta + C (delta - delta^l) = p_t.
+QuasiRigidShell shell(const JsonNode& node, int dimension) {
+  node.require_object("a shell object {\"stiffness\": K, \"damping\": C, \"max_deflection\": d}");
   node.allow_only({"stiffness", "damping", "max_deflection"});
+  const char* stiffness =
+      dimension == 2 ? "a stiffness in N/m: k > 0, or a 2x2 matrix K on (n, t) whose symmetric "
+                       "part is positive definite"
+                     : "a stiffness in N/m: k > 0, or a 3x3 matrix K on (n, t, o) whose symmetric "
+                       "part is positive definite";
+  const char* damping =
+      dimension == 2 ? "a damping in N s/m: c >= 0, or a 2x2 matrix C on (n, t) whose symmetric "
+                       "part is positive semi-definite"
+                     : "a damping in N s/m: c >= 0, or a 3x3 matrix C on (n, t, o) whose "
+                       "symmetric part is positive semi-definite";
   QuasiRigidShell s;
-  s.stiffness =
-      node.at("stiffness", "a stiffness k > 0 in N/m").positive("a stiffness k > 0 in N/m");
-  if (auto n = node.find("damping")) s.damping = n->non_negative("a damping c >= 0 in N s/m");
+  const JsonNode k = node.at("stiffness", stiffness);
+  s.stiffness = shell_matrix(k, dimension, true, stiffness);
+  if (auto n = node.find("damping")) {
+    s.damping = shell_matrix(*n, dimension, false, damping);
+    if (s.tangential() && !k.value().is_array())
+      n->fail("a number (a tangential damping matrix needs a stiffness matrix beside it)");
+  }
   if (auto n = node.find("max_deflection"))
     s.max_deflection = n->positive("a shell thickness > 0 in m");
   return s;
@@ -232,12 +284,21 @@ SceneBody parse_body(const JsonNode& b, const std::filesystem::path& base_dir, i
   if (auto n = b.find("visible")) body.visible = n->boolean();
   if (auto n = b.find("no_collide")) out.no_collide = no_collide(*n);
   if (auto n = b.find("appear_time")) body.appear_time = n->non_negative("a time >= 0 in s");
-  if (auto n = b.find("shell")) body.shell = shell(*n);
+  if (auto n = b.find("shell")) body.shell = shell(*n, dimension);
   if (auto n = b.find("friction_ellipse")) {
     const char* what = "no friction_ellipse in a 2D scene (its contacts have one tangent)";
     if (dimension == 2) n->fail(what);
     body.friction_ellipse = friction_ellipse(*n);
   }
+  // K's t and o are the contact's friction directions: the friction ellipse's axis where the
+  // body has one, else any pair of the tangent plane, so that a shell must look the same along
+  // all of them.
+  if (dimension == 3 && body.shell.compliant() && !body.friction_ellipse.anisotropic() &&
+      !(same_about_normal(body.shell.stiffness) && same_about_normal(body.shell.damping)))
+    b.at("shell", "")
+        .fail(
+            "a shell the same along every tangent (K_tt = K_oo, K_to = -K_ot, no n-t or n-o "
+            "coupling, C likewise), or a friction_ellipse on the body whose axis fixes t");
   if (auto n = b.find("support_friction")) {
     const char* what = "no support_friction in a 3D scene (it is the table under a 2D scene)";
     if (dimension != 2) n->fail(what);

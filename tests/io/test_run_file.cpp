@@ -1100,14 +1100,16 @@ TEST(RunFile, AppearTimesAreStoredAndReplayed) {
   EXPECT_EQ(RunReader(old).model().bodies[2].appear_time, 0.0);
 }
 
-// A quasi-rigid shell (scene field shell) is stored in /bodies/shell and read back, the
-// torsion radius in /bodies/torsion_radius; a file without the shell has rigid bodies, and a
-// negative stiffness is refused by name.
+// A quasi-rigid shell (scene field shell) is stored in /bodies/shell (K_nn, C_nn, max
+// deflection) and /bodies/shell_matrices (K and C) and read back, each contact's tangential
+// deflection with it; the torsion radius in /bodies/torsion_radius; a file without the shell
+// has rigid bodies, and a negative stiffness is refused by name.
 TEST(RunFile, QuasiRigidShellsAreStoredAndReadBack) {
   const fs::path file = fresh("shell.h5");
   const Scene sc = parse_scene(R"({"dimension": 2, "bodies": [
       {"name": "ground", "shape": {"type": "half_plane"},
-       "shell": {"stiffness": 1000, "damping": 2, "max_deflection": 0.05}},
+       "shell": {"stiffness": [[1000, 50], [50, 400]], "damping": [[2, 0], [0, 1]],
+                 "max_deflection": 0.05}},
       {"name": "disc", "shape": {"type": "circle", "radius": 1}, "position": [0, 1.2],
        "velocity": [0.5, 0], "torsion_radius": 0.25,
        "support_friction": {"mu": 0.2, "torsion_radius": 0.1, "gravity": 5}}],
@@ -1121,11 +1123,19 @@ TEST(RunFile, QuasiRigidShellsAreStoredAndReadBack) {
     writer.close();
   }
   {
-    const Model model = RunReader(file).model();
+    RunReader reader(file);
+    const Model model = reader.model();
     const QuasiRigidShell& s = model.bodies[0].shell;
-    EXPECT_EQ(s.stiffness, 1000.0);
-    EXPECT_EQ(s.damping, 2.0);
+    Mat3 k = Mat3::Zero(), c = Mat3::Zero();
+    k.topLeftCorner<2, 2>() << 1000, 50, 50, 400;
+    c.topLeftCorner<2, 2>() << 2, 0, 0, 1;
+    EXPECT_EQ(s.stiffness, k);
+    EXPECT_EQ(s.damping, c);
     EXPECT_EQ(s.max_deflection, 0.05);
+    double shear = 0.0;  // the disc slides on the shell: friction deflects it along x
+    for (const RecordedContact& rc : reader.frame(300).contacts)
+      shear = std::max(shear, std::abs(rc.tangential_deflection.x()));
+    EXPECT_GT(shear, 1e-4);
     EXPECT_FALSE(model.bodies[1].shell.compliant());
     EXPECT_EQ(model.bodies[1].shell.max_deflection, std::numeric_limits<double>::infinity());
     EXPECT_EQ(model.bodies[1].torsion_radius, 0.25);
@@ -1161,8 +1171,10 @@ TEST(RunFile, QuasiRigidShellsAreStoredAndReadBack) {
     H5Ldelete(f, "/bodies/friction_ellipse", H5P_DEFAULT);
   });
   EXPECT_FALSE(RunReader(isotropic).model().bodies[1].friction_ellipse.anisotropic());
-  const fs::path old = broken_copy(file, "shell_old.h5",
-                                   [](hid_t f) { H5Ldelete(f, "/bodies/shell", H5P_DEFAULT); });
+  const fs::path old = broken_copy(file, "shell_old.h5", [](hid_t f) {
+    H5Ldelete(f, "/bodies/shell", H5P_DEFAULT);
+    H5Ldelete(f, "/bodies/shell_matrices", H5P_DEFAULT);
+  });
   EXPECT_FALSE(RunReader(old).model().bodies[0].shell.compliant());
   const fs::path bad = broken_copy(file, "shell_bad.h5", [](hid_t f) {
     const double rows[6] = {-1.0, 0.0, 1.0, 0.0, 0.0, 1.0};

@@ -296,3 +296,35 @@ TEST(SceneColors, UncolouredMovingBodiesGetDistinctColours) {
 
 }  // namespace
 }  // namespace pegsim
+
+namespace pegsim {
+namespace {
+
+// A shell's stiffness and damping: a number is the normal entry alone; a matrix is K or C on
+// (n, t, o) (seed 001 (37)), the same along every tangent unless a friction ellipse fixes t.
+TEST(SceneShells, ShellMatricesAreReadOnTheContactFrame) {
+  const Scene s = parse_scene(R"({"bodies": [
+    {"name": "ground", "shape": {"type": "plane"}, "static": true,
+     "shell": {"stiffness": 1000, "damping": 4, "max_deflection": 0.01}},
+    {"name": "pad", "shape": {"type": "sphere", "radius": 0.5}, "position": [0, 0, 1],
+     "shell": {"stiffness": [[1000, 0, 0], [0, 300, 20], [0, -20, 300]],
+               "damping": [[5, 0, 0], [0, 1, 0], [0, 0, 1]]}},
+    {"name": "skid", "shape": {"type": "sphere", "radius": 0.5}, "position": [2, 0, 1],
+     "friction_ellipse": {"axis": [1, 0, 0], "e_o": 0.5},
+     "shell": {"stiffness": [[1000, 100, 0], [100, 400, 0], [0, 0, 200]]}}]})",
+                              "shells.json", ".");
+  const auto& b = s.model.bodies;
+  EXPECT_EQ(b[0].shell.stiffness, Mat3(Vec3(1000.0, 0.0, 0.0).asDiagonal()));
+  EXPECT_EQ(b[0].shell.damping, Mat3(Vec3(4.0, 0.0, 0.0).asDiagonal()));
+  EXPECT_EQ(b[0].shell.max_deflection, 0.01);
+  EXPECT_FALSE(b[0].shell.tangential());
+  EXPECT_TRUE(b[1].shell.tangential());
+  EXPECT_EQ(b[1].shell.stiffness(1, 2), 20.0);
+  EXPECT_EQ(b[1].shell.stiffness(2, 1), -20.0);
+  EXPECT_EQ(b[1].shell.damping(2, 2), 1.0);
+  EXPECT_EQ(b[2].shell.stiffness(0, 1), 100.0);
+  EXPECT_EQ(b[2].shell.damping, Mat3::Zero());
+}
+
+}  // namespace
+}  // namespace pegsim

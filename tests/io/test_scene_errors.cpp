@@ -117,6 +117,32 @@ TEST(SceneErrors, EachNamesThePointerAndWhatWasExpected) {
       {with_body(R"({"name": "b", )" + kCube + R"(, "shell": {"stiffness": 10, "k": 1}})"),
        "/bodies/1/shell/k"},
       {with_body(R"({"name": "b", )" + kCube + R"(, "shell": 1000})"), "/bodies/1/shell"},
+      // Shell matrices (37): square of the scene's dimension, K positive definite, C
+      // semi-definite, tangential damping with a stiffness matrix, and in 3D the same along
+      // every tangent unless a friction ellipse fixes t.
+      {with_body(R"({"name": "b", )" + kCube +
+                 R"(, "shell": {"stiffness": [[1, 2, 0], [2, 1, 0], [0, 0, 1]]}})"),
+       "/bodies/1/shell/stiffness"},
+      {with_body(R"({"name": "b", )" + kCube + R"(, "shell": {"stiffness": [[1, 0], [0, 1]]}})"),
+       "/bodies/1/shell/stiffness"},
+      {with_body(R"({"name": "b", )" + kCube +
+                 R"(, "shell": {"stiffness": [[1, 0, 0], 5, [0, 0, 1]]}})"),
+       "/bodies/1/shell/stiffness/1"},
+      {with_body(R"({"name": "b", )" + kCube +
+                 R"(, "shell": {"stiffness": [[1, 0, 0], [0, 1, 0], [0, 0, "x"]]}})"),
+       "/bodies/1/shell/stiffness/2/2"},
+      {with_body(R"({"name": "b", )" + kCube +
+                 R"(, "shell": {"stiffness": 10, "damping": [[1, 0, 0], [0, 1, 0], [0, 0, 1]]}})"),
+       "/bodies/1/shell/damping"},
+      {with_body(R"({"name": "b", )" + kCube +
+                 R"(, "shell": {"stiffness": 10, "damping": [[-1, 0, 0], [0, 0, 0], [0, 0, 0]]}})"),
+       "/bodies/1/shell/damping"},
+      {with_body(R"({"name": "b", )" + kCube +
+                 R"(, "shell": {"stiffness": [[10, 0, 0], [0, 5, 0], [0, 0, 3]]}})"),
+       "/bodies/1/shell"},
+      {R"({"dimension": 2, "bodies": [{"name": "b", "shape": {"type": "circle", "radius": 1},
+          "shell": {"stiffness": [[1, 0, 0], [0, 1, 0], [0, 0, 1]]}}]})",
+       "/bodies/0/shell/stiffness"},
       {with_body(R"({"name": "b", )" + kCube + R"(, "torsion_radius": -0.1})"),
        "/bodies/1/torsion_radius"},
       {with_body(R"({"name": "b", )" + kCube + R"(, "friction_ellipse": {"e_t": 1}})"),

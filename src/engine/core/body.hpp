@@ -11,16 +11,33 @@
 
 namespace pegsim {
 
-// A quasi-rigid body's compliant shell over its rigid core (seed 001 §5): the shell's normal
-// force is the lumped Kelvin-Voigt spring-damper k delta_n + c d(delta_n)/dt of its deflection
-// delta_n, (33); at delta_n = max_deflection the rigid core takes over. Acts under the
-// geometrically implicit formulation; the others treat the body as rigid.
+// A quasi-rigid body's compliant shell over its rigid core (seed 001 §5): the lumped linear
+// Kelvin-Voigt model lambda = K delta + C d(delta)/dt of (33) and (37) on the contact's
+// deflections delta = (delta_n, delta_t, delta_o) along the normal and the friction directions
+// t, o; at delta_n = max_deflection the rigid core takes over (36). A shell with K and C zero
+// beyond their (n, n) entries deflects along the normal only. Acts under the geometrically
+// implicit formulation; the others treat the body as rigid.
 struct QuasiRigidShell {
-  double stiffness = 0.0;  // k, N/m; 0: no shell, the body is rigid
-  double damping = 0.0;    // c, N s/m
+  Mat3 stiffness = Mat3::Zero();  // K, N/m, rows and columns (n, t, o); K_nn = 0: no shell
+  Mat3 damping = Mat3::Zero();    // C, N s/m
   double max_deflection = std::numeric_limits<double>::infinity();  // delta_n^max, m
 
-  bool compliant() const { return stiffness > 0.0; }
+  // A shell along the normal alone: K_nn = k, C_nn = c.
+  static QuasiRigidShell normal(double k, double c = 0.0,
+                                double max_deflection = std::numeric_limits<double>::infinity()) {
+    QuasiRigidShell s;
+    s.stiffness(0, 0) = k;
+    s.damping(0, 0) = c;
+    s.max_deflection = max_deflection;
+    return s;
+  }
+  bool compliant() const { return stiffness(0, 0) > 0.0; }
+  // K or C has an entry beyond (n, n): the shell deflects along t and o too.
+  bool tangential() const {
+    Mat3 beyond_normal = stiffness.cwiseAbs() + damping.cwiseAbs();
+    beyond_normal(0, 0) = 0.0;
+    return beyond_normal.maxCoeff() > 0.0;
+  }
 };
 
 // Anisotropic friction under the geometrically implicit formulation (seed 001's ellipsoidal law

@@ -5,6 +5,8 @@
 #include <cmath>
 #include <limits>
 
+#include <Eigen/LU>
+
 #include "engine/dynamics/scene_checks.hpp"
 #include "engine/geometry/smooth_shapes.hpp"
 
@@ -37,15 +39,43 @@ bool same_shape(const Shape& a, const Shape& b) {
          a.polygon == b.polygon && a.compound == b.compound && a.smooth == b.smooth;
 }
 
+// Two springs (or dampers) K_a, K_b in series: their compliances K^-1 add. A matrix of its (n, n)
+// entry alone is rigid along t and o (compliance diag(1 / k_nn, 0, 0)); a zero or singular one
+// (a missing damper) leaves none in series.
+Mat3 in_series(const Mat3& a, const Mat3& b) {
+  auto normal_only = [](const Mat3& m) {
+    Mat3 beyond = m.cwiseAbs();
+    beyond(0, 0) = 0.0;
+    return beyond.maxCoeff() == 0.0;
+  };
+  auto compliance = [&](const Mat3& m, Mat3& out) {
+    if (normal_only(m)) {
+      out = Mat3::Zero();
+      out(0, 0) = 1.0 / m(0, 0);
+      return m(0, 0) > 0.0;
+    }
+    const Eigen::FullPivLU<Mat3> lu(m);
+    if (!lu.isInvertible()) return false;
+    out = lu.inverse();
+    return true;
+  };
+  Mat3 ca, cb;
+  if (!compliance(a, ca) || !compliance(b, cb)) return Mat3::Zero();
+  const Mat3 sum = ca + cb;
+  if (!normal_only(sum)) return sum.inverse();
+  Mat3 k = Mat3::Zero();
+  k(0, 0) = 1.0 / sum(0, 0);
+  return k;
+}
+
 }  // namespace
 
 QuasiRigidShell pair_shell(const QuasiRigidShell& a, const QuasiRigidShell& b) {
   if (!a.compliant()) return b;
   if (!b.compliant()) return a;
   QuasiRigidShell s;
-  s.stiffness = a.stiffness * b.stiffness / (a.stiffness + b.stiffness);
-  s.damping =
-      a.damping > 0.0 && b.damping > 0.0 ? a.damping * b.damping / (a.damping + b.damping) : 0.0;
+  s.stiffness = in_series(a.stiffness, b.stiffness);
+  s.damping = in_series(a.damping, b.damping);
   s.max_deflection = a.max_deflection + b.max_deflection;
   return s;
 }

@@ -36,8 +36,8 @@ ImplicitConvex polytope_convex(const Shape& shape);
 // The solver that answers every step of the formulation (formulation/implicit_step.hpp).
 inline constexpr const char* kImplicitSolver = "mcp-newton";
 
-// The shell of a pair: a body's own when the other is rigid; two shells in series (stiffness
-// k_a k_b / (k_a + k_b), dampers likewise, thicknesses added) when both have one, an
+// The shell of a pair: a body's own when the other is rigid; two shells in series (their
+// compliances K^-1 added, dampers likewise, thicknesses added) when both have one, an
 // approximation beyond the paper, which gives a shell to one body of a pair.
 QuasiRigidShell pair_shell(const QuasiRigidShell& a, const QuasiRigidShell& b);
 

@@ -52,20 +52,22 @@ int friction_rows(int dimension) {
   return dimension == 2 ? 1 : 3;
 }
 // A pair's unknowns, relative to its first: a1, a2, the friction impulses (p_t; p_o, p_r in
-// 3D), on a quasi-rigid pair delta-bar_n and delta_n, l1 (free when a's piece has several
-// functions), then the complementarity variables: l1 (a's piece of one function), a's
-// multipliers (m of them when m > 1), b's (n; l2 when n = 1), p_n (on a quasi-rigid pair p_ns)
-// and (quasi-rigid) p_nr. The slip measure sigma of (7) is no unknown: the projection form of
-// the friction law does without it, and it follows from the answer (slip_measure).
+// 3D), on a quasi-rigid pair delta-bar_n and delta_n (on a tangential shell delta_t too, and
+// delta_o in 3D), l1 (free when a's piece has several functions), then the complementarity
+// variables: l1 (a's piece of one function), a's multipliers (m of them when m > 1), b's (n; l2
+// when n = 1), p_n (on a quasi-rigid pair p_ns) and (quasi-rigid) p_nr. The slip measure sigma of
+// (7) is no unknown: the projection form of the friction law does without it, and it follows from
+// the answer (slip_measure).
 struct PairRows {
-  int a1 = 0, a2 = 0, friction = 0, offset = -1, deflection = -1;
+  int a1 = 0, a2 = 0, friction = 0, offset = -1, deflection = -1, shear = -1;
   int l1 = 0, la = 0, lb = 0, p_n = 0, p_core = -1;
   int m = 1, n = 1;  // functions of a's piece and of b's
   int size = 0;
   int first_bounded = 0;  // l1 and everything after it are >= 0
 };
 
-PairRows pair_rows(int dimension, bool compliant, int m, int n) {
+PairRows pair_rows(int dimension, const QuasiRigidShell& shell, int m, int n) {
+  const bool compliant = shell.compliant();
   PairRows r;
   r.m = m, r.n = n;
   int i = 0;
@@ -73,6 +75,7 @@ PairRows pair_rows(int dimension, bool compliant, int m, int n) {
   r.a2 = i, i += dimension;
   r.friction = i, i += friction_rows(dimension);
   if (compliant) r.offset = i++, r.deflection = i++;
+  if (compliant && shell.tangential()) r.shear = i, i += dimension - 1;
   if (m > 1) r.l1 = i++;
   r.first_bounded = i;
   if (m == 1) r.l1 = i++;
@@ -115,7 +118,7 @@ Layout make_layout(const std::vector<ImplicitBody>& bodies, const std::vector<Im
   }
   for (const ImplicitPair& p : pairs) {
     l.pair.push_back(l.size);
-    l.rows.push_back(pair_rows(dimension, p.shell.compliant(),
+    l.rows.push_back(pair_rows(dimension, p.shell,
                                int(piece_functions(bodies[std::size_t(p.a)], p.piece_a).size()),
                                int(piece_functions(bodies[std::size_t(p.b)], p.piece_b).size())));
     l.size += l.rows.back().size;
@@ -182,6 +185,7 @@ struct PairInputs {
   double h;
   int dimension;
   double deflection;  // delta_n at the start of the step (quasi-rigid pairs)
+  Vec3 shear;         // delta_t t + delta_o o at the start of the step (tangential shells), world
   // > 0: the friction disc's edge rounded over this many N s per kg of the pair's reduced mass
   // (a restart's smoothing, see implicit_step); 0: the exact projection.
   double rounding = 0.0;
@@ -241,6 +245,8 @@ void pair_equations(const PairInputs& in, const PairMap& m,
   const bool shell = pair.shell.compliant();
   if (shell)
     for (int* row : {&r.offset, &r.deflection, &r.p_core}) *row += p0;
+  const bool shear = r.shear >= 0;
+  if (shear) r.shear += p0;
   auto point = [&](int first) {
     Vec3S p;
     p << x(first), x(first + 1), D == 2 ? zero : x(first + 2);
@@ -381,16 +387,31 @@ void pair_equations(const PairInputs& in, const PairMap& m,
   out(r.p_n) = r.m == 1 ? implicit_value<S>(in.fa[0], rho12) : S(l1 * sqrt(g1.squaredNorm()));
   if (shell) {
     // (35): the deflection delta_n along b's normal at a2 reaches b's undeformed surface;
-    // (37): p_ns = h k delta_n + c (delta_n - delta_n^l); (38): the core, delta_n <= max.
-    // A shell's body is one function (the stage sees to it).
+    // (37): (p_ns, p_t, p_o) = h K delta + C (delta - delta^l); (38): the core, delta_n <= max.
+    // The start's tangential deflection is a world vector, taken along this step's t and o
+    // (the pair's frame turns with its normal). A shell's body is one function (the stage sees
+    // to it).
     const S delta = x(r.deflection);
     const Vec3S g2 = B.R * implicit_gradient<S>(in.fb[0], rho2);
     const Vec3S n2 = g2 / sqrt(g2.squaredNorm() + kTiny);
     const Vec3S undeformed = a2 + delta * n2;
     out(r.offset) = implicit_value<S>(in.fb[0], Vec3S(B.R.transpose() * (undeformed - B.x)));
     const QuasiRigidShell& s = pair.shell;
-    out(r.deflection) =
-        x(r.p_n) - (in.h * s.stiffness * delta + s.damping * (delta - in.deflection));
+    Vec3S d, d0;  // delta and delta^l on (n, t, o)
+    d << delta, shear ? x(r.shear) : zero, shear && D == 3 ? x(r.shear + 1) : zero;
+    const Vec3S shear0 = constant_like(in.shear, zero);
+    d0 << constant_like(in.deflection, zero), shear0.dot(t), shear0.dot(o);
+    Vec3S spring;
+    for (int i = 0; i < 3; ++i) {
+      spring(i) = zero;
+      for (int j = 0; j < 3; ++j)
+        spring(i) += in.h * s.stiffness(i, j) * d(j) + s.damping(i, j) * (d(j) - d0(j));
+    }
+    out(r.deflection) = x(r.p_n) - spring(0);
+    if (shear) {
+      out(r.shear) = p_t - spring(1);
+      if (D == 3) out(r.shear + 1) = p_o - spring(2);
+    }
     out(r.p_core) =
         std::isfinite(s.max_deflection) ? S(s.max_deflection - delta) : constant_like(1.0, zero);
   }
@@ -637,6 +658,10 @@ McpNewtonReport step_once(std::vector<ImplicitBody>& bodies, const std::vector<I
       z(first + r.deflection) = c.deflection;
       z(first + r.p_core) = c.p_core;
     }
+    if (r.shear >= 0) {
+      z(first + r.shear) = c.deflection_t;
+      if (D == 3) z(first + r.shear + 1) = c.deflection_o;
+    }
   };
   auto unpack_multipliers = [&](std::size_t k, const VecX& x) {
     ImplicitContact& c = contacts[k];
@@ -671,7 +696,7 @@ McpNewtonReport step_once(std::vector<ImplicitBody>& bodies, const std::vector<I
     // starting normal).
     const bool project = D == 3 && pair.tangent_axis.cross(n0).norm() > 1e-3;
     inputs.push_back({&a, &b, &pair, fa, fb, r, project ? pair.tangent_axis : fixed_axis(n0),
-                      project, options.h, D, c.deflection, 0.0});
+                      project, options.h, D, c.deflection, c.tangential_deflection(), 0.0});
   }
 
   NonlinearMcp mcp;
@@ -874,6 +899,8 @@ McpNewtonReport step_once(std::vector<ImplicitBody>& bodies, const std::vector<I
     c.p_n = z(first + r.p_n) + c.p_core;
     c.offset = shell ? z(first + r.offset) : 0.0;
     c.deflection = shell ? z(first + r.deflection) : 0.0;
+    c.deflection_t = r.shear >= 0 ? z(first + r.shear) : 0.0;
+    c.deflection_o = r.shear >= 0 && D == 3 ? z(first + r.shear + 1) : 0.0;
     const ImplicitBody& a = bodies[std::size_t(pairs[k].a)];
     const std::span<const ImplicitFunction> fa = inputs[k].fa;
     c.normal = (a.orientation * pair_normal(fa, c, to_body(a, c.a1))).normalized();

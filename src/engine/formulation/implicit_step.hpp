@@ -39,8 +39,11 @@
 // The quasi-rigid extension (§5, (33)-(38)) gives body b of a pair a compliant shell over a
 // rigid core: a2 lies on b's deformed surface g + delta-bar_n = 0, the deflection delta_n along
 // b's normal reaches the undeformed surface (35), the shell pushes with the spring-damper
-// impulse p_ns = h k delta_n + c (delta_n - delta_n^l) and the core's p_nr holds delta_n <=
-// delta_n^max.
+// impulse (p_ns, p_t, p_o) = h K delta + C (delta - delta^l) on delta = (delta_n, delta_t,
+// delta_o) (37) and the core's p_nr holds delta_n <= delta_n^max. The tangential deflections
+// delta_t, delta_o are unknowns where K or C reach beyond the normal; the friction law (5), (7)
+// still bounds p_t, p_o, and delta_t, delta_o follow from them (the paper gives them no other
+// equation); through K's and C's coupling entries they change the normal force.
 // Solved by the semismooth Newton method of mcp_newton.hpp with the Jacobian from automatic
 // differentiation of each pair's equations.
 // Planar mode (dimension 2): bodies in the x-y plane, nu = (v_x, v_y, omega_z), points in the
@@ -90,8 +93,7 @@ struct ImplicitPair {
   double mu = 0.0;
   // e_t, e_o, e_r of the ellipsoidal friction law (5); e_r = 0: no torsional friction.
   Vec3 e = Vec3::Ones();
-  // Body b's quasi-rigid shell (the paper's flexible body 2, §5.1; body a stays rigid). Normal
-  // only: friction at the contact stays rigid (delta_t = delta_o = 0).
+  // Body b's quasi-rigid shell (the paper's flexible body 2, §5.1; body a stays rigid).
   QuasiRigidShell shell;
   int piece_a = 0, piece_b = 0;  // the bodies' convex pieces (piece_count)
   // Anisotropic friction (e_t != e_o): t is this axis (world) projected on the contact plane.
@@ -113,12 +115,19 @@ struct ImplicitContact {
   // Quasi-rigid pairs: the deflection delta_n (m), the algebraic offset delta-bar_n of the
   // deformed surface g + delta-bar_n = 0, and the core's share p_nr of p_n (p_n = p_ns + p_nr).
   double deflection = 0.0, offset = 0.0, p_core = 0.0;
+  // A tangential shell's deflections delta_t, delta_o along tangent and o (m; 0 on the others).
+  double deflection_t = 0.0, deflection_o = 0.0;
   Vec3 normal = Vec3::UnitZ();   // grad f(a1) / |grad f(a1)|, from a onto b
   Vec3 tangent = Vec3::UnitX();  // t of p_t (o = normal x tangent)
   // f(a2): body a's function at b's closest point (on a quasi-rigid pair, b's point on its
   // deformed surface).
   double gap = 0.0;
   bool started = false;  // holds a solved step's values (warm start)
+
+  // The tangential deflection delta_t t + delta_o o as a world vector, m.
+  Vec3 tangential_deflection() const {
+    return deflection_t * tangent + deflection_o * normal.cross(tangent);
+  }
 };
 
 struct ImplicitStepOptions {
@@ -147,7 +156,7 @@ ImplicitStepReport implicit_step(std::vector<ImplicitBody>& bodies,
 // more per body on a supporting table: its friction impulses p_x, p_y, p_z; per body on a
 // prismatic joint to the world the impulses that hold it, 5 (planar 2)), one
 // more per function beyond the first on each of the pair's pieces, 3 more per quasi-rigid pair
-// (delta-bar_n, delta_n, p_nr).
+// (delta-bar_n, delta_n, p_nr) and 2 (planar 1) more on a tangential shell (delta_t, delta_o).
 int implicit_problem_size(const std::vector<ImplicitBody>& bodies,
                           const std::vector<ImplicitPair>& pairs, int dimension);
 

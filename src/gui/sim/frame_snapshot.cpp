@@ -89,6 +89,7 @@ FramePtr make_snapshot(const Model& model, const State& state, const StepReport*
       s.implicit = true;
       s.point_b = r.implicit[i].a2;
       s.deflection = r.implicit[i].deflection;
+      s.tangential_deflection = r.implicit[i].tangential_deflection();
     }
     f->contacts.push_back(s);
   }
@@ -138,6 +139,7 @@ FramePtr make_snapshot(const Model& model, const RunFrame& frame, const Settings
     s.implicit = settings && settings->formulation == Formulation::GeometricallyImplicit;
     s.point_b = rc.point_b;
     s.deflection = rc.deflection;
+    s.tangential_deflection = rc.tangential_deflection;
     f->contacts.push_back(s);
   }
   f->constraints = frame.constraints;

@@ -31,7 +31,8 @@ struct ContactSnapshot {
   // end-of-step closest points a1 and a2, and a quasi-rigid shell's deflection is known.
   bool implicit = false;
   Vec3 point_b = Vec3::Zero();
-  double deflection = 0.0;  // m
+  double deflection = 0.0;                    // delta_n, m
+  Vec3 tangential_deflection = Vec3::Zero();  // delta_t t + delta_o o, world, m
 
   // Total impulse on B (normal plus friction), world frame.
   Vec3 impulse() const { return normal_impulse * normal + friction_impulse; }

@@ -26,11 +26,14 @@ QString vec(const Vec3& v, int precision = 4) {
 }
 
 // Primary or secondary; a geometrically implicit contact holds the end-of-step closest points
-// instead, and on a quasi-rigid shell its deflection.
+// instead, and on a quasi-rigid shell its deflection (normal, and tangential where it has one).
 QString contact_kind(const ContactSnapshot& c) {
   if (!c.implicit) return c.primary ? "primary" : "secondary";
-  if (c.deflection > 1e-12) return QString("shell, deflection %1 m").arg(c.deflection, 0, 'g', 4);
-  return "closest points";
+  const double shear = c.tangential_deflection.norm();
+  if (c.deflection <= 1e-12 && shear <= 1e-12) return "closest points";
+  QString text = QString("shell, deflection %1 m").arg(c.deflection, 0, 'g', 4);
+  if (shear > 1e-12) text += QString(", tangential %1 m").arg(shear, 0, 'g', 4);
+  return text;
 }
 
 }  // namespace

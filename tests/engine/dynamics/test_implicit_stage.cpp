@@ -111,8 +111,8 @@ TEST(ImplicitStage, AShellOnEitherBodyOrTwoInSeriesStopTheBallAtTheSameDeflectio
     test::World w;
     const int ground = w.add_plane("ground", Vec3::Zero(), Quat::Identity(), 0.0);
     const int ball = w.add_sphere("ball", 0.5, m, Vec3(0.0, 0.0, 2.0), 0.0);
-    w.model.bodies[std::size_t(ground)].shell.stiffness = ground_k;
-    w.model.bodies[std::size_t(ball)].shell.stiffness = ball_k;
+    w.model.bodies[std::size_t(ground)].shell.stiffness(0, 0) = ground_k;
+    w.model.bodies[std::size_t(ball)].shell.stiffness(0, 0) = ball_k;
     Simulator sim(w.model, w.state, test::implicit_settings(2.5e-4, Vec3(0, 0, -kG)));
     double z = 2.0;
     for (int i = 0; i < 2800; ++i) {
@@ -127,6 +127,34 @@ TEST(ImplicitStage, AShellOnEitherBodyOrTwoInSeriesStopTheBallAtTheSameDeflectio
   EXPECT_NEAR(on_ground, d, 0.01 * d);
   EXPECT_NEAR(lowest(0.0, k), on_ground, 1e-6);
   EXPECT_NEAR(lowest(2.0 * k, 2.0 * k), on_ground, 1e-6);
+}
+
+// Two shells in contact act in series: their compliances K^-1 add, a shell along the normal
+// alone being rigid along t and o, and a missing damper leaves none.
+TEST(ImplicitStage, ShellsInSeriesAddTheirCompliances) {
+  const QuasiRigidShell a = QuasiRigidShell::normal(1000.0, 4.0, 0.01);
+  QuasiRigidShell b;
+  b.stiffness = Vec3(2000.0, 800.0, 600.0).asDiagonal();
+  b.damping = Vec3(8.0, 2.0, 2.0).asDiagonal();
+  b.max_deflection = 0.02;
+  const QuasiRigidShell s = pair_shell(a, b);
+  EXPECT_TRUE(s.stiffness.isApprox(Mat3(Vec3(2000.0 / 3.0, 800.0, 600.0).asDiagonal()), 1e-14))
+      << s.stiffness;
+  EXPECT_TRUE(s.damping.isApprox(Mat3(Vec3(8.0 / 3.0, 2.0, 2.0).asDiagonal()), 1e-14));
+  EXPECT_DOUBLE_EQ(s.max_deflection, 0.03);
+  EXPECT_TRUE(pair_shell(b, a).stiffness.isApprox(s.stiffness, 1e-14)) << "either order";
+  // Coupled: K = (K_a^-1 + K_b^-1)^-1.
+  b.stiffness(0, 1) = b.stiffness(1, 0) = 300.0;
+  QuasiRigidShell c = a;
+  c.stiffness(1, 1) = c.stiffness(2, 2) = 500.0;
+  const Mat3 sum = c.stiffness.inverse() + b.stiffness.inverse();
+  EXPECT_TRUE((pair_shell(c, b).stiffness * sum).isApprox(Mat3::Identity(), 1e-12));
+  // Two normal shells: k_a k_b / (k_a + k_b); a shell without damper leaves none.
+  const QuasiRigidShell n = pair_shell(a, QuasiRigidShell::normal(3000.0));
+  EXPECT_DOUBLE_EQ(n.stiffness(0, 0), 750.0);
+  EXPECT_FALSE(n.tangential());
+  EXPECT_EQ(n.damping, Mat3::Zero());
+  EXPECT_EQ(pair_shell(a, QuasiRigidShell{}).stiffness, a.stiffness) << "one shell: its own";
 }
 
 // Torsional friction (scene field torsion_radius, seed 001's e_r): a ball (m = 2, r = 0.5,
@@ -169,7 +197,7 @@ TEST(ImplicitStage, ShellsOnPolytopesJointsAndImplicitDrivesAreRefusedWithTheRea
       {{Shape::sphere(0.2), Vec3(-0.3, 0, 0)}, {Shape::sphere(0.2), Vec3(0.3, 0, 0)}})));
   w.add(dumbbell, Vec3(0, 0, 2));
   EXPECT_EQ(implicit_step_defect(w.model), "");
-  w.model.bodies[std::size_t(crate)].shell.stiffness = 1000.0;
+  w.model.bodies[std::size_t(crate)].shell.stiffness(0, 0) = 1000.0;
   w.model.bodies[std::size_t(crate)].shell.max_deflection = 0.01;
   EXPECT_NE(implicit_step_defect(w.model).find("body 'crate' is a convex polytope"),
             std::string::npos)

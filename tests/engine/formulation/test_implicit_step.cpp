@@ -289,7 +289,7 @@ DropResult drop_on_shell(double max_deflection, double h, double duration) {
   disc.inertia = Vec3(0.5, 0.5, 0.5).asDiagonal();
   disc.position = Vec3(0.0, 1.5, 0.0);
   std::vector<ImplicitPair> pairs{{0, 1, 0.0, Vec3::Ones(), {}}};
-  pairs[0].shell.stiffness = 1000.0;
+  pairs[0].shell.stiffness(0, 0) = 1000.0;
   pairs[0].shell.max_deflection = max_deflection;
   ImplicitStepOptions o;
   o.dimension = 2;
