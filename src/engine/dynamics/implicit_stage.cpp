@@ -378,6 +378,7 @@ void ImplicitStage::step(const Model& model, const Settings& settings,
   o.gravity = settings.gravity;
   o.solver.tolerance = settings.tolerance;
   o.solver.max_iterations = std::min(settings.max_iterations, 200);
+  o.take_best = settings.on_failure == FailurePolicy::Continue;
   r.timings.formulate = seconds_since(t0);
   const auto t1 = Clock::now();
   const ImplicitStepReport solve = implicit_step(bodies_, pairs_, contacts_, o);
@@ -397,9 +398,16 @@ void ImplicitStage::step(const Model& model, const Settings& settings,
                      std::to_string(solve.substeps) + " shorter steps (h/2 to h/" +
                      std::to_string(1 << o.max_halvings) + ")";
   }
+  if (solve.took_best) {
+    r.fell_back = true;
+    report.message =
+        "no answer at h nor in shorter steps; on_failure continue: the step ends at "
+        "the iterate of least residual (" +
+        solve.failure + ")";
+  }
   r.attempts = {report};
   r.problem_size = implicit_problem_size(bodies_, pairs_, o.dimension);
-  if (!solve.solved) {
+  if (!solve.solved && !solve.took_best) {
     r.failed = true;
     r.failure = std::string("no solver answered: ") + kImplicitSolver + " " + solve.failure;
     return;

@@ -606,9 +606,11 @@ double implicit_kinetic_energy(const std::vector<ImplicitBody>& bodies) {
 
 namespace {
 
+// One solve at options.h; `moved`: whether the bodies were moved to the end of the step (an
+// answer, or the best iterate under take_best).
 McpNewtonReport step_once(std::vector<ImplicitBody>& bodies, const std::vector<ImplicitPair>& pairs,
                           std::vector<ImplicitContact>& contacts,
-                          const ImplicitStepOptions& options) {
+                          const ImplicitStepOptions& options, bool* moved = nullptr) {
   const int D = options.dimension;
   const Layout layout = make_layout(bodies, pairs, D);
   const int n = layout.size;
@@ -823,6 +825,12 @@ McpNewtonReport step_once(std::vector<ImplicitBody>& bodies, const std::vector<I
   auto solve = [&]() {
     const VecX start = z;
     McpNewtonReport report = solve_mcp_newton(mcp, z, options.solver);
+    // The exact problem's attempts' iterate of least residual, for take_best.
+    VecX best = z;
+    double best_residual = report.residual;
+    auto keep = [&](const McpNewtonReport& r) {
+      if (r.residual < best_residual) best = z, best_residual = r.residual;
+    };
     // Mostly at the friction disc's edge, where the projection has no derivative (a contact
     // sliding at a slip speed near 0): first the problem with the edge rounded over 1e-8 N s per
     // kg of reduced mass, then the exact one from its answer.
@@ -836,6 +844,7 @@ McpNewtonReport step_once(std::vector<ImplicitBody>& bodies, const std::vector<I
       rounding = 0.0;
       if (rounded.solved) {
         report = solve_mcp_newton(mcp, z, options.solver);
+        keep(report);
         report.iterations += spent + rounded.iterations;
       }
     }
@@ -853,13 +862,19 @@ McpNewtonReport step_once(std::vector<ImplicitBody>& bodies, const std::vector<I
       for (std::size_t k = 0; k < pairs.size(); ++k) inputs[k].pair = &pairs[k];
       if (without.solved) {
         report = solve_mcp_newton(mcp, z, options.solver);
+        keep(report);
         report.iterations += spent + without.iterations;
       }
+    }
+    if (!report.solved && options.take_best) {
+      z = best;
+      report.residual = best_residual;
     }
     return report;
   };
   const McpNewtonReport report = solve();
-  if (!report.solved) return report;
+  if (!report.solved && !(options.take_best && z.allFinite())) return report;
+  if (moved) *moved = true;
 
   // The slip measures, from the answer (before the bodies move to the end of the step).
   std::vector<double> sigma(pairs.size());
@@ -933,6 +948,22 @@ void add_impulses(const ImplicitContact& earlier, ImplicitContact& c) {
   c.p_core += earlier.p_core * earlier.normal.dot(c.normal);
 }
 
+// A step found no answer: with options.take_best, the step at h again, ended at its attempts'
+// iterate of least residual (the bodies then move); else `failed` as it is.
+ImplicitStepReport take_best(std::vector<ImplicitBody>& bodies,
+                             const std::vector<ImplicitPair>& pairs,
+                             std::vector<ImplicitContact>& contacts,
+                             const ImplicitStepOptions& options, const ImplicitStepReport& failed) {
+  if (!options.take_best) return failed;
+  ImplicitStepReport report = failed;
+  const McpNewtonReport best = step_once(bodies, pairs, contacts, options, &report.took_best);
+  report.iterations += best.iterations;
+  report.solved = best.solved;  // as at the first try: the step is deterministic
+  report.took_best = report.took_best && !best.solved;
+  if (report.took_best) report.residual = best.residual;
+  return report;
+}
+
 // Where Newton finds no answer at h (mostly an impact: the end-of-step geometry far from the
 // start's), the step as two of h / 2 from the same start, each split again down to h / 2^halvings:
 // the same scheme (6) at a finer step, so that each solve starts nearer its answer. The
@@ -942,12 +973,15 @@ ImplicitStepReport step_halving(std::vector<ImplicitBody>& bodies,
                                 const std::vector<ImplicitPair>& pairs,
                                 std::vector<ImplicitContact>& contacts,
                                 const ImplicitStepOptions& options, int halvings) {
+  ImplicitStepOptions exact = options;
+  exact.take_best = false;
   ImplicitStepReport report;
-  static_cast<McpNewtonReport&>(report) = step_once(bodies, pairs, contacts, options);
-  if (report.solved || halvings == 0) return report;
+  static_cast<McpNewtonReport&>(report) = step_once(bodies, pairs, contacts, exact);
+  if (report.solved) return report;
+  if (halvings == 0) return take_best(bodies, pairs, contacts, options, report);
   const std::vector<ImplicitBody> start_bodies = bodies;
   const std::vector<ImplicitContact> start_contacts = contacts;
-  ImplicitStepOptions half = options;
+  ImplicitStepOptions half = exact;
   half.h = 0.5 * options.h;
   const ImplicitStepReport first = step_halving(bodies, pairs, contacts, half, halvings - 1);
   ImplicitStepReport second;
@@ -960,7 +994,7 @@ ImplicitStepReport step_halving(std::vector<ImplicitBody>& bodies,
   if (!second.solved) {  // the failure at h is the one to report
     bodies = start_bodies;
     contacts = start_contacts;
-    return report;
+    return take_best(bodies, pairs, contacts, options, report);
   }
   second.iterations += report.iterations + first.iterations;
   second.substeps += first.substeps;

@@ -138,15 +138,19 @@ struct ImplicitStepOptions {
   // Where Newton finds no answer at h, the step is taken as two of h / 2, each split again, down
   // to h / 2^max_halvings (0: fail at h).
   int max_halvings = 3;
+  // Where no answer is found at any of those, end the step at the iterate of least residual of
+  // the attempts at h (FailurePolicy::Continue) instead of leaving the bodies where they were.
+  bool take_best = false;
 };
 
 struct ImplicitStepReport : McpNewtonReport {
-  int substeps = 1;  // the step was taken as this many steps (h / 2^k each, in order)
+  int substeps = 1;        // the step was taken as this many steps (h / 2^k each, in order)
+  bool took_best = false;  // unsolved, ended at the best iterate (take_best)
 };
 
 // One step: on success the bodies hold their poses and velocities at the end of the step and
 // `contacts` (one per pair, resized) the pairs' unknowns; on failure the bodies are unchanged
-// and the report is the attempt at h.
+// (or, with take_best, at the best iterate's end of step) and the report is the attempt at h.
 ImplicitStepReport implicit_step(std::vector<ImplicitBody>& bodies,
                                  const std::vector<ImplicitPair>& pairs,
                                  std::vector<ImplicitContact>& contacts,

@@ -53,6 +53,44 @@ TEST(ImplicitStage, ADroppedBallFallsFreelyThenRestsOnTheGroundWithoutPenetratin
   EXPECT_EQ(r.problem_size, 6 + 12);
 }
 
+// on_failure (FailurePolicy): with Newton held to one iteration a solve, the ball's landing finds
+// no answer. Under "stop" the step fails and the ball stays where it was; under "continue" the
+// step ends at Newton's best iterate, reported as unsolved and fallen back, and the run goes on
+// (the steps before the landing are the same under both).
+TEST(ImplicitStage, OnFailureContinueEndsAnUnsolvedStepAtTheBestIterate) {
+  auto run = [](FailurePolicy policy, std::vector<StepReport>& reports, std::vector<double>& z) {
+    test::World w;
+    w.add_plane("ground", Vec3::Zero(), Quat::Identity(), 0.5);
+    const int ball = w.add_sphere("ball", 0.5, 2.0, Vec3(0.0, 0.0, 0.6));
+    Settings s = test::implicit_settings(0.01, Vec3(0, 0, -kG));
+    s.max_iterations = 1;
+    s.on_failure = policy;
+    Simulator sim(w.model, w.state, s);
+    for (int k = 0; k < 30; ++k) {
+      reports.push_back(sim.step());
+      z.push_back(sim.state().bodies[std::size_t(ball)].position.z());
+      if (reports.back().failed) break;
+    }
+  };
+  std::vector<StepReport> stop, go;
+  std::vector<double> z_stop, z_go;
+  run(FailurePolicy::Stop, stop, z_stop);
+  run(FailurePolicy::Continue, go, z_go);
+  ASSERT_TRUE(stop.back().failed) << "one Newton iteration cannot land the ball";
+  const std::size_t failed = stop.size() - 1;
+  EXPECT_EQ(z_stop[failed], failed > 0 ? z_stop[failed - 1] : 0.6) << "stop: the ball stays";
+  ASSERT_EQ(go.size(), 30u) << "continue: every step is taken";
+  for (std::size_t k = 0; k < failed; ++k) EXPECT_EQ(z_go[k], z_stop[k]) << k;
+  const StepReport& best = go[failed];
+  EXPECT_FALSE(best.failed);
+  EXPECT_FALSE(best.solve.solved());
+  EXPECT_TRUE(best.fell_back);
+  EXPECT_TRUE(std::isfinite(best.solve.residual));
+  EXPECT_NE(best.solve.message.find("least residual"), std::string::npos) << best.solve.message;
+  EXPECT_NE(z_go[failed], z_stop[failed]) << "the ball moved";
+  for (double z : z_go) EXPECT_TRUE(std::isfinite(z));
+}
+
 // Seed 001's Example 1 as a planar scene: the disc rolls at nu0 = (-3, 0, 3) for 10 s keeping
 // 6.75 J, its height and zero slip.
 TEST(ImplicitStage, Example1AsAPlanarModelRollsTheDiscForTenSeconds) {
