@@ -824,7 +824,21 @@ McpNewtonReport step_once(std::vector<ImplicitBody>& bodies, const std::vector<I
   // ends in a local minimum of the merit.
   auto solve = [&]() {
     const VecX start = z;
-    McpNewtonReport report = solve_mcp_newton(mcp, z, options.solver);
+    // First from velocities that are the last step's impulses' too: M nu = M nu^l + h (f_app +
+    // f_vp) + sum W p^l, the Newton-Euler rows met at the start. A resting pile then starts at
+    // rest, near its answer, rather than falling freely for a step; at least one Newton step
+    // refines such a start. The restarts below start from the free motion.
+    VecX F;
+    mcp.evaluate(z, F, nullptr);
+    for (std::size_t i = 0; i < bodies.size(); ++i) {
+      const int first = layout.body[i];
+      if (first < 0) continue;
+      const int dofs = body_dofs(D);
+      z.segment(first, dofs) += mass[i].ldlt().solve(VecX(F.segment(first, dofs)));
+    }
+    McpNewtonOptions refine = options.solver;
+    refine.min_iterations = 1;
+    McpNewtonReport report = solve_mcp_newton(mcp, z, refine);
     // The exact problem's attempts' iterate of least residual, for take_best.
     VecX best = z;
     double best_residual = report.residual;

@@ -151,7 +151,8 @@ McpNewtonReport solve_mcp_newton(const NonlinearMcp& mcp, VecX& z,
   Systems systems(options.sparse_from, mcp.local_blocks);
   for (report.iterations = 0; report.iterations < options.max_iterations; ++report.iterations) {
     report.residual = natural_residual(mcp, at.z, at.F);
-    if (report.residual <= options.tolerance) {
+    if (report.residual <= options.tolerance &&
+        (report.iterations >= options.min_iterations || report.residual == 0.0)) {
       report.solved = true;
       z = at.z;
       return report;
@@ -194,6 +195,11 @@ McpNewtonReport solve_mcp_newton(const NonlinearMcp& mcp, VecX& z,
         accepted = true;
         break;
       }
+    }
+    if (!accepted && report.residual <= options.tolerance) {  // a refining step found nothing
+      report.solved = true;
+      z = at.z;
+      return report;
     }
     if (!accepted) {
       report.failure =

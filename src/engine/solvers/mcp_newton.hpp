@@ -44,6 +44,9 @@ struct NonlinearMcp {
 struct McpNewtonOptions {
   double tolerance = 1e-10;  // on the natural residual |z - mid(l, u, z - F)|_inf
   int max_iterations = 100;
+  // Newton steps taken even from a start within the tolerance: a warm start near the answer
+  // is refined to it (quadratically) rather than accepted as it is.
+  int min_iterations = 0;
   // From this many unknowns the Newton systems are solved by sparse LU, below by dense LU.
   int sparse_from = 120;
 };
