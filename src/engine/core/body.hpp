@@ -11,6 +11,13 @@
 
 namespace pegsim {
 
+// Whether every entry of m but its (0, 0) is zero (a shell's matrix on the normal alone).
+inline bool only_normal_entry(const Mat3& m) {
+  Mat3 beyond = m.cwiseAbs();
+  beyond(0, 0) = 0.0;
+  return beyond.maxCoeff() == 0.0;
+}
+
 // A quasi-rigid body's compliant shell over its rigid core (seed 001 §5): the lumped linear
 // Kelvin-Voigt model lambda = K delta + C d(delta)/dt of (33) and (37) on the contact's
 // deflections delta = (delta_n, delta_t, delta_o) along the normal and the friction directions
@@ -33,11 +40,7 @@ struct QuasiRigidShell {
   }
   bool compliant() const { return stiffness(0, 0) > 0.0; }
   // K or C has an entry beyond (n, n): the shell deflects along t and o too.
-  bool tangential() const {
-    Mat3 beyond_normal = stiffness.cwiseAbs() + damping.cwiseAbs();
-    beyond_normal(0, 0) = 0.0;
-    return beyond_normal.maxCoeff() > 0.0;
-  }
+  bool tangential() const { return !only_normal_entry(stiffness) || !only_normal_entry(damping); }
 };
 
 // Anisotropic friction under the geometrically implicit formulation (seed 001's ellipsoidal law

@@ -43,13 +43,8 @@ bool same_shape(const Shape& a, const Shape& b) {
 // entry alone is rigid along t and o (compliance diag(1 / k_nn, 0, 0)); a zero or singular one
 // (a missing damper) leaves none in series.
 Mat3 in_series(const Mat3& a, const Mat3& b) {
-  auto normal_only = [](const Mat3& m) {
-    Mat3 beyond = m.cwiseAbs();
-    beyond(0, 0) = 0.0;
-    return beyond.maxCoeff() == 0.0;
-  };
-  auto compliance = [&](const Mat3& m, Mat3& out) {
-    if (normal_only(m)) {
+  auto compliance = [](const Mat3& m, Mat3& out) {
+    if (only_normal_entry(m)) {
       out = Mat3::Zero();
       out(0, 0) = 1.0 / m(0, 0);
       return m(0, 0) > 0.0;
@@ -62,7 +57,7 @@ Mat3 in_series(const Mat3& a, const Mat3& b) {
   Mat3 ca, cb;
   if (!compliance(a, ca) || !compliance(b, cb)) return Mat3::Zero();
   const Mat3 sum = ca + cb;
-  if (!normal_only(sum)) return sum.inverse();
+  if (!only_normal_entry(sum)) return sum.inverse();
   Mat3 k = Mat3::Zero();
   k(0, 0) = 1.0 / sum(0, 0);
   return k;

@@ -1,5 +1,6 @@
 #include "engine/formulation/implicit_step.hpp"
 
+#include <Eigen/Cholesky>
 #include <unsupported/Eigen/AutoDiff>
 
 #include <algorithm>
@@ -616,8 +617,9 @@ McpNewtonReport step_once(std::vector<ImplicitBody>& bodies, const std::vector<I
   const int n = layout.size;
   contacts.resize(pairs.size());
 
-  // Per body: M, M nu + h (f_app + f_vp); the start: the free motion.
+  // Per body: M (and its factors), M nu + h (f_app + f_vp); the start: the free motion.
   std::vector<MatX> mass(bodies.size());
+  std::vector<Eigen::LDLT<MatX>> mass_factors(bodies.size());
   std::vector<VecX> momentum(bodies.size());
   VecX z(n);
   for (std::size_t i = 0; i < bodies.size(); ++i) {
@@ -626,7 +628,8 @@ McpNewtonReport step_once(std::vector<ImplicitBody>& bodies, const std::vector<I
     mass[i] = mass_matrix(bodies[i], D);
     momentum[i] =
         mass[i] * velocity_of(bodies[i], D) + applied_impulse(bodies[i], mass[i], options);
-    z.segment(first, body_dofs(D)) = mass[i].ldlt().solve(momentum[i]);
+    mass_factors[i].compute(mass[i]);
+    z.segment(first, body_dofs(D)) = mass_factors[i].solve(momentum[i]);
     if (layout.support[i] >= 0) z.segment(layout.support[i], 3).setZero();
     if (layout.slide[i] >= 0) z.segment(layout.slide[i], D == 2 ? 2 : 5).setZero();
   }
@@ -834,7 +837,7 @@ McpNewtonReport step_once(std::vector<ImplicitBody>& bodies, const std::vector<I
       const int first = layout.body[i];
       if (first < 0) continue;
       const int dofs = body_dofs(D);
-      z.segment(first, dofs) += mass[i].ldlt().solve(VecX(F.segment(first, dofs)));
+      z.segment(first, dofs) += mass_factors[i].solve(VecX(F.segment(first, dofs)));
     }
     McpNewtonOptions refine = options.solver;
     refine.min_iterations = 1;
