@@ -17,53 +17,11 @@ namespace {
 // Coordinates this much smaller than the parts' size (relative) are rounding noise.
 constexpr double kRelativeTolerance = 1e-12;
 
-// Integrals over a solid of 1, x and x x^T (about the body origin), for unit density.
-struct Moments {
-  double volume = 0.0;
-  Vec3 first = Vec3::Zero();
-  Mat3 second = Mat3::Zero();
-
-  void add(const Moments& m, double sign) {
-    volume += sign * m.volume;
-    first += sign * m.first;
-    second += sign * m.second;
-  }
-};
-
 BodyState part_pose(const CompoundPart& part) {
   BodyState s;
   s.position = part.position;
   s.orientation = part.orientation;
   return s;
-}
-
-// Divergence theorem over the tetrahedral fans of the faces from a vertex o of the solid (as
-// polytope_mass_properties), then moved to the body origin.
-Moments solid_moments(const ConvexSolid& solid) {
-  Moments m;
-  if (solid.empty()) return m;
-  Mat3 canonical;
-  canonical << 2, 1, 1, 1, 2, 1, 1, 1, 2;
-  canonical /= 120.0;
-  const Vec3 o = solid.points.front();
-  Vec3 first = Vec3::Zero();
-  Mat3 second = Mat3::Zero();
-  for (int k = 0; k < solid.face_count(); ++k) {
-    const std::span<const Vec3> f = solid.face(k);
-    for (std::size_t i = 1; i + 1 < f.size(); ++i) {
-      Mat3 A;
-      A.col(0) = f[0] - o;
-      A.col(1) = f[i] - o;
-      A.col(2) = f[i + 1] - o;
-      const double det = A.determinant();
-      m.volume += det / 6.0;
-      first += det / 24.0 * (A.col(0) + A.col(1) + A.col(2));
-      second += det * A * canonical * A.transpose();
-    }
-  }
-  m.first = first + m.volume * o;
-  m.second = second + first * o.transpose() + o * first.transpose() + m.volume * o * o.transpose();
-  return m;
 }
 
 double scale_of(const std::vector<ConvexSolid>& solids) {
@@ -89,10 +47,11 @@ ConvexSolid intersect(ConvexSolid current, const ConvexSolid& other, double tole
 // recurses with the opposite sign. An empty intersection ends its branch, since every
 // intersection with more solids is empty too.
 void add_intersections(const std::vector<ConvexSolid>& solids, std::size_t start,
-                       const ConvexSolid& current, double sign, double tolerance, Moments& sum) {
+                       const ConvexSolid& current, double sign, double tolerance,
+                       SolidMoments& sum) {
   for (std::size_t k = start; k < solids.size(); ++k) {
     const ConvexSolid common = intersect(current, solids[k], tolerance);
-    const Moments m = solid_moments(common);
+    const SolidMoments m = solid_moments(common);
     if (!(m.volume > tolerance * tolerance * tolerance)) continue;
     sum.add(m, sign);
     add_intersections(solids, k + 1, common, -sign, tolerance, sum);
@@ -160,7 +119,7 @@ void check_parts(const std::vector<CompoundPart>& parts) {
 
 double union_volume(const std::vector<ConvexSolid>& solids) {
   const double tolerance = kRelativeTolerance * scale_of(solids);
-  Moments sum;
+  SolidMoments sum;
   for (std::size_t k = 0; k < solids.size(); ++k) {
     sum.add(solid_moments(solids[k]), 1.0);
     add_intersections(solids, k + 1, solids[k], -1.0, tolerance, sum);
@@ -174,14 +133,14 @@ ConvexSolid intersect_solids(const ConvexSolid& a, const ConvexSolid& b) {
 
 MassProperties compound_mass_properties(const Compound& compound) {
   if (compound.planar) return planar_compound_mass_properties(compound);
-  Moments sum;
+  SolidMoments sum;
   std::vector<ConvexSolid> solids;
   for (const CompoundPart& p : compound.parts) {
     if (p.shape.kind == ShapeKind::Sphere) {
       // A ball of radius r about c: int x x^T = V (r^2 / 5 I + c c^T).
       const MassProperties s = sphere_mass_properties(p.shape.radius);
-      const Moments m{s.volume, s.volume * p.position,
-                      s.inertia / 2.0 + s.volume * p.position * p.position.transpose()};
+      const SolidMoments m{s.volume, s.volume * p.position,
+                           s.inertia / 2.0 + s.volume * p.position * p.position.transpose()};
       sum.add(m, 1.0);
     } else {
       solids.push_back(posed_solid(*p.shape.polytope, part_pose(p)));

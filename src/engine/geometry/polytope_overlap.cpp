@@ -126,6 +126,34 @@ Vec3 solid_centroid(const ConvexSolid& solid) {
   return o + moment / six;
 }
 
+SolidMoments solid_moments(const ConvexSolid& solid, const Vec3& origin) {
+  SolidMoments m;
+  if (solid.empty()) return m;
+  Mat3 canonical;
+  canonical << 2, 1, 1, 1, 2, 1, 1, 1, 2;
+  canonical /= 120.0;
+  const Vec3 o = solid.points.front();
+  Vec3 first = Vec3::Zero();
+  Mat3 second = Mat3::Zero();
+  for (int k = 0; k < solid.face_count(); ++k) {
+    const std::span<const Vec3> f = solid.face(k);
+    for (std::size_t i = 1; i + 1 < f.size(); ++i) {
+      Mat3 A;
+      A.col(0) = f[0] - o;
+      A.col(1) = f[i] - o;
+      A.col(2) = f[i + 1] - o;
+      const double det = A.determinant();
+      m.volume += det / 6.0;
+      first += det / 24.0 * (A.col(0) + A.col(1) + A.col(2));
+      second += det * A * canonical * A.transpose();
+    }
+  }
+  const Vec3 d = o - origin;
+  m.first = first + m.volume * d;
+  m.second = second + first * d.transpose() + d * first.transpose() + m.volume * d * d.transpose();
+  return m;
+}
+
 const ConvexSolid& polytope_intersection(const Polytope& p, const BodyState& p_pose,
                                          const Polytope& q, const BodyState& q_pose,
                                          SolidWorkspace& w) {

@@ -55,6 +55,23 @@ double solid_volume(const ConvexSolid& solid);
 // Volume centroid of a closed convex solid of non-zero volume (the same tetrahedral fans).
 Vec3 solid_centroid(const ConvexSolid& solid);
 
+// Integrals over a solid of 1, x and x x^T, x measured from a chosen origin, for unit density.
+struct SolidMoments {
+  double volume = 0.0;
+  Vec3 first = Vec3::Zero();
+  Mat3 second = Mat3::Zero();
+
+  void add(const SolidMoments& m, double sign) {
+    volume += sign * m.volume;
+    first += sign * m.first;
+    second += sign * m.second;
+  }
+};
+
+// The moments of a closed solid about `origin`, by the divergence theorem over the tetrahedral
+// fans of its faces (as polytope_mass_properties). An origin near the solid loses no digits.
+SolidMoments solid_moments(const ConvexSolid& solid, const Vec3& origin = Vec3::Zero());
+
 // Buffers of polytope_intersection, reused from call to call.
 struct SolidWorkspace {
   ConvexSolid other, next, common;

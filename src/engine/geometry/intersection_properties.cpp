@@ -1,0 +1,199 @@
+#include "engine/geometry/intersection_properties.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <initializer_list>
+#include <numbers>
+#include <span>
+#include <vector>
+
+namespace pegsim {
+namespace {
+
+// Coordinates this much smaller than the solid's size (relative) are rounding noise.
+constexpr double kRelativeTolerance = 1e-12;
+// Unit normals closer than this are the same plane's.
+constexpr double kNormalTolerance = 1e-9;
+
+struct Plane {
+  Vec3 normal;
+  double offset;  // normal . x = offset on the plane
+};
+
+void solid_planes(const ConvexSolid& s, std::vector<Plane>& out) {
+  out.clear();
+  for (int k = 0; k < s.face_count(); ++k)
+    out.push_back({s.normals[k], s.normals[k].dot(s.face(k).front())});
+}
+
+bool on_some_plane(const std::vector<Plane>& planes, const Vec3& normal, const Vec3& x,
+                   double tolerance) {
+  for (const Plane& p : planes)
+    if ((p.normal - normal).norm() <= kNormalTolerance &&
+        std::abs(p.normal.dot(x) - p.offset) <= tolerance)
+      return true;
+  return false;
+}
+
+// Area vector of a planar polygon: half the sum of the fan's cross products.
+Vec3 area_vector(std::span<const Vec3> f) {
+  Vec3 s = Vec3::Zero();
+  for (std::size_t i = 1; i + 1 < f.size(); ++i) s += (f[i] - f[0]).cross(f[i + 1] - f[0]);
+  return 0.5 * s;
+}
+
+// Volume, centroid and inertia of the solid `common`; the normal and area from its faces on A's
+// planes and on B's (see the header). `away` is the normal when no face says (a solid inside the
+// other body).
+IntersectionProperties solid_properties(const ConvexSolid& common, const std::vector<Plane>& a,
+                                        const std::vector<Plane>& b, double tolerance,
+                                        const Vec3& away) {
+  IntersectionProperties out;
+  if (common.empty()) return out;
+  const Vec3 o = common.points.front();
+  const SolidMoments m = solid_moments(common, o);
+  if (!(m.volume > 0.0)) return out;
+  const Vec3 c = m.first / m.volume;
+  const Mat3 spread = m.second - m.volume * c * c.transpose();  // int (x - c)(x - c)^T
+  out.volume = m.volume;
+  out.centroid = o + c;
+  out.inertia = spread.trace() * Mat3::Identity() - spread;
+  Vec3 on_a = Vec3::Zero(), on_b = Vec3::Zero();
+  for (int k = 0; k < common.face_count(); ++k) {
+    const std::span<const Vec3> f = common.face(k);
+    const Vec3& n = common.normals[k];
+    const bool in_a = on_some_plane(a, n, f.front(), tolerance);
+    const bool in_b = on_some_plane(b, n, f.front(), tolerance);
+    if (in_a == in_b) continue;  // flush with both surfaces (or rounding): moves V on neither side
+    (in_a ? on_a : on_b) += area_vector(f);
+  }
+  // -dV/dd for B moved by d n / 2 and A by -d n / 2: n . (on_a - on_b) / 2.
+  const Vec3 gradient = 0.5 * (on_a - on_b);
+  out.area = gradient.norm();
+  out.normal = out.area > 0.0 ? Vec3(gradient / out.area) : away;
+  return out;
+}
+
+Vec3 unit_or_z(const Vec3& v) {
+  const double n = v.norm();
+  return n > 0.0 ? Vec3(v / n) : Vec3::UnitZ();
+}
+
+// A spherical cap of height h on a ball of radius r, measured along its axis from its base
+// plane: volume, centroid height u, variance of the height about u, and int x^2 dV across the
+// axis. Integrated in the height above the base, where every term is a product of h with
+// positive factors: no digits are lost when h << r (the thesis' (4.19)-(4.23) measure from the
+// ball's centre and subtract numbers of size r^2 to move to the cap).
+struct Cap {
+  double volume = 0.0, height = 0.0, variance = 0.0, lateral = 0.0;
+};
+
+Cap spherical_cap(double h, double r) {
+  h = std::clamp(h, 0.0, 2.0 * r);
+  const double pi = std::numbers::pi, w = 3.0 * r - h;
+  Cap c;
+  c.volume = pi * h * h * w / 3.0;
+  c.height = h * (4.0 * r - h) / (4.0 * w);
+  c.variance = h * h * (40.0 * r * r - 24.0 * r * h + 3.0 * h * h) / (80.0 * w * w);
+  c.lateral = pi * h * h * h * (20.0 * r * r - 15.0 * r * h + 3.0 * h * h) / 60.0;
+  return c;
+}
+
+// Caps on one axis e through `base`, each at signed height `at` (its centroid at base + at e).
+struct PlacedCap {
+  Cap cap;
+  double at;
+};
+
+void add_caps(std::initializer_list<PlacedCap> caps, const Vec3& base, const Vec3& e,
+              IntersectionProperties& out) {
+  double volume = 0.0, moment = 0.0, lateral = 0.0;
+  for (const PlacedCap& p : caps) {
+    volume += p.cap.volume;
+    moment += p.cap.volume * p.at;
+    lateral += p.cap.lateral;
+  }
+  const double s = moment / volume;
+  double axial = 0.0;  // int (height - s)^2 dV
+  for (const PlacedCap& p : caps)
+    axial += p.cap.volume * (p.cap.variance + (p.at - s) * (p.at - s));
+  out.volume = volume;
+  out.centroid = base + s * e;
+  const Mat3 along = e * e.transpose();
+  out.inertia = 2.0 * lateral * along + (lateral + axial) * (Mat3::Identity() - along);
+}
+
+}  // namespace
+
+IntersectionProperties polytope_intersection_properties(const Polytope& a, const BodyState& a_pose,
+                                                        const Polytope& b, const BodyState& b_pose,
+                                                        SolidWorkspace& w) {
+  // polytope_intersection clips its first solid by the second's planes.
+  const ConvexSolid& common = polytope_intersection(b, b_pose, a, a_pose, w);
+  double scale = 1.0;
+  for (const Vec3& v : w.other.points) scale = std::max(scale, v.cwiseAbs().maxCoeff());
+  std::vector<Plane> a_planes, b_planes;
+  solid_planes(w.other, a_planes);
+  place_solid(b, b_pose, w.next);
+  solid_planes(w.next, b_planes);
+  return solid_properties(common, a_planes, b_planes, kRelativeTolerance * scale,
+                          unit_or_z(b_pose.position - a_pose.position));
+}
+
+IntersectionProperties halfspace_polytope_intersection_properties(const Vec3& point,
+                                                                  const Vec3& normal,
+                                                                  const Polytope& b,
+                                                                  const BodyState& b_pose,
+                                                                  SolidWorkspace& w) {
+  place_solid(b, b_pose, w.other);
+  double scale = 1.0;
+  for (const Vec3& v : w.other.points) scale = std::max(scale, v.cwiseAbs().maxCoeff());
+  const double tolerance = kRelativeTolerance * scale;
+  clip_solid(w.other, normal, normal.dot(point), tolerance, w.common, w.cap);
+  std::vector<Plane> b_planes;
+  solid_planes(w.other, b_planes);
+  return solid_properties(w.common, {{normal, normal.dot(point)}}, b_planes, tolerance, normal);
+}
+
+IntersectionProperties sphere_intersection_properties(const Vec3& a_centre, double a_radius,
+                                                      const Vec3& b_centre, double b_radius) {
+  IntersectionProperties out;
+  const Vec3 between = b_centre - a_centre;
+  const double d = between.norm();
+  const double depth = a_radius + b_radius - d;  // along the centres
+  if (!(depth > 0.0)) return out;
+  out.normal = unit_or_z(between);
+  if (d <= std::abs(a_radius - b_radius)) {  // the smaller ball inside the other
+    const double r = std::min(a_radius, b_radius);
+    out.volume = 4.0 / 3.0 * std::numbers::pi * r * r * r;
+    out.centroid = a_radius < b_radius ? a_centre : b_centre;
+    out.inertia = 0.4 * out.volume * r * r * Mat3::Identity();
+    return out;
+  }
+  // The radical plane cuts the lens into a cap of A (on B's side) and one of B; their heights,
+  // from (4.12)-(4.13) as h_A = r_A - d_A, written without the difference of squares.
+  const double h_a = depth * (b_radius - a_radius + d) / (2.0 * d);
+  const double h_b = depth * (a_radius - b_radius + d) / (2.0 * d);
+  const Cap cap_a = spherical_cap(h_a, a_radius), cap_b = spherical_cap(h_b, b_radius);
+  const Vec3 base = a_centre + (a_radius - h_a) * out.normal;
+  add_caps({{cap_a, cap_a.height}, {cap_b, -cap_b.height}}, base, out.normal, out);
+  out.area = std::numbers::pi * h_a * (2.0 * a_radius - h_a);  // the lens' rim circle
+  return out;
+}
+
+IntersectionProperties halfspace_sphere_intersection_properties(const Vec3& point,
+                                                                const Vec3& normal,
+                                                                const Vec3& centre,
+                                                                double radius) {
+  IntersectionProperties out;
+  const double height = normal.dot(centre - point);
+  const double h = std::min(radius - height, 2.0 * radius);
+  if (!(h > 0.0)) return out;
+  out.normal = normal;
+  const Cap cap = spherical_cap(h, radius);
+  add_caps({{cap, cap.height}}, centre - height * normal, -normal, out);
+  out.area = std::numbers::pi * h * (2.0 * radius - h);
+  return out;
+}
+
+}  // namespace pegsim

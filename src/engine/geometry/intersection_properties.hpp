@@ -1,0 +1,54 @@
+// The common volume of two overlapping bodies A and B and the properties the volumetric contact
+// model (seed 002, §3.1 and ch. 4) turns into a force: the volume V, its centroid, its inertia
+// tensor about the centroid, and a normal.
+//
+// The thesis fits a plane to the intersection's contour and takes its normal, which fails where
+// the contact spans several planes (a cube in a matching hole). Here the normal is the gradient
+// of V with respect to moving B away from A: -dV/dd = sum over the intersection's faces on B's
+// surface of their outward area vectors. Where the faces on both surfaces close the solid, this
+// equals minus the same sum over A's faces, so it is symmetric; a face lying on both surfaces
+// (flush sides) moves V on neither side and counts for neither. Per convex piece pair this
+// points the way that separates the pieces fastest, and its length is the rate at which the
+// volume shrinks, the contact area that linearizes V over a step (V(d) ~ V - area d).
+#pragma once
+
+#include "engine/core/shape.hpp"
+#include "engine/core/state.hpp"
+#include "engine/geometry/polytope_overlap.hpp"
+
+namespace pegsim {
+
+struct IntersectionProperties {
+  double volume = 0.0;            // V, m^3
+  Vec3 centroid = Vec3::Zero();   // world frame
+  Mat3 inertia = Mat3::Zero();    // about the centroid at unit density, m^5
+  Vec3 normal = Vec3::UnitZ();    // unit, from A onto B (the way B leaves fastest)
+  double area = 0.0;              // -dV/dd along the normal, m^2
+
+  bool empty() const { return !(volume > 0.0); }
+};
+
+// A and B convex polytopes: B's solid clipped by A's face planes (exact up to rounding).
+IntersectionProperties polytope_intersection_properties(const Polytope& a, const BodyState& a_pose,
+                                                        const Polytope& b, const BodyState& b_pose,
+                                                        SolidWorkspace& w);
+
+// A the half-space {x : normal . (x - point) <= 0} (normal unit, out of A), B a polytope.
+IntersectionProperties halfspace_polytope_intersection_properties(const Vec3& point,
+                                                                  const Vec3& normal,
+                                                                  const Polytope& b,
+                                                                  const BodyState& b_pose,
+                                                                  SolidWorkspace& w);
+
+// Two balls: the lens of two spherical caps (thesis (4.12)-(4.23)) in forms without
+// cancellation for thin caps. When one ball lies inside the other the area is 0 and the normal
+// is along the centres (+z when they coincide).
+IntersectionProperties sphere_intersection_properties(const Vec3& a_centre, double a_radius,
+                                                      const Vec3& b_centre, double b_radius);
+
+// A the half-space as above, B a ball: one spherical cap.
+IntersectionProperties halfspace_sphere_intersection_properties(const Vec3& point,
+                                                                const Vec3& normal,
+                                                                const Vec3& centre, double radius);
+
+}  // namespace pegsim
