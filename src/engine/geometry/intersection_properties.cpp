@@ -183,8 +183,7 @@ IntersectionProperties sphere_intersection_properties(const Vec3& a_centre, doub
 
 IntersectionProperties halfspace_sphere_intersection_properties(const Vec3& point,
                                                                 const Vec3& normal,
-                                                                const Vec3& centre,
-                                                                double radius) {
+                                                                const Vec3& centre, double radius) {
   IntersectionProperties out;
   const double height = normal.dot(centre - point);
   const double h = std::min(radius - height, 2.0 * radius);

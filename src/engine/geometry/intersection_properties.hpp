@@ -19,11 +19,11 @@
 namespace pegsim {
 
 struct IntersectionProperties {
-  double volume = 0.0;            // V, m^3
-  Vec3 centroid = Vec3::Zero();   // world frame
-  Mat3 inertia = Mat3::Zero();    // about the centroid at unit density, m^5
-  Vec3 normal = Vec3::UnitZ();    // unit, from A onto B (the way B leaves fastest)
-  double area = 0.0;              // -dV/dd along the normal, m^2
+  double volume = 0.0;           // V, m^3
+  Vec3 centroid = Vec3::Zero();  // world frame
+  Mat3 inertia = Mat3::Zero();   // about the centroid at unit density, m^5
+  Vec3 normal = Vec3::UnitZ();   // unit, from A onto B (the way B leaves fastest)
+  double area = 0.0;             // -dV/dd along the normal, m^2
 
   bool empty() const { return !(volume > 0.0); }
 };

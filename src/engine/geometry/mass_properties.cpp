@@ -50,10 +50,15 @@ MassProperties sphere_mass_properties(double radius) {
 
 // Green's theorem over the triangles (r, v_i, v_i+1), r = vertex 0 to limit cancellation.
 MassProperties polygon_mass_properties(const Polygon& p) {
-  const Vec2 r = p.vertices.front();
+  return outline_mass_properties(p.vertices);
+}
+
+MassProperties outline_mass_properties(const std::vector<Vec2>& outline) {
+  const Vec2 r = outline.front();
+  const std::size_t n = outline.size();
   double area = 0.0, sx = 0.0, sy = 0.0, xx = 0.0, yy = 0.0, xy = 0.0;
-  for (int i = 0; i < p.size(); ++i) {
-    const Vec2 a = p.vertices[i] - r, b = p.vertices[p.next(i)] - r;
+  for (std::size_t i = 0; i < n; ++i) {
+    const Vec2 a = outline[i] - r, b = outline[(i + 1) % n] - r;
     const double c = a.x() * b.y() - a.y() * b.x();
     area += c / 2.0;
     sx += c * (a.x() + b.x()) / 6.0;

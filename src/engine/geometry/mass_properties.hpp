@@ -1,6 +1,8 @@
 // Volume, centroid and inertia of shapes of uniform density.
 #pragma once
 
+#include <vector>
+
 #include "engine/core/shape.hpp"
 
 namespace pegsim {
@@ -18,6 +20,8 @@ MassProperties sphere_mass_properties(double radius);
 // Laminae in the x-y plane: I_xx = int y^2, I_yy = int x^2, I_zz = I_xx + I_yy (the moment
 // about the out-of-plane axis, the only one a planar body uses), I_xy = -int x y.
 MassProperties polygon_mass_properties(const Polygon& p);  // exact (Green's theorem)
+// The same for any simple counter-clockwise outline (at least three vertices).
+MassProperties outline_mass_properties(const std::vector<Vec2>& outline);
 MassProperties circle_mass_properties(double radius);
 
 }  // namespace pegsim

@@ -116,10 +116,11 @@ TEST(IntersectionProperties, OffsetBoxesMeetInABox) {
   EXPECT_NEAR(p.volume, size.prod(), 1e-14);
   EXPECT_LE((p.centroid - Vec3(0.65, 0, 0.45)).norm(), 1e-14);
   const double v = size.prod();
-  const Mat3 box = (v / 12.0 * Vec3(size.y() * size.y() + size.z() * size.z(),
-                                    size.x() * size.x() + size.z() * size.z(),
-                                    size.x() * size.x() + size.y() * size.y()))
-                       .asDiagonal();
+  const Mat3 box =
+      (v / 12.0 *
+       Vec3(size.y() * size.y() + size.z() * size.z(), size.x() * size.x() + size.z() * size.z(),
+            size.x() * size.x() + size.y() * size.y()))
+          .asDiagonal();
   EXPECT_LE((p.inertia - box).norm(), 1e-14);
   // Raising B empties the box at the footprint's rate (0.7 m^2); moving it further over the
   // edge at the rate of its 1 x 0.1 side: the normal leans off the edge by atan(0.1 / 0.7),
@@ -130,14 +131,16 @@ TEST(IntersectionProperties, OffsetBoxesMeetInABox) {
 
 TEST(IntersectionProperties, TurnedPolytopesAgreeWithCountedPoints) {
   const Polytope a = make_box(1.0, 0.6, 0.8), b = make_cube(0.7);
-  const BodyState pa = pose(Vec3(0.1, -0.2, 0.0), Quat(Eigen::AngleAxisd(0.4, Vec3(1, 2, 3).normalized())));
-  const BodyState pb = pose(Vec3(0.55, 0.1, 0.35), Quat(Eigen::AngleAxisd(1.1, Vec3(-2, 1, 1).normalized())));
+  const BodyState pa =
+      pose(Vec3(0.1, -0.2, 0.0), Quat(Eigen::AngleAxisd(0.4, Vec3(1, 2, 3).normalized())));
+  const BodyState pb =
+      pose(Vec3(0.55, 0.1, 0.35), Quat(Eigen::AngleAxisd(1.1, Vec3(-2, 1, 1).normalized())));
   SolidWorkspace w;
   const IntersectionProperties p = polytope_intersection_properties(a, pa, b, pb, w);
   ASSERT_FALSE(p.empty());
   auto in_a = inside(a, pa), in_b = inside(b, pb);
-  const IntersectionProperties counted = count(
-      [&](const Vec3& x) { return in_a(x) && in_b(x); }, p.centroid, Vec3::Constant(0.6), 2'000'000);
+  const IntersectionProperties counted = count([&](const Vec3& x) { return in_a(x) && in_b(x); },
+                                               p.centroid, Vec3::Constant(0.6), 2'000'000);
   expect_close(p, counted, 0.01);
   expect_physical_inertia(p.inertia);
   // The same volume, centroid and inertia with the roles swapped; the normal turns round.
@@ -232,7 +235,8 @@ TEST(IntersectionProperties, ATiltedBoxInTheGround) {
   };
   EXPECT_NEAR(area_by_difference(shifted, 1e-6), p.area, 1e-6 * p.area);
   // Wholly above the ground: nothing; wholly below: the box, and no face to leave by.
-  EXPECT_TRUE(halfspace_polytope_intersection_properties(point, up, b, pose(Vec3(0, 0, 3)), w).empty());
+  EXPECT_TRUE(
+      halfspace_polytope_intersection_properties(point, up, b, pose(Vec3(0, 0, 3)), w).empty());
   const IntersectionProperties buried =
       halfspace_polytope_intersection_properties(point, up, b, pose(Vec3(0, 0, -3)), w);
   EXPECT_NEAR(buried.volume, 0.8 * 0.5 * 0.3, 1e-14);
@@ -280,7 +284,8 @@ TEST(IntersectionProperties, ASphereInTheGround) {
   const Vec3 up = Vec3(0.3, -0.2, 1).normalized(), point(0.1, 0.1, 0.0);
   for (double height : {0.7, 0.0, -0.6}) {
     const Vec3 centre = point + height * up + 0.3 * any_perpendicular(up);
-    const IntersectionProperties p = halfspace_sphere_intersection_properties(point, up, centre, 1.0);
+    const IntersectionProperties p =
+        halfspace_sphere_intersection_properties(point, up, centre, 1.0);
     EXPECT_NEAR(p.volume, sphere_halfspace_overlap_volume(1.0, height), 1e-14);
     const IntersectionProperties counted =
         count([&](const Vec3& x) { return (x - centre).norm() <= 1.0 && up.dot(x - point) <= 0.0; },
@@ -291,7 +296,8 @@ TEST(IntersectionProperties, ASphereInTheGround) {
     EXPECT_NEAR(p.area, std::numbers::pi * h * (2.0 - h), 1e-14);
   }
   // The cap's centroid depth below the plane, h (4r - h) / (4 (3r - h)): the half ball's 3r/8.
-  const IntersectionProperties half = halfspace_sphere_intersection_properties(point, up, point, 1.0);
+  const IntersectionProperties half =
+      halfspace_sphere_intersection_properties(point, up, point, 1.0);
   EXPECT_NEAR(up.dot(point - half.centroid), 3.0 / 8.0, 1e-15);
   EXPECT_TRUE(halfspace_sphere_intersection_properties(point, up, point + 1.5 * up, 1.0).empty());
   const IntersectionProperties buried =

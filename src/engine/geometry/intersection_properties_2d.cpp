@@ -1,0 +1,248 @@
+#include "engine/geometry/intersection_properties_2d.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <initializer_list>
+#include <numbers>
+
+#include "engine/geometry/mass_properties.hpp"
+#include "engine/geometry/polygon_overlap.hpp"
+
+namespace pegsim {
+namespace {
+
+constexpr double kRelativeTolerance = 1e-12;
+constexpr double kNormalTolerance = 1e-9;
+
+Vec3 lift(const Vec2& v) {
+  return Vec3(v.x(), v.y(), 0.0);
+}
+
+struct Line {
+  Vec2 normal;  // outward
+  double offset;
+};
+
+// The outward edge lines of a counter-clockwise outline: edge i's direction turned by -pi/2.
+std::vector<Line> edge_lines(const std::vector<Vec2>& outline) {
+  std::vector<Line> out;
+  for (std::size_t i = 0; i < outline.size(); ++i) {
+    const Vec2 e = outline[(i + 1) % outline.size()] - outline[i];
+    const double length = e.norm();
+    if (!(length > 0.0)) continue;
+    const Vec2 n = Vec2(e.y(), -e.x()) / length;
+    out.push_back({n, n.dot(outline[i])});
+  }
+  return out;
+}
+
+bool on_some_line(const std::vector<Line>& lines, const Vec2& normal, const Vec2& x,
+                  double tolerance) {
+  for (const Line& l : lines)
+    if ((l.normal - normal).norm() <= kNormalTolerance && std::abs(l.normal.dot(x) - l.offset) <= tolerance)
+      return true;
+  return false;
+}
+
+double scale_of(const std::vector<Vec2>& outline) {
+  double r = 1.0;
+  for (const Vec2& v : outline) r = std::max(r, v.cwiseAbs().maxCoeff());
+  return r;
+}
+
+// Area, centroid and inertia of the common outline; the normal and length from its edges on A's
+// lines and on B's, as the faces in 3D (intersection_properties.hpp).
+IntersectionProperties outline_properties(const std::vector<Vec2>& common,
+                                          const std::vector<Line>& a, const std::vector<Line>& b,
+                                          double tolerance, const Vec2& away) {
+  IntersectionProperties out;
+  if (common.size() < 3 || !(polygon_area(common) > 0.0)) return out;
+  const MassProperties m = outline_mass_properties(common);
+  out.volume = m.volume;
+  out.centroid = m.centroid;
+  out.inertia = m.inertia;
+  Vec2 on_a = Vec2::Zero(), on_b = Vec2::Zero();
+  for (std::size_t i = 0; i < common.size(); ++i) {
+    const Vec2 e = common[(i + 1) % common.size()] - common[i];
+    const double length = e.norm();
+    if (!(length > 0.0)) continue;
+    const Vec2 n = Vec2(e.y(), -e.x()) / length;
+    const bool in_a = on_some_line(a, n, common[i], tolerance);
+    const bool in_b = on_some_line(b, n, common[i], tolerance);
+    if (in_a == in_b) continue;
+    (in_a ? on_a : on_b) += length * n;
+  }
+  const Vec2 gradient = 0.5 * (on_a - on_b);
+  out.area = gradient.norm();
+  out.normal = lift(out.area > 0.0 ? Vec2(gradient / out.area) : away);
+  return out;
+}
+
+Vec2 unit_or_x(const Vec2& v) {
+  const double n = v.norm();
+  return n > 0.0 ? Vec2(v / n) : Vec2::UnitX();
+}
+
+// Gauss-Legendre nodes and weights on [0, 1] (Newton on P_n from the Chebyshev guesses).
+struct Quadrature {
+  static constexpr int n = 16;
+  std::array<double, n> nodes{}, weights{};
+  Quadrature() {
+    for (int i = 0; i < n; ++i) {
+      double x = std::cos(std::numbers::pi * (i + 0.75) / (n + 0.5)), dp = 0.0;
+      for (int iteration = 0; iteration < 100; ++iteration) {
+        double p0 = 1.0, p1 = x;
+        for (int k = 2; k <= n; ++k) {
+          const double p2 = ((2.0 * k - 1.0) * x * p1 - (k - 1.0) * p0) / k;
+          p0 = p1;
+          p1 = p2;
+        }
+        dp = n * (x * p1 - p0) / (x * x - 1.0);
+        const double dx = p1 / dp;
+        x -= dx;
+        if (std::abs(dx) < 1e-16) break;
+      }
+      nodes[std::size_t(i)] = 0.5 * (1.0 - x);
+      weights[std::size_t(i)] = 1.0 / ((1.0 - x * x) * dp * dp);
+    }
+  }
+};
+
+// A circular segment of height h on a disc of radius r, measured along its axis from its
+// chord: area, centroid height u, variance of the height about u, and int x^2 dA across the
+// axis. The half-width w(u) = sqrt((h - u)(2r - h + u)) has a square-root end at u = h; with
+// u = h (1 - s^2) every integrand is smooth in s and Gauss-Legendre is exact to rounding for
+// h <= r, without the difference of near-equal sector and triangle areas that the closed forms
+// take on thin segments. A segment over half the disc is the disc minus the other one.
+struct Segment {
+  double area = 0.0, height = 0.0, variance = 0.0, lateral = 0.0;
+};
+
+Segment circular_segment(double h, double r) {
+  h = std::clamp(h, 0.0, 2.0 * r);
+  if (!(h > 0.0)) return {};
+  if (h > r) {
+    const Segment rest = circular_segment(2.0 * r - h, r);
+    const double disc = std::numbers::pi * r * r, centre = h - r;  // the disc's centroid height
+    Segment s;
+    s.area = disc - rest.area;
+    const double moment = disc * centre + rest.area * rest.height;  // the rest lies at -height
+    s.height = moment / s.area;
+    const double second = disc * (r * r / 4.0 + centre * centre) -
+                          rest.area * (rest.variance + rest.height * rest.height);
+    s.variance = second / s.area - s.height * s.height;
+    s.lateral = disc * r * r / 4.0 - rest.lateral;
+    return s;
+  }
+  static const Quadrature q;
+  double area = 0.0, first = 0.0, second = 0.0, lateral = 0.0;
+  for (int i = 0; i < Quadrature::n; ++i) {
+    const double s = q.nodes[std::size_t(i)], u = h * (1.0 - s * s);
+    const double w = s * std::sqrt(h * (2.0 * r - h * s * s));
+    const double du = q.weights[std::size_t(i)] * 2.0 * h * s;
+    area += du * 2.0 * w;
+    first += du * 2.0 * w * u;
+    second += du * 2.0 * w * u * u;
+    lateral += du * 2.0 * w * w * w / 3.0;
+  }
+  Segment out;
+  out.area = area;
+  out.height = first / area;
+  out.variance = std::max(0.0, second / area - out.height * out.height);
+  out.lateral = lateral;
+  return out;
+}
+
+struct PlacedSegment {
+  Segment segment;
+  double at;
+};
+
+void add_segments(std::initializer_list<PlacedSegment> pieces, const Vec2& base, const Vec2& e,
+                  IntersectionProperties& out) {
+  double area = 0.0, moment = 0.0, lateral = 0.0;
+  for (const PlacedSegment& p : pieces) {
+    area += p.segment.area;
+    moment += p.segment.area * p.at;
+    lateral += p.segment.lateral;
+  }
+  const double s = moment / area;
+  double axial = 0.0;
+  for (const PlacedSegment& p : pieces)
+    axial += p.segment.area * (p.segment.variance + (p.at - s) * (p.at - s));
+  out.volume = area;
+  out.centroid = lift(base + s * e);
+  // int (x - c)(x - c)^T = axial e e^T + lateral e' e'^T; the lamina's I_xx = int y^2 etc.
+  const Vec2 across(-e.y(), e.x());
+  const Eigen::Matrix2d spread = axial * e * e.transpose() + lateral * across * across.transpose();
+  out.inertia << spread(1, 1), -spread(0, 1), 0.0, -spread(0, 1), spread(0, 0), 0.0, 0.0, 0.0,
+      spread.trace();
+}
+
+}  // namespace
+
+IntersectionProperties polygon_intersection_properties(const std::vector<Vec2>& a,
+                                                       const std::vector<Vec2>& b) {
+  std::vector<Vec2> common, scratch;
+  polygon_intersection(b, a, common, scratch);
+  Vec2 ca = Vec2::Zero(), cb = Vec2::Zero();
+  for (const Vec2& v : a) ca += v / double(a.size());
+  for (const Vec2& v : b) cb += v / double(b.size());
+  return outline_properties(common, edge_lines(a), edge_lines(b),
+                            kRelativeTolerance * std::max(scale_of(a), scale_of(b)),
+                            unit_or_x(cb - ca));
+}
+
+IntersectionProperties halfplane_polygon_intersection_properties(const Vec2& point,
+                                                                 const Vec2& normal,
+                                                                 const std::vector<Vec2>& b) {
+  // The half-plane is the left of the line through `point` along (-n_y, n_x).
+  std::vector<Vec2> common;
+  clip_polygon_left(b, point, point + Vec2(-normal.y(), normal.x()), common);
+  return outline_properties(common, {{normal, normal.dot(point)}}, edge_lines(b),
+                            kRelativeTolerance * scale_of(b), normal);
+}
+
+IntersectionProperties disc_intersection_properties(const Vec2& a_centre, double a_radius,
+                                                    const Vec2& b_centre, double b_radius) {
+  IntersectionProperties out;
+  const Vec2 between = b_centre - a_centre;
+  const double d = between.norm();
+  const double depth = a_radius + b_radius - d;
+  if (!(depth > 0.0)) return out;
+  const Vec2 e = unit_or_x(between);
+  out.normal = lift(e);
+  if (d <= std::abs(a_radius - b_radius)) {  // the smaller disc inside the other
+    const double r = std::min(a_radius, b_radius);
+    const MassProperties disc = circle_mass_properties(r);
+    out.volume = disc.volume;
+    out.centroid = lift(a_radius < b_radius ? a_centre : b_centre);
+    out.inertia = disc.inertia;
+    return out;
+  }
+  // The radical line cuts the lens into a segment of A (on B's side) and one of B, heights as
+  // for the balls' caps.
+  const double h_a = depth * (b_radius - a_radius + d) / (2.0 * d);
+  const double h_b = depth * (a_radius - b_radius + d) / (2.0 * d);
+  const Segment sa = circular_segment(h_a, a_radius), sb = circular_segment(h_b, b_radius);
+  add_segments({{sa, sa.height}, {sb, -sb.height}}, a_centre + (a_radius - h_a) * e, e, out);
+  out.area = 2.0 * std::sqrt(h_a * (2.0 * a_radius - h_a));  // the common chord
+  return out;
+}
+
+IntersectionProperties halfplane_disc_intersection_properties(const Vec2& point,
+                                                              const Vec2& normal,
+                                                              const Vec2& centre, double radius) {
+  IntersectionProperties out;
+  const double height = normal.dot(centre - point);
+  const double h = std::min(radius - height, 2.0 * radius);
+  if (!(h > 0.0)) return out;
+  out.normal = lift(normal);
+  const Segment s = circular_segment(h, radius);
+  add_segments({{s, s.height}}, centre - height * normal, -normal, out);
+  out.area = 2.0 * std::sqrt(h * (2.0 * radius - h));
+  return out;
+}
+
+}  // namespace pegsim

@@ -1,0 +1,188 @@
+// The common area of two planar bodies (volumetric contact, seed 002, planar mode): area,
+// centroid and inertia against closed forms and counted points, the normal and length against
+// finite differences of the area.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <functional>
+#include <numbers>
+#include <tuple>
+
+#include "engine/geometry/intersection_properties_2d.hpp"
+#include "engine/geometry/polygon_overlap.hpp"
+#include "engine/geometry/random_points.hpp"
+
+namespace pegsim {
+namespace {
+
+std::vector<Vec2> moved(const std::vector<Vec2>& outline, const Vec2& by) {
+  std::vector<Vec2> out;
+  for (const Vec2& v : outline) out.push_back(v + by);
+  return out;
+}
+
+std::vector<Vec2> rectangle(double wx, double wy, double angle, const Vec2& centre) {
+  std::vector<Vec2> out;
+  const Eigen::Rotation2Dd r(angle);
+  for (const Vec2& c : {Vec2(-1, -1), Vec2(1, -1), Vec2(1, 1), Vec2(-1, 1)})
+    out.push_back(centre + r * Vec2(0.5 * wx * c.x(), 0.5 * wy * c.y()));
+  return out;
+}
+
+bool inside_outline(const std::vector<Vec2>& p, const Vec2& x) {
+  for (std::size_t i = 0; i < p.size(); ++i) {
+    const Vec2 e = p[(i + 1) % p.size()] - p[i], d = x - p[i];
+    if (e.x() * d.y() - e.y() * d.x() < 0.0) return false;
+  }
+  return true;
+}
+
+// Area, centroid and lamina inertia of {x in square : in(x)} by counting random points.
+IntersectionProperties count(const std::function<bool(const Vec2&)>& in, const Vec2& centre,
+                             double half, int n) {
+  const std::vector<Vec2> unit = random_points_2d(11, n, 1.0);
+  const double cell = 4.0 * half * half / n;
+  double area = 0.0;
+  Vec2 first = Vec2::Zero();
+  Eigen::Matrix2d second = Eigen::Matrix2d::Zero();
+  for (const Vec2& u : unit) {
+    const Vec2 x = centre + half * u;
+    if (!in(x)) continue;
+    area += cell;
+    first += cell * (x - centre);
+    second += cell * (x - centre) * (x - centre).transpose();
+  }
+  IntersectionProperties out;
+  out.volume = area;
+  const Vec2 c = first / area;
+  out.centroid = Vec3(centre.x() + c.x(), centre.y() + c.y(), 0.0);
+  const Eigen::Matrix2d s = second - area * c * c.transpose();
+  out.inertia << s(1, 1), -s(0, 1), 0, -s(0, 1), s(0, 0), 0, 0, 0, s.trace();
+  return out;
+}
+
+void expect_close(const IntersectionProperties& got, const IntersectionProperties& want,
+                  double relative) {
+  EXPECT_NEAR(got.volume, want.volume, relative * want.volume);
+  EXPECT_LE((got.centroid - want.centroid).norm(), relative * std::sqrt(want.volume));
+  EXPECT_LE((got.inertia - want.inertia).norm(), 2.0 * relative * want.inertia.norm())
+      << got.inertia << "\nvs\n"
+      << want.inertia;
+}
+
+double rate(const std::function<double(double)>& area_at_shift, double step) {
+  return (area_at_shift(-step) - area_at_shift(step)) / (2.0 * step);
+}
+
+TEST(IntersectionProperties2d, TurnedRectanglesAgreeWithCountedPoints) {
+  const std::vector<Vec2> a = rectangle(1.0, 0.6, 0.3, Vec2(0.1, 0.0));
+  const std::vector<Vec2> b = rectangle(0.7, 0.5, -0.8, Vec2(0.6, 0.3));
+  const IntersectionProperties p = polygon_intersection_properties(a, b);
+  ASSERT_FALSE(p.empty());
+  EXPECT_NEAR(p.volume, polygon_overlap_area(a, b), 1e-14);
+  const IntersectionProperties counted =
+      count([&](const Vec2& x) { return inside_outline(a, x) && inside_outline(b, x); },
+            p.centroid.head<2>(), 0.5, 1'000'000);
+  expect_close(p, counted, 0.01);
+  // The length is the rate at which moving B along the normal empties the area, and moving it
+  // across the normal leaves the area as it is.
+  const Vec2 n = p.normal.head<2>(), t(-n.y(), n.x());
+  EXPECT_NEAR(p.normal.z(), 0.0, 0.0);
+  auto along = [&](const Vec2& dir) {
+    return [&, dir](double s) { return polygon_intersection_properties(a, moved(b, s * dir)).volume; };
+  };
+  EXPECT_NEAR(rate(along(n), 1e-6), p.area, 1e-7 * p.area);
+  EXPECT_NEAR(rate(along(t), 1e-6), 0.0, 1e-7 * p.area);
+  // Roles swapped: the same area, the normal turned round.
+  const IntersectionProperties q = polygon_intersection_properties(b, a);
+  EXPECT_NEAR(q.volume, p.volume, 1e-14);
+  EXPECT_LE((q.normal + p.normal).norm(), 1e-12);
+}
+
+// A square in a square slot 2 mm too narrow, the slot two walls and a floor: each part pushes
+// the square out of itself.
+TEST(IntersectionProperties2d, ASquareInATightSlotIsPushedAwayFromEachPart) {
+  const std::vector<Vec2> square = rectangle(1, 1, 0, Vec2(0, 0.5));
+  const double inner = 0.499;
+  const std::tuple<std::vector<Vec2>, Vec2> parts[] = {
+      {rectangle(0.5, 1, 0, Vec2(inner + 0.25, 0.5)), Vec2(-1, 0)},
+      {rectangle(0.5, 1, 0, Vec2(-inner - 0.25, 0.5)), Vec2(1, 0)},
+      {rectangle(3, 0.5, 0, Vec2(0, -0.249)), Vec2(0, 1)}};
+  for (const auto& [part, push] : parts) {
+    const IntersectionProperties p = polygon_intersection_properties(part, square);
+    ASSERT_FALSE(p.empty());
+    EXPECT_LE((p.normal.head<2>() - push).norm(), 1e-12);
+  }
+}
+
+TEST(IntersectionProperties2d, ATurnedRectangleInTheGround) {
+  const std::vector<Vec2> b = rectangle(0.8, 0.3, 0.5, Vec2(0.2, 0.1));
+  const Vec2 up = Vec2(0.2, 1).normalized(), point(0, 0.05);
+  const IntersectionProperties p = halfplane_polygon_intersection_properties(point, up, b);
+  ASSERT_FALSE(p.empty());
+  const IntersectionProperties counted = count(
+      [&](const Vec2& x) { return inside_outline(b, x) && up.dot(x - point) <= 0.0; },
+      p.centroid.head<2>(), 0.5, 1'000'000);
+  expect_close(p, counted, 0.01);
+  EXPECT_LE((p.normal.head<2>() - up).norm(), 1e-15);
+  auto shifted = [&](double s) {
+    return halfplane_polygon_intersection_properties(point, up, moved(b, s * up)).volume;
+  };
+  EXPECT_NEAR(rate(shifted, 1e-6), p.area, 1e-7 * p.area);
+}
+
+TEST(IntersectionProperties2d, DiscLensesAgreeWithCountedPoints) {
+  const Vec2 ca(0.1, -0.3);
+  const std::tuple<double, double, double> cases[] = {
+      {1.0, 0.6, 1.3}, {0.6, 1.0, 1.3}, {0.7, 0.7, 0.9}, {1.0, 0.6, 0.6}};
+  for (const auto& [ra, rb, d] : cases) {
+    const Vec2 e = Vec2(3, -4) / 5.0, cb = ca + d * e;
+    const IntersectionProperties p = disc_intersection_properties(ca, ra, cb, rb);
+    const IntersectionProperties counted = count(
+        [&](const Vec2& x) { return (x - ca).norm() <= ra && (x - cb).norm() <= rb; },
+        p.centroid.head<2>(), 1.0, 1'000'000);
+    expect_close(p, counted, 0.01);
+    EXPECT_LE((p.normal.head<2>() - e).norm(), 1e-15);
+    auto shifted = [&](double s) {
+      return disc_intersection_properties(ca, ra, cb + s * e, rb).volume;
+    };
+    EXPECT_NEAR(rate(shifted, 1e-6), p.area, 1e-7 * p.area);
+  }
+}
+
+// Circular segments against their closed forms: area r^2 (t - sin t cos t) with cos t = (r - h)
+// / r, centroid 2 r sin^3 t / (3 (t - sin t cos t)) from the centre; thin ones keep their digits
+// (area 4/3 h sqrt(2 r h) to first order).
+TEST(IntersectionProperties2d, CircularSegmentsMatchTheirClosedForms) {
+  const Vec2 point(0.2, -0.1), up = Vec2(1, 2).normalized();
+  for (double h : {0.05, 0.6, 1.0, 1.5, 1.95}) {
+    const double r = 1.0, t = std::acos((r - h) / r);
+    const double area = r * r * (t - std::sin(t) * std::cos(t));
+    const Vec2 centre = point + (r - h) * up;
+    const IntersectionProperties p = halfplane_disc_intersection_properties(point, up, centre, r);
+    EXPECT_NEAR(p.volume, area, 1e-14) << h;
+    const double from_centre = 2.0 * std::pow(std::sin(t), 3) / (3.0 * (t - std::sin(t) * std::cos(t)));
+    EXPECT_NEAR(up.dot(centre - p.centroid.head<2>()), from_centre, 1e-14) << h;
+    EXPECT_NEAR(p.area, 2.0 * r * std::sin(t), 1e-14) << h;
+  }
+  // Half the disc: int x^2 dA across the axis is pi r^4 / 8.
+  const IntersectionProperties half = halfplane_disc_intersection_properties(point, up, point, 1.0);
+  const Vec2 across(-up.y(), up.x());
+  const Eigen::Matrix2d spread{{half.inertia(1, 1), -half.inertia(0, 1)},
+                               {-half.inertia(0, 1), half.inertia(0, 0)}};
+  EXPECT_NEAR(across.dot(spread * across), std::numbers::pi / 8.0, 1e-14);
+  const Vec2 centre = point + (1.0 - 1e-10) * up;
+  const double h = 1.0 - up.dot(centre - point);  // the depth as rounded
+  const IntersectionProperties thin = halfplane_disc_intersection_properties(point, up, centre, 1.0);
+  EXPECT_NEAR(thin.volume, 4.0 / 3.0 * h * std::sqrt(2.0 * h), 1e-9 * thin.volume);
+  EXPECT_NEAR(up.dot(point - thin.centroid.head<2>()), 0.4 * h, 1e-15);  // world rounding
+  EXPECT_TRUE(halfplane_disc_intersection_properties(point, up, point + 1.5 * up, 1.0).empty());
+  const IntersectionProperties buried =
+      halfplane_disc_intersection_properties(point, up, point - 3.0 * up, 1.0);
+  EXPECT_NEAR(buried.volume, std::numbers::pi, 1e-14);
+  EXPECT_NEAR(buried.inertia(2, 2), std::numbers::pi / 2.0, 1e-14);
+  EXPECT_EQ(buried.area, 0.0);
+}
+
+}  // namespace
+}  // namespace pegsim
