@@ -7,6 +7,8 @@
 #include <span>
 #include <vector>
 
+#include "engine/geometry/axial_pieces.hpp"
+
 namespace pegsim {
 namespace {
 
@@ -80,47 +82,28 @@ Vec3 unit_or_z(const Vec3& v) {
 }
 
 // A spherical cap of height h on a ball of radius r, measured along its axis from its base
-// plane: volume, centroid height u, variance of the height about u, and int x^2 dV across the
-// axis. Integrated in the height above the base, where every term is a product of h with
+// plane. Integrated in the height above the base, where every term is a product of h with
 // positive factors: no digits are lost when h << r (the thesis' (4.19)-(4.23) measure from the
 // ball's centre and subtract numbers of size r^2 to move to the cap).
-struct Cap {
-  double volume = 0.0, height = 0.0, variance = 0.0, lateral = 0.0;
-};
-
-Cap spherical_cap(double h, double r) {
+AxialPiece spherical_cap(double h, double r) {
   h = std::clamp(h, 0.0, 2.0 * r);
   const double pi = std::numbers::pi, w = 3.0 * r - h;
-  Cap c;
-  c.volume = pi * h * h * w / 3.0;
+  AxialPiece c;
+  c.size = pi * h * h * w / 3.0;
   c.height = h * (4.0 * r - h) / (4.0 * w);
   c.variance = h * h * (40.0 * r * r - 24.0 * r * h + 3.0 * h * h) / (80.0 * w * w);
   c.lateral = pi * h * h * h * (20.0 * r * r - 15.0 * r * h + 3.0 * h * h) / 60.0;
   return c;
 }
 
-// Caps on one axis e through `base`, each at signed height `at` (its centroid at base + at e).
-struct PlacedCap {
-  Cap cap;
-  double at;
-};
-
-void add_caps(std::initializer_list<PlacedCap> caps, const Vec3& base, const Vec3& e,
+// Pieces on one axis e through `base`, summed into `out`.
+void add_caps(std::initializer_list<PlacedPiece> caps, const Vec3& base, const Vec3& e,
               IntersectionProperties& out) {
-  double volume = 0.0, moment = 0.0, lateral = 0.0;
-  for (const PlacedCap& p : caps) {
-    volume += p.cap.volume;
-    moment += p.cap.volume * p.at;
-    lateral += p.cap.lateral;
-  }
-  const double s = moment / volume;
-  double axial = 0.0;  // int (height - s)^2 dV
-  for (const PlacedCap& p : caps)
-    axial += p.cap.volume * (p.cap.variance + (p.at - s) * (p.at - s));
-  out.volume = volume;
-  out.centroid = base + s * e;
+  const AxialSum sum = add_pieces(caps);
+  out.volume = sum.size;
+  out.centroid = base + sum.at * e;
   const Mat3 along = e * e.transpose();
-  out.inertia = 2.0 * lateral * along + (lateral + axial) * (Mat3::Identity() - along);
+  out.inertia = 2.0 * sum.lateral * along + (sum.lateral + sum.axial) * (Mat3::Identity() - along);
 }
 
 }  // namespace
@@ -174,7 +157,7 @@ IntersectionProperties sphere_intersection_properties(const Vec3& a_centre, doub
   // from (4.12)-(4.13) as h_A = r_A - d_A, written without the difference of squares.
   const double h_a = depth * (b_radius - a_radius + d) / (2.0 * d);
   const double h_b = depth * (a_radius - b_radius + d) / (2.0 * d);
-  const Cap cap_a = spherical_cap(h_a, a_radius), cap_b = spherical_cap(h_b, b_radius);
+  const AxialPiece cap_a = spherical_cap(h_a, a_radius), cap_b = spherical_cap(h_b, b_radius);
   const Vec3 base = a_centre + (a_radius - h_a) * out.normal;
   add_caps({{cap_a, cap_a.height}, {cap_b, -cap_b.height}}, base, out.normal, out);
   out.area = std::numbers::pi * h_a * (2.0 * a_radius - h_a);  // the lens' rim circle
@@ -189,7 +172,7 @@ IntersectionProperties halfspace_sphere_intersection_properties(const Vec3& poin
   const double h = std::min(radius - height, 2.0 * radius);
   if (!(h > 0.0)) return out;
   out.normal = normal;
-  const Cap cap = spherical_cap(h, radius);
+  const AxialPiece cap = spherical_cap(h, radius);
   add_caps({{cap, cap.height}}, centre - height * normal, -normal, out);
   out.area = std::numbers::pi * h * (2.0 * radius - h);
   return out;

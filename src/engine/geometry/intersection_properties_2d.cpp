@@ -6,6 +6,7 @@
 #include <initializer_list>
 #include <numbers>
 
+#include "engine/geometry/axial_pieces.hpp"
 #include "engine/geometry/mass_properties.hpp"
 #include "engine/geometry/polygon_overlap.hpp"
 
@@ -40,7 +41,8 @@ std::vector<Line> edge_lines(const std::vector<Vec2>& outline) {
 bool on_some_line(const std::vector<Line>& lines, const Vec2& normal, const Vec2& x,
                   double tolerance) {
   for (const Line& l : lines)
-    if ((l.normal - normal).norm() <= kNormalTolerance && std::abs(l.normal.dot(x) - l.offset) <= tolerance)
+    if ((l.normal - normal).norm() <= kNormalTolerance &&
+        std::abs(l.normal.dot(x) - l.offset) <= tolerance)
       return true;
   return false;
 }
@@ -110,28 +112,23 @@ struct Quadrature {
 };
 
 // A circular segment of height h on a disc of radius r, measured along its axis from its
-// chord: area, centroid height u, variance of the height about u, and int x^2 dA across the
-// axis. The half-width w(u) = sqrt((h - u)(2r - h + u)) has a square-root end at u = h; with
+// chord. The half-width w(u) = sqrt((h - u)(2r - h + u)) has a square-root end at u = h; with
 // u = h (1 - s^2) every integrand is smooth in s and Gauss-Legendre is exact to rounding for
 // h <= r, without the difference of near-equal sector and triangle areas that the closed forms
 // take on thin segments. A segment over half the disc is the disc minus the other one.
-struct Segment {
-  double area = 0.0, height = 0.0, variance = 0.0, lateral = 0.0;
-};
-
-Segment circular_segment(double h, double r) {
+AxialPiece circular_segment(double h, double r) {
   h = std::clamp(h, 0.0, 2.0 * r);
   if (!(h > 0.0)) return {};
   if (h > r) {
-    const Segment rest = circular_segment(2.0 * r - h, r);
+    const AxialPiece rest = circular_segment(2.0 * r - h, r);
     const double disc = std::numbers::pi * r * r, centre = h - r;  // the disc's centroid height
-    Segment s;
-    s.area = disc - rest.area;
-    const double moment = disc * centre + rest.area * rest.height;  // the rest lies at -height
-    s.height = moment / s.area;
+    AxialPiece s;
+    s.size = disc - rest.size;
+    const double moment = disc * centre + rest.size * rest.height;  // the rest lies at -height
+    s.height = moment / s.size;
     const double second = disc * (r * r / 4.0 + centre * centre) -
-                          rest.area * (rest.variance + rest.height * rest.height);
-    s.variance = second / s.area - s.height * s.height;
+                          rest.size * (rest.variance + rest.height * rest.height);
+    s.variance = second / s.size - s.height * s.height;
     s.lateral = disc * r * r / 4.0 - rest.lateral;
     return s;
   }
@@ -146,36 +143,24 @@ Segment circular_segment(double h, double r) {
     second += du * 2.0 * w * u * u;
     lateral += du * 2.0 * w * w * w / 3.0;
   }
-  Segment out;
-  out.area = area;
+  AxialPiece out;
+  out.size = area;
   out.height = first / area;
   out.variance = std::max(0.0, second / area - out.height * out.height);
   out.lateral = lateral;
   return out;
 }
 
-struct PlacedSegment {
-  Segment segment;
-  double at;
-};
-
-void add_segments(std::initializer_list<PlacedSegment> pieces, const Vec2& base, const Vec2& e,
+// Pieces on one axis e through `base`, summed into `out`.
+void add_segments(std::initializer_list<PlacedPiece> pieces, const Vec2& base, const Vec2& e,
                   IntersectionProperties& out) {
-  double area = 0.0, moment = 0.0, lateral = 0.0;
-  for (const PlacedSegment& p : pieces) {
-    area += p.segment.area;
-    moment += p.segment.area * p.at;
-    lateral += p.segment.lateral;
-  }
-  const double s = moment / area;
-  double axial = 0.0;
-  for (const PlacedSegment& p : pieces)
-    axial += p.segment.area * (p.segment.variance + (p.at - s) * (p.at - s));
-  out.volume = area;
-  out.centroid = lift(base + s * e);
+  const AxialSum sum = add_pieces(pieces);
+  out.volume = sum.size;
+  out.centroid = lift(base + sum.at * e);
   // int (x - c)(x - c)^T = axial e e^T + lateral e' e'^T; the lamina's I_xx = int y^2 etc.
   const Vec2 across(-e.y(), e.x());
-  const Eigen::Matrix2d spread = axial * e * e.transpose() + lateral * across * across.transpose();
+  const Eigen::Matrix2d spread =
+      sum.axial * e * e.transpose() + sum.lateral * across * across.transpose();
   out.inertia << spread(1, 1), -spread(0, 1), 0.0, -spread(0, 1), spread(0, 0), 0.0, 0.0, 0.0,
       spread.trace();
 }
@@ -225,21 +210,20 @@ IntersectionProperties disc_intersection_properties(const Vec2& a_centre, double
   // for the balls' caps.
   const double h_a = depth * (b_radius - a_radius + d) / (2.0 * d);
   const double h_b = depth * (a_radius - b_radius + d) / (2.0 * d);
-  const Segment sa = circular_segment(h_a, a_radius), sb = circular_segment(h_b, b_radius);
+  const AxialPiece sa = circular_segment(h_a, a_radius), sb = circular_segment(h_b, b_radius);
   add_segments({{sa, sa.height}, {sb, -sb.height}}, a_centre + (a_radius - h_a) * e, e, out);
   out.area = 2.0 * std::sqrt(h_a * (2.0 * a_radius - h_a));  // the common chord
   return out;
 }
 
-IntersectionProperties halfplane_disc_intersection_properties(const Vec2& point,
-                                                              const Vec2& normal,
+IntersectionProperties halfplane_disc_intersection_properties(const Vec2& point, const Vec2& normal,
                                                               const Vec2& centre, double radius) {
   IntersectionProperties out;
   const double height = normal.dot(centre - point);
   const double h = std::min(radius - height, 2.0 * radius);
   if (!(h > 0.0)) return out;
   out.normal = lift(normal);
-  const Segment s = circular_segment(h, radius);
+  const AxialPiece s = circular_segment(h, radius);
   add_segments({{s, s.height}}, centre - height * normal, -normal, out);
   out.area = 2.0 * std::sqrt(h * (2.0 * radius - h));
   return out;

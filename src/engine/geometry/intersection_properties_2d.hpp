@@ -26,8 +26,7 @@ IntersectionProperties disc_intersection_properties(const Vec2& a_centre, double
                                                     const Vec2& b_centre, double b_radius);
 
 // A the half-plane as above, B a disc: one circular segment.
-IntersectionProperties halfplane_disc_intersection_properties(const Vec2& point,
-                                                              const Vec2& normal,
+IntersectionProperties halfplane_disc_intersection_properties(const Vec2& point, const Vec2& normal,
                                                               const Vec2& centre, double radius);
 
 }  // namespace pegsim

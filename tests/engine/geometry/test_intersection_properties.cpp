@@ -14,16 +14,10 @@
 #include "engine/geometry/intersection_properties.hpp"
 #include "engine/geometry/random_points.hpp"
 #include "engine/geometry/sphere_overlap.hpp"
+#include "posed.hpp"
 
 namespace pegsim {
 namespace {
-
-BodyState pose(const Vec3& p, const Quat& q = Quat::Identity()) {
-  BodyState s;
-  s.position = p;
-  s.orientation = q;
-  return s;
-}
 
 // Inside a posed polytope: on the inner side of every face plane.
 std::function<bool(const Vec3&)> inside(const Polytope& p, const BodyState& at) {

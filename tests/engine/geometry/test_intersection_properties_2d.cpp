@@ -89,7 +89,8 @@ TEST(IntersectionProperties2d, TurnedRectanglesAgreeWithCountedPoints) {
   const Vec2 n = p.normal.head<2>(), t(-n.y(), n.x());
   EXPECT_NEAR(p.normal.z(), 0.0, 0.0);
   auto along = [&](const Vec2& dir) {
-    return [&, dir](double s) { return polygon_intersection_properties(a, moved(b, s * dir)).volume; };
+    return
+        [&, dir](double s) { return polygon_intersection_properties(a, moved(b, s * dir)).volume; };
   };
   EXPECT_NEAR(rate(along(n), 1e-6), p.area, 1e-7 * p.area);
   EXPECT_NEAR(rate(along(t), 1e-6), 0.0, 1e-7 * p.area);
@@ -120,9 +121,9 @@ TEST(IntersectionProperties2d, ATurnedRectangleInTheGround) {
   const Vec2 up = Vec2(0.2, 1).normalized(), point(0, 0.05);
   const IntersectionProperties p = halfplane_polygon_intersection_properties(point, up, b);
   ASSERT_FALSE(p.empty());
-  const IntersectionProperties counted = count(
-      [&](const Vec2& x) { return inside_outline(b, x) && up.dot(x - point) <= 0.0; },
-      p.centroid.head<2>(), 0.5, 1'000'000);
+  const IntersectionProperties counted =
+      count([&](const Vec2& x) { return inside_outline(b, x) && up.dot(x - point) <= 0.0; },
+            p.centroid.head<2>(), 0.5, 1'000'000);
   expect_close(p, counted, 0.01);
   EXPECT_LE((p.normal.head<2>() - up).norm(), 1e-15);
   auto shifted = [&](double s) {
@@ -138,9 +139,9 @@ TEST(IntersectionProperties2d, DiscLensesAgreeWithCountedPoints) {
   for (const auto& [ra, rb, d] : cases) {
     const Vec2 e = Vec2(3, -4) / 5.0, cb = ca + d * e;
     const IntersectionProperties p = disc_intersection_properties(ca, ra, cb, rb);
-    const IntersectionProperties counted = count(
-        [&](const Vec2& x) { return (x - ca).norm() <= ra && (x - cb).norm() <= rb; },
-        p.centroid.head<2>(), 1.0, 1'000'000);
+    const IntersectionProperties counted =
+        count([&](const Vec2& x) { return (x - ca).norm() <= ra && (x - cb).norm() <= rb; },
+              p.centroid.head<2>(), 1.0, 1'000'000);
     expect_close(p, counted, 0.01);
     EXPECT_LE((p.normal.head<2>() - e).norm(), 1e-15);
     auto shifted = [&](double s) {
@@ -161,7 +162,8 @@ TEST(IntersectionProperties2d, CircularSegmentsMatchTheirClosedForms) {
     const Vec2 centre = point + (r - h) * up;
     const IntersectionProperties p = halfplane_disc_intersection_properties(point, up, centre, r);
     EXPECT_NEAR(p.volume, area, 1e-14) << h;
-    const double from_centre = 2.0 * std::pow(std::sin(t), 3) / (3.0 * (t - std::sin(t) * std::cos(t)));
+    const double from_centre =
+        2.0 * std::pow(std::sin(t), 3) / (3.0 * (t - std::sin(t) * std::cos(t)));
     EXPECT_NEAR(up.dot(centre - p.centroid.head<2>()), from_centre, 1e-14) << h;
     EXPECT_NEAR(p.area, 2.0 * r * std::sin(t), 1e-14) << h;
   }
@@ -173,7 +175,8 @@ TEST(IntersectionProperties2d, CircularSegmentsMatchTheirClosedForms) {
   EXPECT_NEAR(across.dot(spread * across), std::numbers::pi / 8.0, 1e-14);
   const Vec2 centre = point + (1.0 - 1e-10) * up;
   const double h = 1.0 - up.dot(centre - point);  // the depth as rounded
-  const IntersectionProperties thin = halfplane_disc_intersection_properties(point, up, centre, 1.0);
+  const IntersectionProperties thin =
+      halfplane_disc_intersection_properties(point, up, centre, 1.0);
   EXPECT_NEAR(thin.volume, 4.0 / 3.0 * h * std::sqrt(2.0 * h), 1e-9 * thin.volume);
   EXPECT_NEAR(up.dot(point - thin.centroid.head<2>()), 0.4 * h, 1e-15);  // world rounding
   EXPECT_TRUE(halfplane_disc_intersection_properties(point, up, point + 1.5 * up, 1.0).empty());

@@ -11,16 +11,10 @@
 #include "engine/geometry/minimum_translation.hpp"
 #include "engine/geometry/polygon_overlap.hpp"
 #include "engine/geometry/polytope_overlap.hpp"
+#include "posed.hpp"
 
 namespace pegsim {
 namespace {
-
-BodyState pose(const Vec3& p, const Quat& q = Quat::Identity()) {
-  BodyState s;
-  s.position = p;
-  s.orientation = q;
-  return s;
-}
 
 std::vector<Vec2> rectangle(double hx, double hy, double angle, const Vec2& centre) {
   std::vector<Vec2> out;

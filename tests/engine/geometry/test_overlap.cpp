@@ -9,16 +9,10 @@
 #include "engine/geometry/polygon_overlap.hpp"
 #include "engine/geometry/polytope_overlap.hpp"
 #include "engine/geometry/sphere_overlap.hpp"
+#include "posed.hpp"
 
 namespace pegsim {
 namespace {
-
-BodyState pose(const Vec3& p, const Quat& q = Quat::Identity()) {
-  BodyState s;
-  s.position = p;
-  s.orientation = q;
-  return s;
-}
 
 std::vector<Vec2> square(double half, double angle, const Vec2& centre = Vec2::Zero()) {
   std::vector<Vec2> out;
