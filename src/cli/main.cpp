@@ -105,7 +105,8 @@ commands:
       --formulation NAME           @FORMULATIONS@
                                    ncp (the quadratic cone) takes the solvers
                                    @NCP_SOLVERS@
-      --contact-model NAME         sm | lnc | peg | corrective (thesis Ch. 4, §5.2)
+      --contact-model NAME         sm | lnc | peg | corrective | volumetric (thesis Ch. 4,
+                                   §5.2; volumetric: seed 002)
       --sm-enforce primary|all     contacts the standard model enforces: primary ones, or
                                    every one within epsilon (the thesis' experiments)
       --gyroscopic midpoint|implicit|explicit  the gyroscopic term: the midpoint Lie
@@ -219,7 +220,8 @@ void apply_overrides(const Args& a, Settings& s, int dimension) {
   }
   if (auto v = a.value("contact-model")) {
     if (!parse_contact_model(*v, s.contact_model))
-      throw UsageError("--contact-model: expected sm, lnc, peg or corrective, got '" + *v + "'");
+      throw UsageError("--contact-model: expected sm, lnc, peg, corrective or volumetric, got '" +
+                       *v + "'");
   }
   if (auto v = a.value("sm-enforce")) {
     if (!parse_sm_enforce(*v, s.sm_enforce))

@@ -98,8 +98,9 @@ Settings read_settings(hid_t file) {
   if (h5::has_attribute(id, "contact_model")) {
     const std::string model = h5::read_string_attribute(id, "contact_model");
     if (!parse_contact_model(model, s.contact_model))
-      throw Failure("/settings contact_model: expected sm, lnc, peg or corrective, got '" + model +
-                    "'");
+      throw Failure(
+          "/settings contact_model: expected sm, lnc, peg, corrective or volumetric, got '" +
+          model + "'");
   }
   // Files written before the option enforced primary contacts only.
   if (h5::has_attribute(id, "sm_enforce")) {

@@ -133,8 +133,9 @@ Settings from_row(const SettingsRow& r) {
     throw h5::Failure("/settings_log on_failure: expected stop or continue, got '" + policy + "'");
   const std::string model = get(r.contact_model);
   if (!model.empty() && !parse_contact_model(model, s.contact_model))
-    throw h5::Failure("/settings_log contact_model: expected sm, lnc, peg or corrective, got '" +
-                      model + "'");
+    throw h5::Failure(
+        "/settings_log contact_model: expected sm, lnc, peg, corrective or volumetric, got '" +
+        model + "'");
   const std::string which = get(r.sm_enforce);
   if (!which.empty() && !parse_sm_enforce(which, s.sm_enforce))
     throw h5::Failure("/settings_log sm_enforce: expected primary or all, got '" + which + "'");

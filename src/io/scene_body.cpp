@@ -166,6 +166,21 @@ bool same_about_normal(const Mat3& m) {
 // matrices on (n, t, o), 3D, or (n, t), 2D) and max_deflection > 0 (the shell's thickness over
 // the rigid core; without it the core is never reached). A shell that deflects tangentially
 // needs a stiffness matrix: its tangential rows are h K delta + C (delta - delta^l) = p_t.
+// {"stiffness": k_v, "damping": a}: the body's layer under the volumetric contact model. A
+// planar body's stiffness is per unit of common area, with its own default.
+VolumetricLayer volumetric_layer(const JsonNode& node, int dimension) {
+  node.require_object("a volumetric layer object {\"stiffness\": k_v, \"damping\": a}");
+  node.allow_only({"stiffness", "damping"});
+  VolumetricLayer layer;
+  if (dimension == 2) layer.stiffness = kPlanarLayerStiffness;
+  if (auto n = node.find("stiffness"))
+    layer.stiffness =
+        n->positive(dimension == 2 ? "a stiffness k_v > 0 in N/m^2 (of common area)"
+                                   : "a stiffness k_v > 0 in N/m^3 (of common volume)");
+  if (auto n = node.find("damping")) layer.damping = n->non_negative("a damping a >= 0 in s/m");
+  return layer;
+}
+
 QuasiRigidShell shell(const JsonNode& node, int dimension) {
   node.require_object("a shell object {\"stiffness\": K, \"damping\": C, \"max_deflection\": d}");
   node.allow_only({"stiffness", "damping", "max_deflection"});
@@ -224,9 +239,26 @@ SupportFriction support_friction(const JsonNode& node) {
 
 SceneBody parse_body(const JsonNode& b, const std::filesystem::path& base_dir, int dimension) {
   b.require_object("a body object");
-  b.allow_only({"name", "shape", "position", "orientation", "velocity", "angular_velocity", "mass",
-                "density", "inertia", "mu", "color", "static", "visible", "no_collide",
-                "appear_time", "shell", "torsion_radius", "friction_ellipse", "support_friction"});
+  b.allow_only({"name",
+                "shape",
+                "position",
+                "orientation",
+                "velocity",
+                "angular_velocity",
+                "mass",
+                "density",
+                "inertia",
+                "mu",
+                "color",
+                "static",
+                "visible",
+                "no_collide",
+                "appear_time",
+                "shell",
+                "torsion_radius",
+                "friction_ellipse",
+                "support_friction",
+                "volumetric"});
   SceneBody out;
   Body& body = out.body;
   BodyState& state = out.state;
@@ -285,6 +317,8 @@ SceneBody parse_body(const JsonNode& b, const std::filesystem::path& base_dir, i
   if (auto n = b.find("no_collide")) out.no_collide = no_collide(*n);
   if (auto n = b.find("appear_time")) body.appear_time = n->non_negative("a time >= 0 in s");
   if (auto n = b.find("shell")) body.shell = shell(*n, dimension);
+  if (dimension == 2) body.layer.stiffness = kPlanarLayerStiffness;
+  if (auto n = b.find("volumetric")) body.layer = volumetric_layer(*n, dimension);
   if (auto n = b.find("friction_ellipse")) {
     const char* what = "no friction_ellipse in a 2D scene (its contacts have one tangent)";
     if (dimension == 2) n->fail(what);

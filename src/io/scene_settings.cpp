@@ -34,7 +34,7 @@ Formulation formulation(const JsonNode& node) {
 }
 
 ContactModel contact_model(const JsonNode& node) {
-  const char* what = "a contact model: \"sm\", \"lnc\", \"peg\" or \"corrective\"";
+  const char* what = "a contact model: \"sm\", \"lnc\", \"peg\", \"corrective\" or \"volumetric\"";
   ContactModel m{};
   if (!parse_contact_model(node.string(what), m)) node.fail(what);
   return m;

@@ -51,7 +51,8 @@ TEST(Experiments, EveryExperimentHasANameASectionAndARunner) {
 // the top face's plane; LNC has no X-constraint to stop it, Fig. 4.4), so the blocks do not
 // end at one common speed there. Nor under the corrective method: its impacts are not
 // inelastic, since an overlap psi is undone at -psi / h (§5.2.3) and the blocks bounce apart
-// (measured: total momentum kept to 9e-16, speeds 1.25 m/s off the common one).
+// (measured: total momentum kept to 9e-16, speeds 1.25 m/s off the common one). Nor under the
+// volumetric model: its undamped layers (a = 0) store the impact and give it back, as springs.
 TEST(Experiments, MomentumRowKeepsTheTotalMomentumUnderEveryModel) {
   TempDir dir;
   const nlohmann::json s = run_experiment(*find_experiment("momentum_row"), options(dir));
@@ -60,7 +61,7 @@ TEST(Experiments, MomentumRowKeepsTheTotalMomentumUnderEveryModel) {
   ASSERT_FALSE(s["models"].empty());
   for (const auto& [model, figures] : s["models"].items()) {
     EXPECT_LE(figures["max_total_momentum_error"].get<double>(), 1e-9) << model;
-    if (model != "lnc" && model != "corrective") {
+    if (model != "lnc" && model != "corrective" && model != "volumetric") {
       EXPECT_LE(figures["max_final_speed_error"].get<double>(), 1e-6) << model;
     }
     EXPECT_EQ(figures["failed_steps"].get<int>(), 0) << model;

@@ -65,7 +65,7 @@ TEST(CommandLine, RejectsBadInputWithAReason) {
   EXPECT_NE(error({"a.h5", "--compare"}).find("--compare: expected"), std::string::npos);
   EXPECT_NE(error({"a.h5", "--compare", "pegg"})
                 .find("neither a run file (.h5) nor a contact "
-                      "model (sm, lnc, peg, corrective)"),
+                      "model (sm, lnc, peg, corrective, volumetric)"),
             std::string::npos);
   EXPECT_NE(error({"a.h5", "--side-by-side"}).find("needs --compare"), std::string::npos);
   EXPECT_TRUE(parse_command_line({}, kKeys).error.isEmpty());

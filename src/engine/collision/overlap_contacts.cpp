@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "engine/collision/convex_parts.hpp"
 #include "engine/collision/narrow_phase.hpp"
 #include "engine/collision/narrow_phase_2d.hpp"
 #include "engine/collision/posed_polygon.hpp"
@@ -98,33 +99,6 @@ void polytope_pair(const Polytope& pa, const BodyState& sa, int a, const Polytop
   out.push_back(overlap_contact(a, b, t, centroid));
 }
 
-// A convex part of a body in the world: a compound's part k, or the body's own shape.
-struct Part {
-  const Shape& shape;
-  BodyState pose;
-  int index;  // -1 for a body's own shape
-
-  // A sphere around the part (infinite for a plane or half-plane), to skip part pairs far
-  // apart.
-  double radius() const {
-    if (shape.kind == ShapeKind::Plane || shape.kind == ShapeKind::HalfPlane) return INFINITY;
-    if (shape.kind == ShapeKind::Polygon) return shape.polygon->bounding_radius;
-    return shape.kind == ShapeKind::Polytope ? shape.polytope->bounding_radius : shape.radius;
-  }
-};
-
-Part part_of(const Body& body, const BodyState& pose, int k) {
-  if (body.shape.kind != ShapeKind::Compound) return {body.shape, pose, -1};
-  const CompoundPart& p = body.shape.compound->parts[k];
-  return {p.shape, part_state(pose, p), k};
-}
-
-int part_count(const Body& body) {
-  return body.shape.kind == ShapeKind::Compound
-             ? static_cast<int>(body.shape.compound->parts.size())
-             : 1;
-}
-
 // Pairs part by part (thesis §4.5: contact with a compound is contact with its convex
 // parts): one contact per overlapping pair of polytope parts or of polygon parts, the narrow
 // phase's negative gaps otherwise.
@@ -132,10 +106,10 @@ void part_pairs(const Model& model, const State& state, const Settings& touching
                 OverlapContactWorkspace& w, std::vector<Contact>& out) {
   const Body& ba = model.bodies[a];
   const Body& bb = model.bodies[b];
-  for (int i = 0; i < part_count(ba); ++i) {
-    const Part pa = part_of(ba, state.bodies[a], i);
-    for (int j = 0; j < part_count(bb); ++j) {
-      const Part pb = part_of(bb, state.bodies[b], j);
+  for (int i = 0; i < convex_part_count(ba); ++i) {
+    const ConvexPart pa = convex_part(ba, state.bodies[a], i);
+    for (int j = 0; j < convex_part_count(bb); ++j) {
+      const ConvexPart pb = convex_part(bb, state.bodies[b], j);
       if ((pa.pose.position - pb.pose.position).norm() > pa.radius() + pb.radius()) continue;
       const std::size_t first = out.size();
       if (pa.shape.kind == ShapeKind::Polytope && pb.shape.kind == ShapeKind::Polytope) {

@@ -23,6 +23,7 @@ void apply_contact_model(const Model& model, const State& state, const Settings&
       peg_model(model, state, settings, contacts, set);
       break;
     case ContactModel::Corrective:
+    case ContactModel::Volumetric:  // every overlap a U-constraint, compliant (volume_contacts)
       corrective_model(contacts, set);
       break;
   }

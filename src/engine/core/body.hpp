@@ -65,6 +65,18 @@ struct SupportFriction {
   bool active() const { return mu > 0.0; }
 };
 
+// The elastic layer of the volumetric contact model (seed 002 (3.1)): over the common volume V
+// of a pair (planar bodies: the common area) the force is F = k_v V (1 + a v_n), v_n the rate
+// of approach. A pair's k_v is its bodies' layers in series, 1 / (1 / k_A + 1 / k_B), its a the
+// compliance-weighted mean k_v (a_A / k_A + a_B / k_B) (volume_contacts.hpp).
+struct VolumetricLayer {
+  double stiffness = 1e9;  // k_v, N/m^3 (planar bodies: N/m^2, kPlanarLayerStiffness in scenes)
+  double damping = 0.0;    // a, s/m
+};
+// The scene files' k_v of a planar body: a unit square resting on a side sinks 1e-6 m per
+// 10 N, as a unit cube on the 3D default 1e9 N/m^3 sinks 1e-8 m.
+constexpr double kPlanarLayerStiffness = 1e7;
+
 struct Body {
   std::string name;
   Shape shape;
@@ -86,6 +98,7 @@ struct Body {
   // part in no broad phase, contact or overlap.
   double appear_time = 0.0;  // s
   QuasiRigidShell shell;
+  VolumetricLayer layer;  // under the volumetric contact model
 
   // Present in the step (or frame) starting at `time`. The 1 ns slack lets the rounded sum of
   // the steps before appear_time count as reaching it.

@@ -28,6 +28,17 @@ struct Contact {
   double applicability = 1.0;   // APPL value of (3.3)-(3.5) (1 for smooth shapes)
   bool applicable = true;       // APPL >= eps_theta
   bool feasible = true;         // feasibility test of §3.3
+  // A volumetric contact (contact model volumetric, seed 002): the pair's common volume (planar:
+  // area), the rate -dV/dd at which separating the pair shrinks it (m^2; planar: m), and the
+  // pair's layer (VolumetricLayer). The gap is -V / rate, the mean depth. stiffness 0: rigid.
+  double volume = 0.0;
+  double volume_rate = 0.0;
+  double stiffness = 0.0;  // k_v, N/m^3 (planar: N/m^2)
+  double damping = 0.0;    // a, s/m
+  // The common volume's inertia about its centroid at unit density (m^5; planar m^4) and its
+  // patch's second moment across the normal (m^4; planar m^3): IntersectionProperties.
+  Mat3 volume_inertia = Mat3::Zero();
+  Mat3 patch = Mat3::Zero();
 
   bool primary() const { return applicable && feasible; }
   Vec3 point_b() const { return point_a + gap * normal; }

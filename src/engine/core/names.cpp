@@ -92,12 +92,15 @@ const char* to_string(ContactModel m) {
       return "peg";
     case ContactModel::Corrective:
       return "corrective";
+    case ContactModel::Volumetric:
+      return "volumetric";
   }
   return "?";
 }
 
 constexpr ContactModel kContactModels[] = {ContactModel::Standard, ContactModel::Lnc,
-                                           ContactModel::Peg, ContactModel::Corrective};
+                                           ContactModel::Peg, ContactModel::Corrective,
+                                           ContactModel::Volumetric};
 
 std::vector<std::string> contact_model_names() {
   std::vector<std::string> out;

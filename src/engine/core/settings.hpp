@@ -29,6 +29,7 @@ enum class ContactModel {
   Lnc,         // Nguyen's locally non-convex model (4.2)-(4.4): I-constraints per vertex
   Peg,         // polytope exact geometry, Alg. 12-17: U-, I- and X-constraints
   Corrective,  // §5.2: one U-constraint per overlapping pair, no look-ahead (corrective_model)
+  Volumetric,  // seed 002: a compliant constraint per overlapping part pair, F = k_v V (1 + a v)
 };
 
 // Which contacts the standard model enforces. The narrow phase keeps every contact within

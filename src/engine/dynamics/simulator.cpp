@@ -57,6 +57,13 @@ std::string check_settings(const Settings& s) {
   if (s.contact_model == ContactModel::Corrective && s.formulation == Formulation::AnitescuPotra)
     return "contact_model corrective needs the gap term psi/h: use formulation "
            "stewart-trinkle or mixed-lcp, not anitescu-potra";
+  // Its compliant normal rows are built into the LCP of (6.1) (stewart_trinkle.cpp) alone.
+  if (s.contact_model == ContactModel::Volumetric && s.formulation != Formulation::StewartTrinkle &&
+      s.formulation != Formulation::MixedLcp)
+    return std::string(
+               "contact_model volumetric needs formulation stewart-trinkle or mixed-lcp, "
+               "not ") +
+           to_string(s.formulation);
   if (!(s.tolerance > 0.0)) return "tolerance must be > 0";
   if (s.max_iterations < 1) return "max_iterations must be >= 1";
   if (!(s.joint_position_tolerance > 0.0)) return "joint_position_tolerance must be > 0";
@@ -76,6 +83,8 @@ std::string check_settings(const Settings& s) {
 std::string check_settings(const Settings& s, const Model& model) {
   if (std::string why = check_settings(s); !why.empty()) return why;
   if (s.formulation == Formulation::GeometricallyImplicit) return implicit_step_defect(model);
+  if (s.contact_model == ContactModel::Volumetric)
+    if (std::string why = volume_contact_defect(model); !why.empty()) return why;
   for (const Body& b : model.bodies)
     if (b.support.active())
       return "body '" + b.name +
@@ -237,6 +246,8 @@ void Simulator::find_contacts() {
   const auto t0 = Clock::now();
   if (settings_.contact_model == ContactModel::Corrective)
     overlap_contacts(model_, state_, settings_, broad_, overlap_work_, r.contacts);
+  else if (settings_.contact_model == ContactModel::Volumetric)
+    volume_contacts(model_, state_, broad_, volume_work_, r.contacts);
   else
     detect_contacts(model_, state_, settings_, broad_, r.contacts);
   r.timings.detect = seconds_since(t0);

@@ -7,6 +7,7 @@
 
 #include "engine/collision/broad_phase.hpp"
 #include "engine/collision/overlap_contacts.hpp"
+#include "engine/collision/volume_contacts.hpp"
 #include "engine/controllers/controller.hpp"
 #include "engine/core/model.hpp"
 #include "engine/core/settings.hpp"
@@ -115,6 +116,7 @@ class Simulator {
   BroadPhase broad_;
   ImplicitStage implicit_;  // Formulation::GeometricallyImplicit: the pairs' warm starts
   OverlapContactWorkspace overlap_work_;
+  VolumeContactWorkspace volume_work_;
   ContactProblem problem_;
   std::vector<int> scratch_, primaries_;
   ConstraintSet kept_constraints_;  // drop_cross_constraints's workspace

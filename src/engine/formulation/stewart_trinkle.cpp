@@ -9,6 +9,7 @@
 #include "engine/formulation/friction_basis.hpp"
 #include "engine/formulation/joint_damping.hpp"
 #include "engine/formulation/joint_drives.hpp"
+#include "engine/formulation/volumetric_rows.hpp"
 
 namespace pegsim {
 namespace {
@@ -59,11 +60,12 @@ constexpr double kJointRegularization = 1e-12;
 // p_b0 = A^-1 r_b folded into the free velocity (thesis (2.37)-(2.39) with z = 0).
 template <typename InverseInertia, typename ColumnsOfBody>
 void eliminate_joints(const Model& model, const State& state, double h,
-                      InverseInertia& inverse_inertia, const ColumnsOfBody& columns_of_body,
-                      ContactProblem& p) {
+                      const std::vector<Contact>& contacts, InverseInertia& inverse_inertia,
+                      const ColumnsOfBody& columns_of_body, ContactProblem& p) {
   joint_rows(model, state, p.joint_rows);
   joint_damping_rows(model, state, p.joint_rows);
   joint_drive_rows(model, state, h, p.joint_rows);
+  volumetric_rolling_rows(model, contacts, p.contact, h, p.joint_rows);
   const int m = static_cast<int>(p.joint_rows.size());
   p.joint_WG_a.resize(m);
   p.joint_WG_b.resize(m);
@@ -269,6 +271,7 @@ void fill_m(ContactProblem& p,
         ++k2;
       }
       if (joints) v -= p.joint_coupling(c1, c2);
+      if (c1 == c2 && i >= 0 && j == i * block) v += p.compliance[i];
       const int r = row_of[static_cast<std::size_t>(c1)];
       if (slip_row >= 0 && slip_row < r) {
         put(slip_row, slip_value);
@@ -436,6 +439,22 @@ double column_velocity(const ContactProblem& p, int col, int body_a, int body_b)
   return v;
 }
 
+// A volumetric contact's normal row (seed 002 (3.1), implicit): the impulse is h F at the end of
+// the step, F = k V+ (1 + a v), with V+ = V - h A u (A = -dV/dd, u = n^T (v_B - v_A) the parting
+// speed after the step, v = -u) and the product's h a A u^2 dropped:
+//   p = h k (V - (h A + a V) u)  while positive, else 0,
+// which is 0 <= p  _|_  u + p / (h k (h A + a V)) - d / (h + a d) >= 0, d = V / A the mean depth
+// (the gap is -d). So the row is the rigid one, u + gap / h >= 0, with the compliance
+// 1 / (h k (h A + a V)) on the diagonal and h + a d for h; a stiff layer tends to the corrective
+// model's row (overlap_contacts.hpp) with the mean depth.
+double volumetric_compliance(const Contact& c, double h) {
+  if (!(c.stiffness > 0.0)) return 0.0;
+  return 1.0 / (h * c.stiffness * (h * c.volume_rate + c.damping * c.volume));
+}
+double gap_time(const Contact& c, double h) {
+  return c.stiffness > 0.0 ? h - c.damping * c.gap : h;
+}
+
 // q of (6.1) and the blocks' starts: per contact G^T nu_free, plus psi / h on the normal row,
 // which makes the gap at the end of the step non-negative (2.27) (Anitescu–Potra drops it);
 // the friction rows' + E s and the slip row U p_n - E^T p_f (2.21) add nothing to q, and the
@@ -454,7 +473,8 @@ void fill_q(const std::vector<Contact>& contacts, const Settings& settings, Cont
     lcp.block_starts[i] = base;
     for (int k = 0; k < cols_per_contact; ++k)
       lcp.q(base + k) = column_velocity(p, i * cols_per_contact + k, p.body_a[i], p.body_b[i]);
-    if (gap_term) lcp.q(base) += contacts[p.contact[i]].gap / settings.h;
+    const Contact& c = contacts[p.contact[i]];
+    if (gap_term) lcp.q(base) += c.gap / gap_time(c, settings.h);
   }
   const int limit_col = p.limit_column_start();
   for (int k = 0; k < nl; ++k) {
@@ -479,6 +499,9 @@ void assemble_stewart_trinkle(const Model& model, const State& state, const Sett
   const int ncols = nc * (1 + nd) + static_cast<int>(p.limit_rows.size());
   p.contact = enforced;
   p.mu.resize(nc);
+  p.compliance.resize(nc);
+  for (int i = 0; i < nc; ++i)
+    p.compliance[i] = volumetric_compliance(contacts[enforced[i]], settings.h);
   p.tangents.resize(static_cast<std::size_t>(nc) * nd);
   p.G_a.resize(ncols);
   p.G_b.resize(ncols);
@@ -495,7 +518,7 @@ void assemble_stewart_trinkle(const Model& model, const State& state, const Sett
 
   const int nb = static_cast<int>(model.bodies.size());
   const ColumnsOfBody by_body = columns_of_body(p, nb);
-  eliminate_joints(model, state, settings.h, inverse_inertia, by_body, p);
+  eliminate_joints(model, state, settings.h, contacts, inverse_inertia, by_body, p);
   // -Y^T A^-1 Y: what the joints take from the contacts' effective inverse mass.
   if (!p.joint_rows.empty() && ncols > 0)
     p.joint_coupling.noalias() = p.joint_Y.transpose() * p.joint_A.solve(p.joint_Y);

@@ -23,9 +23,11 @@ namespace pegsim {
 // the block is [p_n ; p_t ; p_o ; sigma] (2D: [p_n ; p_t ; sigma]) and the LCP holds only its
 // linear part (coulomb_ncp.hpp).
 struct ContactProblem {
-  int directions = 0;          // n_d
-  std::vector<int> contact;    // index into the step's contact list, per block
-  std::vector<double> mu;      // U = diag(mu_i)
+  int directions = 0;        // n_d
+  std::vector<int> contact;  // index into the step's contact list, per block
+  std::vector<double> mu;    // U = diag(mu_i)
+  // Per contact, the normal row's compliance (volumetric contacts; 0 for a rigid contact).
+  std::vector<double> compliance;
   std::vector<Vec3> tangents;  // n_d unit directions d_ij per contact, row-major
   // Per column (normal and friction, (1 + n_d) per contact) and per body end (A, B):
   // the Jacobian column G (6-vector, [linear; angular]) and M^-1 G, 0 for static bodies.

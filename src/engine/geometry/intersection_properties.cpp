@@ -60,6 +60,7 @@ IntersectionProperties solid_properties(const ConvexSolid& common, const std::ve
   out.volume = m.volume;
   out.centroid = o + c;
   out.inertia = spread.trace() * Mat3::Identity() - spread;
+  std::vector<char> side(std::size_t(common.face_count()), 0);  // +1 on A only, -1 on B only
   Vec3 on_a = Vec3::Zero(), on_b = Vec3::Zero();
   for (int k = 0; k < common.face_count(); ++k) {
     const std::span<const Vec3> f = common.face(k);
@@ -67,12 +68,33 @@ IntersectionProperties solid_properties(const ConvexSolid& common, const std::ve
     const bool in_a = on_some_plane(a, n, f.front(), tolerance);
     const bool in_b = on_some_plane(b, n, f.front(), tolerance);
     if (in_a == in_b) continue;  // flush with both surfaces (or rounding): moves V on neither side
+    side[std::size_t(k)] = in_a ? 1 : -1;
     (in_a ? on_a : on_b) += area_vector(f);
   }
   // -dV/dd for B moved by d n / 2 and A by -d n / 2: n . (on_a - on_b) / 2.
   const Vec3 gradient = 0.5 * (on_a - on_b);
   out.area = gradient.norm();
   out.normal = out.area > 0.0 ? Vec3(gradient / out.area) : away;
+  // The patch: each face seen along the normal, its signed shoelace moments (A's faces inside B
+  // face +n, B's inside A face -n), the two sides averaged.
+  const Vec3 t1 = any_perpendicular(out.normal), t2 = out.normal.cross(t1);
+  Eigen::Matrix2d moments = Eigen::Matrix2d::Zero();
+  for (int k = 0; k < common.face_count(); ++k) {
+    if (side[std::size_t(k)] == 0) continue;
+    const std::span<const Vec3> f = common.face(k);
+    for (std::size_t i = 0; i < f.size(); ++i) {
+      const Vec3 p = f[i] - out.centroid, q = f[(i + 1) % f.size()] - out.centroid;
+      const double px = p.dot(t1), py = p.dot(t2), qx = q.dot(t1), qy = q.dot(t2);
+      const double c = 0.5 * side[std::size_t(k)] * (px * qy - qx * py);  // half: the mean
+      moments(0, 0) += c * (px * px + px * qx + qx * qx) / 12.0;
+      moments(1, 1) += c * (py * py + py * qy + qy * qy) / 12.0;
+      moments(0, 1) += c * (2 * px * py + px * qy + qx * py + 2 * qx * qy) / 24.0;
+    }
+  }
+  moments(1, 0) = moments(0, 1);
+  Eigen::Matrix<double, 3, 2> T;
+  T << t1, t2;
+  out.patch = T * moments * T.transpose();
   return out;
 }
 
@@ -104,6 +126,12 @@ void add_caps(std::initializer_list<PlacedPiece> caps, const Vec3& base, const V
   out.centroid = base + sum.at * e;
   const Mat3 along = e * e.transpose();
   out.inertia = 2.0 * sum.lateral * along + (sum.lateral + sum.axial) * (Mat3::Identity() - along);
+}
+
+// A disc patch of area A = pi a^2 across `normal`: int r r^T dA = pi a^4 / 4 = A^2 / (4 pi) on
+// each axis across the normal.
+Mat3 rim_patch(double area, const Vec3& normal) {
+  return area * area / (4.0 * std::numbers::pi) * (Mat3::Identity() - normal * normal.transpose());
 }
 
 }  // namespace
@@ -161,6 +189,7 @@ IntersectionProperties sphere_intersection_properties(const Vec3& a_centre, doub
   const Vec3 base = a_centre + (a_radius - h_a) * out.normal;
   add_caps({{cap_a, cap_a.height}, {cap_b, -cap_b.height}}, base, out.normal, out);
   out.area = std::numbers::pi * h_a * (2.0 * a_radius - h_a);  // the lens' rim circle
+  out.patch = rim_patch(out.area, out.normal);
   return out;
 }
 
@@ -175,6 +204,7 @@ IntersectionProperties halfspace_sphere_intersection_properties(const Vec3& poin
   const AxialPiece cap = spherical_cap(h, radius);
   add_caps({{cap, cap.height}}, centre - height * normal, -normal, out);
   out.area = std::numbers::pi * h * (2.0 * radius - h);
+  out.patch = rim_patch(out.area, normal);
   return out;
 }
 

@@ -24,6 +24,12 @@ struct IntersectionProperties {
   Mat3 inertia = Mat3::Zero();   // about the centroid at unit density, m^5
   Vec3 normal = Vec3::UnitZ();   // unit, from A onto B (the way B leaves fastest)
   double area = 0.0;             // -dV/dd along the normal, m^2
+  // The contact patch (the common volume seen along the normal) by its second moment about the
+  // centroid's axis, P = int r r^T dA with r across the normal, m^4 (planar: int s^2 ds t t^T
+  // along the contact's line, m^3). Tilting B by theta about an axis e across the normal (in the
+  // plane: about z) changes the depth by (theta e x r) . n, and the volume's moment by
+  // (tr P - P) theta per unit of stiffness: the layer's resistance to rolling.
+  Mat3 patch = Mat3::Zero();
 
   bool empty() const { return !(volume > 0.0); }
 };

@@ -81,7 +81,7 @@ struct FrameSnapshot {
   // Settings dock shows up as. A run file's frames carry the settings recorded for them.
   double h = 0.0;
   std::string configured_solver;
-  std::string contact_model;  // "sm", "lnc", "peg", "corrective" (to_string(ContactModel))
+  std::string contact_model;  // "sm", ..., "volumetric" (to_string(ContactModel))
   std::string formulation;    // "stewart-trinkle", ..., "ncp" (to_string(Formulation))
 
   // Number of contacts touching `body` (as A or B).

@@ -53,8 +53,8 @@ class MainWindow : public QMainWindow {
   void selectJoint(int joint);  // -1: none; the view, inspector and joint plots follow
   bool selectJointNamed(const QString& name);  // false: no such joint
   int selectedJoint() const { return selected_joint_; }
-  // The same scene run under another contact model ("sm", "lnc", "peg", "corrective"; ""
-  // stops) on its own worker, drawn translucent over this run. A live scene: both restart from
+  // The same scene run under another contact model ("sm", "lnc", "peg", "corrective", "volumetric";
+  // "" stops) on its own worker, drawn translucent over this run. A live scene: both restart from
   // the scene's initial state and the comparison follows every command (play, pause, step,
   // reset, speed, settings except the model). A run file: its embedded scene re-simulated from
   // its first frame with its settings (and their changes, at the same frames) under the other

@@ -40,7 +40,8 @@ SettingsPanel::SettingsPanel(QWidget* parent) : QWidget(parent) {
   contact_model_->setToolTip(
       "Which constraints the contacts become (thesis Ch. 4): sm the standard model, "
       "lnc Nguyen's locally non-convex model, peg polytope exact geometry, "
-      "corrective one constraint per overlapping pair (thesis §5.2)");
+      "corrective one constraint per overlapping pair (thesis §5.2), volumetric a "
+      "compliant constraint per overlapping pair whose force grows with the common volume");
   for (const std::string& name : contact_model_names())
     contact_model_->addItem(QString::fromStdString(name));
   gyroscopic_ = new QComboBox;

@@ -192,6 +192,8 @@ TEST(IntersectionProperties, ACubeInATightHoleIsPushedAwayFromEachPart) {
       polytope_intersection_properties(floor, pose(parts[4].at), cube, at, w);
   EXPECT_NEAR(f.volume, 1e-3, 1e-15);
   EXPECT_NEAR(f.area, 1.0, 1e-12);
+  // Its patch, the unit square under the cube: int x^2 dA = int y^2 dA = 1 / 12.
+  EXPECT_LE((f.patch - Vec3(1, 1, 0).asDiagonal().toDenseMatrix() / 12.0).norm(), 1e-12);
 }
 
 // A face flush with both bodies (a block sunk into a slab whose +x and +y sides it is level
@@ -288,6 +290,12 @@ TEST(IntersectionProperties, ASphereInTheGround) {
     EXPECT_LE((p.normal - up).norm(), 1e-15);
     const double h = 1.0 - height;
     EXPECT_NEAR(p.area, std::numbers::pi * h * (2.0 - h), 1e-14);
+    // The patch is the rim disc, a^2 = h (2 - h): int r r^T dA = pi a^4 / 4 across the normal.
+    const double a2 = h * (2.0 - h);
+    EXPECT_LE(
+        (p.patch - std::numbers::pi * a2 * a2 / 4.0 * (Mat3::Identity() - up * up.transpose()))
+            .norm(),
+        1e-14);
   }
   // The cap's centroid depth below the plane, h (4r - h) / (4 (3r - h)): the half ball's 3r/8.
   const IntersectionProperties half =

@@ -1,0 +1,146 @@
+#include "engine/collision/volume_contacts.hpp"
+
+#include <cmath>
+
+#include "engine/collision/convex_parts.hpp"
+#include "engine/collision/polygon_contacts.hpp"
+#include "engine/collision/posed_polygon.hpp"
+#include "engine/geometry/intersection_properties.hpp"
+#include "engine/geometry/intersection_properties_2d.hpp"
+
+namespace pegsim {
+namespace {
+
+bool flat(ShapeKind k) {
+  return k == ShapeKind::Plane || k == ShapeKind::HalfPlane;
+}
+bool round(ShapeKind k) {
+  return k == ShapeKind::Sphere || k == ShapeKind::Circle;
+}
+bool faceted(ShapeKind k) {
+  return k == ShapeKind::Polytope || k == ShapeKind::Polygon;
+}
+
+void world_outline(const Polygon& p, const BodyState& s, std::vector<Vec2>& out) {
+  const PosedPolygon posed(p, s);
+  out.clear();
+  for (int v = 0; v < p.size(); ++v) out.push_back(posed.vertex(v));
+}
+
+// The common volume of part a (body A of the contact) and part b (body B); a plane or
+// half-plane is always a.
+IntersectionProperties common_volume(const ConvexPart& a, const ConvexPart& b,
+                                     VolumeContactWorkspace& w) {
+  const ShapeKind ka = a.shape.kind, kb = b.shape.kind;
+  if (ka == ShapeKind::Plane) {
+    const Vec3 n = a.pose.orientation * Vec3::UnitZ();
+    if (kb == ShapeKind::Sphere)
+      return halfspace_sphere_intersection_properties(a.pose.position, n, b.pose.position,
+                                                      b.shape.radius);
+    return halfspace_polytope_intersection_properties(a.pose.position, n, *b.shape.polytope,
+                                                      b.pose, w.solids);
+  }
+  if (ka == ShapeKind::HalfPlane) {
+    const Vec2 n = half_plane_normal(a.pose), point = in_plane(a.pose.position);
+    if (kb == ShapeKind::Circle)
+      return halfplane_disc_intersection_properties(point, n, in_plane(b.pose.position),
+                                                    b.shape.radius);
+    world_outline(*b.shape.polygon, b.pose, w.outline_b);
+    return halfplane_polygon_intersection_properties(point, n, w.outline_b);
+  }
+  if (ka == ShapeKind::Sphere)
+    return sphere_intersection_properties(a.pose.position, a.shape.radius, b.pose.position,
+                                          b.shape.radius);
+  if (ka == ShapeKind::Circle)
+    return disc_intersection_properties(in_plane(a.pose.position), a.shape.radius,
+                                        in_plane(b.pose.position), b.shape.radius);
+  if (ka == ShapeKind::Polytope)
+    return polytope_intersection_properties(*a.shape.polytope, a.pose, *b.shape.polytope, b.pose,
+                                            w.solids);
+  world_outline(*a.shape.polygon, a.pose, w.outline_a);
+  world_outline(*b.shape.polygon, b.pose, w.outline_b);
+  return polygon_intersection_properties(w.outline_a, w.outline_b);
+}
+
+// The pairs this model computes: like kinds, or a plane (half-plane) with anything.
+bool computed(ShapeKind ka, ShapeKind kb) {
+  return flat(ka) || flat(kb) || (round(ka) && round(kb)) || (faceted(ka) && faceted(kb));
+}
+
+Contact volume_contact(int a, int b, const ConvexPart& pa, const ConvexPart& pb,
+                       const IntersectionProperties& v, const Model& model, bool planar) {
+  Contact c;
+  c.body_a = a;
+  c.body_b = b;
+  c.part_a = pa.index;
+  c.part_b = pb.index;
+  c.normal = v.normal;
+  c.volume = v.volume;
+  c.volume_inertia = v.inertia;
+  c.patch = v.patch;
+  // A part wholly inside the other has no face to leave by (rate 0): its rate is taken as a
+  // cube's (square's) of the same volume, so that the row stays finite.
+  c.volume_rate = v.area > 0.0 ? v.area : std::pow(v.volume, planar ? 0.5 : 2.0 / 3.0);
+  const double depth = c.volume / c.volume_rate;
+  c.gap = -depth;
+  c.point_a = v.centroid + 0.5 * depth * v.normal;
+  const VolumetricLayer& la = model.bodies[a].layer;
+  const VolumetricLayer& lb = model.bodies[b].layer;
+  c.stiffness = 1.0 / (1.0 / la.stiffness + 1.0 / lb.stiffness);  // layers in series
+  c.damping = c.stiffness * (la.damping / la.stiffness + lb.damping / lb.stiffness);
+  return c;  // APPL 1, applicable and feasible
+}
+
+}  // namespace
+
+void volume_contacts(const Model& model, const State& state, BroadPhase& broad,
+                     VolumeContactWorkspace& work, std::vector<Contact>& contacts) {
+  contacts.clear();
+  broad.update(model, state, 0.0);  // overlaps only: no look-ahead
+  for (const BodyPair& p : broad.pairs) {
+    const Body& ba = model.bodies[p.a];
+    const Body& bb = model.bodies[p.b];
+    if (ba.shape.planar() != bb.shape.planar()) continue;  // a planar and a 3D body never meet
+    for (int i = 0; i < convex_part_count(ba); ++i) {
+      const ConvexPart pa = convex_part(ba, state.bodies[p.a], i);
+      for (int j = 0; j < convex_part_count(bb); ++j) {
+        const ConvexPart pb = convex_part(bb, state.bodies[p.b], j);
+        if ((pa.pose.position - pb.pose.position).norm() > pa.radius() + pb.radius()) continue;
+        if (!computed(pa.shape.kind, pb.shape.kind)) continue;  // volume_contact_defect's pairs
+        const bool swap = flat(pb.shape.kind);
+        const ConvexPart& first = swap ? pb : pa;
+        const ConvexPart& second = swap ? pa : pb;
+        const IntersectionProperties v = common_volume(first, second, work);
+        if (v.empty()) continue;
+        contacts.push_back(volume_contact(swap ? p.b : p.a, swap ? p.a : p.b, first, second, v,
+                                          model, ba.shape.planar()));
+      }
+    }
+  }
+}
+
+std::string volume_contact_defect(const Model& model) {
+  // Per body: has it a round part, a faceted one?
+  const std::size_t n = model.bodies.size();
+  std::vector<char> has_round(n, 0), has_faceted(n, 0);
+  for (std::size_t b = 0; b < n; ++b) {
+    const Body& body = model.bodies[b];
+    for (int k = 0; k < convex_part_count(body); ++k) {
+      const ShapeKind kind = convex_part(body, BodyState{}, k).shape.kind;
+      has_round[b] |= round(kind);
+      has_faceted[b] |= faceted(kind);
+    }
+  }
+  for (std::size_t a = 0; a < n; ++a)
+    for (std::size_t b = a + 1; b < n; ++b) {
+      if (model.bodies[a].is_static && model.bodies[b].is_static) continue;
+      if (!model.may_collide(static_cast<int>(a), static_cast<int>(b))) continue;
+      if ((has_round[a] && has_faceted[b]) || (has_faceted[a] && has_round[b]))
+        return "contact_model volumetric has no common volume of a sphere and a polytope (a "
+               "circle and a polygon) yet: bodies '" +
+               model.bodies[a].name + "' and '" + model.bodies[b].name + "' may meet so";
+    }
+  return {};
+}
+
+}  // namespace pegsim

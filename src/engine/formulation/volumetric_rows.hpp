@@ -1,0 +1,26 @@
+// The volumetric contact's resistance to rolling (seed 002 (3.7)), taken implicitly. A layer of
+// stiffness k_v under a patch tilted by theta about an axis e across the normal pushes back with
+// the moment k_v (tr P - P) theta (P the patch's second moment, IntersectionProperties::patch),
+// and its Hunt-Crossley damping a with k_v a J omega_t (J the common volume's inertia at unit
+// density: (3.7) with k_n / h_n = k_v, a torque against the tangential angular velocity). The
+// normal row places the force at the start of the step's centroid; over the step the tilt grows
+// by h omega, so the moment's change is an implicit damper
+//   tau = -k_v (h (tr P - P) + a J) omega_t   across the normal (in the plane: about z),
+// one compliant bilateral row per principal axis of that tensor, eliminated with the joints'
+// rows (stewart_trinkle.cpp, as joint_damping.hpp's). Without it the explicit tilt stiffness
+// of a stiff layer rocks a resting box unstably (h sqrt(k_v P / I) >> 2 at scene steps).
+#pragma once
+
+#include <vector>
+
+#include "engine/core/contact.hpp"
+#include "engine/kinematics/joint_rows.hpp"
+
+namespace pegsim {
+
+// Appends the rolling rows of every enforced volumetric contact (stiffness > 0).
+void volumetric_rolling_rows(const Model& model, const std::vector<Contact>& contacts,
+                             const std::vector<int>& enforced, double h,
+                             std::vector<JointRow>& rows);
+
+}  // namespace pegsim
