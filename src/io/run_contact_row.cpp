@@ -18,6 +18,8 @@ L::ContactRow contact_row(const StepReport& r, std::size_t i) {
   row.duplicate_of = i < r.duplicate_of.size() ? r.duplicate_of[i] : -1;
   for (int k = 0; k < 3; ++k) row.point[k] = c.point_a[k], row.normal[k] = c.normal[k];
   row.gap = c.gap;
+  row.volume = c.volume;
+  row.volume_rate = c.volume_rate;
   row.applicability = c.applicability;
   row.applicable = c.applicable;
   row.feasible = c.feasible;
@@ -56,6 +58,7 @@ RecordedContact recorded_contact(const L::ContactRow& r, const ContactRowFields&
   c.contact.point_a = Vec3(r.point[0], r.point[1], r.point[2]);
   c.contact.normal = Vec3(r.normal[0], r.normal[1], r.normal[2]);
   c.contact.gap = r.gap;
+  if (has.volume) c.contact.volume = r.volume, c.contact.volume_rate = r.volume_rate;
   c.contact.applicability = r.applicability;
   c.contact.applicable = r.applicable != 0;
   c.contact.feasible = r.feasible != 0;

@@ -21,6 +21,7 @@ struct ContactRowFields {
   bool friction_basis = true;
   bool implicit = true;  // point_b, multipliers, slip_measure, ... (seed 001's unknowns)
   bool tangential_deflection = true;
+  bool volume = true;  // volume, volume_rate (the volumetric model)
 };
 
 RecordedContact recorded_contact(const run_layout::ContactRow& row, const ContactRowFields& has);

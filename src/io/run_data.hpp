@@ -54,6 +54,7 @@ struct RunBody {
   double torsion_radius = 0.0;       // m (/bodies/torsion_radius, 0 when absent)
   FrictionEllipse friction_ellipse;  // /bodies/friction_ellipse (isotropic when absent)
   SupportFriction support;           // /bodies/support_friction (none when absent)
+  VolumetricLayer layer;             // /bodies/volumetric_layer (the defaults when absent)
 };
 
 // Everything that does not change from frame to frame.

@@ -85,6 +85,7 @@ RunHeader make_run_header(const Scene& scene, const Model& model, const Settings
     rb.torsion_radius = b.torsion_radius;
     rb.friction_ellipse = b.friction_ellipse;
     rb.support = b.support;
+    rb.layer = b.layer;
     h.bodies.push_back(std::move(rb));
   }
   h.joints = model.joints;
@@ -171,6 +172,7 @@ Model build_model(const RunHeader& header, const std::string& origin) {
     b.torsion_radius = rb.torsion_radius;
     b.friction_ellipse = rb.friction_ellipse;
     b.support = rb.support;
+    b.layer = rb.layer;
     m.bodies.push_back(std::move(b));
   }
   for (const Joint& j : header.joints)

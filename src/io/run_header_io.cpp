@@ -201,7 +201,7 @@ void write_bodies(hid_t file, const std::vector<RunBody>& bodies) {
   std::vector<std::string> names;
   std::vector<std::int8_t> kind;
   std::vector<double> radius, mass, mu, inertia, vertices, appear_time, shell, torsion, ellipse,
-      support, shell_matrices;
+      support, shell_matrices, layer;
   std::vector<float> color;
   std::vector<std::uint8_t> is_static, visible;
   std::vector<std::int64_t> vertex_offset{0}, face_offset{0}, face_vertex_offset{0};
@@ -228,6 +228,7 @@ void write_bodies(hid_t file, const std::vector<RunBody>& bodies) {
     const FrictionEllipse& e = b.friction_ellipse;
     ellipse.insert(ellipse.end(), {e.axis.x(), e.axis.y(), e.axis.z(), e.e_t, e.e_o});
     support.insert(support.end(), {b.support.mu, b.support.torsion_radius, b.support.gravity});
+    layer.insert(layer.end(), {b.layer.stiffness, b.layer.damping});
     for (const Vec3& v : b.vertices) vertices.insert(vertices.end(), {v.x(), v.y(), v.z()});
     vertex_offset.push_back(vertex_offset.back() + static_cast<std::int64_t>(b.vertices.size()));
     for (const std::vector<int>& f : b.faces) {
@@ -269,6 +270,8 @@ void write_bodies(hid_t file, const std::vector<RunBody>& bodies) {
                     ellipse.data());
   h5::write_dataset(id, "support_friction", H5T_NATIVE_DOUBLE, H5T_IEEE_F64LE, {n, 3},
                     support.data());
+  h5::write_dataset(id, "volumetric_layer", H5T_NATIVE_DOUBLE, H5T_IEEE_F64LE, {n, 2},
+                    layer.data());
 }
 
 // Offsets must start at 0, never decrease and end at `total`.
@@ -414,6 +417,14 @@ std::vector<RunBody> read_bodies(hid_t file) {
                     "support_friction");
   else
     for (std::size_t i = 0; i < n; ++i) support.insert(support.end(), {0.0, 0.0, 9.81});
+  // Likewise: files without it have the default layers (the run used no volumetric contact).
+  std::vector<double> layer;
+  if (H5Lexists(id, "volumetric_layer", H5P_DEFAULT) > 0)
+    layer = sized(h5::read_all<double>(id, "volumetric_layer", H5T_NATIVE_DOUBLE, 2), 2 * n,
+                  "volumetric_layer");
+  else
+    for (std::size_t i = 0; i < n; ++i)
+      layer.insert(layer.end(), {VolumetricLayer{}.stiffness, VolumetricLayer{}.damping});
 
   std::vector<RunBody> bodies(n);
   for (std::size_t i = 0; i < n; ++i) {
@@ -472,6 +483,13 @@ std::vector<RunBody> read_bodies(hid_t file) {
       throw Failure(
           "/bodies/support_friction: expected mu >= 0, a torsion radius >= 0 in m and gravity "
           "> 0 in m/s^2 for body " +
+          std::to_string(i));
+    b.layer = {layer[2 * i], layer[2 * i + 1]};
+    if (!(b.layer.stiffness > 0.0 && b.layer.damping >= 0.0 &&
+          std::isfinite(b.layer.stiffness + b.layer.damping)))
+      throw Failure(
+          "/bodies/volumetric_layer: expected a stiffness > 0 in N/m^3 (planar N/m^2) and a "
+          "damping >= 0 in s/m for body " +
           std::to_string(i));
     for (int c = 0; c < 4; ++c) b.color[c] = color[4 * i + c];
     for (std::int64_t v = vertex_offset[i]; v < vertex_offset[i + 1]; ++v)

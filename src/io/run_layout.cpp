@@ -51,7 +51,7 @@ h5::Handle status_type() {
 }
 
 h5::Handle contact_type(bool with_duplicate_of, bool with_parts, bool with_friction_basis,
-                        bool with_implicit, bool with_tangential_deflection) {
+                        bool with_implicit, bool with_tangential_deflection, bool with_volume) {
   h5::Handle t = h5::type(H5Tcreate(H5T_COMPOUND, sizeof(ContactRow)));
   const h5::Handle kind = feature_kind_type();
   const h5::Handle v3 = vec3();
@@ -93,6 +93,10 @@ h5::Handle contact_type(bool with_duplicate_of, bool with_parts, bool with_frict
   }
   if (with_tangential_deflection)
     H5Tinsert(id, "tangential_deflection", HOFFSET(ContactRow, tangential_deflection), v3.get());
+  if (with_volume) {
+    H5Tinsert(id, "volume", HOFFSET(ContactRow, volume), H5T_NATIVE_DOUBLE);
+    H5Tinsert(id, "volume_rate", HOFFSET(ContactRow, volume_rate), H5T_NATIVE_DOUBLE);
+  }
   return t;
 }
 

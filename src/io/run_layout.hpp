@@ -86,6 +86,9 @@ struct ContactRow {
   double deflection;                // delta_n of a quasi-rigid shell, m
   double core_impulse;              // p_nr: the rigid core's share of normal_impulse, N s
   double tangential_deflection[3];  // delta_t t + delta_o o of a tangential shell, world, m
+  // A volumetric contact's common volume (planar: area) and -dV/dd (m^2; planar: m); else 0.
+  double volume;
+  double volume_rate;
 };
 
 // One constraint group of one frame: members [first, first + count) of the frame, the
@@ -136,7 +139,7 @@ struct SmTrapRow {
 // field existed.
 h5::Handle contact_type(bool with_duplicate_of = true, bool with_parts = true,
                         bool with_friction_basis = true, bool with_implicit = true,
-                        bool with_tangential_deflection = true);
+                        bool with_tangential_deflection = true, bool with_volume = true);
 h5::Handle solver_type();
 h5::Handle attempt_type();
 h5::Handle entry_type();

@@ -250,10 +250,11 @@ void RunReader::Impl::open_columns() {
   has.friction_basis = has_member(contacts.dataset.get(), "friction_basis");
   has.implicit = has_member(contacts.dataset.get(), "point_b");
   has.tangential_deflection = has_member(contacts.dataset.get(), "tangential_deflection");
+  has.volume = has_member(contacts.dataset.get(), "volume");
   if (!has.duplicate_of || !has.parts || !has.friction_basis || !has.implicit ||
-      !has.tangential_deflection)
+      !has.tangential_deflection || !has.volume)
     contact_type = L::contact_type(has.duplicate_of, has.parts, has.friction_basis, has.implicit,
-                                   has.tangential_deflection);
+                                   has.tangential_deflection, has.volume);
   check_fields(contacts.dataset.get(), contact_type.get(), L::kContacts);
   open_column(attempt_offset, L::kAttemptOffset, {});
   open_column(attempts, L::kAttempts, {});

@@ -1100,6 +1100,49 @@ TEST(RunFile, AppearTimesAreStoredAndReplayed) {
   EXPECT_EQ(RunReader(old).model().bodies[2].appear_time, 0.0);
 }
 
+// Under the volumetric model each contact's common volume and its rate are recorded, the
+// bodies' layers in /bodies/volumetric_layer, and the run replays exactly; a layer with a
+// negative stiffness is refused by name.
+TEST(RunFile, VolumetricContactsAndLayersAreStoredAndReadBack) {
+  const fs::path file = fresh("volumetric.h5");
+  const Scene sc = parse_scene(R"({"bodies": [
+      {"name": "ground", "shape": {"type": "plane"}, "volumetric": {"stiffness": 4e9}},
+      {"name": "cube", "shape": {"type": "box", "size": [1, 1, 1]}, "position": [0, 0, 0.5], "mass": 1,
+       "volumetric": {"stiffness": 4e9, "damping": 0.25}}],
+      "settings": {"contact_model": "volumetric", "h": 0.001}})",
+                               "volumetric.json", ".");
+  std::vector<double> volumes;
+  {
+    Simulator sim(sc.model, sc.initial, sc.settings);
+    RunWriter writer(file, make_run_header(sc, sim.model(), sim.settings(), "test"), sim.state());
+    sim.add_observer(&writer);
+    for (int k = 0; k < 100; ++k) {
+      const StepReport& r = sim.step();
+      ASSERT_FALSE(r.failed) << k;
+      volumes.push_back(r.contacts.empty() ? 0.0 : r.contacts[0].volume);
+    }
+    writer.close();
+  }
+  {
+    RunReader reader(file);
+    EXPECT_EQ(reader.model().bodies[0].layer.stiffness, 4e9);
+    EXPECT_EQ(reader.model().bodies[1].layer.damping, 0.25);
+    const auto& contacts = reader.frame(100).contacts;
+    ASSERT_EQ(contacts.size(), 1u);
+    EXPECT_EQ(contacts[0].contact.volume, volumes.back());
+    EXPECT_NEAR(contacts[0].contact.volume, 9.81 / 2e9, 1e-3 * 9.81 / 2e9);  // k_v V = m g
+    EXPECT_EQ(contacts[0].contact.volume_rate, 1.0);
+  }
+  expect_exact_replay(file);
+  const fs::path bad = broken_copy(file, "volumetric_bad.h5", [](hid_t f) {
+    const hid_t d = H5Dopen2(f, "/bodies/volumetric_layer", H5P_DEFAULT);
+    const double layers[4] = {-1.0, 0.0, 4e9, 0.25};
+    H5Dwrite(d, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, layers);
+    H5Dclose(d);
+  });
+  expect_bad(bad, "/bodies/volumetric_layer: expected a stiffness > 0");
+}
+
 // A quasi-rigid shell (scene field shell) is stored in /bodies/shell (K_nn, C_nn, max
 // deflection) and /bodies/shell_matrices (K and C) and read back, each contact's tangential
 // deflection with it; the torsion radius in /bodies/torsion_radius; a file without the shell

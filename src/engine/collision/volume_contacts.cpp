@@ -37,8 +37,8 @@ IntersectionProperties common_volume(const ConvexPart& a, const ConvexPart& b,
     if (kb == ShapeKind::Sphere)
       return halfspace_sphere_intersection_properties(a.pose.position, n, b.pose.position,
                                                       b.shape.radius);
-    return halfspace_polytope_intersection_properties(a.pose.position, n, *b.shape.polytope,
-                                                      b.pose, w.solids);
+    return halfspace_polytope_intersection_properties(a.pose.position, n, *b.shape.polytope, b.pose,
+                                                      w.solids);
   }
   if (ka == ShapeKind::HalfPlane) {
     const Vec2 n = half_plane_normal(a.pose), point = in_plane(a.pose.position);

@@ -36,7 +36,8 @@ void volumetric_rolling_rows(const Model& model, const std::vector<Contact>& con
     Eigen::Matrix<double, 3, 2> T;
     T << t1, t2;
     const Eigen::Matrix2d across = T.transpose() * C * T;
-    const Eigen::SelfAdjointEigenSolver<Eigen::Matrix2d> principal(0.5 * (across + across.transpose()));
+    const Eigen::SelfAdjointEigenSolver<Eigen::Matrix2d> principal(0.5 *
+                                                                   (across + across.transpose()));
     for (int k = 0; k < 2; ++k)
       add_row(a, b, T * principal.eigenvectors().col(k), principal.eigenvalues()(k), rows);
   }

@@ -81,6 +81,7 @@ FramePtr make_snapshot(const Model& model, const State& state, const StepReport*
     s.point_a = c.point_a;
     s.normal = c.normal;
     s.gap = c.gap;
+    s.volume = c.volume;
     s.primary = c.primary();
     s.enforced = i < r.enforced.size() && r.enforced[i];
     if (i < r.normal_impulse.size()) s.normal_impulse = r.normal_impulse[i];
@@ -132,6 +133,7 @@ FramePtr make_snapshot(const Model& model, const RunFrame& frame, const Settings
     s.point_a = rc.contact.point_a;
     s.normal = rc.contact.normal;
     s.gap = rc.contact.gap;
+    s.volume = rc.contact.volume;
     s.primary = rc.contact.primary();
     s.enforced = rc.enforced;
     s.normal_impulse = rc.normal_impulse;

@@ -33,6 +33,8 @@ struct ContactSnapshot {
   Vec3 point_b = Vec3::Zero();
   double deflection = 0.0;                    // delta_n, m
   Vec3 tangential_deflection = Vec3::Zero();  // delta_t t + delta_o o, world, m
+  // A volumetric contact's common volume (planar: area), centred midway between its points.
+  double volume = 0.0;
 
   // Total impulse on B (normal plus friction), world frame.
   Vec3 impulse() const { return normal_impulse * normal + friction_impulse; }

@@ -26,8 +26,11 @@ QString vec(const Vec3& v, int precision = 4) {
 }
 
 // Primary or secondary; a geometrically implicit contact holds the end-of-step closest points
-// instead, and on a quasi-rigid shell its deflection (normal, and tangential where it has one).
+// instead, and on a quasi-rigid shell its deflection (normal, and tangential where it has one);
+// a volumetric contact its common volume and mean depth.
 QString contact_kind(const ContactSnapshot& c) {
+  if (c.volume > 0.0)
+    return QString("common volume %1, depth %2 m").arg(c.volume, 0, 'g', 4).arg(-c.gap, 0, 'g', 4);
   if (!c.implicit) return c.primary ? "primary" : "secondary";
   const double shear = c.tangential_deflection.norm();
   if (c.deflection <= 1e-12 && shear <= 1e-12) return "closest points";

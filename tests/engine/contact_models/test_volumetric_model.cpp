@@ -148,8 +148,10 @@ TEST(VolumetricModel, ABlockSlidesDownAnInclineAtTheCoulombRateAndRestsBelowBrea
     const double t = degrees * std::numbers::pi / 180.0;
     test::World w;
     w.add_plane("slope", Vec3::Zero(), Quat::Identity(), 0.5);
-    const int block = w.add_box("block", Vec3(1, 0.5, 0.5), 1.0, Vec3(0, 0, 0.25), Quat::Identity(), 0.5);
-    Simulator sim(w.model, w.state, volumetric_settings(1e-3, g * Vec3(std::sin(t), 0, -std::cos(t))));
+    const int block =
+        w.add_box("block", Vec3(1, 0.5, 0.5), 1.0, Vec3(0, 0, 0.25), Quat::Identity(), 0.5);
+    Simulator sim(w.model, w.state,
+                  volumetric_settings(1e-3, g * Vec3(std::sin(t), 0, -std::cos(t))));
     double v_half = 0.0;
     for (int k = 1; k <= 1000; ++k) {
       const StepReport& r = sim.step();
