@@ -38,7 +38,7 @@ IntersectionProperties common_volume(const ConvexPart& a, const ConvexPart& b,
       return halfspace_sphere_intersection_properties(a.pose.position, n, b.pose.position,
                                                       b.shape.radius);
     return halfspace_polytope_intersection_properties(a.pose.position, n, *b.shape.polytope, b.pose,
-                                                      w.solids);
+                                                      w.common);
   }
   if (ka == ShapeKind::HalfPlane) {
     const Vec2 n = half_plane_normal(a.pose), point = in_plane(a.pose.position);
@@ -46,7 +46,7 @@ IntersectionProperties common_volume(const ConvexPart& a, const ConvexPart& b,
       return halfplane_disc_intersection_properties(point, n, in_plane(b.pose.position),
                                                     b.shape.radius);
     world_outline(*b.shape.polygon, b.pose, w.outline_b);
-    return halfplane_polygon_intersection_properties(point, n, w.outline_b);
+    return halfplane_polygon_intersection_properties(point, n, w.outline_b, w.common);
   }
   if (ka == ShapeKind::Sphere)
     return sphere_intersection_properties(a.pose.position, a.shape.radius, b.pose.position,
@@ -56,10 +56,10 @@ IntersectionProperties common_volume(const ConvexPart& a, const ConvexPart& b,
                                         in_plane(b.pose.position), b.shape.radius);
   if (ka == ShapeKind::Polytope)
     return polytope_intersection_properties(*a.shape.polytope, a.pose, *b.shape.polytope, b.pose,
-                                            w.solids);
+                                            w.common);
   world_outline(*a.shape.polygon, a.pose, w.outline_a);
   world_outline(*b.shape.polygon, b.pose, w.outline_b);
-  return polygon_intersection_properties(w.outline_a, w.outline_b);
+  return polygon_intersection_properties(w.outline_a, w.outline_b, w.common);
 }
 
 // The pairs this model computes: like kinds, or a plane (half-plane) with anything.

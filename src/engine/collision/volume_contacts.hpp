@@ -17,13 +17,13 @@
 
 #include "engine/collision/broad_phase.hpp"
 #include "engine/core/contact.hpp"
-#include "engine/geometry/polytope_overlap.hpp"
+#include "engine/geometry/intersection_properties.hpp"
 
 namespace pegsim {
 
 // Buffers reused from step to step.
 struct VolumeContactWorkspace {
-  SolidWorkspace solids;
+  IntersectionWorkspace common;
   std::vector<Vec2> outline_a, outline_b;
 };
 

@@ -17,20 +17,15 @@ constexpr double kRelativeTolerance = 1e-12;
 // Unit normals closer than this are the same plane's.
 constexpr double kNormalTolerance = 1e-9;
 
-struct Plane {
-  Vec3 normal;
-  double offset;  // normal . x = offset on the plane
-};
-
-void solid_planes(const ConvexSolid& s, std::vector<Plane>& out) {
+void solid_planes(const ConvexSolid& s, std::vector<FacePlane>& out) {
   out.clear();
   for (int k = 0; k < s.face_count(); ++k)
     out.push_back({s.normals[k], s.normals[k].dot(s.face(k).front())});
 }
 
-bool on_some_plane(const std::vector<Plane>& planes, const Vec3& normal, const Vec3& x,
+bool on_some_plane(const std::vector<FacePlane>& planes, const Vec3& normal, const Vec3& x,
                    double tolerance) {
-  for (const Plane& p : planes)
+  for (const FacePlane& p : planes)
     if ((p.normal - normal).norm() <= kNormalTolerance &&
         std::abs(p.normal.dot(x) - p.offset) <= tolerance)
       return true;
@@ -47,9 +42,9 @@ Vec3 area_vector(std::span<const Vec3> f) {
 // Volume, centroid and inertia of the solid `common`; the normal and area from its faces on A's
 // planes and on B's (see the header). `away` is the normal when no face says (a solid inside the
 // other body).
-IntersectionProperties solid_properties(const ConvexSolid& common, const std::vector<Plane>& a,
-                                        const std::vector<Plane>& b, double tolerance,
-                                        const Vec3& away) {
+IntersectionProperties solid_properties(const ConvexSolid& common, const std::vector<FacePlane>& a,
+                                        const std::vector<FacePlane>& b, double tolerance,
+                                        const Vec3& away, std::vector<signed char>& side) {
   IntersectionProperties out;
   if (common.empty()) return out;
   const Vec3 o = common.points.front();
@@ -60,7 +55,7 @@ IntersectionProperties solid_properties(const ConvexSolid& common, const std::ve
   out.volume = m.volume;
   out.centroid = o + c;
   out.inertia = spread.trace() * Mat3::Identity() - spread;
-  std::vector<char> side(std::size_t(common.face_count()), 0);  // +1 on A only, -1 on B only
+  side.assign(std::size_t(common.face_count()), 0);  // +1 on A only, -1 on B only
   Vec3 on_a = Vec3::Zero(), on_b = Vec3::Zero();
   for (int k = 0; k < common.face_count(); ++k) {
     const std::span<const Vec3> f = common.face(k);
@@ -138,32 +133,33 @@ Mat3 rim_patch(double area, const Vec3& normal) {
 
 IntersectionProperties polytope_intersection_properties(const Polytope& a, const BodyState& a_pose,
                                                         const Polytope& b, const BodyState& b_pose,
-                                                        SolidWorkspace& w) {
+                                                        IntersectionWorkspace& w) {
   // polytope_intersection clips its first solid by the second's planes.
-  const ConvexSolid& common = polytope_intersection(b, b_pose, a, a_pose, w);
+  SolidWorkspace& s = w.solids;
+  const ConvexSolid& common = polytope_intersection(b, b_pose, a, a_pose, s);
   double scale = 1.0;
-  for (const Vec3& v : w.other.points) scale = std::max(scale, v.cwiseAbs().maxCoeff());
-  std::vector<Plane> a_planes, b_planes;
-  solid_planes(w.other, a_planes);
-  place_solid(b, b_pose, w.next);
-  solid_planes(w.next, b_planes);
-  return solid_properties(common, a_planes, b_planes, kRelativeTolerance * scale,
-                          unit_or_z(b_pose.position - a_pose.position));
+  for (const Vec3& v : s.other.points) scale = std::max(scale, v.cwiseAbs().maxCoeff());
+  solid_planes(s.other, w.planes_a);
+  place_solid(b, b_pose, s.next);
+  solid_planes(s.next, w.planes_b);
+  return solid_properties(common, w.planes_a, w.planes_b, kRelativeTolerance * scale,
+                          unit_or_z(b_pose.position - a_pose.position), w.side);
 }
 
 IntersectionProperties halfspace_polytope_intersection_properties(const Vec3& point,
                                                                   const Vec3& normal,
                                                                   const Polytope& b,
                                                                   const BodyState& b_pose,
-                                                                  SolidWorkspace& w) {
-  place_solid(b, b_pose, w.other);
+                                                                  IntersectionWorkspace& w) {
+  SolidWorkspace& s = w.solids;
+  place_solid(b, b_pose, s.other);
   double scale = 1.0;
-  for (const Vec3& v : w.other.points) scale = std::max(scale, v.cwiseAbs().maxCoeff());
+  for (const Vec3& v : s.other.points) scale = std::max(scale, v.cwiseAbs().maxCoeff());
   const double tolerance = kRelativeTolerance * scale;
-  clip_solid(w.other, normal, normal.dot(point), tolerance, w.common, w.cap);
-  std::vector<Plane> b_planes;
-  solid_planes(w.other, b_planes);
-  return solid_properties(w.common, {{normal, normal.dot(point)}}, b_planes, tolerance, normal);
+  clip_solid(s.other, normal, normal.dot(point), tolerance, s.common, s.cap);
+  w.planes_a.assign(1, {normal, normal.dot(point)});
+  solid_planes(s.other, w.planes_b);
+  return solid_properties(s.common, w.planes_a, w.planes_b, tolerance, normal, w.side);
 }
 
 IntersectionProperties sphere_intersection_properties(const Vec3& a_centre, double a_radius,

@@ -12,6 +12,8 @@
 // volume shrinks, the contact area that linearizes V over a step (V(d) ~ V - area d).
 #pragma once
 
+#include <vector>
+
 #include "engine/core/shape.hpp"
 #include "engine/core/state.hpp"
 #include "engine/geometry/polytope_overlap.hpp"
@@ -34,17 +36,37 @@ struct IntersectionProperties {
   bool empty() const { return !(volume > 0.0); }
 };
 
+// A face plane (normal . x = offset) and an edge line of the bodies, for the buffers below.
+struct FacePlane {
+  Vec3 normal;
+  double offset;
+};
+struct EdgeLine {
+  Vec2 normal;
+  double offset;
+};
+
+// Buffers of the functions here and in intersection_properties_2d.hpp, reused from call to
+// call so that a step allocates nothing once they have grown.
+struct IntersectionWorkspace {
+  SolidWorkspace solids;
+  std::vector<FacePlane> planes_a, planes_b;
+  std::vector<EdgeLine> lines_a, lines_b;
+  std::vector<signed char> side;  // per face (edge) of the common solid: on A, on B, or both
+  std::vector<Vec2> common, scratch;
+};
+
 // A and B convex polytopes: B's solid clipped by A's face planes (exact up to rounding).
 IntersectionProperties polytope_intersection_properties(const Polytope& a, const BodyState& a_pose,
                                                         const Polytope& b, const BodyState& b_pose,
-                                                        SolidWorkspace& w);
+                                                        IntersectionWorkspace& w);
 
 // A the half-space {x : normal . (x - point) <= 0} (normal unit, out of A), B a polytope.
 IntersectionProperties halfspace_polytope_intersection_properties(const Vec3& point,
                                                                   const Vec3& normal,
                                                                   const Polytope& b,
                                                                   const BodyState& b_pose,
-                                                                  SolidWorkspace& w);
+                                                                  IntersectionWorkspace& w);
 
 // Two balls: the lens of two spherical caps (thesis (4.12)-(4.23)) in forms without
 // cancellation for thin caps. When one ball lies inside the other the area is 0 and the normal

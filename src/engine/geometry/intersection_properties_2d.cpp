@@ -20,14 +20,9 @@ Vec3 lift(const Vec2& v) {
   return Vec3(v.x(), v.y(), 0.0);
 }
 
-struct Line {
-  Vec2 normal;  // outward
-  double offset;
-};
-
 // The outward edge lines of a counter-clockwise outline: edge i's direction turned by -pi/2.
-std::vector<Line> edge_lines(const std::vector<Vec2>& outline) {
-  std::vector<Line> out;
+void edge_lines(const std::vector<Vec2>& outline, std::vector<EdgeLine>& out) {
+  out.clear();
   for (std::size_t i = 0; i < outline.size(); ++i) {
     const Vec2 e = outline[(i + 1) % outline.size()] - outline[i];
     const double length = e.norm();
@@ -35,12 +30,11 @@ std::vector<Line> edge_lines(const std::vector<Vec2>& outline) {
     const Vec2 n = Vec2(e.y(), -e.x()) / length;
     out.push_back({n, n.dot(outline[i])});
   }
-  return out;
 }
 
-bool on_some_line(const std::vector<Line>& lines, const Vec2& normal, const Vec2& x,
+bool on_some_line(const std::vector<EdgeLine>& lines, const Vec2& normal, const Vec2& x,
                   double tolerance) {
-  for (const Line& l : lines)
+  for (const EdgeLine& l : lines)
     if ((l.normal - normal).norm() <= kNormalTolerance &&
         std::abs(l.normal.dot(x) - l.offset) <= tolerance)
       return true;
@@ -56,15 +50,16 @@ double scale_of(const std::vector<Vec2>& outline) {
 // Area, centroid and inertia of the common outline; the normal and length from its edges on A's
 // lines and on B's, as the faces in 3D (intersection_properties.hpp).
 IntersectionProperties outline_properties(const std::vector<Vec2>& common,
-                                          const std::vector<Line>& a, const std::vector<Line>& b,
-                                          double tolerance, const Vec2& away) {
+                                          const std::vector<EdgeLine>& a,
+                                          const std::vector<EdgeLine>& b, double tolerance,
+                                          const Vec2& away, std::vector<signed char>& side) {
   IntersectionProperties out;
   if (common.size() < 3 || !(polygon_area(common) > 0.0)) return out;
   const MassProperties m = outline_mass_properties(common);
   out.volume = m.volume;
   out.centroid = m.centroid;
   out.inertia = m.inertia;
-  std::vector<char> side(common.size(), 0);  // +1 on A only, -1 on B only
+  side.assign(common.size(), 0);  // +1 on A only, -1 on B only
   Vec2 on_a = Vec2::Zero(), on_b = Vec2::Zero();
   for (std::size_t i = 0; i < common.size(); ++i) {
     const Vec2 e = common[(i + 1) % common.size()] - common[i];
@@ -187,25 +182,29 @@ Mat3 chord_patch(double length, const Vec2& normal) {
 }  // namespace
 
 IntersectionProperties polygon_intersection_properties(const std::vector<Vec2>& a,
-                                                       const std::vector<Vec2>& b) {
-  std::vector<Vec2> common, scratch;
-  polygon_intersection(b, a, common, scratch);
+                                                       const std::vector<Vec2>& b,
+                                                       IntersectionWorkspace& w) {
+  polygon_intersection(b, a, w.common, w.scratch);
   Vec2 ca = Vec2::Zero(), cb = Vec2::Zero();
   for (const Vec2& v : a) ca += v / double(a.size());
   for (const Vec2& v : b) cb += v / double(b.size());
-  return outline_properties(common, edge_lines(a), edge_lines(b),
+  edge_lines(a, w.lines_a);
+  edge_lines(b, w.lines_b);
+  return outline_properties(w.common, w.lines_a, w.lines_b,
                             kRelativeTolerance * std::max(scale_of(a), scale_of(b)),
-                            unit_or_x(cb - ca));
+                            unit_or_x(cb - ca), w.side);
 }
 
 IntersectionProperties halfplane_polygon_intersection_properties(const Vec2& point,
                                                                  const Vec2& normal,
-                                                                 const std::vector<Vec2>& b) {
+                                                                 const std::vector<Vec2>& b,
+                                                                 IntersectionWorkspace& w) {
   // The half-plane is the left of the line through `point` along (-n_y, n_x).
-  std::vector<Vec2> common;
-  clip_polygon_left(b, point, point + Vec2(-normal.y(), normal.x()), common);
-  return outline_properties(common, {{normal, normal.dot(point)}}, edge_lines(b),
-                            kRelativeTolerance * scale_of(b), normal);
+  clip_polygon_left(b, point, point + Vec2(-normal.y(), normal.x()), w.common);
+  w.lines_a.assign(1, {normal, normal.dot(point)});
+  edge_lines(b, w.lines_b);
+  return outline_properties(w.common, w.lines_a, w.lines_b, kRelativeTolerance * scale_of(b),
+                            normal, w.side);
 }
 
 IntersectionProperties disc_intersection_properties(const Vec2& a_centre, double a_radius,

@@ -13,12 +13,14 @@ namespace pegsim {
 
 // A and B convex polygons in the world frame, counter-clockwise: B clipped by A's edges.
 IntersectionProperties polygon_intersection_properties(const std::vector<Vec2>& a,
-                                                       const std::vector<Vec2>& b);
+                                                       const std::vector<Vec2>& b,
+                                                       IntersectionWorkspace& w);
 
 // A the half-plane {x : normal . (x - point) <= 0} (normal unit, out of A), B a polygon.
 IntersectionProperties halfplane_polygon_intersection_properties(const Vec2& point,
                                                                  const Vec2& normal,
-                                                                 const std::vector<Vec2>& b);
+                                                                 const std::vector<Vec2>& b,
+                                                                 IntersectionWorkspace& w);
 
 // Two discs: the lens of two circular segments. When one disc lies inside the other the length
 // is 0 and the normal is along the centres (+x when they coincide).

@@ -86,7 +86,7 @@ double area_by_difference(const std::function<double(double)>& volume_at_shift, 
 // report as -area * normal.
 Vec3 gradient_by_differences(const Polytope& a, const BodyState& pa, const Polytope& b,
                              const BodyState& pb, double step) {
-  SolidWorkspace w;
+  IntersectionWorkspace w;
   Vec3 g;
   for (int i = 0; i < 3; ++i) {
     auto shifted = [&](double s) {
@@ -102,7 +102,7 @@ Vec3 gradient_by_differences(const Polytope& a, const BodyState& pa, const Polyt
 TEST(IntersectionProperties, OffsetBoxesMeetInABox) {
   // A 2 x 2 x 1 slab, B a unit cube sunk 0.1 into its top and hanging 0.3 over its +x side.
   const Polytope a = make_box(2, 2, 1), b = make_cube(1.0);
-  SolidWorkspace w;
+  IntersectionWorkspace w;
   const BodyState pa = pose(Vec3::Zero()), pb = pose(Vec3(0.8, 0, 0.5 + 0.5 - 0.1));
   const IntersectionProperties p = polytope_intersection_properties(a, pa, b, pb, w);
   // The common box: x in [0.3, 1], y in [-0.5, 0.5], z in [0.4, 0.5].
@@ -129,7 +129,7 @@ TEST(IntersectionProperties, TurnedPolytopesAgreeWithCountedPoints) {
       pose(Vec3(0.1, -0.2, 0.0), Quat(Eigen::AngleAxisd(0.4, Vec3(1, 2, 3).normalized())));
   const BodyState pb =
       pose(Vec3(0.55, 0.1, 0.35), Quat(Eigen::AngleAxisd(1.1, Vec3(-2, 1, 1).normalized())));
-  SolidWorkspace w;
+  IntersectionWorkspace w;
   const IntersectionProperties p = polytope_intersection_properties(a, pa, b, pb, w);
   ASSERT_FALSE(p.empty());
   auto in_a = inside(a, pa), in_b = inside(b, pb);
@@ -180,7 +180,7 @@ TEST(IntersectionProperties, ACubeInATightHoleIsPushedAwayFromEachPart) {
                         {&wall_y, Vec3(0, -inner - 0.25, 0.5), Vec3::UnitY()},
                         {&floor, Vec3(0, 0, -0.249), Vec3::UnitZ()}};
   const BodyState at = pose(Vec3(0, 0, 0.5));
-  SolidWorkspace w;
+  IntersectionWorkspace w;
   for (const Part& part : parts) {
     const IntersectionProperties p =
         polytope_intersection_properties(*part.shape, pose(part.at), cube, at, w);
@@ -201,7 +201,7 @@ TEST(IntersectionProperties, ACubeInATightHoleIsPushedAwayFromEachPart) {
 // and the normal takes the mean of the two rates, as central differences do.
 TEST(IntersectionProperties, FacesFlushWithBothBodiesCountForNeither) {
   const Polytope a = make_box(2, 2, 1), b = make_cube(1.0);
-  SolidWorkspace w;
+  IntersectionWorkspace w;
   const BodyState pa = pose(Vec3::Zero()), pb = pose(Vec3(0.5, 0.5, 0.95));
   const IntersectionProperties p = polytope_intersection_properties(a, pa, b, pb, w);
   EXPECT_NEAR(p.volume, 0.05, 1e-14);
@@ -214,7 +214,7 @@ TEST(IntersectionProperties, ATiltedBoxInTheGround) {
   const BodyState pb =
       pose(Vec3(0.2, 0.1, 0.12), Quat(Eigen::AngleAxisd(0.5, Vec3(1, -1, 0.3).normalized())));
   const Vec3 up = Vec3(0.1, 0.2, 1).normalized(), point(0, 0, 0.05);
-  SolidWorkspace w;
+  IntersectionWorkspace w;
   const IntersectionProperties p = halfspace_polytope_intersection_properties(point, up, b, pb, w);
   ASSERT_FALSE(p.empty());
   auto in_b = inside(b, pb);

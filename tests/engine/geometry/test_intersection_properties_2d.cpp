@@ -75,9 +75,10 @@ double rate(const std::function<double(double)>& area_at_shift, double step) {
 }
 
 TEST(IntersectionProperties2d, TurnedRectanglesAgreeWithCountedPoints) {
+  IntersectionWorkspace w;
   const std::vector<Vec2> a = rectangle(1.0, 0.6, 0.3, Vec2(0.1, 0.0));
   const std::vector<Vec2> b = rectangle(0.7, 0.5, -0.8, Vec2(0.6, 0.3));
-  const IntersectionProperties p = polygon_intersection_properties(a, b);
+  const IntersectionProperties p = polygon_intersection_properties(a, b, w);
   ASSERT_FALSE(p.empty());
   EXPECT_NEAR(p.volume, polygon_overlap_area(a, b), 1e-14);
   const IntersectionProperties counted =
@@ -89,13 +90,14 @@ TEST(IntersectionProperties2d, TurnedRectanglesAgreeWithCountedPoints) {
   const Vec2 n = p.normal.head<2>(), t(-n.y(), n.x());
   EXPECT_NEAR(p.normal.z(), 0.0, 0.0);
   auto along = [&](const Vec2& dir) {
-    return
-        [&, dir](double s) { return polygon_intersection_properties(a, moved(b, s * dir)).volume; };
+    return [&, dir](double s) {
+      return polygon_intersection_properties(a, moved(b, s * dir), w).volume;
+    };
   };
   EXPECT_NEAR(rate(along(n), 1e-6), p.area, 1e-7 * p.area);
   EXPECT_NEAR(rate(along(t), 1e-6), 0.0, 1e-7 * p.area);
   // Roles swapped: the same area, the normal turned round.
-  const IntersectionProperties q = polygon_intersection_properties(b, a);
+  const IntersectionProperties q = polygon_intersection_properties(b, a, w);
   EXPECT_NEAR(q.volume, p.volume, 1e-14);
   EXPECT_LE((q.normal + p.normal).norm(), 1e-12);
 }
@@ -103,6 +105,7 @@ TEST(IntersectionProperties2d, TurnedRectanglesAgreeWithCountedPoints) {
 // A square in a square slot 2 mm too narrow, the slot two walls and a floor: each part pushes
 // the square out of itself.
 TEST(IntersectionProperties2d, ASquareInATightSlotIsPushedAwayFromEachPart) {
+  IntersectionWorkspace w;
   const std::vector<Vec2> square = rectangle(1, 1, 0, Vec2(0, 0.5));
   const double inner = 0.499;
   const std::tuple<std::vector<Vec2>, Vec2> parts[] = {
@@ -110,7 +113,7 @@ TEST(IntersectionProperties2d, ASquareInATightSlotIsPushedAwayFromEachPart) {
       {rectangle(0.5, 1, 0, Vec2(-inner - 0.25, 0.5)), Vec2(1, 0)},
       {rectangle(3, 0.5, 0, Vec2(0, -0.249)), Vec2(0, 1)}};
   for (const auto& [part, push] : parts) {
-    const IntersectionProperties p = polygon_intersection_properties(part, square);
+    const IntersectionProperties p = polygon_intersection_properties(part, square, w);
     ASSERT_FALSE(p.empty());
     EXPECT_LE((p.normal.head<2>() - push).norm(), 1e-12);
     // The patch: the square's side of length 1 (0.998 where a wall meets the floor's overlap
@@ -120,9 +123,10 @@ TEST(IntersectionProperties2d, ASquareInATightSlotIsPushedAwayFromEachPart) {
 }
 
 TEST(IntersectionProperties2d, ATurnedRectangleInTheGround) {
+  IntersectionWorkspace w;
   const std::vector<Vec2> b = rectangle(0.8, 0.3, 0.5, Vec2(0.2, 0.1));
   const Vec2 up = Vec2(0.2, 1).normalized(), point(0, 0.05);
-  const IntersectionProperties p = halfplane_polygon_intersection_properties(point, up, b);
+  const IntersectionProperties p = halfplane_polygon_intersection_properties(point, up, b, w);
   ASSERT_FALSE(p.empty());
   const IntersectionProperties counted =
       count([&](const Vec2& x) { return inside_outline(b, x) && up.dot(x - point) <= 0.0; },
@@ -130,7 +134,7 @@ TEST(IntersectionProperties2d, ATurnedRectangleInTheGround) {
   expect_close(p, counted, 0.01);
   EXPECT_LE((p.normal.head<2>() - up).norm(), 1e-15);
   auto shifted = [&](double s) {
-    return halfplane_polygon_intersection_properties(point, up, moved(b, s * up)).volume;
+    return halfplane_polygon_intersection_properties(point, up, moved(b, s * up), w).volume;
   };
   EXPECT_NEAR(rate(shifted, 1e-6), p.area, 1e-7 * p.area);
 }
