@@ -244,7 +244,8 @@ TEST(IntersectionProperties, SphereLensesAgreeWithTheClosedVolumeAndCountedPoint
   // (r_A, r_B, d); the last with most of B inside A.
   const std::tuple<double, double, double> cases[] = {
       {1.0, 0.6, 1.3}, {0.6, 1.0, 1.3}, {0.7, 0.7, 0.9}, {1.0, 0.6, 0.6}};
-  for (const auto& [ra, rb, d] : cases) {
+  for (const auto& c : cases) {
+    const double ra = std::get<0>(c), rb = std::get<1>(c), d = std::get<2>(c);
     const Vec3 e = Vec3(1, 2, -2) / 3.0, cb = ca + d * e;
     const IntersectionProperties p = sphere_intersection_properties(ca, ra, cb, rb);
     EXPECT_NEAR(p.volume, sphere_sphere_overlap_volume(ra, rb, d), 1e-14);

@@ -143,7 +143,8 @@ TEST(IntersectionProperties2d, DiscLensesAgreeWithCountedPoints) {
   const Vec2 ca(0.1, -0.3);
   const std::tuple<double, double, double> cases[] = {
       {1.0, 0.6, 1.3}, {0.6, 1.0, 1.3}, {0.7, 0.7, 0.9}, {1.0, 0.6, 0.6}};
-  for (const auto& [ra, rb, d] : cases) {
+  for (const auto& c : cases) {
+    const double ra = std::get<0>(c), rb = std::get<1>(c), d = std::get<2>(c);
     const Vec2 e = Vec2(3, -4) / 5.0, cb = ca + d * e;
     const IntersectionProperties p = disc_intersection_properties(ca, ra, cb, rb);
     const IntersectionProperties counted =
