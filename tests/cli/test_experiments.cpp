@@ -53,6 +53,25 @@ TEST(Experiments, EveryExperimentHasANameASectionAndARunner) {
 // inelastic, since an overlap psi is undone at -psi / h (§5.2.3) and the blocks bounce apart
 // (measured: total momentum kept to 9e-16, speeds 1.25 m/s off the common one). Nor under the
 // volumetric model: its undamped layers (a = 0) store the impact and give it back, as springs.
+// Seed 002's Test 1 under the volumetric model: the block breaks away at atan 0.5 = 26.565 deg
+// (to the bisection's resolution; the thesis reaches 26), and on 30 deg moves at
+// g (sin 30 - 0.5 cos 30) t exactly, without drifting across the slope or turning.
+TEST(Experiments, VolumetricInclineBreaksAwayAtAtanMuAndSlidesAtTheCoulombRate) {
+  TempDir dir;
+  const nlohmann::json s = run_experiment(*find_experiment("volumetric_incline"), options(dir));
+  EXPECT_NEAR(s["break_away_deg"].get<double>(), std::atan(0.5) * 180.0 / M_PI,
+              s["break_away_resolution_deg"].get<double>());
+  EXPECT_NEAR(s["speed_4s"].get<double>(), 2.6285815777, 1e-9);
+  EXPECT_NEAR(s["distance_4s"].get<double>(), s["distance_4s_expected_stepped"].get<double>(),
+              1e-9);
+  EXPECT_LE(s["max_drift_m"].get<double>(), 1e-12);
+  EXPECT_LE(s["max_turn_deg"].get<double>(), 1e-4);
+  EXPECT_EQ(s["failed_steps"].get<int>(), 0);
+  for (const char* f :
+       {"volumetric_incline.csv", "volumetric_incline.svg", "volumetric_incline.json"})
+    EXPECT_TRUE(fs::exists(dir.path / f)) << f;
+}
+
 TEST(Experiments, MomentumRowKeepsTheTotalMomentumUnderEveryModel) {
   TempDir dir;
   const nlohmann::json s = run_experiment(*find_experiment("momentum_row"), options(dir));

@@ -18,5 +18,6 @@ Experiment rolling_disc_experiment();
 Experiment sphere_on_spheres_experiment();
 Experiment quasi_rigid_disc_experiment();
 Experiment gear_grasp_experiment();
+Experiment volumetric_incline_experiment();
 
 }  // namespace pegsim::cli

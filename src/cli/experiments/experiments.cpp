@@ -12,7 +12,7 @@ const std::vector<Experiment>& experiments() {
       polyhedra_pour_experiment(), grasp_2d_experiment(),          rotation_error_experiment(),
       momentum_row_experiment(),   friction_heading_experiment(),  free_rotation_experiment(),
       rolling_disc_experiment(),   sphere_on_spheres_experiment(), quasi_rigid_disc_experiment(),
-      gear_grasp_experiment()};
+      gear_grasp_experiment(),     volumetric_incline_experiment()};
   return all;
 }
 
