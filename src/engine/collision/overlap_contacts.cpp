@@ -15,12 +15,6 @@
 namespace pegsim {
 namespace {
 
-void world_outline(const Polygon& p, const BodyState& s, std::vector<Vec2>& out) {
-  const PosedPolygon posed(p, s);
-  out.clear();
-  for (int v = 0; v < p.size(); ++v) out.push_back(posed.vertex(v));
-}
-
 // The one contact of an overlapping pair: gap -depth along the minimum translation, p_A and
 // p_B depth / 2 either side of the overlap's centroid.
 Contact overlap_contact(int a, int b, const MinimumTranslation& t, const Vec3& centroid) {

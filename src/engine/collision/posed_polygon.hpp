@@ -2,6 +2,8 @@
 // vertices and edge normals computed on demand, so that the narrow phase needs no buffers.
 #pragma once
 
+#include <vector>
+
 #include "engine/core/shape.hpp"
 #include "engine/core/state.hpp"
 
@@ -41,5 +43,12 @@ struct PosedPolygon {
   // Outward unit normal of edge e (§3.5).
   Vec2 normal(int e) const { return rotation * shape.normals[e]; }
 };
+
+// The polygon's vertices in the plane, counter-clockwise, into `out` (its buffer reused).
+inline void world_outline(const Polygon& p, const BodyState& s, std::vector<Vec2>& out) {
+  const PosedPolygon posed(p, s);
+  out.clear();
+  for (int v = 0; v < p.size(); ++v) out.push_back(posed.vertex(v));
+}
 
 }  // namespace pegsim

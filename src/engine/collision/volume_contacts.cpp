@@ -21,12 +21,6 @@ bool faceted(ShapeKind k) {
   return k == ShapeKind::Polytope || k == ShapeKind::Polygon;
 }
 
-void world_outline(const Polygon& p, const BodyState& s, std::vector<Vec2>& out) {
-  const PosedPolygon posed(p, s);
-  out.clear();
-  for (int v = 0; v < p.size(); ++v) out.push_back(posed.vertex(v));
-}
-
 // The common volume of part a (body A of the contact) and part b (body B); a plane or
 // half-plane is always a.
 IntersectionProperties common_volume(const ConvexPart& a, const ConvexPart& b,
@@ -125,11 +119,14 @@ std::string volume_contact_defect(const Model& model) {
   std::vector<char> has_round(n, 0), has_faceted(n, 0);
   for (std::size_t b = 0; b < n; ++b) {
     const Body& body = model.bodies[b];
-    for (int k = 0; k < convex_part_count(body); ++k) {
-      const ShapeKind kind = convex_part(body, BodyState{}, k).shape.kind;
+    auto note = [&](ShapeKind kind) {
       has_round[b] |= round(kind);
       has_faceted[b] |= faceted(kind);
-    }
+    };
+    if (body.shape.kind != ShapeKind::Compound)
+      note(body.shape.kind);
+    else
+      for (const CompoundPart& part : body.shape.compound->parts) note(part.shape.kind);
   }
   for (std::size_t a = 0; a < n; ++a)
     for (std::size_t b = a + 1; b < n; ++b) {

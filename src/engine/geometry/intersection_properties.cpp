@@ -17,10 +17,21 @@ constexpr double kRelativeTolerance = 1e-12;
 // Unit normals closer than this are the same plane's.
 constexpr double kNormalTolerance = 1e-9;
 
-void solid_planes(const ConvexSolid& s, std::vector<FacePlane>& out) {
+// The face planes of a posed polytope: n_w = R n, offset + n_w . position.
+void posed_planes(const Polytope& p, const BodyState& pose, std::vector<FacePlane>& out) {
   out.clear();
-  for (int k = 0; k < s.face_count(); ++k)
-    out.push_back({s.normals[k], s.normals[k].dot(s.face(k).front())});
+  const Mat3 r = pose.orientation.toRotationMatrix();
+  for (const Polytope::Face& f : p.faces) {
+    const Vec3 n = r * f.normal;
+    out.push_back({n, f.offset + n.dot(pose.position)});
+  }
+}
+
+// The largest coordinate of a solid, at least 1: the scale of its rounding.
+double scale_of(const ConvexSolid& s) {
+  double r = 1.0;
+  for (const Vec3& v : s.points) r = std::max(r, v.cwiseAbs().maxCoeff());
+  return r;
 }
 
 bool on_some_plane(const std::vector<FacePlane>& planes, const Vec3& normal, const Vec3& x,
@@ -135,14 +146,11 @@ IntersectionProperties polytope_intersection_properties(const Polytope& a, const
                                                         const Polytope& b, const BodyState& b_pose,
                                                         IntersectionWorkspace& w) {
   // polytope_intersection clips its first solid by the second's planes.
-  SolidWorkspace& s = w.solids;
-  const ConvexSolid& common = polytope_intersection(b, b_pose, a, a_pose, s);
-  double scale = 1.0;
-  for (const Vec3& v : s.other.points) scale = std::max(scale, v.cwiseAbs().maxCoeff());
-  solid_planes(s.other, w.planes_a);
-  place_solid(b, b_pose, s.next);
-  solid_planes(s.next, w.planes_b);
-  return solid_properties(common, w.planes_a, w.planes_b, kRelativeTolerance * scale,
+  const ConvexSolid& common = polytope_intersection(b, b_pose, a, a_pose, w.solids);
+  posed_planes(a, a_pose, w.planes_a);
+  posed_planes(b, b_pose, w.planes_b);
+  return solid_properties(common, w.planes_a, w.planes_b,
+                          kRelativeTolerance * scale_of(w.solids.other),
                           unit_or_z(b_pose.position - a_pose.position), w.side);
 }
 
@@ -153,12 +161,10 @@ IntersectionProperties halfspace_polytope_intersection_properties(const Vec3& po
                                                                   IntersectionWorkspace& w) {
   SolidWorkspace& s = w.solids;
   place_solid(b, b_pose, s.other);
-  double scale = 1.0;
-  for (const Vec3& v : s.other.points) scale = std::max(scale, v.cwiseAbs().maxCoeff());
-  const double tolerance = kRelativeTolerance * scale;
+  const double tolerance = kRelativeTolerance * scale_of(s.other);
   clip_solid(s.other, normal, normal.dot(point), tolerance, s.common, s.cap);
   w.planes_a.assign(1, {normal, normal.dot(point)});
-  solid_planes(s.other, w.planes_b);
+  posed_planes(b, b_pose, w.planes_b);
   return solid_properties(s.common, w.planes_a, w.planes_b, tolerance, normal, w.side);
 }
 

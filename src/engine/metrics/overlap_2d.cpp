@@ -15,10 +15,8 @@ namespace pegsim {
 namespace {
 
 std::vector<Vec2> world_outline(const Polygon& p, const BodyState& s) {
-  const PosedPolygon posed(p, s);
   std::vector<Vec2> out;
-  out.reserve(p.vertices.size());
-  for (int v = 0; v < p.size(); ++v) out.push_back(posed.vertex(v));
+  pegsim::world_outline(p, s, out);
   return out;
 }
 
