@@ -1,5 +1,6 @@
 #include "engine/collision/volume_contacts.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include "engine/collision/convex_parts.hpp"
@@ -72,6 +73,7 @@ Contact volume_contact(int a, int b, const ConvexPart& pa, const ConvexPart& pb,
   c.volume = v.volume;
   c.volume_inertia = v.inertia;
   c.patch = v.patch;
+  c.spin_radius = v.spin_radius;
   // A part wholly inside the other has no face to leave by (rate 0): its rate is taken as a
   // cube's (square's) of the same volume, so that the row stays finite.
   c.volume_rate = v.area > 0.0 ? v.area : std::pow(v.volume, planar ? 0.5 : 2.0 / 3.0);
@@ -82,6 +84,7 @@ Contact volume_contact(int a, int b, const ConvexPart& pa, const ConvexPart& pb,
   const VolumetricLayer& lb = model.bodies[b].layer;
   c.stiffness = 1.0 / (1.0 / la.stiffness + 1.0 / lb.stiffness);  // layers in series
   c.damping = c.stiffness * (la.damping / la.stiffness + lb.damping / lb.stiffness);
+  c.spin_speed = std::max(la.spin_speed, lb.spin_speed);
   return c;  // APPL 1, applicable and feasible
 }
 

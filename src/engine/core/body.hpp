@@ -72,6 +72,10 @@ struct SupportFriction {
 struct VolumetricLayer {
   double stiffness = 1e9;  // k_v, N/m^3 (planar bodies: N/m^2, kPlanarLayerStiffness in scenes)
   double damping = 0.0;    // a, s/m
+  // Friction about the normal (3D): 0 for Coulomb's, mu F_n at the patch's spin radius, in the
+  // friction cone; v_s > 0 (m/s) for the viscous law of (3.8) in Gonthier's consistent form,
+  // tau = -mu (F_n / V) J_n omega_n / v_s (volumetric_rows.hpp). A pair takes the larger v_s.
+  double spin_speed = 0.0;
 };
 // The scene files' k_v of a planar body: a unit square resting on a side sinks 1e-6 m per
 // 10 N, as a unit cube on the 3D default 1e9 N/m^3 sinks 1e-8 m.

@@ -39,6 +39,10 @@ struct Contact {
   // patch's second moment across the normal (m^4; planar m^3): IntersectionProperties.
   Mat3 volume_inertia = Mat3::Zero();
   Mat3 patch = Mat3::Zero();
+  // The patch's mean distance from the centroid's axis (m), the lever of Coulomb friction about
+  // the normal, and the pair's VolumetricLayer::spin_speed (m/s; 0: Coulomb's law).
+  double spin_radius = 0.0;
+  double spin_speed = 0.0;
 
   bool primary() const { return applicable && feasible; }
   Vec3 point_b() const { return point_a + gap * normal; }

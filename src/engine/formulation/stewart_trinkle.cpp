@@ -65,7 +65,7 @@ void eliminate_joints(const Model& model, const State& state, double h,
   joint_rows(model, state, p.joint_rows);
   joint_damping_rows(model, state, p.joint_rows);
   joint_drive_rows(model, state, h, p.joint_rows);
-  volumetric_rolling_rows(model, contacts, p.contact, h, p.joint_rows);
+  volumetric_damper_rows(model, contacts, p.contact, h, p.joint_rows);
   const int m = static_cast<int>(p.joint_rows.size());
   p.joint_WG_a.resize(m);
   p.joint_WG_b.resize(m);
@@ -178,6 +178,11 @@ void set_body_form(ContactProblem& p, int bodies, bool ncp) {
 int tangent_directions(const Model& model, const Settings& settings) {
   if (settings.formulation == Formulation::Ncp) return model.planar() ? 1 : 2;
   return settings.friction_directions;
+}
+
+int spin_directions(const Model& model, const Settings& settings) {
+  const bool volumetric = settings.contact_model == ContactModel::Volumetric;
+  return volumetric && !model.planar() && settings.formulation != Formulation::Ncp ? 2 : 0;
 }
 
 void free_velocities(const Model& model, const State& state, const Settings& settings,
@@ -375,19 +380,34 @@ void contact_columns(const Model& model, const State& state, const Settings& set
       throw std::invalid_argument("a planar contact needs friction_directions = 2 (+-t)");
     const Vec3 t0 = first_tangent(model, settings, p, c, r_a, r_b, planar, frictionless);
     for (int k = 0; k < cols_per_contact; ++k) {
+      const int col = i * cols_per_contact + k;
+      const int spin = k - (nd - p.spin);  // 1, 2: the torsional columns
+      if (spin > 0 && c.spin_radius > 0.0 && c.spin_speed == 0.0) {
+        // A torque +-r_s n on B (its opposite on A): Coulomb's limit mu p_n r_s about n.
+        const Vec3 torque = (spin == 1 ? 1.0 : -1.0) * c.spin_radius * c.normal;
+        p.tangents[static_cast<std::size_t>(i) * nd + (k - 1)] = Vec3::Zero();
+        p.G_a[col] << Vec3::Zero(), -torque;
+        p.G_b[col] << Vec3::Zero(), torque;
+        p.WG_a[col] = weighted(model, inverse_inertia, p.body_a[i], p.G_a[col]);
+        p.WG_b[col] = weighted(model, inverse_inertia, p.body_b[i], p.G_b[col]);
+        continue;
+      }
+      // A contact without Coulomb spin (viscous, or no patch) repeats d_0 there, which leaves
+      // its cone as it is and keeps every column's diagonal nonzero.
       Vec3 dir;
-      if (k == 0) {
+      if (spin > 0) {
+        dir = t0;
+      } else if (k == 0) {
         dir = c.normal;
       } else if (ncp) {  // the orthonormal t, o of (2.16): t = t0, o = n x t0
         dir = k == 1 ? t0 : Vec3(c.normal.cross(t0));
       } else if (planar) {
         dir = k == 1 ? t0 : Vec3(-t0);
       } else {
-        const double angle = 2.0 * M_PI * (k - 1) / nd;
+        const double angle = 2.0 * M_PI * (k - 1) / (nd - p.spin);
         dir = Eigen::AngleAxisd(angle, c.normal) * t0;
       }
       if (k > 0) p.tangents[static_cast<std::size_t>(i) * nd + (k - 1)] = dir;
-      const int col = i * cols_per_contact + k;
       p.G_a[col] = wrench_column(-dir, r_a);
       p.G_b[col] = wrench_column(dir, r_b);
       p.WG_a[col] = weighted(model, inverse_inertia, p.body_a[i], p.G_a[col]);
@@ -493,7 +513,8 @@ void assemble_stewart_trinkle(const Model& model, const State& state, const Sett
   const bool ncp = settings.formulation == Formulation::Ncp;
   const bool frictionless = !ncp && all_frictionless(model, contacts, enforced);
   const int nc = static_cast<int>(enforced.size());
-  const int nd = frictionless ? 0 : tangent_directions(model, settings);
+  p.spin = frictionless ? 0 : spin_directions(model, settings);
+  const int nd = frictionless ? 0 : tangent_directions(model, settings) + p.spin;
   p.directions = nd;
   joint_limit_rows(model, state, p.limit_rows);
   const int ncols = nc * (1 + nd) + static_cast<int>(p.limit_rows.size());

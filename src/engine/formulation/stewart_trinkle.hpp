@@ -23,7 +23,12 @@ namespace pegsim {
 // the block is [p_n ; p_t ; p_o ; sigma] (2D: [p_n ; p_t ; sigma]) and the LCP holds only its
 // linear part (coulomb_ncp.hpp).
 struct ContactProblem {
-  int directions = 0;        // n_d
+  int directions = 0;  // n_d
+  // The last `spin` of the n_d friction columns (0 or 2) are torques +-r_s n about the normal:
+  // volumetric contacts' Coulomb friction about the normal (seed 002's spinning friction), in
+  // the same linearized cone as the force, sum p_f <= mu p_n (a polytope with the force's
+  // vertices mu p_n d_j and the torque's +-mu p_n r_s n). Their tangents are 0.
+  int spin = 0;
   std::vector<int> contact;  // index into the step's contact list, per block
   std::vector<double> mu;    // U = diag(mu_i)
   // Per contact, the normal row's compliance (volumetric contacts; 0 for a rigid contact).
@@ -105,6 +110,10 @@ void add_m_entries(ContactProblem& p, int n);
 // the NCP (Formulation::Ncp) the orthonormal tangents t, o of (2.18)-(2.20), 2 in 3D, 1 (t) in
 // a planar model.
 int tangent_directions(const Model& model, const Settings& settings);
+
+// The torsional friction columns of a problem (ContactProblem::spin): 2 for volumetric contacts
+// in 3D under the linearized cone, else 0.
+int spin_directions(const Model& model, const Settings& settings);
 
 // Per-body velocity update that does not depend on contacts: p_ext = h (f + m g; tau - w x J w).
 // Writes nu + M^-1 p_ext for every body into `free_velocity` (zero for static bodies).

@@ -1,6 +1,7 @@
 #include "engine/formulation/volumetric_rows.hpp"
 
 #include <Eigen/Eigenvalues>
+#include <cmath>
 
 namespace pegsim {
 namespace {
@@ -18,9 +19,9 @@ void add_row(int a, int b, const Vec3& axis, double damping, std::vector<JointRo
 
 }  // namespace
 
-void volumetric_rolling_rows(const Model& model, const std::vector<Contact>& contacts,
-                             const std::vector<int>& enforced, double h,
-                             std::vector<JointRow>& rows) {
+void volumetric_damper_rows(const Model& model, const std::vector<Contact>& contacts,
+                            const std::vector<int>& enforced, double h,
+                            std::vector<JointRow>& rows) {
   const bool planar = model.planar();
   for (int i : enforced) {
     const Contact& c = contacts[std::size_t(i)];
@@ -40,6 +41,11 @@ void volumetric_rolling_rows(const Model& model, const std::vector<Contact>& con
                                                                    (across + across.transpose()));
     for (int k = 0; k < 2; ++k)
       add_row(a, b, T * principal.eigenvectors().col(k), principal.eigenvalues()(k), rows);
+    if (c.spin_speed > 0.0) {
+      const double mu = std::sqrt(model.bodies[c.body_a].mu * model.bodies[c.body_b].mu);
+      const double polar = c.normal.dot(c.volume_inertia * c.normal);  // J_n, m^5
+      add_row(a, b, c.normal, mu * c.stiffness * polar / c.spin_speed, rows);
+    }
   }
 }
 

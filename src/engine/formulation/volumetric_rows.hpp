@@ -9,6 +9,13 @@
 // one compliant bilateral row per principal axis of that tensor, eliminated with the joints'
 // rows (stewart_trinkle.cpp, as joint_damping.hpp's). Without it the explicit tilt stiffness
 // of a stiff layer rocks a resting box unstably (h sqrt(k_v P / I) >> 2 at scene steps).
+//
+// A pair with a spin speed v_s > 0 (VolumetricLayer::spin_speed) resists spinning about the
+// normal viscously instead of by Coulomb's law: the thesis' (3.8), tau_s = (F_n / V) I_g omega_n,
+// is short of a factor in s/m; Gonthier's regularized Coulomb law, mu p |v| / v_s per unit area
+// below the speed v_s, supplies it: summed over the common volume (p = k_v depth) it is
+//   tau_s = -mu k_v J_n omega_n / v_s,   J_n = n^T J n,
+// so (3.8) is this with mu / v_s = 1 s/m. One more damper row about the normal, as above.
 #pragma once
 
 #include <vector>
@@ -18,9 +25,10 @@
 
 namespace pegsim {
 
-// Appends the rolling rows of every enforced volumetric contact (stiffness > 0).
-void volumetric_rolling_rows(const Model& model, const std::vector<Contact>& contacts,
-                             const std::vector<int>& enforced, double h,
-                             std::vector<JointRow>& rows);
+// Appends the rolling rows (and viscous spin rows) of every enforced volumetric contact
+// (stiffness > 0).
+void volumetric_damper_rows(const Model& model, const std::vector<Contact>& contacts,
+                            const std::vector<int>& enforced, double h,
+                            std::vector<JointRow>& rows);
 
 }  // namespace pegsim

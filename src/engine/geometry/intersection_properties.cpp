@@ -50,6 +50,23 @@ Vec3 area_vector(std::span<const Vec3> f) {
   return 0.5 * s;
 }
 
+// int |r| dA over the triangle (0, p, q), signed by its turn (positive counter-clockwise). In
+// polar coordinates about 0 it is (d / 3) int rho ds along the edge, d the edge line's signed
+// distance from 0, s the position along it from the foot of the perpendicular and
+// rho = sqrt(d^2 + s^2).
+double triangle_polar_moment(const Vec2& p, const Vec2& q) {
+  const double length = (q - p).norm();
+  if (!(length > 0.0)) return 0.0;
+  const Vec2 e = (q - p) / length;
+  const double d = p.x() * e.y() - p.y() * e.x();
+  if (d == 0.0) return 0.0;
+  auto primitive = [&](const Vec2& x) {  // 2 int rho ds
+    const double s = x.dot(e);
+    return s * x.norm() + d * d * std::asinh(s / std::abs(d));
+  };
+  return d / 6.0 * (primitive(q) - primitive(p));
+}
+
 // Volume, centroid and inertia of the solid `common`; the normal and area from its faces on A's
 // planes and on B's (see the header). `away` is the normal when no face says (a solid inside the
 // other body).
@@ -85,18 +102,23 @@ IntersectionProperties solid_properties(const ConvexSolid& common, const std::ve
   // face +n, B's inside A face -n), the two sides averaged.
   const Vec3 t1 = any_perpendicular(out.normal), t2 = out.normal.cross(t1);
   Eigen::Matrix2d moments = Eigen::Matrix2d::Zero();
+  double patch_area = 0.0, polar = 0.0;  // int dA, int |r| dA
   for (int k = 0; k < common.face_count(); ++k) {
     if (side[std::size_t(k)] == 0) continue;
     const std::span<const Vec3> f = common.face(k);
+    const double mean = 0.5 * side[std::size_t(k)];  // half: the two sides averaged
     for (std::size_t i = 0; i < f.size(); ++i) {
       const Vec3 p = f[i] - out.centroid, q = f[(i + 1) % f.size()] - out.centroid;
       const double px = p.dot(t1), py = p.dot(t2), qx = q.dot(t1), qy = q.dot(t2);
-      const double c = 0.5 * side[std::size_t(k)] * (px * qy - qx * py);  // half: the mean
+      const double c = mean * (px * qy - qx * py);
+      patch_area += 0.5 * c;
       moments(0, 0) += c * (px * px + px * qx + qx * qx) / 12.0;
       moments(1, 1) += c * (py * py + py * qy + qy * qy) / 12.0;
       moments(0, 1) += c * (2 * px * py + px * qy + qx * py + 2 * qx * qy) / 24.0;
+      polar += mean * triangle_polar_moment(Vec2(px, py), Vec2(qx, qy));
     }
   }
+  out.spin_radius = patch_area > 0.0 ? std::max(polar / patch_area, 0.0) : 0.0;
   moments(1, 0) = moments(0, 1);
   Eigen::Matrix<double, 3, 2> T;
   T << t1, t2;
@@ -138,6 +160,10 @@ void add_caps(std::initializer_list<PlacedPiece> caps, const Vec3& base, const V
 // each axis across the normal.
 Mat3 rim_patch(double area, const Vec3& normal) {
   return area * area / (4.0 * std::numbers::pi) * (Mat3::Identity() - normal * normal.transpose());
+}
+// The same disc's int |r| dA / A = 2 a / 3.
+double rim_spin_radius(double area) {
+  return 2.0 / 3.0 * std::sqrt(area / std::numbers::pi);
 }
 
 }  // namespace
@@ -192,6 +218,7 @@ IntersectionProperties sphere_intersection_properties(const Vec3& a_centre, doub
   add_caps({{cap_a, cap_a.height}, {cap_b, -cap_b.height}}, base, out.normal, out);
   out.area = std::numbers::pi * h_a * (2.0 * a_radius - h_a);  // the lens' rim circle
   out.patch = rim_patch(out.area, out.normal);
+  out.spin_radius = rim_spin_radius(out.area);
   return out;
 }
 
@@ -207,6 +234,7 @@ IntersectionProperties halfspace_sphere_intersection_properties(const Vec3& poin
   add_caps({{cap, cap.height}}, centre - height * normal, -normal, out);
   out.area = std::numbers::pi * h * (2.0 * radius - h);
   out.patch = rim_patch(out.area, normal);
+  out.spin_radius = rim_spin_radius(out.area);
   return out;
 }
 

@@ -32,6 +32,10 @@ struct IntersectionProperties {
   // plane: about z) changes the depth by (theta e x r) . n, and the volume's moment by
   // (tr P - P) theta per unit of stiffness: the layer's resistance to rolling.
   Mat3 patch = Mat3::Zero();
+  // The patch's mean distance from the centroid's axis, int |r| dA / int dA, m: under a uniform
+  // pressure the patch's Coulomb torque about the normal is mu F spin_radius (a disc of radius
+  // R: 2 R / 3). 0 in the plane, where nothing spins about the normal.
+  double spin_radius = 0.0;
 
   bool empty() const { return !(volume > 0.0); }
 };

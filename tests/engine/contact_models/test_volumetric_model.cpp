@@ -169,6 +169,59 @@ TEST(VolumetricModel, ABlockSlidesDownAnInclineAtTheCoulombRateAndRestsBelowBrea
   }
 }
 
+// The seed's Test 2: a disc (a 128-gon prism, R = 0.25, H = 0.05, 1 kg, mu = 0.6) spinning at
+// 5 pi rad/s on the ground. Coulomb's law over the flat patch, torque mu m g 2R/3, stops it
+// linearly at 3 R omega_0 / (4 mu g) = 0.5004 s; it stays where it is, upright.
+TEST(VolumetricModel, ASpinningDiscStopsAtTheCoulombTime) {
+  const double R = 0.25, H = 0.05, mu = 0.6, omega0 = 5.0 * std::numbers::pi, h = 1e-3;
+  const Polytope disc = make_cylinder(128, R, H);
+  test::World w;
+  w.add_plane("ground", Vec3::Zero(), Quat::Identity(), mu);
+  const double k = 0.5e9, area = polytope_mass_properties(disc).volume / H;
+  const int body =
+      w.add_polytope("disc", disc, 1.0, Vec3(0, 0, H / 2 - g / (k * area)), Quat::Identity(), mu);
+  w.state.bodies[body].angular_velocity = Vec3(0, 0, omega0);
+  Simulator sim(w.model, w.state, volumetric_settings(h, Vec3(0, 0, -g)));
+  const double alpha = 4.0 * mu * g / (3.0 * R), stop = omega0 / alpha;
+  double stopped_at = -1.0;
+  for (int k_step = 1; k_step <= 700; ++k_step) {
+    const StepReport& r = sim.step();
+    ASSERT_FALSE(r.failed) << r.failure;
+    const double omega = sim.state().bodies[body].angular_velocity.z(), t = k_step * h;
+    if (t < stop - 0.01) {
+      EXPECT_NEAR(omega, omega0 - alpha * t, 5e-4 * omega0) << t;  // the 128-gon: 2e-4 steeper
+    } else if (stopped_at < 0.0 && omega <= 1e-9) {
+      stopped_at = t;
+    }
+  }
+  EXPECT_NEAR(stopped_at, stop, 1.5e-3) << "theory " << stop;  // within a step
+  const BodyState& s = sim.state().bodies[body];
+  EXPECT_LE(s.angular_velocity.norm(), 1e-9);
+  EXPECT_LE(s.position.head<2>().norm() + s.velocity.norm(), 1e-9);
+  EXPECT_LE((s.orientation * Vec3::UnitZ() - Vec3::UnitZ()).norm(), 1e-9);
+}
+
+// The same disc with the viscous law (volumetric_rows.hpp) at mu / v_s = 1 s/m, the thesis'
+// (3.8): tau = -(m g / V) J_n omega = -(m R^2 / 2) g omega, so omega decays as exp(-g t), each
+// step by 1 / (1 + h g) (implicit), and never stops (the thesis' disc, about 1 s).
+TEST(VolumetricModel, TheViscousSpinLawDecaysExponentially) {
+  const double R = 0.25, H = 0.05, mu = 0.6, omega0 = 5.0 * std::numbers::pi, h = 1e-3;
+  const Polytope disc = make_cylinder(128, R, H);
+  test::World w;
+  const int ground = w.add_plane("ground", Vec3::Zero(), Quat::Identity(), mu);
+  const double k = 0.5e9, area = polytope_mass_properties(disc).volume / H;
+  const int body =
+      w.add_polytope("disc", disc, 1.0, Vec3(0, 0, H / 2 - g / (k * area)), Quat::Identity(), mu);
+  w.model.bodies[ground].layer.spin_speed = mu;
+  w.state.bodies[body].angular_velocity = Vec3(0, 0, omega0);
+  Simulator sim(w.model, w.state, volumetric_settings(h, Vec3(0, 0, -g)));
+  for (int k_step = 1; k_step <= 1000; ++k_step) {
+    ASSERT_FALSE(sim.step().failed);
+    const double omega = sim.state().bodies[body].angular_velocity.z();
+    EXPECT_NEAR(omega, omega0 / std::pow(1.0 + h * g, k_step), 1e-9 * omega0) << k_step;
+  }
+}
+
 TEST(VolumetricModel, SettingsAndScenesTheModelCannotRunAreRefused) {
   Settings s = volumetric_settings(1e-3, Vec3::Zero());
   s.formulation = Formulation::AnitescuPotra;

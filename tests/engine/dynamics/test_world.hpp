@@ -60,7 +60,14 @@ struct World {
   }
   int add_box(const std::string& name, const Vec3& size, double mass, const Vec3& position,
               const Quat& orientation = Quat::Identity(), double mu = 0.5) {
-    auto poly = std::make_shared<Polytope>(make_box(size.x(), size.y(), size.z()));
+    return add_polytope(name, make_box(size.x(), size.y(), size.z()), mass, position, orientation,
+                        mu);
+  }
+  // A uniform convex polytope (its vertices about its centre of mass).
+  int add_polytope(const std::string& name, const Polytope& shape, double mass,
+                   const Vec3& position, const Quat& orientation = Quat::Identity(),
+                   double mu = 0.5) {
+    auto poly = std::make_shared<Polytope>(shape);
     const MassProperties mp = polytope_mass_properties(*poly);
     Body b;
     b.name = name;

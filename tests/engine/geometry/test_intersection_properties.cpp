@@ -123,6 +123,38 @@ TEST(IntersectionProperties, OffsetBoxesMeetInABox) {
   EXPECT_LE((gradient_by_differences(a, pa, b, pb, 1e-6) + p.area * p.normal).norm(), 1e-9);
 }
 
+// int |r| dA over the rectangle [-a, a] x [-b, b] in Cartesian form: four times
+// (2 a b rho + a^3 asinh(b / a) + b^3 asinh(a / b)) / 6, rho = sqrt(a^2 + b^2).
+double rectangle_polar_moment(double a, double b) {
+  const double rho = std::hypot(a, b);
+  return 4.0 * (2.0 * a * b * rho + a * a * a * std::asinh(b / a) + b * b * b * std::asinh(a / b)) /
+         6.0;
+}
+
+TEST(IntersectionProperties, TheSpinRadiusIsThePatchsMeanDistanceFromTheAxis) {
+  IntersectionWorkspace w;
+  // A 0.6 x 0.4 box sunk flat into the ground, away from the origin and turned about the
+  // normal: the patch is its footprint.
+  const Polytope box = make_box(0.6, 0.4, 0.2);
+  const BodyState flat = pose(Vec3(1.3, -0.7, 0.08), Quat(Eigen::AngleAxisd(0.4, Vec3::UnitZ())));
+  const IntersectionProperties p =
+      halfspace_polytope_intersection_properties(Vec3::Zero(), Vec3::UnitZ(), box, flat, w);
+  EXPECT_NEAR(p.spin_radius, rectangle_polar_moment(0.3, 0.2) / (0.6 * 0.4), 1e-14);
+  // A unit cube on a larger block: the same footprint from two polytopes.
+  const IntersectionProperties on_block = polytope_intersection_properties(
+      make_box(3, 3, 1), pose(Vec3::Zero()), make_cube(1.0), pose(Vec3(0.2, 0.1, 0.95)), w);
+  EXPECT_NEAR(on_block.spin_radius, rectangle_polar_moment(0.5, 0.5), 1e-14);
+  // A disc (a 256-gon prism) has 2 R / 3, to the polygon's O(1/n^2).
+  const IntersectionProperties disc = halfspace_polytope_intersection_properties(
+      Vec3::Zero(), Vec3::UnitZ(), make_cylinder(256, 0.25, 0.05), pose(Vec3(0, 0, 0.02)), w);
+  EXPECT_NEAR(disc.spin_radius, 2.0 / 3.0 * 0.25, 1e-4 * 0.25);
+  // A ball's cap: its rim disc's 2 a / 3.
+  const double h = 0.1, a = std::sqrt(h * (2.0 - h));
+  const IntersectionProperties cap = halfspace_sphere_intersection_properties(
+      Vec3::Zero(), Vec3::UnitZ(), Vec3(0, 0, 1.0 - h), 1.0);
+  EXPECT_NEAR(cap.spin_radius, 2.0 * a / 3.0, 1e-14);
+}
+
 TEST(IntersectionProperties, TurnedPolytopesAgreeWithCountedPoints) {
   const Polytope a = make_box(1.0, 0.6, 0.8), b = make_cube(0.7);
   const BodyState pa =
