@@ -62,6 +62,15 @@ bool computed(ShapeKind ka, ShapeKind kb) {
   return flat(ka) || flat(kb) || (round(ka) && round(kb)) || (faceted(ka) && faceted(kb));
 }
 
+// Contact::tilt from the layers under the bodies' faces (IntersectionProperties::tilt_a): a
+// single row on their relative turn takes B's when only B moves, A's when only A does, else
+// the mean (a flat patch's tr P - P for either).
+Mat3 tilt(const IntersectionProperties& v, bool a_static, bool b_static) {
+  if (a_static) return v.tilt_b;
+  if (b_static) return v.tilt_a;
+  return 0.5 * (v.tilt_a + v.tilt_b);
+}
+
 Contact volume_contact(int a, int b, const ConvexPart& pa, const ConvexPart& pb,
                        const IntersectionProperties& v, const Model& model, bool planar) {
   Contact c;
@@ -72,7 +81,7 @@ Contact volume_contact(int a, int b, const ConvexPart& pa, const ConvexPart& pb,
   c.normal = v.normal;
   c.volume = v.volume;
   c.volume_inertia = v.inertia;
-  c.patch = v.patch;
+  c.tilt = tilt(v, model.bodies[a].is_static, model.bodies[b].is_static);
   c.spin_radius = v.spin_radius;
   // A part wholly inside the other has no face to leave by (rate 0): its rate is taken as a
   // cube's (square's) of the same volume, so that the row stays finite.

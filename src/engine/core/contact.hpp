@@ -35,10 +35,12 @@ struct Contact {
   double volume_rate = 0.0;
   double stiffness = 0.0;  // k_v, N/m^3 (planar: N/m^2)
   double damping = 0.0;    // a, s/m
-  // The common volume's inertia about its centroid at unit density (m^5; planar m^4) and its
-  // patch's second moment across the normal (m^4; planar m^3): IntersectionProperties.
+  // The common volume's inertia about its centroid at unit density (m^5; planar m^4), and the
+  // layer's tilt stiffness per unit k_v (m^4; planar m^3, about z): turning B by theta about an
+  // axis across the normal, relative to A, gives the force k_v V the moment -k_v tilt theta
+  // (IntersectionProperties::tilt_a; for a flat patch tr P - P, for a round body 0).
   Mat3 volume_inertia = Mat3::Zero();
-  Mat3 patch = Mat3::Zero();
+  Mat3 tilt = Mat3::Zero();
   // The patch's mean distance from the centroid's axis (m), the lever of Coulomb friction about
   // the normal, and the pair's VolumetricLayer::spin_speed (m/s; 0: Coulomb's law).
   double spin_radius = 0.0;

@@ -27,8 +27,7 @@ void volumetric_damper_rows(const Model& model, const std::vector<Contact>& cont
     const Contact& c = contacts[std::size_t(i)];
     if (!(c.stiffness > 0.0)) continue;
     const int a = dynamic_index(model, c.body_a), b = dynamic_index(model, c.body_b);
-    const Mat3 tilt = c.patch.trace() * Mat3::Identity() - c.patch;
-    const Mat3 C = c.stiffness * (h * tilt + c.damping * c.volume_inertia);
+    const Mat3 C = c.stiffness * (h * c.tilt + c.damping * c.volume_inertia);
     if (planar) {
       add_row(a, b, Vec3::UnitZ(), C(2, 2), rows);
       continue;

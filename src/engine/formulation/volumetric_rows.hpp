@@ -1,11 +1,12 @@
 // The volumetric contact's resistance to rolling (seed 002 (3.7)), taken implicitly. A layer of
-// stiffness k_v under a patch tilted by theta about an axis e across the normal pushes back with
-// the moment k_v (tr P - P) theta (P the patch's second moment, IntersectionProperties::patch),
-// and its Hunt-Crossley damping a with k_v a J omega_t (J the common volume's inertia at unit
-// density: (3.7) with k_n / h_n = k_v, a torque against the tangential angular velocity). The
-// normal row places the force at the start of the step's centroid; over the step the tilt grows
-// by h omega, so the moment's change is an implicit damper
-//   tau = -k_v (h (tr P - P) + a J) omega_t   across the normal (in the plane: about z),
+// stiffness k_v under a body turned by theta about an axis e across the normal pushes back with
+// the moment k_v T theta (T = Contact::tilt: tr P - P under a flat face, P the patch's second
+// moment; 0 under a ball or a cylinder rolling on its round side, whose surface only slides
+// along itself), and its Hunt-Crossley damping a with k_v a J omega_t (J the common volume's
+// inertia at unit density: (3.7) with k_n / h_n = k_v, a torque against the tangential angular
+// velocity). The normal row places the force at the start of the step's centroid; over the step
+// the turn grows by h omega, so the moment's change is an implicit damper
+//   tau = -k_v (h T + a J) omega_t   across the normal (in the plane: about z),
 // one compliant bilateral row per principal axis of that tensor, eliminated with the joints'
 // rows (stewart_trinkle.cpp, as joint_damping.hpp's). Without it the explicit tilt stiffness
 // of a stiff layer rocks a resting box unstably (h sqrt(k_v P / I) >> 2 at scene steps).

@@ -67,9 +67,36 @@ double triangle_polar_moment(const Vec2& p, const Vec2& q) {
   return d / 6.0 * (primitive(q) - primitive(p));
 }
 
-// Volume, centroid and inertia of the solid `common`; the normal and area from its faces on A's
-// planes and on B's (see the header). `away` is the normal when no face says (a solid inside the
-// other body).
+// [v]x: [v]x u = v x u.
+Mat3 cross_matrix(const Vec3& v) {
+  Mat3 m;
+  m << 0.0, -v.z(), v.y(), v.z(), 0.0, -v.x(), -v.y(), v.x(), 0.0;
+  return m;
+}
+
+// int (y x nu)(y x nu)^T dA = [nu]x Y [nu]x^T over one planar face, y from its centroid
+// (IntersectionProperties::tilt_a), Y = int y y^T dA by its fan's triangles from the first
+// vertex: int x x^T = A/12 (sum x_i x_i^T + (sum x_i)(sum x_i)^T), int x = A/3 sum x_i.
+Mat3 face_tilt(std::span<const Vec3> f, const Vec3& nu) {
+  Mat3 second = Mat3::Zero();
+  Vec3 first = Vec3::Zero();
+  double area = 0.0;
+  for (std::size_t i = 1; i + 1 < f.size(); ++i) {
+    const Vec3 x1 = f[i] - f[0], x2 = f[i + 1] - f[0], sum = x1 + x2;
+    const double a = 0.5 * nu.dot(x1.cross(x2));
+    second += a / 12.0 * (x1 * x1.transpose() + x2 * x2.transpose() + sum * sum.transpose());
+    first += a / 3.0 * sum;
+    area += a;
+  }
+  if (!(area > 0.0)) return Mat3::Zero();
+  const Mat3 Y = second - first * first.transpose() / area;  // about the face's centroid
+  const Mat3 n = cross_matrix(nu);
+  return n * Y * n.transpose();
+}
+
+// Volume, centroid and inertia of the solid `common`; the normal, area and tilts from its faces
+// on A's planes and on B's (see the header). `away` is the normal when no face says (a solid
+// inside the other body).
 IntersectionProperties solid_properties(const ConvexSolid& common, const std::vector<FacePlane>& a,
                                         const std::vector<FacePlane>& b, double tolerance,
                                         const Vec3& away, std::vector<signed char>& side) {
@@ -93,15 +120,15 @@ IntersectionProperties solid_properties(const ConvexSolid& common, const std::ve
     if (in_a == in_b) continue;  // flush with both surfaces (or rounding): moves V on neither side
     side[std::size_t(k)] = in_a ? 1 : -1;
     (in_a ? on_a : on_b) += area_vector(f);
+    (in_a ? out.tilt_a : out.tilt_b) += face_tilt(f, n);
   }
   // -dV/dd for B moved by d n / 2 and A by -d n / 2: n . (on_a - on_b) / 2.
   const Vec3 gradient = 0.5 * (on_a - on_b);
   out.area = gradient.norm();
   out.normal = out.area > 0.0 ? Vec3(gradient / out.area) : away;
-  // The patch: each face seen along the normal, its signed shoelace moments (A's faces inside B
-  // face +n, B's inside A face -n), the two sides averaged.
+  // The patch: each face seen along the normal, its signed fan of triangles about the
+  // centroid's axis (A's faces inside B face +n, B's inside A face -n), the two sides averaged.
   const Vec3 t1 = any_perpendicular(out.normal), t2 = out.normal.cross(t1);
-  Eigen::Matrix2d moments = Eigen::Matrix2d::Zero();
   double patch_area = 0.0, polar = 0.0;  // int dA, int |r| dA
   for (int k = 0; k < common.face_count(); ++k) {
     if (side[std::size_t(k)] == 0) continue;
@@ -109,20 +136,12 @@ IntersectionProperties solid_properties(const ConvexSolid& common, const std::ve
     const double mean = 0.5 * side[std::size_t(k)];  // half: the two sides averaged
     for (std::size_t i = 0; i < f.size(); ++i) {
       const Vec3 p = f[i] - out.centroid, q = f[(i + 1) % f.size()] - out.centroid;
-      const double px = p.dot(t1), py = p.dot(t2), qx = q.dot(t1), qy = q.dot(t2);
-      const double c = mean * (px * qy - qx * py);
-      patch_area += 0.5 * c;
-      moments(0, 0) += c * (px * px + px * qx + qx * qx) / 12.0;
-      moments(1, 1) += c * (py * py + py * qy + qy * qy) / 12.0;
-      moments(0, 1) += c * (2 * px * py + px * qy + qx * py + 2 * qx * qy) / 24.0;
-      polar += mean * triangle_polar_moment(Vec2(px, py), Vec2(qx, qy));
+      const Vec2 p2(p.dot(t1), p.dot(t2)), q2(q.dot(t1), q.dot(t2));
+      patch_area += 0.5 * mean * (p2.x() * q2.y() - q2.x() * p2.y());
+      polar += mean * triangle_polar_moment(p2, q2);
     }
   }
   out.spin_radius = patch_area > 0.0 ? std::max(polar / patch_area, 0.0) : 0.0;
-  moments(1, 0) = moments(0, 1);
-  Eigen::Matrix<double, 3, 2> T;
-  T << t1, t2;
-  out.patch = T * moments * T.transpose();
   return out;
 }
 
@@ -156,12 +175,7 @@ void add_caps(std::initializer_list<PlacedPiece> caps, const Vec3& base, const V
   out.inertia = 2.0 * sum.lateral * along + (sum.lateral + sum.axial) * (Mat3::Identity() - along);
 }
 
-// A disc patch of area A = pi a^2 across `normal`: int r r^T dA = pi a^4 / 4 = A^2 / (4 pi) on
-// each axis across the normal.
-Mat3 rim_patch(double area, const Vec3& normal) {
-  return area * area / (4.0 * std::numbers::pi) * (Mat3::Identity() - normal * normal.transpose());
-}
-// The same disc's int |r| dA / A = 2 a / 3.
+// A disc patch of area A = pi a^2: int |r| dA / A = 2 a / 3.
 double rim_spin_radius(double area) {
   return 2.0 / 3.0 * std::sqrt(area / std::numbers::pi);
 }
@@ -217,7 +231,6 @@ IntersectionProperties sphere_intersection_properties(const Vec3& a_centre, doub
   const Vec3 base = a_centre + (a_radius - h_a) * out.normal;
   add_caps({{cap_a, cap_a.height}, {cap_b, -cap_b.height}}, base, out.normal, out);
   out.area = std::numbers::pi * h_a * (2.0 * a_radius - h_a);  // the lens' rim circle
-  out.patch = rim_patch(out.area, out.normal);
   out.spin_radius = rim_spin_radius(out.area);
   return out;
 }
@@ -233,7 +246,6 @@ IntersectionProperties halfspace_sphere_intersection_properties(const Vec3& poin
   const AxialPiece cap = spherical_cap(h, radius);
   add_caps({{cap, cap.height}}, centre - height * normal, -normal, out);
   out.area = std::numbers::pi * h * (2.0 * radius - h);
-  out.patch = rim_patch(out.area, normal);
   out.spin_radius = rim_spin_radius(out.area);
   return out;
 }

@@ -26,12 +26,15 @@ struct IntersectionProperties {
   Mat3 inertia = Mat3::Zero();   // about the centroid at unit density, m^5
   Vec3 normal = Vec3::UnitZ();   // unit, from A onto B (the way B leaves fastest)
   double area = 0.0;             // -dV/dd along the normal, m^2
-  // The contact patch (the common volume seen along the normal) by its second moment about the
-  // centroid's axis, P = int r r^T dA with r across the normal, m^4 (planar: int s^2 ds t t^T
-  // along the contact's line, m^3). Tilting B by theta about an axis e across the normal (in the
-  // plane: about z) changes the depth by (theta e x r) . n, and the volume's moment by
-  // (tr P - P) theta per unit of stiffness: the layer's resistance to rolling.
-  Mat3 patch = Mat3::Zero();
+  // How the layer on each body's faces resists tilting them (m^4; planar m^3, about z): a face
+  // of outward normal nu tilted by theta about a unit axis e through its centroid moves its
+  // points y (from that centroid) by theta (e x y) . nu along nu, and a layer of stiffness k_v
+  // under it answers with the couple -k_v T e theta,
+  //   T = sum over the common volume's faces on that body of int (y x nu)(y x nu)^T dA,
+  // positive semi-definite: under a flat face tr P - P (P = int y y^T dA), under a ball, a disc
+  // or a cylinder's round side 0 (a faceted one: its facets' own, falling with the facets'
+  // width squared), where turning the body only slides its surface along itself.
+  Mat3 tilt_a = Mat3::Zero(), tilt_b = Mat3::Zero();
   // The patch's mean distance from the centroid's axis, int |r| dA / int dA, m: under a uniform
   // pressure the patch's Coulomb torque about the normal is mu F spin_radius (a disc of radius
   // R: 2 R / 3). 0 in the plane, where nothing spins about the normal.

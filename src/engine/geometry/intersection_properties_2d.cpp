@@ -47,8 +47,9 @@ double scale_of(const std::vector<Vec2>& outline) {
   return r;
 }
 
-// Area, centroid and inertia of the common outline; the normal and length from its edges on A's
-// lines and on B's, as the faces in 3D (intersection_properties.hpp).
+// Area, centroid and inertia of the common outline; the normal, length and tilts from its edges
+// on A's lines and on B's, as the faces in 3D (intersection_properties.hpp): an edge of length
+// l tilts with int s^2 ds = l^3 / 12 about its midpoint.
 IntersectionProperties outline_properties(const std::vector<Vec2>& common,
                                           const std::vector<EdgeLine>& a,
                                           const std::vector<EdgeLine>& b, double tolerance,
@@ -71,21 +72,12 @@ IntersectionProperties outline_properties(const std::vector<Vec2>& common,
     if (in_a == in_b) continue;
     side[i] = in_a ? 1 : -1;
     (in_a ? on_a : on_b) += length * n;
+    (in_a ? out.tilt_a : out.tilt_b)(2, 2) += length * length * length / 12.0;
   }
   const Vec2 gradient = 0.5 * (on_a - on_b);
   out.area = gradient.norm();
   const Vec2 n = out.area > 0.0 ? Vec2(gradient / out.area) : away;
   out.normal = lift(n);
-  // The patch: each edge seen along the normal, int s^2 ds signed by the way it runs (A's edges
-  // inside B run along t = z x n, B's against it), the two sides averaged.
-  const Vec2 t(-n.y(), n.x()), c = out.centroid.head<2>();
-  double moment = 0.0;
-  for (std::size_t i = 0; i < common.size(); ++i) {
-    if (side[i] == 0) continue;
-    const double s0 = t.dot(common[i] - c), s1 = t.dot(common[(i + 1) % common.size()] - c);
-    moment += 0.5 * side[i] * (s1 * s1 * s1 - s0 * s0 * s0) / 3.0;
-  }
-  out.patch = moment * lift(t) * lift(t).transpose();
   return out;
 }
 
@@ -173,12 +165,6 @@ void add_segments(std::initializer_list<PlacedPiece> pieces, const Vec2& base, c
       spread.trace();
 }
 
-// A chord of length l across `normal`, centred on the centroid's axis: int s^2 ds = l^3 / 12.
-Mat3 chord_patch(double length, const Vec2& normal) {
-  const Vec3 t(-normal.y(), normal.x(), 0.0);
-  return length * length * length / 12.0 * t * t.transpose();
-}
-
 }  // namespace
 
 IntersectionProperties polygon_intersection_properties(const std::vector<Vec2>& a,
@@ -231,7 +217,6 @@ IntersectionProperties disc_intersection_properties(const Vec2& a_centre, double
   const AxialPiece sa = circular_segment(h_a, a_radius), sb = circular_segment(h_b, b_radius);
   add_segments({{sa, sa.height}, {sb, -sb.height}}, a_centre + (a_radius - h_a) * e, e, out);
   out.area = 2.0 * std::sqrt(h_a * (2.0 * a_radius - h_a));  // the common chord
-  out.patch = chord_patch(out.area, e);
   return out;
 }
 
@@ -245,7 +230,6 @@ IntersectionProperties halfplane_disc_intersection_properties(const Vec2& point,
   const AxialPiece s = circular_segment(h, radius);
   add_segments({{s, s.height}}, centre - height * normal, -normal, out);
   out.area = 2.0 * std::sqrt(h * (2.0 * radius - h));
-  out.patch = chord_patch(out.area, normal);
   return out;
 }
 

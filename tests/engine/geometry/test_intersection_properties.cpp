@@ -224,8 +224,44 @@ TEST(IntersectionProperties, ACubeInATightHoleIsPushedAwayFromEachPart) {
       polytope_intersection_properties(floor, pose(parts[4].at), cube, at, w);
   EXPECT_NEAR(f.volume, 1e-3, 1e-15);
   EXPECT_NEAR(f.area, 1.0, 1e-12);
-  // Its patch, the unit square under the cube: int x^2 dA = int y^2 dA = 1 / 12.
-  EXPECT_LE((f.patch - Vec3(1, 1, 0).asDiagonal().toDenseMatrix() / 12.0).norm(), 1e-12);
+  // Across the normal the layer under the cube's base resists its tilting with tr P - P =
+  // diag(1, 1) / 12 (the unit square's), the floor's the same; the slab's thin sides add terms
+  // of the order of its depth (1e-3) cubed there.
+  const Eigen::Matrix2d flat = Eigen::Matrix2d::Identity() / 12.0;
+  EXPECT_LE((f.tilt_b.topLeftCorner<2, 2>() - flat).norm(), 1e-8);
+  EXPECT_LE((f.tilt_a.topLeftCorner<2, 2>() - flat).norm(), 1e-8);
+}
+
+// The tilts: positive semi-definite always; a faceted cylinder on its side resists tilting
+// about its axis with its facets' own tilts only (a smooth one, or a ball, not at all), and
+// across its axis like the flat strip it stands on.
+TEST(IntersectionProperties, RoundBodiesRollWithoutTiltingTheirLayer) {
+  IntersectionWorkspace w;
+  const Polytope a = make_box(1.0, 0.6, 0.8), b = make_cube(0.7);
+  const IntersectionProperties turned = polytope_intersection_properties(
+      a, pose(Vec3(0.1, -0.2, 0.0), Quat(Eigen::AngleAxisd(0.4, Vec3(1, 2, 3).normalized()))), b,
+      pose(Vec3(0.55, 0.1, 0.35), Quat(Eigen::AngleAxisd(1.1, Vec3(-2, 1, 1).normalized()))), w);
+  for (const Mat3& T : {turned.tilt_a, turned.tilt_b}) {
+    EXPECT_LE((T - T.transpose()).norm(), 1e-15);
+    EXPECT_GE(Eigen::SelfAdjointEigenSolver<Mat3>(T).eigenvalues().minCoeff(), -1e-15);
+  }
+  // A 512-gon cylinder (R = 0.25, length 1) lying along y, sunk 1e-3: the chord is
+  // 2 sqrt(2 R d) = 0.0447 wide and 1 long, about 2 (0.0447 / 2) / (2 pi R / 512) = 7 facets.
+  const double R = 0.25, depth = 1e-3;
+  const Polytope cylinder = make_cylinder(512, R, 1.0);
+  const Quat lying(Eigen::AngleAxisd(std::numbers::pi / 2, Vec3::UnitX()));
+  const IntersectionProperties c = halfspace_polytope_intersection_properties(
+      Vec3::Zero(), Vec3::UnitZ(), cylinder, pose(Vec3(0, 0, R - depth), lying), w);
+  const double width = 2.0 * std::sqrt(2.0 * R * depth),
+               facet = 2.0 * R * std::sin(std::numbers::pi / 512);
+  // Across the axis (about x): the strip's 1^3 w / 12; about the axis (y): each facet's own
+  // l^3 / 12, w / l of them, so w l^2 / 12, (l / w)^2 = 0.02 of the strip's w^3 / 12.
+  EXPECT_NEAR(c.tilt_b(0, 0), width / 12.0, 0.05 * width / 12.0);
+  EXPECT_NEAR(c.tilt_b(1, 1), width * facet * facet / 12.0, 0.3 * width * facet * facet / 12.0);
+  EXPECT_LT(c.tilt_b(1, 1), 0.03 * width * width * width / 12.0);
+  const IntersectionProperties ball =
+      halfspace_sphere_intersection_properties(Vec3::Zero(), Vec3::UnitZ(), Vec3(0, 0, 0.9), 1.0);
+  EXPECT_EQ(ball.tilt_b.norm(), 0.0);
 }
 
 // A face flush with both bodies (a block sunk into a slab whose +x and +y sides it is level
@@ -323,12 +359,6 @@ TEST(IntersectionProperties, ASphereInTheGround) {
     EXPECT_LE((p.normal - up).norm(), 1e-15);
     const double h = 1.0 - height;
     EXPECT_NEAR(p.area, std::numbers::pi * h * (2.0 - h), 1e-14);
-    // The patch is the rim disc, a^2 = h (2 - h): int r r^T dA = pi a^4 / 4 across the normal.
-    const double a2 = h * (2.0 - h);
-    EXPECT_LE(
-        (p.patch - std::numbers::pi * a2 * a2 / 4.0 * (Mat3::Identity() - up * up.transpose()))
-            .norm(),
-        1e-14);
   }
   // The cap's centroid depth below the plane, h (4r - h) / (4 (3r - h)): the half ball's 3r/8.
   const IntersectionProperties half =

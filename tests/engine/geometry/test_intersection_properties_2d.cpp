@@ -116,9 +116,9 @@ TEST(IntersectionProperties2d, ASquareInATightSlotIsPushedAwayFromEachPart) {
     const IntersectionProperties p = polygon_intersection_properties(part, square, w);
     ASSERT_FALSE(p.empty());
     EXPECT_LE((p.normal.head<2>() - push).norm(), 1e-12);
-    // The patch: the square's side of length 1 (0.998 where a wall meets the floor's overlap
-    // is not: the walls stand above the floor), int s^2 ds = 1 / 12.
-    EXPECT_NEAR(p.patch.trace(), 1.0 / 12.0, 1e-12);
+    // The layer under the square's side of length 1 resists its tilting with
+    // int s^2 ds = 1 / 12, its thin ends (1e-3) with 1e-9 / 12.
+    EXPECT_NEAR(p.tilt_b(2, 2), 1.0 / 12.0, 1e-8);
   }
 }
 
@@ -174,8 +174,7 @@ TEST(IntersectionProperties2d, CircularSegmentsMatchTheirClosedForms) {
         2.0 * std::pow(std::sin(t), 3) / (3.0 * (t - std::sin(t) * std::cos(t)));
     EXPECT_NEAR(up.dot(centre - p.centroid.head<2>()), from_centre, 1e-14) << h;
     EXPECT_NEAR(p.area, 2.0 * r * std::sin(t), 1e-14) << h;
-    const Vec3 along(-up.y(), up.x(), 0.0);  // the chord's int s^2 ds = l^3 / 12
-    EXPECT_NEAR(along.dot(p.patch * along), std::pow(p.area, 3) / 12.0, 1e-14) << h;
+    EXPECT_EQ(p.tilt_b.norm(), 0.0) << h;  // a disc's round side
   }
   // Half the disc: int x^2 dA across the axis is pi r^4 / 8.
   const IntersectionProperties half = halfplane_disc_intersection_properties(point, up, point, 1.0);
