@@ -72,6 +72,49 @@ TEST(Experiments, VolumetricInclineBreaksAwayAtAtanMuAndSlidesAtTheCoulombRate) 
     EXPECT_TRUE(fs::exists(dir.path / f)) << f;
 }
 
+// Seed 002's Test 2: Coulomb's spinning friction stops the disc within a step of
+// 3 R omega_0 / (4 mu g) = 0.5004 s (the thesis' viscous torque takes about 1 s); the viscous
+// law at mu / v_s = 1 s/m falls to 1 % at ln(100) / g = 0.469 s and never stops; the disc stays
+// where it is, upright.
+TEST(Experiments, VolumetricSpinStopsTheDiscAtTheCoulombTime) {
+  TempDir dir;
+  const nlohmann::json s = run_experiment(*find_experiment("volumetric_spin"), options(dir));
+  EXPECT_NEAR(s["stop_expected_s"].get<double>(), 0.5004, 1e-4);
+  EXPECT_NEAR(s["coulomb"]["stop_s"].get<double>(), s["stop_expected_s"].get<double>(), 1.5e-3);
+  EXPECT_EQ(s["viscous"]["stop_s"].get<double>(), -1.0);
+  EXPECT_NEAR(s["viscous"]["one_percent_s"].get<double>(),
+              s["viscous_one_percent_expected_s"].get<double>(), 5e-3);
+  for (const char* law : {"coulomb", "viscous"}) {
+    EXPECT_LE(s[law]["max_drift_m"].get<double>(), 1e-12) << law;
+    EXPECT_LE(s[law]["max_tilt_deg"].get<double>(), 1e-9) << law;
+    EXPECT_EQ(s[law]["failed_steps"].get<int>(), 0) << law;
+  }
+  for (const char* f : {"volumetric_spin.csv", "volumetric_spin.svg", "volumetric_spin.json"})
+    EXPECT_TRUE(fs::exists(dir.path / f)) << f;
+}
+
+// Seed 002's Test 3: a cylinder rolling down 15 deg reaches (2/3) g sin 15 x 3.5 s = 5.924 m/s
+// (the thesis' mesh model drifts 8 %): the planar disc to 1e-4, the faceted prisms on the
+// thesis' soft layer to their facets' losses (0.6 % at 128 facets, 0.2 % at 256), the stiff
+// default layer's 128-gon, rolling over its edges, within 4 %; the axis stays across the slope.
+TEST(Experiments, VolumetricRollingReachesTheRollingSpeed) {
+  TempDir dir;
+  const nlohmann::json s = run_experiment(*find_experiment("volumetric_rolling"), options(dir));
+  EXPECT_NEAR(s["speed_expected"].get<double>(), 5.924, 5e-4);
+  const double bounds[] = {1e-4, 8e-3, 3e-3, 4e-2};
+  ASSERT_EQ(s["cases"].size(), 4u);
+  for (std::size_t i = 0; i < 4; ++i) {
+    const nlohmann::json& c = s["cases"][i];
+    EXPECT_LE(std::abs(c["speed_error"].get<double>()), bounds[i]) << c["case"];
+    EXPECT_LE(c["max_axis_turn_deg"].get<double>(), 0.01) << c["case"];
+    EXPECT_LE(c["max_drift_m"].get<double>(), 1e-3) << c["case"];
+    EXPECT_EQ(c["failed_steps"].get<int>(), 0) << c["case"];
+  }
+  for (const char* f :
+       {"volumetric_rolling.csv", "volumetric_rolling.svg", "volumetric_rolling.json"})
+    EXPECT_TRUE(fs::exists(dir.path / f)) << f;
+}
+
 TEST(Experiments, MomentumRowKeepsTheTotalMomentumUnderEveryModel) {
   TempDir dir;
   const nlohmann::json s = run_experiment(*find_experiment("momentum_row"), options(dir));

@@ -19,5 +19,7 @@ Experiment sphere_on_spheres_experiment();
 Experiment quasi_rigid_disc_experiment();
 Experiment gear_grasp_experiment();
 Experiment volumetric_incline_experiment();
+Experiment volumetric_spin_experiment();
+Experiment volumetric_rolling_experiment();
 
 }  // namespace pegsim::cli
