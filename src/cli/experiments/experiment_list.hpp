@@ -21,5 +21,6 @@ Experiment gear_grasp_experiment();
 Experiment volumetric_incline_experiment();
 Experiment volumetric_spin_experiment();
 Experiment volumetric_rolling_experiment();
+Experiment volumetric_conforming_experiment();
 
 }  // namespace pegsim::cli

@@ -7,15 +7,23 @@
 namespace pegsim::cli {
 
 const std::vector<Experiment>& experiments() {
-  static const std::vector<Experiment> all = {
-      triangle_drop_experiment(),     box_stack_2d_experiment(),
-      polygon_pour_experiment(),      polyhedra_pour_experiment(),
-      grasp_2d_experiment(),          rotation_error_experiment(),
-      momentum_row_experiment(),      friction_heading_experiment(),
-      free_rotation_experiment(),     rolling_disc_experiment(),
-      sphere_on_spheres_experiment(), quasi_rigid_disc_experiment(),
-      gear_grasp_experiment(),        volumetric_incline_experiment(),
-      volumetric_spin_experiment(),   volumetric_rolling_experiment()};
+  static const std::vector<Experiment> all = {triangle_drop_experiment(),
+                                              box_stack_2d_experiment(),
+                                              polygon_pour_experiment(),
+                                              polyhedra_pour_experiment(),
+                                              grasp_2d_experiment(),
+                                              rotation_error_experiment(),
+                                              momentum_row_experiment(),
+                                              friction_heading_experiment(),
+                                              free_rotation_experiment(),
+                                              rolling_disc_experiment(),
+                                              sphere_on_spheres_experiment(),
+                                              quasi_rigid_disc_experiment(),
+                                              gear_grasp_experiment(),
+                                              volumetric_incline_experiment(),
+                                              volumetric_spin_experiment(),
+                                              volumetric_rolling_experiment(),
+                                              volumetric_conforming_experiment()};
   return all;
 }
 

@@ -112,8 +112,8 @@ Roll roll(Simulator sim, const std::string& label, bool planar, CsvTable& csv) {
     out.slip = std::max(out.slip, std::abs(b.velocity.x() - spin * kR));
     if (!planar) {
       const Vec3 axis = b.orientation * Vec3::UnitZ();
-      out.axis_deg = std::max(out.axis_deg, std::acos(std::min(1.0, std::abs(axis.y()))) * 180.0 /
-                                                std::numbers::pi);
+      out.axis_deg = std::max(
+          out.axis_deg, std::acos(std::min(1.0, std::abs(axis.y()))) * 180.0 / std::numbers::pi);
       out.drift = std::max(out.drift, std::abs(b.position.y() - start.y()));
     }
     if (k % 10 == 0) {

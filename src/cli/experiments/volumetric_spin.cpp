@@ -113,12 +113,8 @@ json run_volumetric_spin(const ExperimentOptions& options) {
   chart.series = {c, v, theory};
 
   auto figures = [](const Spin& s) {
-    return json{{"stop_s", s.stop},
-                {"one_percent_s", s.hundredth},
-                {"max_drift_m", s.drift},
-                {"max_speed", s.speed},
-                {"max_tilt_deg", s.tilt_deg},
-                {"failed_steps", s.failed}};
+    return json{{"stop_s", s.stop},     {"one_percent_s", s.hundredth}, {"max_drift_m", s.drift},
+                {"max_speed", s.speed}, {"max_tilt_deg", s.tilt_deg},   {"failed_steps", s.failed}};
   };
   json summary;
   summary["setup"] =
