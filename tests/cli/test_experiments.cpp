@@ -127,11 +127,14 @@ TEST(Experiments, VolumetricRollingReachesTheRollingSpeed) {
   const nlohmann::json s = run_experiment(*find_experiment("volumetric_rolling"), options(dir));
   EXPECT_NEAR(s["speed_expected"].get<double>(), 5.924, 5e-4);
   const double bounds[] = {1e-4, 8e-3, 3e-3, 4e-2};
+  // The stiff prism's facet impacts turn its axis by hundredths of a degree, the soft ones' by
+  // a millionth.
+  const double turns[] = {1e-9, 1e-4, 1e-4, 0.05};
   ASSERT_EQ(s["cases"].size(), 4u);
   for (std::size_t i = 0; i < 4; ++i) {
     const nlohmann::json& c = s["cases"][i];
     EXPECT_LE(std::abs(c["speed_error"].get<double>()), bounds[i]) << c["case"];
-    EXPECT_LE(c["max_axis_turn_deg"].get<double>(), 0.01) << c["case"];
+    EXPECT_LE(c["max_axis_turn_deg"].get<double>(), turns[i]) << c["case"];
     EXPECT_LE(c["max_drift_m"].get<double>(), 1e-3) << c["case"];
     EXPECT_EQ(c["failed_steps"].get<int>(), 0) << c["case"];
   }

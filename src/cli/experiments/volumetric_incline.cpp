@@ -5,15 +5,12 @@
 // 30 deg against a = g (sin 30 - mu cos 30) = 0.6571 m/s^2: v(4 s) = 2.629 m/s, s = 5.257 m,
 // with the drift across the slope and the turn of the block, which should stay 0.
 #include <cmath>
-#include <memory>
 #include <numbers>
 
 #include "cli/experiments/experiment_files.hpp"
 #include "cli/experiments/experiment_list.hpp"
+#include "cli/experiments/volumetric_scenes.hpp"
 #include "cli/svg_chart.hpp"
-#include "engine/dynamics/simulator.hpp"
-#include "engine/geometry/builders.hpp"
-#include "engine/geometry/mass_properties.hpp"
 
 namespace pegsim::cli {
 namespace {
@@ -23,44 +20,9 @@ using nlohmann::json;
 constexpr double kG = 9.81, kMu = 0.5, kH = 1e-3;
 constexpr double kDeg = std::numbers::pi / 180.0;
 
-// The floor and the block resting on it, gravity tilted by `degrees` about y (downhill +x).
-Simulator block_on_slope(double degrees) {
-  Model model;
-  State state;
-  Body floor;
-  floor.name = "floor";
-  floor.shape = Shape::plane();
-  floor.is_static = true;
-  floor.mu = kMu;
-  model.bodies.push_back(floor);
-  state.bodies.emplace_back();
-  auto box = std::make_shared<Polytope>(make_box(1.0, 0.5, 0.5));
-  const MassProperties mp = polytope_mass_properties(*box);
-  Body block;
-  block.name = "block";
-  block.shape = Shape::convex(box);
-  block.mass = 1.0;
-  block.inertia = mp.inertia / mp.volume;
-  block.mu = kMu;
-  model.bodies.push_back(block);
-  // Started sunk to where the layers carry the weight, k_v A d = m g cos t: from a touching start
-  // the first step has no contact yet and the block falls and slides freely for it (the
-  // thesis' settling transient), which at the break-away angle alone keeps it moving for 1 s.
-  const double t = degrees * kDeg;
-  const double k = 1.0 / (1.0 / floor.layer.stiffness + 1.0 / block.layer.stiffness);
-  BodyState s;
-  s.position = Vec3(0, 0, 0.25 - kG * std::cos(t) / (k * 0.5));
-  state.bodies.push_back(s);
-  Settings settings;
-  settings.h = kH;
-  settings.contact_model = ContactModel::Volumetric;
-  settings.gravity = kG * Vec3(std::sin(t), 0.0, -std::cos(t));
-  return Simulator(model, state, settings);
-}
-
 // Whether the block moves (faster than 1e-6 m/s) after 1 s on the slope.
 bool slides(double degrees) {
-  Simulator sim = block_on_slope(degrees);
+  Simulator sim = volumetric_block_on_slope(degrees);
   for (int k = 0; k < 1000; ++k)
     if (sim.step().failed) return false;
   return sim.state().bodies[1].velocity.norm() > 1e-6;
@@ -77,7 +39,7 @@ json run_volumetric_incline(const ExperimentOptions& options) {
   const double break_away = 0.5 * (holds + moves);
 
   // 4 s on 30 degrees.
-  Simulator sim = block_on_slope(30.0);
+  Simulator sim = volumetric_block_on_slope(30.0);
   const double a = kG * (std::sin(30.0 * kDeg) - kMu * std::cos(30.0 * kDeg));
   const Vec3 start = sim.state().bodies[1].position;
   CsvTable csv({"time", "distance", "speed", "coulomb_speed", "drift", "turn_deg"});

@@ -5,90 +5,21 @@
 // axis should stay across the slope. In 3D the cylinder is a prism of n facets, whose facets
 // both roll it over edges and resist tilting; in the plane it is a disc, exactly round.
 #include <cmath>
-#include <memory>
 #include <numbers>
 #include <string>
 
 #include "cli/experiments/experiment_files.hpp"
 #include "cli/experiments/experiment_list.hpp"
+#include "cli/experiments/volumetric_scenes.hpp"
 #include "cli/svg_chart.hpp"
-#include "engine/dynamics/simulator.hpp"
-#include "engine/geometry/builders.hpp"
-#include "engine/geometry/mass_properties.hpp"
 
 namespace pegsim::cli {
 namespace {
 
 using nlohmann::json;
 
-constexpr double kG = 9.81, kMu = 0.6, kH = 1e-3, kR = 0.25, kLength = 1.0, kT = 3.5;
+constexpr double kG = 9.81, kH = 1e-3, kR = 0.25, kT = 3.5;
 constexpr double kSlope = 15.0 * std::numbers::pi / 180.0;
-
-Body floor_body(bool planar, double stiffness) {
-  Body floor;
-  floor.name = "floor";
-  floor.shape = planar ? Shape::half_plane() : Shape::plane();
-  floor.is_static = true;
-  floor.mu = kMu;
-  floor.layer.stiffness = stiffness;
-  return floor;
-}
-
-// The prism of `facets` sides lying across the slope (its axis along y), a facet flat on the
-// floor, touching.
-Simulator prism_on_slope(int facets, double stiffness) {
-  Model model;
-  State state;
-  model.bodies.push_back(floor_body(false, stiffness));
-  state.bodies.emplace_back();
-  auto prism = std::make_shared<Polytope>(make_cylinder(facets, kR, kLength));
-  const MassProperties mp = polytope_mass_properties(*prism);
-  Body cylinder;
-  cylinder.name = "cylinder";
-  cylinder.shape = Shape::convex(prism);
-  cylinder.mass = 1.0;
-  cylinder.inertia = mp.inertia / mp.volume;
-  cylinder.mu = kMu;
-  cylinder.layer.stiffness = stiffness;
-  model.bodies.push_back(cylinder);
-  BodyState s;
-  // Body z (the axis) onto world y; a facet's middle (between vertices at -pi/2 +- pi/n) down.
-  s.orientation = Quat(Eigen::AngleAxisd(-std::numbers::pi / 2, Vec3::UnitX())) *
-                  Quat(Eigen::AngleAxisd(std::numbers::pi / facets, Vec3::UnitZ()));
-  s.position = Vec3(0, 0, kR * std::cos(std::numbers::pi / facets));
-  state.bodies.push_back(s);
-  Settings settings;
-  settings.h = kH;
-  settings.contact_model = ContactModel::Volumetric;
-  settings.gravity = kG * Vec3(std::sin(kSlope), 0.0, -std::cos(kSlope));
-  return Simulator(model, state, settings);
-}
-
-// The disc in the plane (the cylinder's section), on the half-plane y <= 0, touching.
-Simulator disc_on_slope() {
-  Model model;
-  State state;
-  model.bodies.push_back(floor_body(true, 2.0 * kPlanarLayerStiffness));
-  state.bodies.emplace_back();
-  const MassProperties mp = circle_mass_properties(kR);
-  Body disc;
-  disc.name = "disc";
-  disc.shape = Shape::circle(kR);
-  disc.mass = 1.0;
-  disc.inertia = mp.inertia / mp.volume;
-  disc.mu = kMu;
-  disc.layer.stiffness = 2.0 * kPlanarLayerStiffness;
-  model.bodies.push_back(disc);
-  BodyState s;
-  s.position = Vec3(0, kR, 0);
-  state.bodies.push_back(s);
-  Settings settings;
-  settings.h = kH;
-  settings.contact_model = ContactModel::Volumetric;
-  settings.friction_directions = 2;
-  settings.gravity = kG * Vec3(std::sin(kSlope), -std::cos(kSlope), 0.0);
-  return Simulator(model, state, settings);
-}
 
 struct Roll {
   std::string label;
@@ -133,7 +64,7 @@ json run_volumetric_rolling(const ExperimentOptions& options) {
   const double a = 2.0 / 3.0 * kG * std::sin(kSlope);
   CsvTable csv({"case", "time", "distance", "speed", "spin"});
   std::vector<Roll> rolls;
-  rolls.push_back(roll(disc_on_slope(), "disc (planar)", true, csv));
+  rolls.push_back(roll(volumetric_cylinder_on_slope(0, 0.0), "disc (planar)", true, csv));
   // The thesis' mesh layer (1e6 N/m^3 a pair) sinks the prism about 0.5 mm, across several
   // facets; the default (pair 5e8) 1e-6 m, onto one, over whose edges it then rolls.
   struct Prism {
@@ -143,7 +74,7 @@ json run_volumetric_rolling(const ExperimentOptions& options) {
   };
   const int fine = options.reduced ? 256 : 1024;
   for (const Prism& p : {Prism{128, 2e6, "1e6"}, Prism{fine, 2e6, "1e6"}, Prism{128, 1e9, "5e8"}})
-    rolls.push_back(roll(prism_on_slope(p.facets, p.stiffness),
+    rolls.push_back(roll(volumetric_cylinder_on_slope(p.facets, p.stiffness),
                          std::to_string(p.facets) + "-gon prism, pair k_v " + p.pair, false, csv));
 
   Chart chart;

@@ -5,59 +5,21 @@
 // viscous torque (3.8), in its consistent form with mu / v_s = 1 s/m, decays as exp(-g t)
 // (its mesh disc "stops" at about 1 s). The disc should stay where it is, upright.
 #include <cmath>
-#include <memory>
 #include <numbers>
 #include <string>
 
 #include "cli/experiments/experiment_files.hpp"
 #include "cli/experiments/experiment_list.hpp"
+#include "cli/experiments/volumetric_scenes.hpp"
 #include "cli/svg_chart.hpp"
-#include "engine/dynamics/simulator.hpp"
-#include "engine/geometry/builders.hpp"
-#include "engine/geometry/mass_properties.hpp"
 
 namespace pegsim::cli {
 namespace {
 
 using nlohmann::json;
 
-constexpr double kG = 9.81, kMu = 0.6, kH = 1e-3, kR = 0.25, kHeight = 0.05;
+constexpr double kG = 9.81, kMu = 0.6, kH = 1e-3, kR = 0.25;
 constexpr double kOmega0 = 5.0 * std::numbers::pi, kDuration = 1.5;
-constexpr int kFacets = 128;
-
-// The disc (a prism of kFacets sides) resting on the floor where the layers carry it, spinning;
-// spin_speed 0: Coulomb's law, else the viscous one.
-Simulator spinning_disc(double spin_speed) {
-  Model model;
-  State state;
-  Body floor;
-  floor.name = "floor";
-  floor.shape = Shape::plane();
-  floor.is_static = true;
-  floor.mu = kMu;
-  floor.layer.spin_speed = spin_speed;
-  model.bodies.push_back(floor);
-  state.bodies.emplace_back();
-  auto prism = std::make_shared<Polytope>(make_cylinder(kFacets, kR, kHeight));
-  const MassProperties mp = polytope_mass_properties(*prism);
-  Body disc;
-  disc.name = "disc";
-  disc.shape = Shape::convex(prism);
-  disc.mass = 1.0;
-  disc.inertia = mp.inertia / mp.volume;
-  disc.mu = kMu;
-  model.bodies.push_back(disc);
-  const double k = 1.0 / (1.0 / floor.layer.stiffness + 1.0 / disc.layer.stiffness);
-  BodyState s;
-  s.position = Vec3(0, 0, kHeight / 2 - kG / (k * mp.volume / kHeight));
-  s.angular_velocity = Vec3(0, 0, kOmega0);
-  state.bodies.push_back(s);
-  Settings settings;
-  settings.h = kH;
-  settings.contact_model = ContactModel::Volumetric;
-  settings.gravity = Vec3(0, 0, -kG);
-  return Simulator(model, state, settings);
-}
 
 struct Spin {
   double stop = -1.0;       // s, the first step omega <= 1e-9 rad/s (-1: never)
@@ -87,8 +49,8 @@ Spin spin(Simulator sim) {
 
 json run_volumetric_spin(const ExperimentOptions& options) {
   const double alpha = 4.0 * kMu * kG / (3.0 * kR), stop = kOmega0 / alpha;
-  const Spin coulomb = spin(spinning_disc(0.0));
-  const Spin viscous = spin(spinning_disc(kMu * 1.0));  // mu / v_s = 1 s/m
+  const Spin coulomb = spin(volumetric_spinning_disc(0.0));
+  const Spin viscous = spin(volumetric_spinning_disc(kMu * 1.0));  // mu / v_s = 1 s/m
 
   CsvTable csv({"time", "omega_coulomb", "omega_viscous", "omega_coulomb_theory"});
   ChartSeries c, v, theory;

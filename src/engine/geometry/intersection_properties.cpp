@@ -34,12 +34,21 @@ double scale_of(const ConvexSolid& s) {
   return r;
 }
 
+// Whether a face of normal `normal` through x lies on one of `planes`, searched from `next` on
+// (wrapping round); `next` becomes the plane after the one found. Clipping keeps a solid's
+// surviving faces in their order, so the next face's plane is usually the next one searched.
 bool on_some_plane(const std::vector<FacePlane>& planes, const Vec3& normal, const Vec3& x,
-                   double tolerance) {
-  for (const FacePlane& p : planes)
-    if ((p.normal - normal).norm() <= kNormalTolerance &&
-        std::abs(p.normal.dot(x) - p.offset) <= tolerance)
+                   double tolerance, std::size_t& next) {
+  const std::size_t n = planes.size();
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::size_t j = (next + i) % n;
+    const FacePlane& p = planes[j];
+    if ((p.normal - normal).squaredNorm() <= kNormalTolerance * kNormalTolerance &&
+        std::abs(p.normal.dot(x) - p.offset) <= tolerance) {
+      next = j + 1;
       return true;
+    }
+  }
   return false;
 }
 
@@ -112,11 +121,12 @@ IntersectionProperties solid_properties(const ConvexSolid& common, const std::ve
   out.inertia = spread.trace() * Mat3::Identity() - spread;
   side.assign(std::size_t(common.face_count()), 0);  // +1 on A only, -1 on B only
   Vec3 on_a = Vec3::Zero(), on_b = Vec3::Zero();
+  std::size_t next_a = 0, next_b = 0;
   for (int k = 0; k < common.face_count(); ++k) {
     const std::span<const Vec3> f = common.face(k);
     const Vec3& n = common.normals[k];
-    const bool in_a = on_some_plane(a, n, f.front(), tolerance);
-    const bool in_b = on_some_plane(b, n, f.front(), tolerance);
+    const bool in_a = on_some_plane(a, n, f.front(), tolerance, next_a);
+    const bool in_b = on_some_plane(b, n, f.front(), tolerance, next_b);
     if (in_a == in_b) continue;  // flush with both surfaces (or rounding): moves V on neither side
     side[std::size_t(k)] = in_a ? 1 : -1;
     (in_a ? on_a : on_b) += area_vector(f);
@@ -132,6 +142,8 @@ IntersectionProperties solid_properties(const ConvexSolid& common, const std::ve
   double patch_area = 0.0, polar = 0.0;  // int dA, int |r| dA
   for (int k = 0; k < common.face_count(); ++k) {
     if (side[std::size_t(k)] == 0) continue;
+    // A face along the normal (a side of a thin slab) projects to a line: nothing.
+    if (std::abs(common.normals[k].dot(out.normal)) <= kNormalTolerance) continue;
     const std::span<const Vec3> f = common.face(k);
     const double mean = 0.5 * side[std::size_t(k)];  // half: the two sides averaged
     for (std::size_t i = 0; i < f.size(); ++i) {

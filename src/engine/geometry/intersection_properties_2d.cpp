@@ -35,7 +35,7 @@ void edge_lines(const std::vector<Vec2>& outline, std::vector<EdgeLine>& out) {
 bool on_some_line(const std::vector<EdgeLine>& lines, const Vec2& normal, const Vec2& x,
                   double tolerance) {
   for (const EdgeLine& l : lines)
-    if ((l.normal - normal).norm() <= kNormalTolerance &&
+    if ((l.normal - normal).squaredNorm() <= kNormalTolerance * kNormalTolerance &&
         std::abs(l.normal.dot(x) - l.offset) <= tolerance)
       return true;
   return false;
