@@ -25,8 +25,7 @@ void time_steps(benchmark::State& bench, Simulator sim, int warmup) {
 }
 
 Simulator pour20(const std::string& model) {
-  Scene scene =
-      load_scene(std::filesystem::path(PEGSIM_SOURCE_DIR) / "scenes" / "pour20.json");
+  Scene scene = load_scene(std::filesystem::path(PEGSIM_SOURCE_DIR) / "scenes" / "pour20.json");
   if (!parse_contact_model(model, scene.settings.contact_model)) throw std::runtime_error(model);
   scene.settings.on_failure = FailurePolicy::Continue;
   return Simulator(scene.model, scene.initial, scene.settings);
@@ -36,19 +35,26 @@ Simulator pour20(const std::string& model) {
 
 void pegsim::bench::register_all() {
   auto add = [](const char* name, auto make, int warmup, int iterations) {
-    benchmark::RegisterBenchmark(name, [make, warmup](benchmark::State& s) {
-      time_steps(s, make(), warmup);
-    })->Unit(benchmark::kMicrosecond)->Iterations(iterations);
+    benchmark::RegisterBenchmark(
+        name, [make, warmup](benchmark::State& s) { time_steps(s, make(), warmup); })
+        ->Unit(benchmark::kMicrosecond)
+        ->Iterations(iterations);
   };
   // Test 1 on 30 degrees (sliding), Test 2 (Coulomb spin, spinning), Test 3 (rolling): the
   // first second of each.
-  add("volumetric/incline_block", [] { return cli::volumetric_block_on_slope(30.0); }, 0, 1000);
-  add("volumetric/spinning_disc", [] { return cli::volumetric_spinning_disc(0.0); }, 0, 1000);
-  add("volumetric/rolling_cylinder_128", [] { return cli::volumetric_cylinder_on_slope(128, 1e9); },
+  add(
+      "volumetric/incline_block", [] { return cli::volumetric_block_on_slope(30.0); }, 0, 1000);
+  add(
+      "volumetric/spinning_disc", [] { return cli::volumetric_spinning_disc(0.0); }, 0, 1000);
+  add(
+      "volumetric/rolling_cylinder_128", [] { return cli::volumetric_cylinder_on_slope(128, 1e9); },
       0, 1000);
-  add("volumetric/rolling_cylinder_1024_soft",
+  add(
+      "volumetric/rolling_cylinder_1024_soft",
       [] { return cli::volumetric_cylinder_on_slope(1024, 2e6); }, 0, 1000);
   // pour20 from 1.5 s to 4.5 s, once most cubes have landed, under both models.
-  add("pour20/volumetric", [] { return pour20("volumetric"); }, 150, 300);
-  add("pour20/sm", [] { return pour20("sm"); }, 150, 300);
+  add(
+      "pour20/volumetric", [] { return pour20("volumetric"); }, 150, 300);
+  add(
+      "pour20/sm", [] { return pour20("sm"); }, 150, 300);
 }

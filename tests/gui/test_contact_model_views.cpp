@@ -61,14 +61,17 @@ Stepped step_once(const Scene& scene, ContactModel model = ContactModel::Standar
   return {sim.model(), make_snapshot(sim.model(), sim.state(), &r, &sim.settings()), r};
 }
 
-TEST(ContactModelOverlays, TheRegistryAddsSmTrapsAndConstraintGroupsOnTheirOwnShortcuts) {
+TEST(ContactModelOverlays, TheRegistryAddsTheContactModelsOverlaysOnTheirOwnShortcuts) {
   auto all = standard_overlays();
-  ASSERT_EQ(all.size(), 8u);
+  ASSERT_EQ(all.size(), 9u);
   EXPECT_EQ(all[6]->key(), "traps");
   EXPECT_EQ(all[7]->key(), "groups");
+  EXPECT_EQ(all[8]->key(), "volumes");
   EXPECT_EQ(all[6]->shortcut(), "Ctrl+7");
   EXPECT_EQ(all[7]->shortcut(), "Ctrl+8");
+  EXPECT_EQ(all[8]->shortcut(), "Ctrl+9");
   EXPECT_FALSE(all[6]->on_by_default());
+  EXPECT_FALSE(all[8]->on_by_default());
 }
 
 // The trap overlay draws what find_sm_traps found: the trapped vertex of a, b's faces that

@@ -8,6 +8,7 @@
 #include "gui/render/mesh_data.hpp"
 #include "gui/render/overlay.hpp"
 #include "gui/render/screen_sketch.hpp"
+#include "gui/ui/inspector_panel.hpp"
 #include "io/scene.hpp"
 #include "qt_app.hpp"
 
@@ -47,17 +48,69 @@ struct Fixture {
   OverlayContext ctx() const { return {scene.model, frame, 4.0, 2.0}; }
 };
 
-TEST(Overlays, TheRegistryHasTheEightOverlaysWithDistinctKeysAndShortcuts) {
+TEST(Overlays, TheRegistryHasTheNineOverlaysWithDistinctKeysAndShortcuts) {
   auto all = standard_overlays();
-  ASSERT_EQ(all.size(), 8u);
+  ASSERT_EQ(all.size(), 9u);
   std::set<std::string> keys, shortcuts;
   for (auto& o : all) {
     keys.insert(o->key());
     shortcuts.insert(o->shortcut());
   }
   EXPECT_EQ(keys, (std::set<std::string>{"contacts", "normals", "impulses", "aabbs", "frames",
-                                         "joints", "traps", "groups"}));
-  EXPECT_EQ(shortcuts.size(), 8u);
+                                         "joints", "traps", "groups", "volumes"}));
+  EXPECT_EQ(shortcuts.size(), 9u);
+}
+
+// One step of the volumetric model on `body` sunk in the ground: the volumes overlay's sketch,
+// and the frame it drew.
+std::pair<Sketch, FramePtr> volumes_of(const std::string& body) {
+  const Scene scene =
+      parse_scene(R"({"bodies": [{"name": "ground", "shape": {"type": "plane"}}, )" + body +
+                      R"(], "settings": {"contact_model": "volumetric", "h": 0.001}})",
+                  "volumes.json", ".");
+  Simulator sim(scene.model, scene.initial, scene.settings);
+  const StepReport& r = sim.step();
+  EXPECT_FALSE(r.failed);
+  FramePtr frame = make_snapshot(sim.model(), scene.initial, &r, &sim.settings());
+  Sketch s;
+  overlay("volumes")->draw({scene.model, *frame, 4.0, 1.0}, s);
+  return {s, frame};
+}
+
+// A cube sunk 0.01 in the ground shows its common volume (a slab of 6 faces, 4 edges each), the
+// centroid marker midway between the contact's points, 0.005 down, and the force arrow along
+// the normal; a ball sunk 0.05 its cap's rim, of radius sqrt(2 R d - d^2).
+TEST(Overlays, CommonVolumesDrawTheSolidItsCentroidAndTheForce) {
+  const auto [cube, frame] = volumes_of(
+      R"({"name": "cube", "shape": {"type": "box", "size": [1, 1, 1]}, "position": [0, 0, 0.49], "mass": 1})");
+  ASSERT_EQ(frame->contacts.size(), 1u);
+  ASSERT_EQ(cube.segments.size(), 24u);
+  for (const Sketch::Segment& e : cube.segments) {
+    EXPECT_EQ(e.color, kVolumeOutline);
+    EXPECT_LE(std::abs(e.a.z() + 0.005), 0.0051);
+    EXPECT_LE(e.a.head<2>().cwiseAbs().maxCoeff(), 0.5 + 1e-12);
+  }
+  const ContactSnapshot& k = frame->contacts[0];
+  ASSERT_EQ(cube.markers.size(), 1u);
+  EXPECT_TRUE(cube.markers[0].at.isApprox(k.point_a + 0.5 * k.gap * k.normal));
+  EXPECT_NEAR(cube.markers[0].at.z(), -0.005, 1e-9);
+  ASSERT_EQ(cube.arrows.size(), 1u);
+  EXPECT_TRUE((cube.arrows[0].to - cube.arrows[0].from).normalized().isApprox(Vec3::UnitZ()));
+  EXPECT_NEAR((cube.arrows[0].to - cube.arrows[0].from).norm(), k.normal_impulse, 1e-12);
+
+  // The inspector's text for the pair: volume, depth, centroid and the force p_n / h.
+  const QString text = contact_text(k, frame->h);
+  EXPECT_TRUE(text.contains("common volume 0.01, depth 0.01 m")) << text.toStdString();
+  EXPECT_TRUE(text.contains("centroid (0.0000, 0.0000, -0.0050)")) << text.toStdString();
+  EXPECT_TRUE(text.contains(QString("force %1 N").arg(k.normal_impulse / 0.001, 0, 'g', 4)))
+      << text.toStdString();
+
+  const auto [ball, ball_frame] = volumes_of(
+      R"({"name": "ball", "shape": {"type": "sphere", "radius": 0.5}, "position": [3, 0, 0.45], "mass": 1})");
+  EXPECT_EQ(ball.segments.size(), 48u);
+  const double rim = std::sqrt(2 * 0.5 * 0.05 - 0.05 * 0.05);
+  for (const Sketch::Segment& e : ball.segments)
+    EXPECT_NEAR((e.a - Vec3(3, 0, 0)).norm(), rim, 1e-12);
 }
 
 TEST(Overlays, ContactPointsUsePrimaryAndSecondaryColours) {

@@ -108,7 +108,8 @@ Simulator volumetric_cylinder_on_slope(int facets, double stiffness) {
   state.bodies[1].orientation = Quat(Eigen::AngleAxisd(-std::numbers::pi / 2, Vec3::UnitX())) *
                                 Quat(Eigen::AngleAxisd(std::numbers::pi / facets, Vec3::UnitZ()));
   state.bodies[1].position = Vec3(0, 0, R * std::cos(std::numbers::pi / facets));
-  return Simulator(model, state, volumetric_settings(kG * Vec3(std::sin(slope), 0.0, -std::cos(slope))));
+  return Simulator(model, state,
+                   volumetric_settings(kG * Vec3(std::sin(slope), 0.0, -std::cos(slope))));
 }
 
 }  // namespace pegsim::cli

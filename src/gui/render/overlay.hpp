@@ -44,11 +44,12 @@ class Overlay {
 };
 
 // Contact points, contact normals, contact impulses, AABBs, body frames, joints, SM traps,
-// constraint groups (in that order).
+// constraint groups, common volumes (in that order).
 std::vector<std::unique_ptr<Overlay>> standard_overlays();
-// The contact models' overlays (contact_model_overlays.cpp).
+// The contact models' overlays (contact_model_overlays.cpp, volume_overlay.cpp).
 std::unique_ptr<Overlay> sm_traps_overlay();
 std::unique_ptr<Overlay> constraint_groups_overlay();
+std::unique_ptr<Overlay> common_volumes_overlay();
 
 // Colours shared with the overlay legend in docs/desktop-app.md.
 inline constexpr Rgb kPrimaryContact{1.0f, 0.55f, 0.0f};   // orange
@@ -67,6 +68,9 @@ inline constexpr Rgb kSmTrapFacet{1.0f, 0.35f, 0.75f};     // pink: the facets t
 inline constexpr Rgb kUnilateralGroup{0.15f, 0.45f, 0.95f};  // blue: U-constraint
 inline constexpr Rgb kInterContactGroup{0.95f, 0.7f, 0.0f};  // amber: I-constraint
 inline constexpr Rgb kCrossContactGroup{0.0f, 0.7f, 0.55f};  // sea green: X-constraint
+inline constexpr Rgb kVolumeOutline{0.0f, 0.9f, 0.9f};       // cyan: a common volume's edges
+inline constexpr Rgb kVolumeCentroid{1.0f, 1.0f, 1.0f};      // white: its centroid
+inline constexpr Rgb kVolumeForce{0.55f, 0.0f, 0.25f};       // maroon: its normal force
 // Marker sizes, screen pixels from the centre to a corner (Sketch::Marker).
 inline constexpr double kContactMarker = 5.0;
 inline constexpr double kJointMarker = 7.0;

@@ -183,6 +183,7 @@ std::vector<std::unique_ptr<Overlay>> standard_overlays() {
   out.push_back(std::make_unique<Joints>());
   out.push_back(sm_traps_overlay());
   out.push_back(constraint_groups_overlay());
+  out.push_back(common_volumes_overlay());
   return out;
 }
 

@@ -78,6 +78,8 @@ FramePtr make_snapshot(const Model& model, const State& state, const StepReport*
     s.body_b = c.body_b;
     s.feature_a = c.feature_a;
     s.feature_b = c.feature_b;
+    s.part_a = c.part_a;
+    s.part_b = c.part_b;
     s.point_a = c.point_a;
     s.normal = c.normal;
     s.gap = c.gap;
@@ -130,6 +132,8 @@ FramePtr make_snapshot(const Model& model, const RunFrame& frame, const Settings
     s.body_b = rc.contact.body_b;
     s.feature_a = rc.contact.feature_a;
     s.feature_b = rc.contact.feature_b;
+    s.part_a = rc.contact.part_a;
+    s.part_b = rc.contact.part_b;
     s.point_a = rc.contact.point_a;
     s.normal = rc.contact.normal;
     s.gap = rc.contact.gap;

@@ -20,6 +20,7 @@ namespace pegsim::gui {
 struct ContactSnapshot {
   int body_a = -1, body_b = -1;
   Feature feature_a, feature_b;  // that made the contact
+  int part_a = -1, part_b = -1;  // the compounds' convex parts (Contact::part_a), else -1
   Vec3 point_a = Vec3::Zero();
   Vec3 normal = Vec3::UnitZ();
   double gap = 0.0;

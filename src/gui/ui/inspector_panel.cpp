@@ -25,12 +25,17 @@ QString vec(const Vec3& v, int precision = 4) {
       .arg(v.z(), 0, 'f', precision);
 }
 
-// Primary or secondary; a geometrically implicit contact holds the end-of-step closest points
-// instead, and on a quasi-rigid shell its deflection (normal, and tangential where it has one);
-// a volumetric contact its common volume and mean depth.
-QString contact_kind(const ContactSnapshot& c) {
-  if (c.volume > 0.0)
-    return QString("common volume %1, depth %2 m").arg(c.volume, 0, 'g', 4).arg(-c.gap, 0, 'g', 4);
+}  // namespace
+
+QString contact_text(const ContactSnapshot& c, double h) {
+  if (c.volume > 0.0) {
+    QString text = QString("common volume %1, depth %2 m, centroid %3")
+                       .arg(c.volume, 0, 'g', 4)
+                       .arg(-c.gap, 0, 'g', 4)
+                       .arg(vec(c.point_a + 0.5 * c.gap * c.normal));
+    if (h > 0.0) text += QString(", force %1 N").arg(c.normal_impulse / h, 0, 'g', 4);
+    return text;
+  }
   if (!c.implicit) return c.primary ? "primary" : "secondary";
   const double shear = c.tangential_deflection.norm();
   if (c.deflection <= 1e-12 && shear <= 1e-12) return "closest points";
@@ -38,8 +43,6 @@ QString contact_kind(const ContactSnapshot& c) {
   if (shear > 1e-12) text += QString(", tangential %1 m").arg(shear, 0, 'g', 4);
   return text;
 }
-
-}  // namespace
 
 QString group_text(const FrameSnapshot& frame, int contact) {
   QStringList out;
@@ -193,7 +196,7 @@ void InspectorPanel::show(const ModelPtr& model, const FramePtr& frame, int body
     const QStringList cells{other >= 0 && other < int(model->bodies.size())
                                 ? QString::fromStdString(model->bodies[std::size_t(other)].name)
                                 : QString::number(other),
-                            contact_kind(c),
+                            contact_text(c, frame->h),
                             QString::number(c.gap, 'g', 4),
                             QString::number(c.normal_impulse, 'g', 4),
                             QString::number(c.friction_impulse.norm(), 'g', 4),

@@ -16,6 +16,11 @@ namespace pegsim::gui {
 // The constraint groups (thesis §4.2) a contact of the frame belongs to, as the contact
 // table shows them: "I #3 primary, X #5"; "U #0" for a unilateral constraint; "—" for none.
 QString group_text(const FrameSnapshot& frame, int contact);
+// A contact's kind for the contacts table: primary or secondary; a geometrically implicit
+// contact's closest points, and on a quasi-rigid shell its deflection (normal, and tangential
+// where it has one); a volumetric contact's common volume, mean depth, centroid and normal
+// force p_n / h (h > 0, the step's size).
+QString contact_text(const ContactSnapshot& c, double h);
 
 // Kinetic energy 1/2 m v.v + 1/2 w.(R I R^T) w, J (0 for a static body).
 double kinetic_energy(const Body& body, const BodyState& state);
