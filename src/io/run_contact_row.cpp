@@ -45,6 +45,7 @@ L::ContactRow contact_row(const StepReport& r, std::size_t i) {
   } else {
     const Vec3 b = c.point_a + c.gap * c.normal;
     for (int k = 0; k < 3; ++k) row.point_b[k] = b[k];
+    row.torsional_impulse = i < r.torsional_impulse.size() ? r.torsional_impulse[i] : 0.0;
   }
   return row;
 }

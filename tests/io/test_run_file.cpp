@@ -1100,18 +1100,20 @@ TEST(RunFile, AppearTimesAreStoredAndReplayed) {
   EXPECT_EQ(RunReader(old).model().bodies[2].appear_time, 0.0);
 }
 
-// Under the volumetric model each contact's common volume and its rate are recorded, the
-// bodies' layers in /bodies/volumetric_layer, and the run replays exactly; a layer with a
-// negative stiffness is refused by name.
+// Under the volumetric model each contact's common volume, its rate and its torsional impulse
+// are recorded, the bodies' layers in /bodies/volumetric_layer, and the run replays exactly; a
+// layer with a negative stiffness is refused by name.
 TEST(RunFile, VolumetricContactsAndLayersAreStoredAndReadBack) {
   const fs::path file = fresh("volumetric.h5");
   const Scene sc = parse_scene(R"({"bodies": [
       {"name": "ground", "shape": {"type": "plane"}, "volumetric": {"stiffness": 4e9}},
       {"name": "cube", "shape": {"type": "box", "size": [1, 1, 1]}, "position": [0, 0, 0.5], "mass": 1,
-       "volumetric": {"stiffness": 4e9, "damping": 0.25, "spin_speed": 0.5}}],
+       "angular_velocity": [0, 0, 3], "volumetric": {"stiffness": 4e9, "damping": 0.25}},
+      {"name": "far", "shape": {"type": "box", "size": [1, 1, 1]}, "position": [10, 0, 100], "mass": 1,
+       "volumetric": {"spin_speed": 0.5}}],
       "settings": {"contact_model": "volumetric", "h": 0.001}})",
                                "volumetric.json", ".");
-  std::vector<double> volumes;
+  std::vector<double> volumes, torsion;
   {
     Simulator sim(sc.model, sc.initial, sc.settings);
     RunWriter writer(file, make_run_header(sc, sim.model(), sim.settings(), "test"), sim.state());
@@ -1120,6 +1122,7 @@ TEST(RunFile, VolumetricContactsAndLayersAreStoredAndReadBack) {
       const StepReport& r = sim.step();
       ASSERT_FALSE(r.failed) << k;
       volumes.push_back(r.contacts.empty() ? 0.0 : r.contacts[0].volume);
+      torsion.push_back(r.contacts.empty() ? 0.0 : r.torsional_impulse[0]);
     }
     writer.close();
   }
@@ -1127,17 +1130,20 @@ TEST(RunFile, VolumetricContactsAndLayersAreStoredAndReadBack) {
     RunReader reader(file);
     EXPECT_EQ(reader.model().bodies[0].layer.stiffness, 4e9);
     EXPECT_EQ(reader.model().bodies[1].layer.damping, 0.25);
-    EXPECT_EQ(reader.model().bodies[1].layer.spin_speed, 0.5);
+    EXPECT_EQ(reader.model().bodies[2].layer.spin_speed, 0.5);
     const auto& contacts = reader.frame(100).contacts;
     ASSERT_EQ(contacts.size(), 1u);
     EXPECT_EQ(contacts[0].contact.volume, volumes.back());
     EXPECT_NEAR(contacts[0].contact.volume, 9.81 / 2e9, 1e-3 * 9.81 / 2e9);  // k_v V = m g
     EXPECT_EQ(contacts[0].contact.volume_rate, 1.0);
+    // The spinning cube's Coulomb torque, -mu m g r_s over the step (r_s of the unit square).
+    EXPECT_EQ(contacts[0].torsional_impulse, torsion.back());
+    EXPECT_NEAR(torsion.back(), -0.5 * 9.81 * 0.3825978 * 0.001, 1e-6 * 0.001);
   }
   expect_exact_replay(file);
   const fs::path bad = broken_copy(file, "volumetric_bad.h5", [](hid_t f) {
     const hid_t d = H5Dopen2(f, "/bodies/volumetric_layer", H5P_DEFAULT);
-    const double layers[6] = {-1.0, 0.0, 0.0, 4e9, 0.25, 0.5};
+    const double layers[9] = {-1.0, 0.0, 0.0, 4e9, 0.25, 0.0, 1e9, 0.0, 0.5};
     H5Dwrite(d, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, layers);
     H5Dclose(d);
   });
@@ -1145,18 +1151,18 @@ TEST(RunFile, VolumetricContactsAndLayersAreStoredAndReadBack) {
   // A file with the two columns of stiffness and damping alone: Coulomb's spin (0).
   const fs::path two = broken_copy(file, "volumetric_two_columns.h5", [](hid_t f) {
     H5Ldelete(f, "/bodies/volumetric_layer", H5P_DEFAULT);
-    const hsize_t dims[2] = {2, 2};
+    const hsize_t dims[2] = {3, 2};
     const hid_t space = H5Screate_simple(2, dims, nullptr);
     const hid_t d = H5Dcreate2(f, "/bodies/volumetric_layer", H5T_IEEE_F64LE, space, H5P_DEFAULT,
                                H5P_DEFAULT, H5P_DEFAULT);
-    const double layers[4] = {4e9, 0.0, 4e9, 0.25};
+    const double layers[6] = {4e9, 0.0, 4e9, 0.25, 1e9, 0.0};
     H5Dwrite(d, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, layers);
     H5Dclose(d);
     H5Sclose(space);
   });
   const RunReader older(two);
   EXPECT_EQ(older.model().bodies[1].layer.damping, 0.25);
-  EXPECT_EQ(older.model().bodies[1].layer.spin_speed, 0.0);
+  EXPECT_EQ(older.model().bodies[2].layer.spin_speed, 0.0);
 }
 
 // A quasi-rigid shell (scene field shell) is stored in /bodies/shell (K_nn, C_nn, max

@@ -656,6 +656,7 @@ void Simulator::fill_impulses(const ContactProblem& problem, const Eigen::Ref<co
   r.friction_impulse.assign(nc, Vec3::Zero());
   r.sliding.assign(nc, 0);
   r.friction_basis.assign(nc, Vec3::Zero());
+  r.torsional_impulse.assign(nc, 0.0);
   for (ConstraintGroup& g : r.constraints.groups) g.impulse = 0.0;
   if (z.size() == 0) return;  // (problem may then be an earlier step's)
   const int nd = problem.directions;
@@ -669,6 +670,10 @@ void Simulator::fill_impulses(const ContactProblem& problem, const Eigen::Ref<co
     if (nd > 0) r.friction_basis[c] = problem.tangents[i * nd];
     for (int k = 0; k < nd; ++k)
       r.friction_impulse[c] += z(base + 1 + k) * problem.tangents[i * nd + k];
+    // The torques +-r_s n (a pair without them repeats d_0 there, with its tangent set).
+    const Contact& contact = r.contacts[c];
+    if (problem.spin == 2 && problem.tangents[i * nd + nd - 1].isZero())
+      r.torsional_impulse[c] += contact.spin_radius * (z(base + nd - 1) - z(base + nd));
     if (nd > 0 && z(base + nd + 1) > settings_.tolerance) r.sliding[c] = 1;
   }
 }

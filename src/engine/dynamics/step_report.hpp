@@ -116,6 +116,9 @@ struct StepReport : StepOutcome {
   // others are t0 turned about the normal by 2 pi j / n_d; NCP: t, with o = n x t); zero for
   // a contact not enforced or without friction rows. See formulation/friction_basis.hpp.
   std::vector<Vec3> friction_basis;
+  // Per contact: the torsional friction impulse about the normal on B, N m s (volumetric
+  // contacts' Coulomb spin columns, ContactProblem::spin; 0 for the others).
+  std::vector<double> torsional_impulse;
   // Per contact under the geometrically implicit formulation (seed 001): the pair's unknowns
   // at the end of the step (a2, l1, l2, sigma, p_r, a quasi-rigid shell's delta_n and p_nr);
   // empty under the others.

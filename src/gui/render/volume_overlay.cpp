@@ -26,7 +26,8 @@ bool flat(ShapeKind k) {
 void add_solid_edges(const ConvexSolid& solid, const Rgb& color, Sketch& out) {
   for (int k = 0; k < solid.face_count(); ++k) {
     const std::span<const Vec3> f = solid.face(k);
-    for (std::size_t i = 0; i < f.size(); ++i) out.segments.push_back({f[i], f[(i + 1) % f.size()], color});
+    for (std::size_t i = 0; i < f.size(); ++i)
+      out.segments.push_back({f[i], f[(i + 1) % f.size()], color});
   }
 }
 
@@ -49,10 +50,10 @@ void add_circle(const Vec3& centre, const Vec3& axis, double r, const Rgb& color
 }
 
 // The rim where a ball's surface (centre c, radius r) crosses the plane n . x = offset.
-void add_rim(const Vec3& c, double r, const Vec3& n, double offset, const Rgb& color,
-             Sketch& out) {
+void add_rim(const Vec3& c, double r, const Vec3& n, double offset, const Rgb& color, Sketch& out) {
   const double height = n.dot(c) - offset;
-  if (std::abs(height) < r) add_circle(c - height * n, n, std::sqrt(r * r - height * height), color, out);
+  if (std::abs(height) < r)
+    add_circle(c - height * n, n, std::sqrt(r * r - height * height), color, out);
 }
 
 // The arc of circle (c, r) inside circle (o, s), in the plane.
@@ -76,7 +77,8 @@ void add_common(const ConvexPart& a, const ConvexPart& b, const Rgb& color, Sket
   const ShapeKind ka = a.shape.kind, kb = b.shape.kind;
   if (ka == ShapeKind::Plane) {
     const Vec3 n = a.pose.orientation * Vec3::UnitZ();
-    if (kb == ShapeKind::Sphere) return add_rim(b.pose.position, b.shape.radius, n, n.dot(a.pose.position), color, out);
+    if (kb == ShapeKind::Sphere)
+      return add_rim(b.pose.position, b.shape.radius, n, n.dot(a.pose.position), color, out);
     if (kb != ShapeKind::Polytope) return;
     place_solid(*b.shape.polytope, b.pose, w.other);
     clip_solid(w.other, n, n.dot(a.pose.position), 1e-12, w.common, w.cap);

@@ -88,6 +88,7 @@ FramePtr make_snapshot(const Model& model, const State& state, const StepReport*
     s.enforced = i < r.enforced.size() && r.enforced[i];
     if (i < r.normal_impulse.size()) s.normal_impulse = r.normal_impulse[i];
     if (i < r.friction_impulse.size()) s.friction_impulse = r.friction_impulse[i];
+    if (i < r.torsional_impulse.size()) s.torsional_impulse = r.torsional_impulse[i];
     if (i < r.implicit.size()) {
       s.implicit = true;
       s.point_b = r.implicit[i].a2;
@@ -142,6 +143,7 @@ FramePtr make_snapshot(const Model& model, const RunFrame& frame, const Settings
     s.enforced = rc.enforced;
     s.normal_impulse = rc.normal_impulse;
     s.friction_impulse = rc.friction_impulse;
+    if (rc.contact.volume > 0.0) s.torsional_impulse = rc.torsional_impulse;
     s.implicit = settings && settings->formulation == Formulation::GeometricallyImplicit;
     s.point_b = rc.point_b;
     s.deflection = rc.deflection;

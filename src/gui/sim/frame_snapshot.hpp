@@ -34,8 +34,10 @@ struct ContactSnapshot {
   Vec3 point_b = Vec3::Zero();
   double deflection = 0.0;                    // delta_n, m
   Vec3 tangential_deflection = Vec3::Zero();  // delta_t t + delta_o o, world, m
-  // A volumetric contact's common volume (planar: area), centred midway between its points.
+  // A volumetric contact's common volume (planar: area), centred midway between its points, and
+  // its torsional friction impulse about the normal on B (N m s).
   double volume = 0.0;
+  double torsional_impulse = 0.0;
 
   // Total impulse on B (normal plus friction), world frame.
   Vec3 impulse() const { return normal_impulse * normal + friction_impulse; }

@@ -34,6 +34,8 @@ QString contact_text(const ContactSnapshot& c, double h) {
                        .arg(-c.gap, 0, 'g', 4)
                        .arg(vec(c.point_a + 0.5 * c.gap * c.normal));
     if (h > 0.0) text += QString(", force %1 N").arg(c.normal_impulse / h, 0, 'g', 4);
+    if (h > 0.0 && c.torsional_impulse != 0.0)
+      text += QString(", spin torque %1 N m").arg(c.torsional_impulse / h, 0, 'g', 4);
     return text;
   }
   if (!c.implicit) return c.primary ? "primary" : "secondary";

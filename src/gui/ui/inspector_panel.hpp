@@ -18,8 +18,8 @@ namespace pegsim::gui {
 QString group_text(const FrameSnapshot& frame, int contact);
 // A contact's kind for the contacts table: primary or secondary; a geometrically implicit
 // contact's closest points, and on a quasi-rigid shell its deflection (normal, and tangential
-// where it has one); a volumetric contact's common volume, mean depth, centroid and normal
-// force p_n / h (h > 0, the step's size).
+// where it has one); a volumetric contact's common volume, mean depth, centroid, normal force
+// p_n / h and spinning friction torque (h > 0, the step's size).
 QString contact_text(const ContactSnapshot& c, double h);
 
 // Kinetic energy 1/2 m v.v + 1/2 w.(R I R^T) w, J (0 for a static body).

@@ -210,6 +210,9 @@ TEST(VolumetricModel, ASpinningDiscStopsAtTheCoulombTime) {
     const double omega = sim.state().bodies[body].angular_velocity.z(), t = k_step * h;
     if (t < stop - 0.01) {
       EXPECT_NEAR(omega, omega0 - alpha * t, 5e-4 * omega0) << t;  // the 128-gon: 2e-4 steeper
+      // The torque on the disc: -mu m g 2R/3 over the step.
+      ASSERT_EQ(r.torsional_impulse.size(), 1u);
+      EXPECT_NEAR(r.torsional_impulse[0], -mu * g * 2.0 * R / 3.0 * h, 5e-4 * mu * g * R * h);
     } else if (stopped_at < 0.0 && omega <= 1e-9) {
       stopped_at = t;
     }
