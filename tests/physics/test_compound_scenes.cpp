@@ -5,6 +5,7 @@
 // dropped into a compound hole (scenes/peg_in_hole.json) under the volumetric model.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <filesystem>
 
 #include "engine/collision/posed_polytope.hpp"
@@ -120,6 +121,29 @@ namespace {
 // wide. Under the volumetric model it slides in and comes to rest upright on the hole's floor
 // (its centre 0.6 m up, less the layer's depth m g / (k_v A) = 1.6e-7 m); the standard model
 // keeps it trapped on the rim, 0.6 m higher (the point models' trouble with conforming contact).
+// scenes/rolling_cylinder.json and spinning_disc.json, seed 002's Tests 3 and 2 as scenes: the
+// cylinder rolls down the 15 degree slope at (2/3) g sin 15 (to its 128 facets' 0.6 %, the
+// experiment volumetric_rolling), its axis across the slope; the disc's spin stops at
+// 3 R omega_0 / (4 mu g) = 0.5004 s.
+TEST(VolumetricScenes, TheCylinderRollsAndTheDiscStopsAsTheClosedFormsSay) {
+  const std::filesystem::path dir = std::filesystem::path(PEGSIM_SOURCE_DIR) / "scenes";
+  const Scene roll = load_scene(dir / "rolling_cylinder.json");
+  Simulator cylinder(roll.model, roll.initial, roll.settings);
+  for (int k = 0; k < 1000; ++k) ASSERT_FALSE(cylinder.step().failed) << k;
+  const BodyState& c = cylinder.state().bodies[1];
+  const double a = 2.0 / 3.0 * 9.81 * std::sin(15.0 * M_PI / 180.0);
+  EXPECT_NEAR(c.velocity.norm(), a * 1.0, 0.01 * a);
+  EXPECT_NEAR((c.orientation * Vec3::UnitZ()).y(), 1.0, 1e-9);  // the axis stays across
+  const Scene spin = load_scene(dir / "spinning_disc.json");
+  Simulator disc(spin.model, spin.initial, spin.settings);
+  for (int k = 1; k <= 600; ++k) {
+    ASSERT_FALSE(disc.step().failed) << k;
+    const double omega = disc.state().bodies[1].angular_velocity.z();
+    if (k == 490) EXPECT_GT(omega, 0.0);
+    if (k == 510) EXPECT_LE(std::abs(omega), 1e-9);
+  }
+}
+
 TEST(PegInHole, TheVolumetricModelSlidesThePegInWhereTheStandardModelTrapsIt) {
   const Scene sc =
       load_scene(std::filesystem::path(PEGSIM_SOURCE_DIR) / "scenes" / "peg_in_hole.json");
