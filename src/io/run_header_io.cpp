@@ -228,7 +228,8 @@ void write_bodies(hid_t file, const std::vector<RunBody>& bodies) {
     const FrictionEllipse& e = b.friction_ellipse;
     ellipse.insert(ellipse.end(), {e.axis.x(), e.axis.y(), e.axis.z(), e.e_t, e.e_o});
     support.insert(support.end(), {b.support.mu, b.support.torsion_radius, b.support.gravity});
-    layer.insert(layer.end(), {b.layer.stiffness, b.layer.damping, b.layer.spin_speed});
+    layer.insert(layer.end(), {b.layer.stiffness, b.layer.damping, b.layer.spin_speed,
+                               b.layer.stick_stiffness, b.layer.stick_damping});
     for (const Vec3& v : b.vertices) vertices.insert(vertices.end(), {v.x(), v.y(), v.z()});
     vertex_offset.push_back(vertex_offset.back() + static_cast<std::int64_t>(b.vertices.size()));
     for (const std::vector<int>& f : b.faces) {
@@ -270,7 +271,7 @@ void write_bodies(hid_t file, const std::vector<RunBody>& bodies) {
                     ellipse.data());
   h5::write_dataset(id, "support_friction", H5T_NATIVE_DOUBLE, H5T_IEEE_F64LE, {n, 3},
                     support.data());
-  h5::write_dataset(id, "volumetric_layer", H5T_NATIVE_DOUBLE, H5T_IEEE_F64LE, {n, 3},
+  h5::write_dataset(id, "volumetric_layer", H5T_NATIVE_DOUBLE, H5T_IEEE_F64LE, {n, 5},
                     layer.data());
 }
 
@@ -418,22 +419,25 @@ std::vector<RunBody> read_bodies(hid_t file) {
   else
     for (std::size_t i = 0; i < n; ++i) support.insert(support.end(), {0.0, 0.0, 9.81});
   // Likewise: files without it have the default layers (the run used no volumetric contact),
-  // and files with two columns the default spin speed.
+  // and files with fewer columns (stiffness, damping; then spin speed) the defaults of the rest.
   std::vector<double> layer;
-  const VolumetricLayer default_layer;
+  const VolumetricLayer d;
+  const double defaults[5] = {d.stiffness, d.damping, d.spin_speed, d.stick_stiffness,
+                              d.stick_damping};
+  constexpr std::size_t kLayerColumns = 5;
   if (H5Lexists(id, "volumetric_layer", H5P_DEFAULT) > 0) {
     layer = h5::read_all<double>(id, "volumetric_layer", H5T_NATIVE_DOUBLE, 2);
-    if (layer.size() == 2 * n) {
-      std::vector<double> widened;
-      for (std::size_t i = 0; i < n; ++i)
-        widened.insert(widened.end(), {layer[2 * i], layer[2 * i + 1], default_layer.spin_speed});
-      layer.swap(widened);
-    }
-    layer = sized(std::move(layer), 3 * n, "volumetric_layer");
+    for (std::size_t columns : {std::size_t{2}, std::size_t{3}})
+      if (n > 0 && layer.size() == columns * n) {
+        std::vector<double> widened;
+        for (std::size_t i = 0; i < n; ++i)
+          for (std::size_t k = 0; k < kLayerColumns; ++k)
+            widened.push_back(k < columns ? layer[columns * i + k] : defaults[k]);
+        layer.swap(widened);
+      }
+    layer = sized(std::move(layer), kLayerColumns * n, "volumetric_layer");
   } else {
-    for (std::size_t i = 0; i < n; ++i)
-      layer.insert(layer.end(),
-                   {default_layer.stiffness, default_layer.damping, default_layer.spin_speed});
+    for (std::size_t i = 0; i < n; ++i) layer.insert(layer.end(), defaults, defaults + 5);
   }
 
   std::vector<RunBody> bodies(n);
@@ -494,12 +498,17 @@ std::vector<RunBody> read_bodies(hid_t file) {
           "/bodies/support_friction: expected mu >= 0, a torsion radius >= 0 in m and gravity "
           "> 0 in m/s^2 for body " +
           std::to_string(i));
-    b.layer = {layer[3 * i], layer[3 * i + 1], layer[3 * i + 2]};
-    if (!(b.layer.stiffness > 0.0 && b.layer.damping >= 0.0 && b.layer.spin_speed >= 0.0 &&
-          std::isfinite(b.layer.stiffness + b.layer.damping + b.layer.spin_speed)))
+    b.layer = {layer[5 * i], layer[5 * i + 1], layer[5 * i + 2], layer[5 * i + 3],
+               layer[5 * i + 4]};
+    const VolumetricLayer& l = b.layer;
+    if (!(l.stiffness > 0.0 && l.damping >= 0.0 && l.spin_speed >= 0.0 &&
+          l.stick_stiffness >= 0.0 && l.stick_damping >= 0.0 &&
+          std::isfinite(l.stiffness + l.damping + l.spin_speed + l.stick_stiffness +
+                        l.stick_damping)))
       throw Failure(
           "/bodies/volumetric_layer: expected a stiffness > 0 in N/m^3 (planar N/m^2), a "
-          "damping >= 0 in s/m and a spin speed >= 0 in m/s for body " +
+          "damping >= 0 in s/m, a spin speed >= 0 in m/s and a bristle stiffness >= 0 in N/m "
+          "and damping >= 0 in N s/m for body " +
           std::to_string(i));
     for (int c = 0; c < 4; ++c) b.color[c] = color[4 * i + c];
     for (std::int64_t v = vertex_offset[i]; v < vertex_offset[i + 1]; ++v)

@@ -166,12 +166,13 @@ bool same_about_normal(const Mat3& m) {
 // matrices on (n, t, o), 3D, or (n, t), 2D) and max_deflection > 0 (the shell's thickness over
 // the rigid core; without it the core is never reached). A shell that deflects tangentially
 // needs a stiffness matrix: its tangential rows are h K delta + C (delta - delta^l) = p_t.
-// {"stiffness": k_v, "damping": a, "spin_speed": v_s}: the body's layer under the volumetric
-// contact model. A planar body's stiffness is per unit of common area, with its own default.
+// {"stiffness": k_v, "damping": a, "spin_speed": v_s, "stick_stiffness": k_s,
+// "stick_damping": c_s}: the body's layer under the volumetric contact model. A planar body's
+// stiffness is per unit of common area, with its own default.
 VolumetricLayer volumetric_layer(const JsonNode& node, int dimension) {
   node.require_object(
       "a volumetric layer object {\"stiffness\": k_v, \"damping\": a, \"spin_speed\": v_s}");
-  node.allow_only({"stiffness", "damping", "spin_speed"});
+  node.allow_only({"stiffness", "damping", "spin_speed", "stick_stiffness", "stick_damping"});
   VolumetricLayer layer;
   if (dimension == 2) layer.stiffness = kPlanarLayerStiffness;
   if (auto n = node.find("stiffness"))
@@ -182,6 +183,11 @@ VolumetricLayer volumetric_layer(const JsonNode& node, int dimension) {
   if (auto n = node.find("spin_speed"))
     layer.spin_speed = n->non_negative(
         "a spin speed v_s >= 0 in m/s (0: Coulomb friction about the normal, > 0: viscous)");
+  if (auto n = node.find("stick_stiffness"))
+    layer.stick_stiffness =
+        n->non_negative("a bristle stiffness k_s >= 0 in N/m (0: rigid stiction)");
+  if (auto n = node.find("stick_damping"))
+    layer.stick_damping = n->non_negative("a bristle damping c_s >= 0 in N s/m");
   return layer;
 }
 

@@ -1109,6 +1109,8 @@ TEST(RunFile, VolumetricContactsAndLayersAreStoredAndReadBack) {
       {"name": "ground", "shape": {"type": "plane"}, "volumetric": {"stiffness": 4e9}},
       {"name": "cube", "shape": {"type": "box", "size": [1, 1, 1]}, "position": [0, 0, 0.5], "mass": 1,
        "angular_velocity": [0, 0, 3], "volumetric": {"stiffness": 4e9, "damping": 0.25}},
+      {"name": "bristly", "shape": {"type": "box", "size": [1, 1, 1]}, "position": [-10, 0, 100],
+       "mass": 1, "volumetric": {"stick_stiffness": 1e4, "stick_damping": 200}},
       {"name": "far", "shape": {"type": "box", "size": [1, 1, 1]}, "position": [10, 0, 100], "mass": 1,
        "volumetric": {"spin_speed": 0.5}}],
       "settings": {"contact_model": "volumetric", "h": 0.001}})",
@@ -1130,7 +1132,9 @@ TEST(RunFile, VolumetricContactsAndLayersAreStoredAndReadBack) {
     RunReader reader(file);
     EXPECT_EQ(reader.model().bodies[0].layer.stiffness, 4e9);
     EXPECT_EQ(reader.model().bodies[1].layer.damping, 0.25);
-    EXPECT_EQ(reader.model().bodies[2].layer.spin_speed, 0.5);
+    EXPECT_EQ(reader.model().bodies[3].layer.spin_speed, 0.5);
+    EXPECT_EQ(reader.model().bodies[2].layer.stick_stiffness, 1e4);
+    EXPECT_EQ(reader.model().bodies[2].layer.stick_damping, 200.0);
     const auto& contacts = reader.frame(100).contacts;
     ASSERT_EQ(contacts.size(), 1u);
     EXPECT_EQ(contacts[0].contact.volume, volumes.back());
@@ -1143,26 +1147,29 @@ TEST(RunFile, VolumetricContactsAndLayersAreStoredAndReadBack) {
   expect_exact_replay(file);
   const fs::path bad = broken_copy(file, "volumetric_bad.h5", [](hid_t f) {
     const hid_t d = H5Dopen2(f, "/bodies/volumetric_layer", H5P_DEFAULT);
-    const double layers[9] = {-1.0, 0.0, 0.0, 4e9, 0.25, 0.0, 1e9, 0.0, 0.5};
+    const double layers[20] = {-1.0, 0.0, 0.0, 0.0, 0.0, 4e9, 0.25, 0.0, 0.0, 0.0,
+                               1e9,  0.0, 0.0, 1e4, 200, 1e9, 0.0,  0.5, 0.0, 0.0};
     H5Dwrite(d, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, layers);
     H5Dclose(d);
   });
   expect_bad(bad, "/bodies/volumetric_layer: expected a stiffness > 0");
-  // A file with the two columns of stiffness and damping alone: Coulomb's spin (0).
+  // A file with the two columns of stiffness and damping alone: Coulomb's spin (0), no
+  // bristles.
   const fs::path two = broken_copy(file, "volumetric_two_columns.h5", [](hid_t f) {
     H5Ldelete(f, "/bodies/volumetric_layer", H5P_DEFAULT);
-    const hsize_t dims[2] = {3, 2};
+    const hsize_t dims[2] = {4, 2};
     const hid_t space = H5Screate_simple(2, dims, nullptr);
     const hid_t d = H5Dcreate2(f, "/bodies/volumetric_layer", H5T_IEEE_F64LE, space, H5P_DEFAULT,
                                H5P_DEFAULT, H5P_DEFAULT);
-    const double layers[6] = {4e9, 0.0, 4e9, 0.25, 1e9, 0.0};
+    const double layers[8] = {4e9, 0.0, 4e9, 0.25, 1e9, 0.0, 1e9, 0.0};
     H5Dwrite(d, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, layers);
     H5Dclose(d);
     H5Sclose(space);
   });
   const RunReader older(two);
   EXPECT_EQ(older.model().bodies[1].layer.damping, 0.25);
-  EXPECT_EQ(older.model().bodies[2].layer.spin_speed, 0.0);
+  EXPECT_EQ(older.model().bodies[3].layer.spin_speed, 0.0);
+  EXPECT_EQ(older.model().bodies[2].layer.stick_stiffness, 0.0);
 }
 
 // A quasi-rigid shell (scene field shell) is stored in /bodies/shell (K_nn, C_nn, max

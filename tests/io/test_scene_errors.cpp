@@ -111,6 +111,8 @@ TEST(SceneErrors, EachNamesThePointerAndWhatWasExpected) {
        "/bodies/1/volumetric/spin_speed"},
       {with_body(R"({"name": "b", )" + kCube + R"(, "volumetric": {"stiffness": 0}})"),
        "/bodies/1/volumetric/stiffness"},
+      {with_body(R"({"name": "b", )" + kCube + R"(, "volumetric": {"stick_stiffness": -1}})"),
+       "/bodies/1/volumetric/stick_stiffness"},
       {with_body(R"({"name": "b", )" + kCube + R"(, "shell": {"damping": 1}})"),
        "/bodies/1/shell/stiffness"},
       {with_body(R"({"name": "b", )" + kCube + R"(, "shell": {"stiffness": 0}})"),

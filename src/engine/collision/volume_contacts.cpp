@@ -94,6 +94,17 @@ Contact volume_contact(int a, int b, const ConvexPart& pa, const ConvexPart& pb,
   c.stiffness = 1.0 / (1.0 / la.stiffness + 1.0 / lb.stiffness);  // layers in series
   c.damping = c.stiffness * (la.damping / la.stiffness + lb.damping / lb.stiffness);
   c.spin_speed = std::max(la.spin_speed, lb.spin_speed);
+  // Bristles in series; a rigid side (k_s 0) adds no compliance.
+  double compliance = 0.0, damping = 0.0;
+  for (const VolumetricLayer* l : {&la, &lb})
+    if (l->stick_stiffness > 0.0) {
+      compliance += 1.0 / l->stick_stiffness;
+      damping += l->stick_damping / l->stick_stiffness;
+    }
+  if (compliance > 0.0) {
+    c.stick_stiffness = 1.0 / compliance;
+    c.stick_damping = c.stick_stiffness * damping;
+  }
   return c;  // APPL 1, applicable and feasible
 }
 

@@ -76,6 +76,11 @@ struct VolumetricLayer {
   // friction cone; v_s > 0 (m/s) for the viscous law of (3.8) in Gonthier's consistent form,
   // tau = -mu (F_n / V) J_n omega_n / v_s (volumetric_rows.hpp). A pair takes the larger v_s.
   double spin_speed = 0.0;
+  // Stiction bristles (seed 002 (3.4)-(3.6), (5.2), after Dopico et al. 2011): a spring k_s
+  // (N/m) and damper c_s (N s/m) anchored where the contact sticks; 0: rigid stiction (the
+  // friction cone alone). A pair takes the stiff sides in series (formulation/bristles.hpp).
+  double stick_stiffness = 0.0;
+  double stick_damping = 0.0;
 };
 // The scene files' k_v of a planar body: a unit square resting on a side sinks 1e-6 m per
 // 10 N, as a unit cube on the 3D default 1e9 N/m^3 sinks 1e-8 m.

@@ -45,6 +45,11 @@ struct Contact {
   // the normal, and the pair's VolumetricLayer::spin_speed (m/s; 0: Coulomb's law).
   double spin_radius = 0.0;
   double spin_speed = 0.0;
+  // The pair's stiction bristle (k_s N/m, c_s N s/m; k_s 0: rigid stiction) and its stretch at
+  // the start of the step, B's contact point from its anchor, across the normal (m).
+  double stick_stiffness = 0.0;
+  double stick_damping = 0.0;
+  Vec3 anchor = Vec3::Zero();
 
   bool primary() const { return applicable && feasible; }
   Vec3 point_b() const { return point_a + gap * normal; }

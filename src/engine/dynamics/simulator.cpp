@@ -175,7 +175,44 @@ void Simulator::reset() {
   warm_keys_.clear();
   warm_basis_.clear();
   implicit_.forget();
+  anchors_.clear();
   report_ = StepReport{};
+}
+
+void Simulator::attach_anchors() {
+  for (Contact& c : report_.contacts) {
+    if (!(c.stick_stiffness > 0.0)) continue;
+    for (const Anchor& a : anchors_)
+      if (a.body_a == c.body_a && a.body_b == c.body_b && a.part_a == c.part_a &&
+          a.part_b == c.part_b) {
+        c.anchor = a.stretch;
+        break;
+      }
+  }
+}
+
+// After the answer: p_t = -h (k_s ds+ + c_s v_t) gives each bristle's stretch at the end of the
+// step, ds+ = -(p_t / h + c_s v_t) / k_s, with v_t the contact's end-of-step slip. Sticking,
+// that is ds + h v_t; sliding, the stretch whose force is the cone's limit (the anchor moved,
+// (5.2)). Contacts that end or were not enforced drop theirs.
+void Simulator::renew_anchors() {
+  anchors_.clear();
+  const StepReport& r = report_;
+  const double h = settings_.h;
+  auto point_velocity = [&](int b, const Vec3& at) -> Vec3 {
+    if (model_.bodies[b].is_static) return Vec3::Zero();
+    const auto v = velocity_.segment<6>(6 * b);
+    return v.head<3>() + v.tail<3>().cross(at - state_.bodies[b].position);
+  };
+  for (std::size_t i = 0; i < r.contacts.size(); ++i) {
+    const Contact& c = r.contacts[i];
+    if (!(c.stick_stiffness > 0.0) || i >= r.enforced.size() || !r.enforced[i]) continue;
+    Vec3 slip = point_velocity(c.body_b, c.point_b()) - point_velocity(c.body_a, c.point_a);
+    slip -= c.normal * c.normal.dot(slip);
+    const Vec3 p_t = r.friction_impulse[i];
+    anchors_.push_back({c.body_a, c.body_b, c.part_a, c.part_b,
+                        Vec3(-(p_t / h + c.stick_damping * slip) / c.stick_stiffness)});
+  }
 }
 
 void Simulator::remove_observer(StepObserver* observer) {
@@ -246,9 +283,10 @@ void Simulator::find_contacts() {
   const auto t0 = Clock::now();
   if (settings_.contact_model == ContactModel::Corrective)
     overlap_contacts(model_, state_, settings_, broad_, overlap_work_, r.contacts);
-  else if (settings_.contact_model == ContactModel::Volumetric)
+  else if (settings_.contact_model == ContactModel::Volumetric) {
     volume_contacts(model_, state_, broad_, volume_work_, r.contacts);
-  else
+    attach_anchors();
+  } else
     detect_contacts(model_, state_, settings_, broad_, r.contacts);
   r.timings.detect = seconds_since(t0);
   // SM traps among the narrow phase's contacts, before a contact model appends its own: those
@@ -319,6 +357,7 @@ void Simulator::integrate() {
   StepReport& r = report_;
   const auto t0 = Clock::now();
   if (!r.failed) {
+    if (settings_.contact_model == ContactModel::Volumetric) renew_anchors();
     mark_held();
     integrate_positions(model_, velocity_, settings_.h, settings_.gyroscopic, held_, state_);
     state_.time += settings_.h;

@@ -117,6 +117,15 @@ class Simulator {
   ImplicitStage implicit_;  // Formulation::GeometricallyImplicit: the pairs' warm starts
   OverlapContactWorkspace overlap_work_;
   VolumeContactWorkspace volume_work_;
+  // Stiction bristles' stretches carried from step to step, per part pair (formulation
+  // stewart_trinkle.hpp, stick_pull): set on the contacts found, renewed by an accepted step.
+  struct Anchor {
+    int body_a, body_b, part_a, part_b;
+    Vec3 stretch;
+  };
+  std::vector<Anchor> anchors_;
+  void attach_anchors();
+  void renew_anchors();
   ContactProblem problem_;
   std::vector<int> scratch_, primaries_;
   ConstraintSet kept_constraints_;  // drop_cross_constraints's workspace

@@ -277,6 +277,11 @@ void fill_m(ContactProblem& p,
       }
       if (joints) v -= p.joint_coupling(c1, c2);
       if (c1 == c2 && i >= 0 && j == i * block) v += p.compliance[i];
+      // A bristle couples its contact's friction rows by c d_j . d_k (a torque column's d is 0).
+      const int k1 = c1 - i * cols_per_contact, k2 = c2 - i * cols_per_contact;
+      if (i >= 0 && p.stick_compliance[i] > 0.0 && k1 > 0 && k2 > 0 && k1 <= nd && k2 <= nd)
+        v += p.stick_compliance[i] *
+             p.tangents[std::size_t(i * nd + k1 - 1)].dot(p.tangents[std::size_t(i * nd + k2 - 1)]);
       const int r = row_of[static_cast<std::size_t>(c1)];
       if (slip_row >= 0 && slip_row < r) {
         put(slip_row, slip_value);
@@ -495,6 +500,9 @@ void fill_q(const std::vector<Contact>& contacts, const Settings& settings, Cont
       lcp.q(base + k) = column_velocity(p, i * cols_per_contact + k, p.body_a[i], p.body_b[i]);
     const Contact& c = contacts[p.contact[i]];
     if (gap_term) lcp.q(base) += c.gap / gap_time(c, settings.h);
+    if (p.stick_compliance[i] > 0.0)
+      for (int k = 1; k <= p.directions; ++k)
+        lcp.q(base + k) += p.tangents[std::size_t(i * p.directions + k - 1)].dot(p.stick_pull[i]);
   }
   const int limit_col = p.limit_column_start();
   for (int k = 0; k < nl; ++k) {
@@ -521,8 +529,18 @@ void assemble_stewart_trinkle(const Model& model, const State& state, const Sett
   p.contact = enforced;
   p.mu.resize(nc);
   p.compliance.resize(nc);
-  for (int i = 0; i < nc; ++i)
-    p.compliance[i] = volumetric_compliance(contacts[enforced[i]], settings.h);
+  p.stick_compliance.assign(nc, 0.0);
+  p.stick_pull.assign(nc, Vec3::Zero());
+  for (int i = 0; i < nc; ++i) {
+    const Contact& c = contacts[enforced[i]];
+    p.compliance[i] = volumetric_compliance(c, settings.h);
+    if (c.stick_stiffness > 0.0 && nd > 0 && !ncp) {
+      const double h = settings.h, k = c.stick_stiffness, damping = c.stick_damping;
+      p.stick_compliance[i] = 1.0 / (h * (h * k + damping));
+      const Vec3 stretch = c.anchor - c.normal * c.normal.dot(c.anchor);
+      p.stick_pull[i] = stretch / (h + damping / k);
+    }
+  }
   p.tangents.resize(static_cast<std::size_t>(nc) * nd);
   p.G_a.resize(ncols);
   p.G_b.resize(ncols);

@@ -33,6 +33,13 @@ struct ContactProblem {
   std::vector<double> mu;    // U = diag(mu_i)
   // Per contact, the normal row's compliance (volumetric contacts; 0 for a rigid contact).
   std::vector<double> compliance;
+  // Per contact, its stiction bristle (seed 002 (3.4)-(3.6)): the compliance c = 1 / (h (h k_s
+  // + c_s)) of its friction rows (by d_j . d_k; a torque column's d is 0) and the pull
+  // ds / (h + c_s / k_s) of its stretch ds. The
+  // rows d_j^T (v_t + c p_t + pull) + s >= 0 stick where the bristle's spring-damper holds,
+  // p_t = -h (k_s (ds + h v_t) + c_s v_t), and slide at the cone's limit; 0 and 0 without one.
+  std::vector<double> stick_compliance;
+  std::vector<Vec3> stick_pull;
   std::vector<Vec3> tangents;  // n_d unit directions d_ij per contact, row-major
   // Per column (normal and friction, (1 + n_d) per contact) and per body end (A, B):
   // the Jacobian column G (6-vector, [linear; angular]) and M^-1 G, 0 for static bodies.

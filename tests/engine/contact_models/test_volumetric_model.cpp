@@ -245,6 +245,38 @@ TEST(VolumetricModel, TheViscousSpinLawDecaysExponentially) {
   }
 }
 
+// Stiction bristles (seed 002 (3.4)-(3.6), (5.2)): the block on 20 degrees with a bristle of
+// k_s = 1e4 N/m and c_s = 200 N s/m (critical for 1 kg) settles where the spring holds its
+// weight's pull, m g sin 20 / k_s = 0.3355 mm down the slope, and stays (no creep); on 30
+// degrees it breaks away and slides at the Coulomb rate as without bristles.
+TEST(VolumetricModel, BristlesHoldTheBlockOnTheirSpringAndReleaseItAtTheLimit) {
+  for (double degrees : {20.0, 30.0}) {
+    const double t = degrees * std::numbers::pi / 180.0;
+    test::World w;
+    w.add_plane("slope", Vec3::Zero(), Quat::Identity(), 0.5);
+    const double depth = g * std::cos(t) / (0.5e9 * 0.5);  // k_v A d = m g cos t
+    const int block =
+        w.add_box("block", Vec3(1, 0.5, 0.5), 1.0, Vec3(0, 0, 0.25 - depth), Quat::Identity(), 0.5);
+    w.model.bodies[block].layer.stick_stiffness = 1e4;
+    w.model.bodies[block].layer.stick_damping = 200.0;
+    Simulator sim(w.model, w.state,
+                  volumetric_settings(1e-3, g * Vec3(std::sin(t), 0, -std::cos(t))));
+    double v_half = 0.0;
+    for (int k = 1; k <= 1000; ++k) {
+      const StepReport& r = sim.step();
+      ASSERT_FALSE(r.failed) << r.failure;
+      if (k == 500) v_half = sim.state().bodies[block].velocity.x();
+    }
+    const BodyState& s = sim.state().bodies[block];
+    if (degrees < 26.0) {
+      EXPECT_NEAR(s.position.x(), g * std::sin(t) / 1e4, 1e-3 * g * std::sin(t) / 1e4);
+      EXPECT_LE(s.velocity.norm(), 1e-6);
+    } else {
+      EXPECT_NEAR((s.velocity.x() - v_half) / 0.5, g * (std::sin(t) - 0.5 * std::cos(t)), 1e-3 * g);
+    }
+  }
+}
+
 TEST(VolumetricModel, SettingsAndScenesTheModelCannotRunAreRefused) {
   Settings s = volumetric_settings(1e-3, Vec3::Zero());
   s.formulation = Formulation::AnitescuPotra;
