@@ -143,24 +143,40 @@ TEST(VolumetricModel, ABallBouncesAsTheVolumeLawIntegratedFinelyDoes) {
 // The seed's Test 1: a 1 x 0.5 x 0.5 m block of 1 kg, mu = 0.5, on a slope (gravity turned by
 // the slope's angle t): on 30 degrees it slides at g (sin t - mu cos t) = 0.6571 m/s^2,
 // straight and without turning; on 20 degrees (below atan 0.5 = 26.57) it stays.
+// One second of the seed's Test 1 block (1 x 0.5 x 0.5 m, 1 kg, mu = 0.5) on a slope of
+// `degrees` (gravity turned), started `depth` deep, with a stiction bristle k_s, c_s (0: none):
+// the block's end state and its speed down the slope at 0.5 s.
+struct SlopeRun {
+  BodyState end;
+  double v_half = 0.0;
+};
+SlopeRun block_on_slope(double degrees, double depth, double k_s = 0.0, double c_s = 0.0) {
+  const double t = degrees * std::numbers::pi / 180.0;
+  test::World w;
+  w.add_plane("slope", Vec3::Zero(), Quat::Identity(), 0.5);
+  const int block =
+      w.add_box("block", Vec3(1, 0.5, 0.5), 1.0, Vec3(0, 0, 0.25 - depth), Quat::Identity(), 0.5);
+  w.model.bodies[block].layer.stick_stiffness = k_s;
+  w.model.bodies[block].layer.stick_damping = c_s;
+  Simulator sim(w.model, w.state,
+                volumetric_settings(1e-3, g * Vec3(std::sin(t), 0, -std::cos(t))));
+  SlopeRun run;
+  for (int k = 1; k <= 1000; ++k) {
+    const StepReport& r = sim.step();
+    EXPECT_FALSE(r.failed) << r.failure;
+    if (k == 500) run.v_half = sim.state().bodies[block].velocity.x();
+  }
+  run.end = sim.state().bodies[block];
+  return run;
+}
+
 TEST(VolumetricModel, ABlockSlidesDownAnInclineAtTheCoulombRateAndRestsBelowBreakAway) {
   for (double degrees : {30.0, 20.0}) {
     const double t = degrees * std::numbers::pi / 180.0;
-    test::World w;
-    w.add_plane("slope", Vec3::Zero(), Quat::Identity(), 0.5);
-    const int block =
-        w.add_box("block", Vec3(1, 0.5, 0.5), 1.0, Vec3(0, 0, 0.25), Quat::Identity(), 0.5);
-    Simulator sim(w.model, w.state,
-                  volumetric_settings(1e-3, g * Vec3(std::sin(t), 0, -std::cos(t))));
-    double v_half = 0.0;
-    for (int k = 1; k <= 1000; ++k) {
-      const StepReport& r = sim.step();
-      ASSERT_FALSE(r.failed) << r.failure;
-      if (k == 500) v_half = sim.state().bodies[block].velocity.x();
-    }
-    const BodyState& s = sim.state().bodies[block];
+    const SlopeRun run = block_on_slope(degrees, 0.0);
+    const BodyState& s = run.end;
     const double want = std::max(0.0, g * (std::sin(t) - 0.5 * std::cos(t)));
-    EXPECT_NEAR((s.velocity.x() - v_half) / 0.5, want, 1e-3 * g) << degrees;
+    EXPECT_NEAR((s.velocity.x() - run.v_half) / 0.5, want, 1e-3 * g) << degrees;
     EXPECT_LE(std::abs(s.velocity.y()) + std::abs(s.position.y()), 1e-9) << degrees;
     EXPECT_LE(Eigen::AngleAxisd(s.orientation).angle(), 1e-5) << degrees;
     if (want == 0.0) {
@@ -252,27 +268,15 @@ TEST(VolumetricModel, TheViscousSpinLawDecaysExponentially) {
 TEST(VolumetricModel, BristlesHoldTheBlockOnTheirSpringAndReleaseItAtTheLimit) {
   for (double degrees : {20.0, 30.0}) {
     const double t = degrees * std::numbers::pi / 180.0;
-    test::World w;
-    w.add_plane("slope", Vec3::Zero(), Quat::Identity(), 0.5);
     const double depth = g * std::cos(t) / (0.5e9 * 0.5);  // k_v A d = m g cos t
-    const int block =
-        w.add_box("block", Vec3(1, 0.5, 0.5), 1.0, Vec3(0, 0, 0.25 - depth), Quat::Identity(), 0.5);
-    w.model.bodies[block].layer.stick_stiffness = 1e4;
-    w.model.bodies[block].layer.stick_damping = 200.0;
-    Simulator sim(w.model, w.state,
-                  volumetric_settings(1e-3, g * Vec3(std::sin(t), 0, -std::cos(t))));
-    double v_half = 0.0;
-    for (int k = 1; k <= 1000; ++k) {
-      const StepReport& r = sim.step();
-      ASSERT_FALSE(r.failed) << r.failure;
-      if (k == 500) v_half = sim.state().bodies[block].velocity.x();
-    }
-    const BodyState& s = sim.state().bodies[block];
+    const SlopeRun run = block_on_slope(degrees, depth, 1e4, 200.0);
+    const BodyState& s = run.end;
     if (degrees < 26.0) {
       EXPECT_NEAR(s.position.x(), g * std::sin(t) / 1e4, 1e-3 * g * std::sin(t) / 1e4);
       EXPECT_LE(s.velocity.norm(), 1e-6);
     } else {
-      EXPECT_NEAR((s.velocity.x() - v_half) / 0.5, g * (std::sin(t) - 0.5 * std::cos(t)), 1e-3 * g);
+      EXPECT_NEAR((s.velocity.x() - run.v_half) / 0.5, g * (std::sin(t) - 0.5 * std::cos(t)),
+                  1e-3 * g);
     }
   }
 }
