@@ -127,7 +127,7 @@ json run_volumetric_conforming(const ExperimentOptions& options) {
     on_box[to_string(m)] = figures(trace(sc, m, top, 1000, 20, "box_on_box", csv));
   }
   const Body& slider = box.model.bodies[top];
-  const double mu = std::sqrt(slider.mu * box.model.bodies[box.model.body_index("block")].mu);
+  const double mu = pair_friction(slider, box.model.bodies[box.model.body_index("block")]);
   const double v0 = box.initial.bodies[top].velocity.x(), g = box.settings.gravity.norm();
   summary["box_on_box"] = on_box;
   summary["box_on_box_lead_expected_m"] = mu * 0.25;

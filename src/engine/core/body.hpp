@@ -1,6 +1,8 @@
 // A rigid body of the model: immutable properties (its state lives in State).
 #pragma once
 
+#include <cmath>
+
 #include <array>
 #include <limits>
 #include <string>
@@ -115,5 +117,10 @@ struct Body {
 
   double inv_mass() const { return is_static ? 0.0 : 1.0 / mass; }
 };
+
+// Friction coefficient of a pair: the geometric mean, so two bodies of equal mu give that mu.
+inline double pair_friction(const Body& a, const Body& b) {
+  return std::sqrt(a.mu * b.mu);
+}
 
 }  // namespace pegsim

@@ -46,11 +46,6 @@ Vec3 planar_tangent(const Vec3& n) {
   return Vec3(-n.y(), n.x(), 0.0);
 }
 
-// Friction coefficient of a pair: the geometric mean, so two bodies of equal mu give that mu.
-double pair_friction(const Body& a, const Body& b) {
-  return std::sqrt(a.mu * b.mu);
-}
-
 // Relative size of the diagonal added to A = G_b^T W G_b: redundant joint rows (a closed loop,
 // two joints between the same bodies) make A singular, and a compliance this small keeps the
 // factorization defined without a visible effect on the motion.

@@ -41,7 +41,7 @@ void volumetric_damper_rows(const Model& model, const std::vector<Contact>& cont
     for (int k = 0; k < 2; ++k)
       add_row(a, b, T * principal.eigenvectors().col(k), principal.eigenvalues()(k), rows);
     if (c.spin_speed > 0.0) {
-      const double mu = std::sqrt(model.bodies[c.body_a].mu * model.bodies[c.body_b].mu);
+      const double mu = pair_friction(model.bodies[c.body_a], model.bodies[c.body_b]);
       const double polar = c.normal.dot(c.volume_inertia * c.normal);  // J_n, m^5
       add_row(a, b, c.normal, mu * c.stiffness * polar / c.spin_speed, rows);
     }

@@ -76,13 +76,6 @@ double triangle_polar_moment(const Vec2& p, const Vec2& q) {
   return d / 6.0 * (primitive(q) - primitive(p));
 }
 
-// [v]x: [v]x u = v x u.
-Mat3 cross_matrix(const Vec3& v) {
-  Mat3 m;
-  m << 0.0, -v.z(), v.y(), v.z(), 0.0, -v.x(), -v.y(), v.x(), 0.0;
-  return m;
-}
-
 // int (y x nu)(y x nu)^T dA = [nu]x Y [nu]x^T over one planar face, y from its centroid
 // (IntersectionProperties::tilt_a), Y = int y y^T dA by its fan's triangles from the first
 // vertex: int x x^T = A/12 (sum x_i x_i^T + (sum x_i)(sum x_i)^T), int x = A/3 sum x_i.
@@ -99,7 +92,7 @@ Mat3 face_tilt(std::span<const Vec3> f, const Vec3& nu) {
   }
   if (!(area > 0.0)) return Mat3::Zero();
   const Mat3 Y = second - first * first.transpose() / area;  // about the face's centroid
-  const Mat3 n = cross_matrix(nu);
+  const Mat3 n = skew(nu);
   return n * Y * n.transpose();
 }
 
