@@ -63,9 +63,11 @@ TEST(Overlays, TheRegistryHasTheNineOverlaysWithDistinctKeysAndShortcuts) {
 
 // One step of the volumetric model on `body` sunk in the ground: the volumes overlay's sketch,
 // and the frame it drew.
-std::pair<Sketch, FramePtr> volumes_of(const std::string& body) {
+std::pair<Sketch, FramePtr> volumes_of(
+    const std::string& body,
+    const std::string& ground = R"({"name": "ground", "shape": {"type": "plane"}})") {
   const Scene scene =
-      parse_scene(R"({"bodies": [{"name": "ground", "shape": {"type": "plane"}}, )" + body +
+      parse_scene(R"({"bodies": [)" + ground + ", " + body +
                       R"(], "settings": {"contact_model": "volumetric", "h": 0.001}})",
                   "volumes.json", ".");
   Simulator sim(scene.model, scene.initial, scene.settings);
@@ -111,6 +113,28 @@ TEST(Overlays, CommonVolumesDrawTheSolidItsCentroidAndTheForce) {
   const double rim = std::sqrt(2 * 0.5 * 0.05 - 0.05 * 0.05);
   for (const Sketch::Segment& e : ball.segments)
     EXPECT_NEAR((e.a - Vec3(3, 0, 0)).norm(), rim, 1e-12);
+
+  // The same ball on a block's top face: that face's disc inside the ball; over the block's edge
+  // the disc's part on the face, closed by the edge's chord.
+  const std::string block =
+      R"({"name": "block", "shape": {"type": "box", "size": [2, 2, 1]}, "position": [0, 0, 0.5], "static": true})";
+  const auto [on_face, face_frame] = volumes_of(
+      R"({"name": "ball", "shape": {"type": "sphere", "radius": 0.5}, "position": [0, 0, 1.45], "mass": 1})",
+      block);
+  ASSERT_EQ(face_frame->contacts.size(), 1u);
+  EXPECT_EQ(on_face.segments.size(), 48u);
+  for (const Sketch::Segment& e : on_face.segments)
+    EXPECT_NEAR((e.a - Vec3(0, 0, 1)).norm(), rim, 1e-12);
+  const auto [over_edge, edge_frame] = volumes_of(
+      R"({"name": "ball", "shape": {"type": "sphere", "radius": 0.5}, "position": [1.0, 0, 1.45], "mass": 1})",
+      block);
+  ASSERT_EQ(edge_frame->contacts.size(), 1u);
+  std::size_t on_edge = 0;
+  for (const Sketch::Segment& e : over_edge.segments) {
+    EXPECT_LE(e.a.x(), 1.0 + 1e-12);
+    on_edge += std::abs(e.a.x() - 1.0) < 1e-12 && std::abs(e.b.x() - 1.0) < 1e-12;
+  }
+  EXPECT_GE(on_edge, 1u);
 }
 
 TEST(Overlays, ContactPointsUsePrimaryAndSecondaryColours) {

@@ -9,8 +9,6 @@
 
 namespace pegsim {
 
-using Mat2 = Eigen::Matrix2d;
-
 // The in-plane part of a world vector, and a plane vector as a world vector (z = 0).
 inline Vec2 in_plane(const Vec3& x) {
   return x.head<2>();

@@ -18,9 +18,6 @@ bool flat(ShapeKind k) {
 bool round(ShapeKind k) {
   return k == ShapeKind::Sphere || k == ShapeKind::Circle;
 }
-bool faceted(ShapeKind k) {
-  return k == ShapeKind::Polytope || k == ShapeKind::Polygon;
-}
 
 // The common volume of part a (body A of the contact) and part b (body B); a plane or
 // half-plane is always a.
@@ -43,23 +40,37 @@ IntersectionProperties common_volume(const ConvexPart& a, const ConvexPart& b,
     world_outline(*b.shape.polygon, b.pose, w.outline_b);
     return halfplane_polygon_intersection_properties(point, n, w.outline_b, w.common);
   }
-  if (ka == ShapeKind::Sphere)
-    return sphere_intersection_properties(a.pose.position, a.shape.radius, b.pose.position,
-                                          b.shape.radius);
-  if (ka == ShapeKind::Circle)
+  if (round(ka) && round(kb)) {
+    if (ka == ShapeKind::Sphere)
+      return sphere_intersection_properties(a.pose.position, a.shape.radius, b.pose.position,
+                                            b.shape.radius);
     return disc_intersection_properties(in_plane(a.pose.position), a.shape.radius,
                                         in_plane(b.pose.position), b.shape.radius);
+  }
+  if (round(ka) || round(kb)) {  // computed with the faceted part first, then turned round
+    const ConvexPart& facets = round(ka) ? b : a;
+    const ConvexPart& ball = round(ka) ? a : b;
+    IntersectionProperties v;
+    if (ball.shape.kind == ShapeKind::Sphere) {
+      v = polytope_sphere_intersection_properties(*facets.shape.polytope, facets.pose,
+                                                  ball.pose.position, ball.shape.radius, w.common);
+    } else {
+      world_outline(*facets.shape.polygon, facets.pose, w.outline_a);
+      v = polygon_disc_intersection_properties(w.outline_a, in_plane(ball.pose.position),
+                                               ball.shape.radius, w.common);
+    }
+    if (round(ka)) {
+      v.normal = -v.normal;
+      std::swap(v.tilt_a, v.tilt_b);
+    }
+    return v;
+  }
   if (ka == ShapeKind::Polytope)
     return polytope_intersection_properties(*a.shape.polytope, a.pose, *b.shape.polytope, b.pose,
                                             w.common);
   world_outline(*a.shape.polygon, a.pose, w.outline_a);
   world_outline(*b.shape.polygon, b.pose, w.outline_b);
   return polygon_intersection_properties(w.outline_a, w.outline_b, w.common);
-}
-
-// The pairs this model computes: like kinds, or a plane (half-plane) with anything.
-bool computed(ShapeKind ka, ShapeKind kb) {
-  return flat(ka) || flat(kb) || (round(ka) && round(kb)) || (faceted(ka) && faceted(kb));
 }
 
 // Contact::tilt from the layers under the bodies' faces (IntersectionProperties::tilt_a): a
@@ -123,7 +134,6 @@ void volume_contacts(const Model& model, const State& state, BroadPhase& broad,
       for (int j = 0; j < convex_part_count(bb); ++j) {
         const ConvexPart pb = convex_part(bb, state.bodies[p.b], j);
         if ((pa.pose.position - pb.pose.position).norm() > pa.radius() + pb.radius()) continue;
-        if (!computed(pa.shape.kind, pb.shape.kind)) continue;  // volume_contact_defect's pairs
         const bool swap = flat(pb.shape.kind);
         const ConvexPart& first = swap ? pb : pa;
         const ConvexPart& second = swap ? pa : pb;
@@ -134,33 +144,6 @@ void volume_contacts(const Model& model, const State& state, BroadPhase& broad,
       }
     }
   }
-}
-
-std::string volume_contact_defect(const Model& model) {
-  // Per body: has it a round part, a faceted one?
-  const std::size_t n = model.bodies.size();
-  std::vector<char> has_round(n, 0), has_faceted(n, 0);
-  for (std::size_t b = 0; b < n; ++b) {
-    const Body& body = model.bodies[b];
-    auto note = [&](ShapeKind kind) {
-      has_round[b] |= round(kind);
-      has_faceted[b] |= faceted(kind);
-    };
-    if (body.shape.kind != ShapeKind::Compound)
-      note(body.shape.kind);
-    else
-      for (const CompoundPart& part : body.shape.compound->parts) note(part.shape.kind);
-  }
-  for (std::size_t a = 0; a < n; ++a)
-    for (std::size_t b = a + 1; b < n; ++b) {
-      if (model.bodies[a].is_static && model.bodies[b].is_static) continue;
-      if (!model.may_collide(static_cast<int>(a), static_cast<int>(b))) continue;
-      if ((has_round[a] && has_faceted[b]) || (has_faceted[a] && has_round[b]))
-        return "contact_model volumetric has no common volume of a sphere and a polytope (a "
-               "circle and a polygon) yet: bodies '" +
-               model.bodies[a].name + "' and '" + model.bodies[b].name + "' may meet so";
-    }
-  return {};
 }
 
 }  // namespace pegsim

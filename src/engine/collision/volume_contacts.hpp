@@ -7,12 +7,11 @@
 // parts, which a cube in a hole of convex parts also has part by part. The contact lies at the
 // centroid: p_A and p_B sit d / 2 either side of it along the normal, d = V / (-dV/dd) the mean
 // depth, and the gap is -d. The pair's layer (k_v, a) comes from the bodies' VolumetricLayer
-// (body.hpp). Pairs are exact for polytope, sphere and plane parts (polygon, circle and
-// half-plane in 2D) except a sphere against a polytope (a circle against a polygon), which
-// volume_contact_defect refuses.
+// (body.hpp). Every pair of polytope, sphere and plane parts (polygon, circle and half-plane in
+// 2D) is exact; a sphere against a polytope integrates V, centroid and inertia to 1e-12
+// (intersection_properties.hpp).
 #pragma once
 
-#include <string>
 #include <vector>
 
 #include "engine/collision/broad_phase.hpp"
@@ -31,9 +30,5 @@ struct VolumeContactWorkspace {
 // broad-phase pair order.
 void volume_contacts(const Model& model, const State& state, BroadPhase& broad,
                      VolumeContactWorkspace& work, std::vector<Contact>& contacts);
-
-// Why the model cannot run under the volumetric contact model (a pair of bodies that may meet
-// with a sphere part against a polytope part, or a circle against a polygon), or "".
-std::string volume_contact_defect(const Model& model);
 
 }  // namespace pegsim

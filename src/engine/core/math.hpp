@@ -7,6 +7,7 @@
 namespace pegsim {
 
 using Vec2 = Eigen::Vector2d;
+using Mat2 = Eigen::Matrix2d;
 using Vec3 = Eigen::Vector3d;
 using Mat3 = Eigen::Matrix3d;
 using Vec6 = Eigen::Matrix<double, 6, 1>;

@@ -83,8 +83,6 @@ std::string check_settings(const Settings& s) {
 std::string check_settings(const Settings& s, const Model& model) {
   if (std::string why = check_settings(s); !why.empty()) return why;
   if (s.formulation == Formulation::GeometricallyImplicit) return implicit_step_defect(model);
-  if (s.contact_model == ContactModel::Volumetric)
-    if (std::string why = volume_contact_defect(model); !why.empty()) return why;
   for (const Body& b : model.bodies)
     if (b.support.active())
       return "body '" + b.name +

@@ -17,16 +17,6 @@ constexpr double kRelativeTolerance = 1e-12;
 // Unit normals closer than this are the same plane's.
 constexpr double kNormalTolerance = 1e-9;
 
-// The face planes of a posed polytope: n_w = R n, offset + n_w . position.
-void posed_planes(const Polytope& p, const BodyState& pose, std::vector<FacePlane>& out) {
-  out.clear();
-  const Mat3 r = pose.orientation.toRotationMatrix();
-  for (const Polytope::Face& f : p.faces) {
-    const Vec3 n = r * f.normal;
-    out.push_back({n, f.offset + n.dot(pose.position)});
-  }
-}
-
 // The largest coordinate of a solid, at least 1: the scale of its rounding.
 double scale_of(const ConvexSolid& s) {
   double r = 1.0;
@@ -186,6 +176,15 @@ double rim_spin_radius(double area) {
 }
 
 }  // namespace
+
+void posed_planes(const Polytope& p, const BodyState& pose, std::vector<FacePlane>& out) {
+  out.clear();
+  const Mat3 r = pose.orientation.toRotationMatrix();
+  for (const Polytope::Face& f : p.faces) {
+    const Vec3 n = r * f.normal;
+    out.push_back({n, f.offset + n.dot(pose.position)});
+  }
+}
 
 IntersectionProperties polytope_intersection_properties(const Polytope& a, const BodyState& a_pose,
                                                         const Polytope& b, const BodyState& b_pose,

@@ -1,12 +1,12 @@
 #include "engine/geometry/intersection_properties_2d.hpp"
 
 #include <algorithm>
-#include <array>
 #include <cmath>
 #include <initializer_list>
 #include <numbers>
 
 #include "engine/geometry/axial_pieces.hpp"
+#include "engine/geometry/gauss_legendre.hpp"
 #include "engine/geometry/mass_properties.hpp"
 #include "engine/geometry/polygon_overlap.hpp"
 
@@ -86,31 +86,6 @@ Vec2 unit_or_x(const Vec2& v) {
   return n > 0.0 ? Vec2(v / n) : Vec2::UnitX();
 }
 
-// Gauss-Legendre nodes and weights on [0, 1] (Newton on P_n from the Chebyshev guesses).
-struct Quadrature {
-  static constexpr int n = 16;
-  std::array<double, n> nodes{}, weights{};
-  Quadrature() {
-    for (int i = 0; i < n; ++i) {
-      double x = std::cos(std::numbers::pi * (i + 0.75) / (n + 0.5)), dp = 0.0;
-      for (int iteration = 0; iteration < 100; ++iteration) {
-        double p0 = 1.0, p1 = x;
-        for (int k = 2; k <= n; ++k) {
-          const double p2 = ((2.0 * k - 1.0) * x * p1 - (k - 1.0) * p0) / k;
-          p0 = p1;
-          p1 = p2;
-        }
-        dp = n * (x * p1 - p0) / (x * x - 1.0);
-        const double dx = p1 / dp;
-        x -= dx;
-        if (std::abs(dx) < 1e-16) break;
-      }
-      nodes[std::size_t(i)] = 0.5 * (1.0 - x);
-      weights[std::size_t(i)] = 1.0 / ((1.0 - x * x) * dp * dp);
-    }
-  }
-};
-
 // A circular segment of height h on a disc of radius r, measured along its axis from its
 // chord. The half-width w(u) = sqrt((h - u)(2r - h + u)) has a square-root end at u = h; with
 // u = h (1 - s^2) every integrand is smooth in s and Gauss-Legendre is exact to rounding for
@@ -132,9 +107,9 @@ AxialPiece circular_segment(double h, double r) {
     s.lateral = disc * r * r / 4.0 - rest.lateral;
     return s;
   }
-  static const Quadrature q;
+  static const GaussLegendre<16> q;
   double area = 0.0, first = 0.0, second = 0.0, lateral = 0.0;
-  for (int i = 0; i < Quadrature::n; ++i) {
+  for (int i = 0; i < q.n; ++i) {
     const double s = q.nodes[std::size_t(i)], u = h * (1.0 - s * s);
     const double w = s * std::sqrt(h * (2.0 * r - h * s * s));
     const double du = q.weights[std::size_t(i)] * 2.0 * h * s;
@@ -217,6 +192,36 @@ IntersectionProperties disc_intersection_properties(const Vec2& a_centre, double
   const AxialPiece sa = circular_segment(h_a, a_radius), sb = circular_segment(h_b, b_radius);
   add_segments({{sa, sa.height}, {sb, -sb.height}}, a_centre + (a_radius - h_a) * e, e, out);
   out.area = 2.0 * std::sqrt(h_a * (2.0 * a_radius - h_a));  // the common chord
+  return out;
+}
+
+IntersectionProperties polygon_disc_intersection_properties(const std::vector<Vec2>& a,
+                                                            const Vec2& centre, double radius,
+                                                            IntersectionWorkspace& w) {
+  IntersectionProperties out;
+  w.common.clear();
+  Vec2 mean = Vec2::Zero();
+  for (const Vec2& v : a) {
+    w.common.push_back(v - centre);
+    mean += v / double(a.size());
+  }
+  const DiscRegion d = disc_polygon_region(w.common, radius, w.pieces);
+  if (!(d.area > 0.0)) return out;
+  const Vec2 c = d.first / d.area;
+  const Mat2 s = d.second - d.area * c * c.transpose();
+  out.volume = d.area;
+  out.centroid = lift(centre + c);
+  out.inertia << s(1, 1), -s(0, 1), 0.0, -s(0, 1), s(0, 0), 0.0, 0.0, 0.0, s.trace();
+  // A's edges inside the disc; the disc's arcs add no tilt (outline_properties).
+  Vec2 gradient = Vec2::Zero();
+  for (const EdgePiece& e : w.pieces) {
+    const Vec2 along = w.common[std::size_t(e.edge + 1) % a.size()] - w.common[std::size_t(e.edge)];
+    const double length = (e.to - e.from).norm();
+    gradient += length * Vec2(along.y(), -along.x()).normalized();
+    out.tilt_a(2, 2) += length * length * length / 12.0;
+  }
+  out.area = gradient.norm();
+  out.normal = lift(out.area > 0.0 ? Vec2(gradient / out.area) : unit_or_x(centre - mean));
   return out;
 }
 

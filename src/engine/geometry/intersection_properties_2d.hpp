@@ -27,6 +27,11 @@ IntersectionProperties halfplane_polygon_intersection_properties(const Vec2& poi
 IntersectionProperties disc_intersection_properties(const Vec2& a_centre, double a_radius,
                                                     const Vec2& b_centre, double b_radius);
 
+// A a convex polygon (world frame, counter-clockwise), B a disc: exact (disc_polygon.hpp).
+IntersectionProperties polygon_disc_intersection_properties(const std::vector<Vec2>& a,
+                                                            const Vec2& centre, double radius,
+                                                            IntersectionWorkspace& w);
+
 // A the half-plane as above, B a disc: one circular segment.
 IntersectionProperties halfplane_disc_intersection_properties(const Vec2& point, const Vec2& normal,
                                                               const Vec2& centre, double radius);

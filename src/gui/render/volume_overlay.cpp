@@ -1,8 +1,8 @@
 // The volumetric contact model's overlay (seed 002): for each contact with a common volume, the
-// volume's outline (the clipped solid's edges, a lens' or cap's rim circle; in the plane the
-// common outline), its centroid and the normal force on B at the centroid. The outline is
-// recomputed from the frame's poses with the engine's own clipping, so live and recorded
-// frames draw alike.
+// volume's outline (the clipped solid's edges, a lens' or cap's rim circle, a polytope's faces
+// cut by a ball; in the plane the common outline), its centroid and the normal force on B at the
+// centroid. The outline is recomputed from the frame's poses with the engine's own clipping, so
+// live and recorded frames draw alike.
 #include <cmath>
 #include <numbers>
 #include <span>
@@ -10,6 +10,7 @@
 #include "engine/collision/convex_parts.hpp"
 #include "engine/collision/polygon_contacts.hpp"
 #include "engine/collision/posed_polygon.hpp"
+#include "engine/geometry/disc_polygon.hpp"
 #include "engine/geometry/polygon_overlap.hpp"
 #include "engine/geometry/polytope_overlap.hpp"
 #include "gui/render/overlay.hpp"
@@ -70,6 +71,50 @@ void add_arc_inside(const Vec2& c, double r, const Vec2& o, double s, const Rgb&
   }
 }
 
+bool inside_convex(const std::vector<Vec2>& polygon, const Vec2& x) {
+  for (std::size_t i = 0; i < polygon.size(); ++i) {
+    const Vec2 e = polygon[(i + 1) % polygon.size()] - polygon[i], d = x - polygon[i];
+    if (e.x() * d.y() - e.y() * d.x() < 0.0) return false;
+  }
+  return true;
+}
+
+// A polygon cut by the disc (centre 0, radius r) in the plane (origin, t1, t2): its edges inside
+// the disc and the circle's arcs inside it.
+void add_disc_cut(const std::vector<Vec2>& polygon, double r, const Vec3& origin, const Vec3& t1,
+                  const Vec3& t2, const Rgb& color, Sketch& out) {
+  auto lift = [&](const Vec2& x) { return Vec3(origin + x.x() * t1 + x.y() * t2); };
+  std::vector<EdgePiece> pieces;
+  disc_polygon_region(polygon, r, pieces);
+  for (const EdgePiece& e : pieces) out.segments.push_back({lift(e.from), lift(e.to), color});
+  auto at = [&](int k) {
+    const double t = 2.0 * std::numbers::pi * k / kCircleSegments;
+    return Vec2(r * Vec2(std::cos(t), std::sin(t)));
+  };
+  for (int k = 0; k < kCircleSegments; ++k)
+    if (inside_convex(polygon, at(k)) && inside_convex(polygon, at(k + 1)))
+      out.segments.push_back({lift(at(k)), lift(at(k + 1)), color});
+}
+
+// A polytope's faces inside a ball: each face polygon cut by the ball's disc in its plane.
+void add_ball_cut(const ConvexPart& facets, const ConvexPart& ball, const Rgb& color, Sketch& out) {
+  const Polytope& p = *facets.shape.polytope;
+  const Vec3 c = ball.pose.position;
+  const double r = ball.shape.radius;
+  for (const Polytope::Face& f : p.faces) {
+    const Vec3 n = facets.pose.orientation * f.normal;
+    const double height = n.dot(c) - (f.offset + n.dot(facets.pose.position));
+    if (std::abs(height) >= r) continue;
+    const Vec3 foot = c - height * n, t1 = any_perpendicular(n), t2 = n.cross(t1);
+    std::vector<Vec2> polygon;
+    for (int v : f.vertices) {
+      const Vec3 x = facets.pose.position + facets.pose.orientation * p.vertices[std::size_t(v)];
+      polygon.emplace_back((x - foot).dot(t1), (x - foot).dot(t2));
+    }
+    add_disc_cut(polygon, std::sqrt(r * r - height * height), foot, t1, t2, color, out);
+  }
+}
+
 // The outline of the common volume of parts a and b (a the plane or half-plane if either is).
 void add_common(const ConvexPart& a, const ConvexPart& b, const Rgb& color, Sketch& out) {
   SolidWorkspace w;
@@ -93,6 +138,18 @@ void add_common(const ConvexPart& a, const ConvexPart& b, const Rgb& color, Sket
     const double ra = a.shape.radius, rb = b.shape.radius;
     const double along = (l * l + ra * ra - rb * rb) / (2.0 * l);
     return add_rim(a.pose.position, ra, n, n.dot(a.pose.position) + along, color, out);
+  }
+  if (ka == ShapeKind::Polytope && kb == ShapeKind::Sphere) return add_ball_cut(a, b, color, out);
+  if (ka == ShapeKind::Sphere && kb == ShapeKind::Polytope) return add_ball_cut(b, a, color, out);
+  if ((ka == ShapeKind::Polygon && kb == ShapeKind::Circle) ||
+      (ka == ShapeKind::Circle && kb == ShapeKind::Polygon)) {
+    const ConvexPart& facets = ka == ShapeKind::Polygon ? a : b;
+    const ConvexPart& disc = ka == ShapeKind::Polygon ? b : a;
+    world_outline(*facets.shape.polygon, facets.pose, pa);
+    const Vec2 centre = in_plane(disc.pose.position);
+    for (Vec2& v : pa) v -= centre;
+    return add_disc_cut(pa, disc.shape.radius, Vec3(centre.x(), centre.y(), 0.0), Vec3::UnitX(),
+                        Vec3::UnitY(), color, out);
   }
   if (ka == ShapeKind::Polytope && kb == ShapeKind::Polytope)
     return add_solid_edges(

@@ -288,12 +288,85 @@ TEST(VolumetricModel, SettingsAndScenesTheModelCannotRunAreRefused) {
             std::string::npos);
   s.formulation = Formulation::Ncp;
   EXPECT_NE(check_settings(s), "");
+}
+
+// The cap of depth d under a ball of radius R: V = pi d^2 (R - d / 3); the depth where the
+// layer k_v V carries m g, by bisection.
+double resting_depth(double R, double k, double weight) {
+  double low = 0.0, high = R;
+  for (int i = 0; i < 200; ++i) {
+    const double d = 0.5 * (low + high);
+    (k * std::numbers::pi * d * d * (R - d / 3.0) < weight ? low : high) = d;
+  }
+  return 0.5 * (low + high);
+}
+
+// A ball dropped on a box's top face (a turned box, off its centre) rests where the common cap
+// carries its weight, as on a plane, and rolls on across the face without losing speed.
+TEST(VolumetricModel, ABallRestsAndRollsOnABoxAsOnAPlane) {
+  const double R = 0.2, h = 1e-3;
   test::World w;
-  w.add_sphere("ball", 0.5, 1.0, Vec3(0, 0, 2));
-  w.add_box("box", Vec3::Ones(), 1.0, Vec3(0, 0, 0.5));
-  EXPECT_NE(check_settings(volumetric_settings(1e-3, Vec3::Zero()), w.model)
-                .find("no common volume of a sphere and a polytope"),
-            std::string::npos);
+  const int box = w.add_box("box", Vec3(4, 3, 1), 1.0, Vec3(0, 0, 0.5),
+                            Quat(Eigen::AngleAxisd(0.4, Vec3::UnitZ())));
+  w.model.bodies[box].is_static = true;
+  const int ball = w.add_sphere("ball", R, 1.0, Vec3(0.3, -0.2, 1.0 + R + 0.01));
+  Simulator sim(w.model, w.state, volumetric_settings(h, Vec3(0, 0, -g)));
+  for (int k = 0; k < 1500; ++k) ASSERT_FALSE(sim.step().failed) << k;
+  const double depth = resting_depth(R, 0.5e9, g);  // the two 1e9 layers in series
+  EXPECT_NEAR(sim.state().bodies[ball].position.z(), 1.0 + R - depth, 1e-3 * depth);
+  EXPECT_LE(sim.state().bodies[ball].velocity.norm(), 1e-6);
+  ASSERT_EQ(sim.last_report().contacts.size(), 1u);
+  EXPECT_LE((sim.last_report().contacts[0].normal - Vec3::UnitZ()).norm(), 1e-12);
+  // Rolling at v = omega R across the face for 0.5 s, step for step as on the plane z = 1.
+  test::World flat;
+  flat.add_plane("ground", Vec3(0, 0, 1), Quat::Identity(), 0.5);
+  flat.add_sphere("ball", R, 1.0, Vec3::Zero());
+  State on_box = sim.state(), on_plane = flat.state;
+  on_plane.bodies[1] = on_box.bodies[ball];
+  for (State* s : {&on_box, &on_plane}) {
+    s->bodies.back().velocity = Vec3(2.0, 0, 0);
+    s->bodies.back().angular_velocity = Vec3(0, 2.0 / R, 0);
+  }
+  Simulator roll(w.model, on_box, volumetric_settings(h, Vec3(0, 0, -g)));
+  Simulator reference(flat.model, on_plane, volumetric_settings(h, Vec3(0, 0, -g)));
+  for (int k = 0; k < 500; ++k) {
+    ASSERT_FALSE(roll.step().failed) << k;
+    ASSERT_FALSE(reference.step().failed) << k;
+  }
+  const BodyState &a = roll.state().bodies[ball], &b = reference.state().bodies[1];
+  EXPECT_LE((a.position - b.position).norm(), 1e-12);
+  EXPECT_LE((a.velocity - b.velocity).norm(), 1e-10);
+  // Both keep v = omega R, within the slip of a contact point d / R = 9e-4 below the surface.
+  EXPECT_NEAR(a.velocity.x(), 2.0, 2e-4 * 2.0);
+}
+
+// In the plane a disc rests on a square's edge where the common segment carries its weight:
+// 2 sqrt(2 R d) d (2/3) ~ the segment's area, here taken exactly by bisection on the segment.
+TEST(VolumetricModel, ADiscRestsOnASquare) {
+  const double R = 0.2;
+  test::World w;
+  test::add_polygon(w, "block", make_rectangle(2, 1), 1.0, Vec2(0, -0.5), 0.0, true);
+  Body disc;
+  disc.name = "disc";
+  disc.shape = Shape::circle(R);
+  disc.mass = 1.0;
+  disc.inertia = Vec3(0, 0, 0.5 * R * R).asDiagonal();
+  const int b = w.add(disc, Vec3(0.3, R + 0.005, 0));
+  Settings s = test::planar_settings(ContactModel::Volumetric, g);
+  s.h = 1e-3;
+  Simulator sim(w.model, w.state, s);
+  for (int k = 0; k < 1500; ++k) ASSERT_FALSE(sim.step().failed) << k;
+  // The segment of height d: R^2 acos(1 - d/R) - (R - d) sqrt(2 R d - d^2) = m g / k_v.
+  auto segment = [&](double d) {
+    return R * R * std::acos(1.0 - d / R) - (R - d) * std::sqrt(2.0 * R * d - d * d);
+  };
+  double low = 0.0, high = R;
+  for (int i = 0; i < 200; ++i) {
+    const double d = 0.5 * (low + high);
+    (0.5e9 * segment(d) < g ? low : high) = d;
+  }
+  EXPECT_NEAR(sim.state().bodies[b].position.y(), R - low, 2e-3 * low);
+  EXPECT_LE(sim.state().bodies[b].velocity.norm(), 1e-6);
 }
 
 }  // namespace

@@ -196,5 +196,73 @@ TEST(IntersectionProperties2d, CircularSegmentsMatchTheirClosedForms) {
   EXPECT_EQ(buried.area, 0.0);
 }
 
+// A disc about a square's corner keeps its quarter: area pi r^2 / 4, centroid 4 r / (3 pi) inside
+// along both edges, int x^2 = pi r^4 / 16 and int x y = r^4 / 8 about the centre; each edge
+// carries r of the length.
+TEST(IntersectionProperties2d, ADiscAboutACornerIsItsQuarter) {
+  IntersectionWorkspace w;
+  const double angle = 0.35, r = 0.3;
+  const Eigen::Rotation2Dd turn(angle);
+  const Vec2 corner(0.4, -0.2);
+  const std::vector<Vec2> square = rectangle(2.0, 2.0, angle, corner - turn * Vec2(1.0, 1.0));
+  const IntersectionProperties p = polygon_disc_intersection_properties(square, corner, r, w);
+  const double pi = std::numbers::pi, area = pi * r * r / 4.0;
+  EXPECT_NEAR(p.volume, area, 1e-15);
+  const Vec2 c = corner - turn * Vec2::Constant(4.0 * r / (3.0 * pi));
+  EXPECT_LE((p.centroid.head<2>() - c).norm(), 1e-15);
+  // The lamina's polar moment about its centroid: int |x|^2 about the centre less A |c|^2.
+  const double polar = pi * std::pow(r, 4) / 8.0 - area * 2.0 * std::pow(4.0 * r / (3.0 * pi), 2);
+  EXPECT_NEAR(p.inertia(2, 2), polar, 1e-15);
+  // In the square's frame int x y = r^4 / 8, less A c_x c_y.
+  const Eigen::Matrix2d turned = turn.toRotationMatrix();
+  const Eigen::Matrix2d S =
+      turned.transpose() *
+      (Eigen::Matrix2d() << p.inertia(1, 1), -p.inertia(0, 1), -p.inertia(0, 1), p.inertia(0, 0))
+          .finished() *
+      turned;
+  EXPECT_NEAR(S(0, 1), std::pow(r, 4) / 8.0 - area * std::pow(4.0 * r / (3.0 * pi), 2), 1e-15);
+  EXPECT_LE((p.area * p.normal.head<2>() - r * turned * Vec2(1.0, 1.0)).norm(), 1e-15);
+  EXPECT_NEAR(p.tilt_a(2, 2), 2.0 * r * r * r / 12.0, 1e-15);
+}
+
+// A disc cut by one edge of a large polygon is the circular segment; a triangle cutting it three
+// times agrees with counted points; a polygon inside the disc is itself.
+TEST(IntersectionProperties2d, DiscsAndPolygonsAgreeWithSegmentsAndCountedPoints) {
+  IntersectionWorkspace w;
+  const Vec2 normal = Vec2(0.3, 1.0).normalized();
+  const std::vector<Vec2> slab = rectangle(20.0, 2.0, std::atan2(-normal.x(), normal.y()),
+                                           Vec2(0.1, 0.2) - normal);  // top edge through (0.1, 0.2)
+  for (double height : {0.45, 0.0, -0.3}) {
+    const Vec2 centre = Vec2(0.1, 0.2) + height * normal;
+    const IntersectionProperties p = polygon_disc_intersection_properties(slab, centre, 0.5, w);
+    const IntersectionProperties q =
+        halfplane_disc_intersection_properties(Vec2(0.1, 0.2), normal, centre, 0.5);
+    EXPECT_NEAR(p.volume, q.volume, 1e-14);
+    EXPECT_LE((p.centroid - q.centroid).norm(), 1e-14);
+    EXPECT_LE((p.inertia - q.inertia).norm(), 1e-14);
+    EXPECT_LE((p.normal - q.normal).norm(), 1e-14);
+    EXPECT_NEAR(p.area, q.area, 1e-13);  // chords cut from a 20 m edge
+  }
+  const std::vector<Vec2> triangle = {Vec2(-0.5, -0.35), Vec2(0.55, -0.3), Vec2(0.0, 0.6)};
+  const Vec2 centre(0.02, -0.01);
+  const IntersectionProperties p = polygon_disc_intersection_properties(triangle, centre, 0.4, w);
+  const IntersectionProperties counted = count(
+      [&](const Vec2& x) { return (x - centre).norm() <= 0.4 && inside_outline(triangle, x); },
+      centre, 0.4, 1'000'000);
+  expect_close(p, counted, 0.005);
+  // Three edges each with its chord inside: the gradient's differences.
+  auto shifted = [&](const Vec2& d) {
+    return polygon_disc_intersection_properties(triangle, centre + d, 0.4, w).volume;
+  };
+  for (const Vec2& e : {Vec2(1, 0), Vec2(0, 1)})
+    EXPECT_NEAR(rate([&](double s) { return shifted(s * e); }, 1e-7),
+                p.area * p.normal.head<2>().dot(e), 1e-7);
+  const IntersectionProperties small =
+      polygon_disc_intersection_properties(rectangle(0.2, 0.1, 0.3, centre), centre, 0.4, w);
+  EXPECT_NEAR(small.volume, 0.02, 1e-16);
+  EXPECT_EQ(small.area, 0.0);
+  EXPECT_TRUE(polygon_disc_intersection_properties(triangle, Vec2(2, 2), 0.4, w).empty());
+}
+
 }  // namespace
 }  // namespace pegsim
