@@ -72,8 +72,8 @@ std::string overlap_lines(const PairOverlapRecord& r, const std::string& indent,
   out += line;
   if (r.max_unmeasured > 0) {
     std::snprintf(line, sizeof line,
-                  "%s%-*sup to %d interpenetrating sphere-polytope or circle-polygon pairs per "
-                  "step not measured (no exact formula)\n",
+                  "%s%-*sup to %d interpenetrating pairs of a sphere (circle) with a compound "
+                  "per step not measured (no exact formula)\n",
                   indent.c_str(), label_width, "", r.max_unmeasured);
     out += line;
   }
@@ -143,8 +143,8 @@ void report_overlap(std::ostream& out, const std::string& run_file,
   }
   if (unmeasured > 0)
     out << "  not measured    up to " << unmeasured
-        << " interpenetrating sphere-polytope or circle-polygon pairs per frame (no exact formula;"
-           " not in the sums)\n";
+        << " interpenetrating pairs of a sphere (circle) with a compound per frame (no exact "
+           "formula; not in the sums)\n";
   if (!csv.empty()) out << "wrote " << csv.string() << '\n';
 }
 

@@ -21,7 +21,8 @@ void clip(const std::vector<Vec2>& in, const Vec2& alpha, double rhs, std::vecto
     const Vec2 &p = in[i], &q = in[(i + 1) % in.size()];
     const double fp = alpha.dot(p) - rhs, fq = alpha.dot(q) - rhs;
     if (fp <= 0.0) out.push_back(p);
-    if ((fp < 0.0 && fq > 0.0) || (fp > 0.0 && fq < 0.0)) out.push_back(p + fp / (fp - fq) * (q - p));
+    if ((fp < 0.0 && fq > 0.0) || (fp > 0.0 && fq < 0.0))
+      out.push_back(p + fp / (fp - fq) * (q - p));
   }
 }
 
@@ -57,7 +58,7 @@ IntersectionProperties polytope_sphere_intersection_properties(const Polytope& a
   bool ball_inside = true;
   for (const FacePlane& p : w.planes_a) {
     const double h = p.normal.dot(centre) - p.offset;  // the centre's height over the face
-    if (h >= radius) return out;                        // wholly beyond this face
+    if (h >= radius) return out;                       // wholly beyond this face
     ball_inside &= h <= -radius;
   }
   if (ball_inside) {
@@ -171,8 +172,9 @@ IntersectionProperties polytope_sphere_intersection_properties(const Polytope& a
       const Vec3 m = frame * d.first;
       volume += dt * d.area;
       first += dt * (d.area * t * e + m);
-      second += dt * (d.area * t * t * e * e.transpose() + t * (e * m.transpose() + m * e.transpose()) +
-                      frame * d.second * frame.transpose());
+      second +=
+          dt * (d.area * t * t * e * e.transpose() + t * (e * m.transpose() + m * e.transpose()) +
+                frame * d.second * frame.transpose());
     }
   }
   if (!(volume > 0.0)) return IntersectionProperties{};

@@ -81,8 +81,8 @@ DiscRegion disc_polygon_region(const std::vector<Vec2>& polygon, double radius,
   for (std::size_t k = 0; k < pieces.size(); ++k) {
     const Vec2& leave = pieces[k].to;
     const Vec2& enter = pieces[(k + 1) % pieces.size()].from;
-    const bool leaves = leave.squaredNorm() > 0.0 && std::abs(leave.norm() - radius) <=
-                                                         1e-9 * radius;
+    const bool leaves =
+        leave.squaredNorm() > 0.0 && std::abs(leave.norm() - radius) <= 1e-9 * radius;
     if (!leaves) continue;  // the piece ends at a vertex inside the disc: the next begins there
     const double t0 = std::atan2(leave.y(), leave.x());
     double sweep = std::atan2(enter.y(), enter.x()) - t0;

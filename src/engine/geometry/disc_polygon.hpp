@@ -12,9 +12,9 @@
 namespace pegsim {
 
 struct DiscRegion {
-  double area = 0.0;             // int dA
-  Vec2 first = Vec2::Zero();     // int x dA, x from the disc's centre
-  Mat2 second = Mat2::Zero();    // int x x^T dA
+  double area = 0.0;           // int dA
+  Vec2 first = Vec2::Zero();   // int x dA, x from the disc's centre
+  Mat2 second = Mat2::Zero();  // int x x^T dA
 };
 
 // A piece of a polygon's edge inside the disc, from `from` to `to` along the edge.

@@ -2,32 +2,17 @@
 
 #include <algorithm>
 #include <cmath>
-#include <limits>
 
 #include "engine/collision/aabb.hpp"
-#include "engine/collision/closest_points.hpp"
-#include "engine/collision/posed_polytope.hpp"
 #include "engine/core/part_state.hpp"
 #include "engine/geometry/compound.hpp"
+#include "engine/geometry/intersection_properties.hpp"
 #include "engine/geometry/polytope_overlap.hpp"
 #include "engine/geometry/sphere_overlap.hpp"
 #include "engine/metrics/overlap_2d.hpp"
 
 namespace pegsim {
 namespace {
-
-// Whether a sphere (centre c, radius r) and a posed polytope interpenetrate.
-bool sphere_meets_polytope(const PosedPolytope& p, const Vec3& c, double r) {
-  const int nf = static_cast<int>(p.shape.faces.size());
-  double distance = std::numeric_limits<double>::infinity();
-  bool inside = true;
-  for (int f = 0; f < nf; ++f) {
-    if (p.plane_distance(f, c) <= 0.0) continue;
-    inside = false;
-    distance = std::min(distance, (c - closest_on_face(p, f, c).point).norm());
-  }
-  return inside || distance < r;
-}
 
 // The world solids of a polytope body or of a compound's parts; false when a part is a sphere.
 bool world_solids(const Body& body, const BodyState& pose, std::vector<ConvexSolid>& out) {
@@ -98,9 +83,9 @@ bool pair_overlap_volume(const Model& model, const State& state, int a, int b, d
     const Vec3 n = pb.orientation * Vec3::UnitZ();
     volume = sphere_halfspace_overlap_volume(sa->radius, n.dot(pa.position - pb.position));
   } else if (ka == ShapeKind::Sphere && kb == ShapeKind::Polytope) {
-    // No exact formula here: a ball cut by several planes needs spherical caps and wedges.
-    const PosedPolytope p(*sb->polytope, pb);
-    return !sphere_meets_polytope(p, pa.position, sa->radius);
+    IntersectionWorkspace w;
+    volume = polytope_sphere_intersection_properties(*sb->polytope, pb, pa.position, sa->radius, w)
+                 .volume;
   } else if (ka == ShapeKind::Plane && kb == ShapeKind::Polytope) {
     volume = polytope_halfspace_overlap_volume(*sb->polytope, pb, pa.position,
                                                pa.orientation * Vec3::UnitZ());

@@ -9,6 +9,7 @@
 #include "engine/collision/posed_polygon.hpp"
 #include "engine/core/part_state.hpp"
 #include "engine/geometry/compound_2d.hpp"
+#include "engine/geometry/intersection_properties_2d.hpp"
 #include "engine/geometry/polygon_overlap.hpp"
 
 namespace pegsim {
@@ -34,21 +35,6 @@ double disc_disc_area(double r1, double r2, double d) {
   if (d <= std::abs(r1 - r2)) return M_PI * std::min(r1, r2) * std::min(r1, r2);
   const double x = (d * d + r1 * r1 - r2 * r2) / (2.0 * d);  // radical line from centre 1
   return disc_segment_area(r1, x) + disc_segment_area(r2, d - x);
-}
-
-// Whether a disc (centre c, radius r) and a posed polygon interpenetrate.
-bool disc_meets_polygon(const PosedPolygon& p, const Vec2& c, double r) {
-  bool inside = true;
-  double distance = INFINITY;
-  for (int e = 0; e < p.shape.size(); ++e) {
-    const auto [tail, head] = p.shape.edge_vertices(e);
-    const Vec2 b1 = p.vertex(tail), d = p.vertex(head) - b1;
-    if ((c - b1).dot(p.normal(e)) <= 0.0) continue;
-    inside = false;
-    const double t = std::clamp((c - b1).dot(d) / d.squaredNorm(), 0.0, 1.0);
-    distance = std::min(distance, (c - b1 - t * d).norm());
-  }
-  return inside || distance < r;
 }
 
 // A convex piece of a planar body in the world: a polygon's outline, a disc or a half-plane
@@ -156,8 +142,10 @@ bool pair_overlap_area_2d(const Model& model, const State& state, int a, int b, 
     clip_polygon_left(world_outline(*sa->polygon, pa), o, o + along, clipped);
     area = std::abs(polygon_area(clipped));
   } else if (ka == K::Polygon && kb == K::Circle) {
-    const PosedPolygon p(*sa->polygon, pa);
-    return !disc_meets_polygon(p, in_plane(pb.position), sb->radius);
+    IntersectionWorkspace w;
+    area = polygon_disc_intersection_properties(world_outline(*sa->polygon, pa),
+                                                in_plane(pb.position), sb->radius, w)
+               .volume;
   } else if (ka == K::Circle && kb == K::Circle) {
     area = disc_disc_area(sa->radius, sb->radius, in_plane(pb.position - pa.position).norm());
   } else if (ka == K::Circle && kb == K::HalfPlane) {

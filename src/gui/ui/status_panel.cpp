@@ -60,7 +60,7 @@ void StatusPanel::showOverlap(const FrameSnapshot& f, const Model* model) {
                     .arg(unit);
   if (t.unmeasured_pairs > 0)
     tip += QString(
-               "\n%1 interpenetrating sphere-polytope or circle-polygon pairs are not "
+               "\n%1 interpenetrating pairs of a sphere (circle) with a compound are not "
                "measured (no exact formula).")
                .arg(t.unmeasured_pairs);
   overlap_->setToolTip(tip);

@@ -97,8 +97,8 @@ TEST(BallPolytopeIntersection, CornersEdgesAndFacesCutTheBallIntoItsOctantQuarte
 }
 
 // Volume, centroid and inertia of {x in ball : in_box(x)} by counting random points.
-IntersectionProperties count(const Polytope& box, const BodyState& at, const Vec3& centre,
-                             double R, int n) {
+IntersectionProperties count(const Polytope& box, const BodyState& at, const Vec3& centre, double R,
+                             int n) {
   const std::vector<Vec3> unit = random_points_3d(5, n, 1.0);
   const double cell = 8.0 * R * R * R / n;
   double volume = 0.0;
@@ -134,8 +134,7 @@ TEST(BallPolytopeIntersection, AGeneralCutAgreesWithCountedPointsAndWithItsGradi
   const Vec3 centre = vertex + Vec3(0.13, -0.21, 0.17);
   const double R = 0.45;
   IntersectionWorkspace w;
-  const IntersectionProperties p =
-      polytope_sphere_intersection_properties(solid, at, centre, R, w);
+  const IntersectionProperties p = polytope_sphere_intersection_properties(solid, at, centre, R, w);
   ASSERT_FALSE(p.empty());
   const IntersectionProperties counted = count(solid, at, centre, R, 2'000'000);
   EXPECT_NEAR(p.volume, counted.volume, 0.01 * counted.volume);
@@ -162,7 +161,8 @@ TEST(BallPolytopeIntersection, AGeneralCutAgreesWithCountedPointsAndWithItsGradi
 // differences against the exact gradient (a wrong slice or arc anywhere would show in one).
 TEST(BallPolytopeIntersection, EveryPoseRoundASolidDifferencesToItsGradient) {
   const Polytope solid = make_random_polyhedron(17, 12, 0.5);
-  const BodyState at = pose(Vec3(0.2, 0.1, -0.1), Quat(Eigen::AngleAxisd(2.0, Vec3(1, 1, 1).normalized())));
+  const BodyState at =
+      pose(Vec3(0.2, 0.1, -0.1), Quat(Eigen::AngleAxisd(2.0, Vec3(1, 1, 1).normalized())));
   const std::vector<Vec3> offsets = random_points_3d(3, 300, 0.7);
   IntersectionWorkspace w;
   int cut = 0;

@@ -68,10 +68,11 @@ TEST(PlanarOverlap, CirclesByHandAndCirclePolygonNotMeasured) {
   const int f = add_planar(w, Shape::circle(0.2), Vec2(1.1, 5.1));
   ASSERT_TRUE(pair_overlap_volume(w.model, w.state, d, f, area));
   EXPECT_NEAR(area, M_PI * 0.04, 1e-14);
-  // A disc meeting a polygon has no closed form here: not measured, never 0.
+  // A disc 0.1 over a square's side: the segment r^2 acos(1 - h/r) - (r - h) sqrt(2 r h - h^2).
   const int s = add_planar(w, square(1), Vec2(10, 5));
   const int g = add_planar(w, Shape::circle(0.3), Vec2(10.7, 5));
-  EXPECT_FALSE(pair_overlap_volume(w.model, w.state, s, g, area));
+  ASSERT_TRUE(pair_overlap_volume(w.model, w.state, s, g, area));
+  EXPECT_NEAR(area, 0.09 * std::acos(2.0 / 3.0) - 0.2 * std::sqrt(0.05), 1e-14);
   w.state.bodies[g].position.x() = 10.9;  // clear of it
   EXPECT_TRUE(pair_overlap_volume(w.model, w.state, s, g, area));
   EXPECT_EQ(area, 0.0);

@@ -10,7 +10,7 @@
 namespace pegsim {
 namespace {
 
-TEST(OverlapTotals, SumsEveryPairExactlyAndCountsWhatItCannotMeasure) {
+TEST(OverlapTotals, SumsEveryPairExactly) {
   test::CollisionWorld w;
   w.add_plane();                                      // z <= 0
   w.add_cube(1.0, Vec3(0, 0, 0.49));                  // 0.01 m into the ground: 0.01 m^3
@@ -26,14 +26,16 @@ TEST(OverlapTotals, SumsEveryPairExactlyAndCountsWhatItCannotMeasure) {
   EXPECT_EQ(t.overlapping_pairs, 4);
   EXPECT_EQ(t.unmeasured_pairs, 0);
 
-  // A sphere dipping into a cube is reported as not measured, not as zero.
+  // A sphere dipping 0.09 into a cube's top face adds its cap; one over the cube's corner the
+  // octant of its ball (centred on the corner).
   w.add_sphere(0.2, Vec3(0.0, 0.0, 1.1));
   const OverlapTotals u = total_overlap(w.model, w.state);
-  EXPECT_EQ(u.unmeasured_pairs, 1);
-  EXPECT_NEAR(u.volume, t.volume, 1e-15);
-  // ...while one clear of the cube is measured as 0.
-  w.state.bodies.back().position.z() = 1.3;
-  EXPECT_EQ(total_overlap(w.model, w.state).unmeasured_pairs, 0);
+  EXPECT_EQ(u.unmeasured_pairs, 0);
+  EXPECT_NEAR(u.volume, t.volume + M_PI * 0.09 * 0.09 * (0.6 - 0.09) / 3.0, 1e-13);
+  w.state.bodies.back().position = Vec3(-0.5, -0.5, 0.99);
+  EXPECT_NEAR(total_overlap(w.model, w.state).volume, t.volume + M_PI * 0.008 / 6.0, 1e-13);
+  w.state.bodies.back().position.z() = 1.3;  // clear of the cube
+  EXPECT_NEAR(total_overlap(w.model, w.state).volume, t.volume, 1e-15);
 }
 
 }  // namespace
