@@ -46,6 +46,9 @@ L::ContactRow contact_row(const StepReport& r, std::size_t i) {
     const Vec3 b = c.point_a + c.gap * c.normal;
     for (int k = 0; k < 3; ++k) row.point_b[k] = b[k];
     row.torsional_impulse = i < r.torsional_impulse.size() ? r.torsional_impulse[i] : 0.0;
+    // A volumetric contact's bristle stretch is its tangential deflection.
+    if (i < r.stick_stretch.size())
+      for (int k = 0; k < 3; ++k) row.tangential_deflection[k] = r.stick_stretch[i][k];
   }
   return row;
 }

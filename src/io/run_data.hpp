@@ -91,13 +91,14 @@ struct RecordedContact {
   Vec3 friction_basis = Vec3::Zero();  // t0 of the friction cone (zero: none recorded)
   // The geometrically implicit step's unknowns at the end of the step (seed 001, run-format.md);
   // under the other formulations point_b = point_a + gap normal and the rest 0.
-  Vec3 point_b = Vec3::Zero();                // a2, world, m
-  Vec2 multipliers = Vec2::Zero();            // l1, l2
-  double slip_measure = 0.0;                  // sigma, m/s
-  double torsional_impulse = 0.0;             // p_r, N m s
-  double deflection = 0.0;                    // delta_n of a quasi-rigid shell, m
-  double core_impulse = 0.0;                  // p_nr, the rigid core's share of normal_impulse, N s
-  Vec3 tangential_deflection = Vec3::Zero();  // delta_t t + delta_o o of a shell, world, m
+  Vec3 point_b = Vec3::Zero();      // a2, world, m
+  Vec2 multipliers = Vec2::Zero();  // l1, l2
+  double slip_measure = 0.0;        // sigma, m/s
+  double torsional_impulse = 0.0;   // p_r, N m s
+  double deflection = 0.0;          // delta_n of a quasi-rigid shell, m
+  double core_impulse = 0.0;        // p_nr, the rigid core's share of normal_impulse, N s
+  // delta_t t + delta_o o of a shell, or a volumetric contact's bristle stretch, world, m.
+  Vec3 tangential_deflection = Vec3::Zero();
 };
 
 struct RecordedAttempt {

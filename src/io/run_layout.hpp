@@ -79,13 +79,15 @@ struct ContactRow {
   std::int32_t part_a, part_b;  // part of a compound body, -1 for other shapes
   // The geometrically implicit step's unknowns (seed 001); under the other formulations
   // point_b = point + gap normal and the rest 0.
-  double point_b[3];                // world point on B, m (a2)
-  double multipliers[2];            // l1, l2 of (15)-(18)
-  double slip_measure;              // sigma, m/s
-  double torsional_impulse;         // p_r, N m s
-  double deflection;                // delta_n of a quasi-rigid shell, m
-  double core_impulse;              // p_nr: the rigid core's share of normal_impulse, N s
-  double tangential_deflection[3];  // delta_t t + delta_o o of a tangential shell, world, m
+  double point_b[3];         // world point on B, m (a2)
+  double multipliers[2];     // l1, l2 of (15)-(18)
+  double slip_measure;       // sigma, m/s
+  double torsional_impulse;  // p_r, N m s
+  double deflection;         // delta_n of a quasi-rigid shell, m
+  double core_impulse;       // p_nr: the rigid core's share of normal_impulse, N s
+  // delta_t t + delta_o o of a tangential shell, or a volumetric contact's bristle stretch at
+  // the end of the step (seed 002 (3.4)), world, m.
+  double tangential_deflection[3];
   // A volumetric contact's common volume (planar: area) and -dV/dd (m^2; planar: m); else 0.
   double volume;
   double volume_rate;

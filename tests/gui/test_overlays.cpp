@@ -106,6 +106,10 @@ TEST(Overlays, CommonVolumesDrawTheSolidItsCentroidAndTheForce) {
   EXPECT_TRUE(text.contains("centroid (0.0000, 0.0000, -0.0050)")) << text.toStdString();
   EXPECT_TRUE(text.contains(QString("force %1 N").arg(k.normal_impulse / 0.001, 0, 'g', 4)))
       << text.toStdString();
+  EXPECT_FALSE(text.contains("bristle"));
+  ContactSnapshot held = k;  // a contact whose bristle is stretched (3, 4, 0) mm
+  held.tangential_deflection = Vec3(0.003, 0.004, 0.0);
+  EXPECT_TRUE(contact_text(held, 0.001).contains("bristle stretch 0.005 m"));
 
   const auto [ball, ball_frame] = volumes_of(
       R"({"name": "ball", "shape": {"type": "sphere", "radius": 0.5}, "position": [3, 0, 0.45], "mass": 1})");

@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <fstream>
 #include <limits>
+#include <numbers>
 #include <random>
 
 #include "engine/dynamics/simulator.hpp"
@@ -1103,6 +1104,44 @@ TEST(RunFile, AppearTimesAreStoredAndReplayed) {
 // Under the volumetric model each contact's common volume, its rate and its torsional impulse
 // are recorded, the bodies' layers in /bodies/volumetric_layer, and the run replays exactly; a
 // layer with a negative stiffness is refused by name.
+// A block held on a 20 degree slope by its bristles (k_s 1e4 N/m): each frame's contact keeps
+// the stretch at the end of its step, which settles at m g sin 20 / k_s down the slope.
+TEST(RunFile, VolumetricBristleStretchesAreStoredPerContact) {
+  const fs::path file = fresh("bristles.h5");
+  const double t = 20.0 * std::numbers::pi / 180.0;
+  const std::string gravity = "[" + std::to_string(9.81 * std::sin(t)) + ", 0, " +
+                              std::to_string(-9.81 * std::cos(t)) + "]";
+  const Scene sc = parse_scene(R"({"bodies": [
+      {"name": "slope", "shape": {"type": "plane"}},
+      {"name": "block", "shape": {"type": "box", "size": [1, 0.5, 0.5]}, "position": [0, 0, 0.25],
+       "mass": 1, "volumetric": {"stick_stiffness": 1e4, "stick_damping": 200}}],
+      "settings": {"contact_model": "volumetric", "h": 0.001, "gravity": )" +
+                                   gravity + "}}",
+                               "bristles.json", ".");
+  std::vector<Vec3> stretch;
+  {
+    Simulator sim(sc.model, sc.initial, sc.settings);
+    RunWriter writer(file, make_run_header(sc, sim.model(), sim.settings(), "test"), sim.state());
+    sim.add_observer(&writer);
+    for (int k = 0; k < 1000; ++k) {
+      const StepReport& r = sim.step();
+      ASSERT_FALSE(r.failed) << k;
+      ASSERT_EQ(r.stick_stretch.size(), r.contacts.size());
+      stretch.push_back(r.contacts.empty() ? Vec3::Zero() : r.stick_stretch[0]);
+    }
+    writer.close();
+  }
+  RunReader reader(file);
+  for (std::int64_t k : {10, 500, 1000}) {
+    const auto& contacts = reader.frame(k).contacts;
+    ASSERT_EQ(contacts.size(), 1u) << k;
+    EXPECT_EQ(contacts[0].tangential_deflection, stretch[std::size_t(k - 1)]) << k;
+  }
+  const Vec3 last = reader.frame(1000).contacts[0].tangential_deflection;
+  EXPECT_NEAR(last.x(), 9.81 * std::sin(t) / 1e4, 1e-3 * 9.81 * std::sin(t) / 1e4);
+  EXPECT_LE(std::abs(last.y()) + std::abs(last.z()), 1e-12);
+}
+
 TEST(RunFile, VolumetricContactsAndLayersAreStoredAndReadBack) {
   const fs::path file = fresh("volumetric.h5");
   const Scene sc = parse_scene(R"({"bodies": [

@@ -195,7 +195,8 @@ void Simulator::attach_anchors() {
 // (5.2)). Contacts that end or were not enforced drop theirs.
 void Simulator::renew_anchors() {
   anchors_.clear();
-  const StepReport& r = report_;
+  StepReport& r = report_;
+  r.stick_stretch.assign(r.contacts.size(), Vec3::Zero());
   const double h = settings_.h;
   auto point_velocity = [&](int b, const Vec3& at) -> Vec3 {
     if (model_.bodies[b].is_static) return Vec3::Zero();
@@ -208,8 +209,8 @@ void Simulator::renew_anchors() {
     Vec3 slip = point_velocity(c.body_b, c.point_b()) - point_velocity(c.body_a, c.point_a);
     slip -= c.normal * c.normal.dot(slip);
     const Vec3 p_t = r.friction_impulse[i];
-    anchors_.push_back({c.body_a, c.body_b, c.part_a, c.part_b,
-                        Vec3(-(p_t / h + c.stick_damping * slip) / c.stick_stiffness)});
+    r.stick_stretch[i] = -(p_t / h + c.stick_damping * slip) / c.stick_stiffness;
+    anchors_.push_back({c.body_a, c.body_b, c.part_a, c.part_b, r.stick_stretch[i]});
   }
 }
 
@@ -222,6 +223,7 @@ const StepReport& Simulator::step() {
   static_cast<StepOutcome&>(r) = StepOutcome{};
   r.attempts.clear();
   r.implicit.clear();
+  r.stick_stretch.clear();
   r.settings = &settings_;
   // Stage 1: controllers add their wrenches to what apply_wrench left pending.
   run_controllers();

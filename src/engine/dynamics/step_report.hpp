@@ -119,6 +119,10 @@ struct StepReport : StepOutcome {
   // Per contact: the torsional friction impulse about the normal on B, N m s (volumetric
   // contacts' Coulomb spin columns, ContactProblem::spin; 0 for the others).
   std::vector<double> torsional_impulse;
+  // Per contact: its stiction bristle's stretch at the end of the step (volumetric contacts with
+  // a stick_stiffness, Simulator's anchors; world frame, m), zero for the others; empty under
+  // the other contact models or after a failed step.
+  std::vector<Vec3> stick_stretch;
   // Per contact under the geometrically implicit formulation (seed 001): the pair's unknowns
   // at the end of the step (a2, l1, l2, sigma, p_r, a quasi-rigid shell's delta_n and p_nr);
   // empty under the others.

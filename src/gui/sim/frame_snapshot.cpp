@@ -89,6 +89,7 @@ FramePtr make_snapshot(const Model& model, const State& state, const StepReport*
     if (i < r.normal_impulse.size()) s.normal_impulse = r.normal_impulse[i];
     if (i < r.friction_impulse.size()) s.friction_impulse = r.friction_impulse[i];
     if (i < r.torsional_impulse.size()) s.torsional_impulse = r.torsional_impulse[i];
+    if (i < r.stick_stretch.size()) s.tangential_deflection = r.stick_stretch[i];
     if (i < r.implicit.size()) {
       s.implicit = true;
       s.point_b = r.implicit[i].a2;

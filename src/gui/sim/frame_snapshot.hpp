@@ -32,8 +32,9 @@ struct ContactSnapshot {
   // end-of-step closest points a1 and a2, and a quasi-rigid shell's deflection is known.
   bool implicit = false;
   Vec3 point_b = Vec3::Zero();
-  double deflection = 0.0;                    // delta_n, m
-  Vec3 tangential_deflection = Vec3::Zero();  // delta_t t + delta_o o, world, m
+  double deflection = 0.0;  // delta_n, m
+  // delta_t t + delta_o o, or a volumetric contact's bristle stretch, world, m.
+  Vec3 tangential_deflection = Vec3::Zero();
   // A volumetric contact's common volume (planar: area), centred midway between its points, and
   // its torsional friction impulse about the normal on B (N m s).
   double volume = 0.0;

@@ -36,6 +36,8 @@ QString contact_text(const ContactSnapshot& c, double h) {
     if (h > 0.0) text += QString(", force %1 N").arg(c.normal_impulse / h, 0, 'g', 4);
     if (h > 0.0 && c.torsional_impulse != 0.0)
       text += QString(", spin torque %1 N m").arg(c.torsional_impulse / h, 0, 'g', 4);
+    if (c.tangential_deflection.norm() > 0.0)
+      text += QString(", bristle stretch %1 m").arg(c.tangential_deflection.norm(), 0, 'g', 4);
     return text;
   }
   if (!c.implicit) return c.primary ? "primary" : "secondary";
