@@ -10,6 +10,8 @@ packages=(
   libeigen3-dev libqhull-dev
   # io
   nlohmann-json3-dev libhdf5-dev libassimp-dev
+  # real model files in many formats for the mesh import tests
+  assimp-testmodels
   # external frictional-contact problems (FCLib) for compare-solvers
   libfclib-dev
   # gui

@@ -319,6 +319,7 @@ int run(const std::vector<std::string>& argv) {
   Simulator sim(scene.model, scene.initial, scene.settings);
   RunSummary summary;
   summary.start(sim.model(), sim.state(), sim.settings());
+  summary.warnings.insert(summary.warnings.begin(), scene.warnings.begin(), scene.warnings.end());
   sim.add_observer(&summary);
   std::optional<TrajectoryCsv> csv;
   if (csv_file) {
@@ -380,6 +381,7 @@ int validate(const std::vector<std::string>& argv) {
   Simulator check(scene.model, scene.initial, scene.settings);
   std::cout << a.positional()[0] << ": ok (" << scene.model.bodies.size()
             << " bodies, h = " << scene.settings.h << " s, duration " << scene.duration << " s)\n";
+  for (const std::string& w : scene.warnings) std::cout << "  warning: " << w << '\n';
   for (const std::string& w : scene_warnings(scene.model, scene.initial, scene.settings))
     std::cout << "  warning: " << w << '\n';
   return 0;

@@ -147,6 +147,8 @@ void read_bodies(const JsonNode& list, const std::filesystem::path& base_dir, Sc
     const std::string& name = parsed.back().body.name;
     if (!index.emplace(name, static_cast<int>(i)).second)
       list[i].at("name", "").fail("a unique body name (\"" + name + "\" is used twice)");
+    for (const std::string& w : parsed.back().warnings)
+      scene.warnings.push_back("body '" + name + "': " + w);
     scene.model.bodies.push_back(parsed.back().body);
     scene.initial.bodies.push_back(parsed.back().state);
   }

@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "engine/core/model.hpp"
 #include "engine/core/settings.hpp"
@@ -27,6 +28,9 @@ struct Scene {
   double duration = 1.0;       // default run length in s ("duration" field)
   std::string source;          // the JSON text as read (kept so a run file can embed it)
   std::filesystem::path file;  // where it came from (empty when parsed from text)
+  // What loading noticed that may spoil a run, each naming its body: a non-convex mesh that
+  // collides as its convex hull.
+  std::vector<std::string> warnings;
 };
 
 // Reads and validates a scene. Throws SceneError naming the file, the JSON path and what was

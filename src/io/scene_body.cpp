@@ -85,6 +85,13 @@ Mat3 planar_inertia(const JsonNode& node) {
 void mass_properties(const JsonNode& b, const SceneShape& shape, Body& body) {
   const auto mass = b.find("mass");
   const auto density = b.find("density");
+  // A mesh that bounds no volume gives no mass properties of its own: a static body needs none,
+  // and one given its mass and inertia takes those about the collision geometry's centroid.
+  if (!shape.mass_defect.empty() && !body.is_static && !(mass && b.find("inertia")))
+    b.at("shape", "")
+        .fail("a closed mesh for the body's mass properties (" + shape.mass_defect +
+              "; close the mesh, or give the body \"mass\" and \"inertia\"; a "
+              "static body needs neither)");
   if (mass && density) density->fail("either \"mass\" or \"density\", not both");
   const double volume = shape.unit.volume;
   body.mass = mass
@@ -275,6 +282,7 @@ SceneBody parse_body(const JsonNode& b, const std::filesystem::path& base_dir, i
   body.name = b.at("name", "a non-empty body name").string("a non-empty body name");
   const SceneShape shape = parse_shape(b.at("shape", "a shape object"), base_dir, dimension);
   body.shape = shape.shape;
+  out.warnings = shape.warnings;
   const bool plane =
       shape.shape.kind == ShapeKind::Plane || shape.shape.kind == ShapeKind::HalfPlane;
 

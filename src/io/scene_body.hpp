@@ -17,6 +17,7 @@ struct SceneBody {
   Body body;
   BodyState state;
   std::vector<std::pair<std::string, JsonNode>> no_collide;  // name and where it was written
+  std::vector<std::string> warnings;                         // its shape's (SceneShape)
 };
 
 // In a scene of `dimension` 2 the body is planar: position [x, y], orientation and

@@ -9,11 +9,11 @@
 #include "engine/geometry/compound.hpp"
 #include "engine/geometry/polytope.hpp"
 #include "engine/geometry/smooth_shapes.hpp"
-#include "io/poly_file.hpp"
 #include "io/scene.hpp"
 #include "io/scene_body.hpp"
 #include "io/scene_compound.hpp"
 #include "io/scene_limits.hpp"
+#include "io/scene_mesh.hpp"
 
 namespace pegsim {
 namespace {
@@ -63,17 +63,6 @@ std::vector<Vec3> hull_points(const JsonNode& s) {
   for (std::size_t i = 0; i < points.size(); ++i)
     out.push_back(points[i].vec3("a point [x, y, z]"));
   return out;
-}
-
-Polytope mesh(const JsonNode& s, const std::filesystem::path& base_dir) {
-  const JsonNode file = s.at("file", "a path to a .poly file");
-  const std::filesystem::path path = file.string("a path to a .poly file");
-  if (path.extension() != ".poly") file.fail("a path to a .poly file");
-  try {
-    return read_poly_file(path.is_absolute() ? path : base_dir / path);
-  } catch (const SceneError& e) {
-    file.fail(std::string("a readable convex .poly mesh (") + e.what() + ")");
-  }
 }
 
 // ellipsoid, superquadric: the smooth surface sum |x_i / a_i|^p <= 1 with its tessellation.
@@ -149,10 +138,7 @@ SceneShape polytope(const JsonNode& s, const std::string& type,
     const double e = extent ? extent->positive("a positive extent in m") : 0.25;
     return convex(make_random_polyhedron(static_cast<std::uint64_t>(seed), n, e), true);
   }
-  if (type == "mesh") {
-    s.allow_only({"type", "file"});
-    return convex(mesh(s, base_dir), true);
-  }
+  if (type == "mesh") return parse_mesh_shape(s, base_dir);
   if (planar_shape_type(type))
     s.at("type", "")
         .fail(std::string(kTypes) + " (\"" + type +
@@ -196,7 +182,10 @@ SceneShape parse_shape(const JsonNode& s, const std::filesystem::path& base_dir,
   if (type == "sphere") {
     s.allow_only({"type", "radius"});
     const double r = radius(s);
-    return SceneShape{Shape::sphere(r), sphere_mass_properties(r), std::nullopt};
+    SceneShape out;
+    out.shape = Shape::sphere(r);
+    out.unit = sphere_mass_properties(r);
+    return out;
   }
   if (type == "plane") return plane(s);
   if (type == "compound") return compound(s, base_dir);

@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "engine/core/shape.hpp"
 #include "engine/geometry/mass_properties.hpp"
@@ -17,6 +18,10 @@ struct SceneShape {
   // plane (half-plane) with "normal": the orientation taking +z (+y) to it
   std::optional<Quat> plane_normal;
   Vec3 shift = Vec3::Zero();  // the centroid a re-centred hull or mesh was moved by
+  // A mesh that bounds no volume (open, not a manifold): why, naming the file. `unit` is then
+  // its collision geometry's, which a static body, or one given its mass and inertia, may use.
+  std::string mass_defect;
+  std::vector<std::string> warnings;  // e.g. a non-convex mesh collided with as its hull
 };
 
 // Meshes, hulls and polygons come back re-centred on their centroid, so the body position is

@@ -104,7 +104,10 @@ SceneShape build(const JsonNode& s, const std::string& type) {
   if (type == "circle") {
     s.allow_only({"type", "radius"});
     const double r = positive_field(s, "radius", "a positive radius in m");
-    return SceneShape{Shape::circle(r), circle_mass_properties(r), std::nullopt};
+    SceneShape out;
+    out.shape = Shape::circle(r);
+    out.unit = circle_mass_properties(r);
+    return out;
   }
   if (type == "half_plane") return half_plane(s);
   if (type == "ellipse" || type == "superellipse") return smooth(s, type);

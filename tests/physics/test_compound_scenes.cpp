@@ -139,8 +139,12 @@ TEST(VolumetricScenes, TheCylinderRollsAndTheDiscStopsAsTheClosedFormsSay) {
   for (int k = 1; k <= 600; ++k) {
     ASSERT_FALSE(disc.step().failed) << k;
     const double omega = disc.state().bodies[1].angular_velocity.z();
-    if (k == 490) EXPECT_GT(omega, 0.0);
-    if (k == 510) EXPECT_LE(std::abs(omega), 1e-9);
+    if (k == 490) {
+      EXPECT_GT(omega, 0.0);
+    }
+    if (k == 510) {
+      EXPECT_LE(std::abs(omega), 1e-9);
+    }
   }
 }
 

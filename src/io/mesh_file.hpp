@@ -1,0 +1,25 @@
+// Model files of any format Assimp reads (OBJ, STL, PLY, COLLADA, glTF, FBX, 3DS, ...) as
+// triangle meshes: one part per mesh of the file's node tree, placed by the nodes' transforms,
+// in metres after the scene's scale, with coincident vertices welded.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <vector>
+
+#include "engine/geometry/triangle_mesh.hpp"
+
+namespace pegsim {
+
+// Larger model files are refused before Assimp reads them (a scan of a whole room is not a body).
+constexpr std::uintmax_t kMaxMeshFileBytes = 256u << 20;
+
+struct MeshFile {
+  std::vector<TriangleMesh> parts;  // each with at least one triangle
+};
+
+// Throws SceneError naming the file: missing, not a regular file, larger than kMaxMeshFileBytes,
+// not a model format Assimp reads, or without triangles.
+MeshFile read_mesh_file(const std::filesystem::path& file, const Vec3& scale);
+
+}  // namespace pegsim

@@ -1,0 +1,183 @@
+// Mesh shapes from model files (docs/scene-format.md, "Meshes"): mass properties from the closed
+// mesh against closed forms, the collision hull or the parts' hulls, units and scale, warnings for
+// non-convex meshes, errors naming the file for open ones; and a sample of real models in many
+// formats (Debian's assimp-testmodels).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "engine/geometry/builders.hpp"
+#include "engine/geometry/mass_properties.hpp"
+#include "engine/geometry/triangle_mesh.hpp"
+#include "io/mesh_file.hpp"
+#include "io/scene.hpp"
+
+namespace pegsim {
+namespace {
+
+const std::filesystem::path kMeshes =
+    std::filesystem::path(PEGSIM_SOURCE_DIR) / "tests/io/data/meshes";
+
+Scene scene_with(const std::string& body) {
+  return parse_scene(R"({"bodies": [)" + body + "]}", "mesh.json", kMeshes);
+}
+
+std::string error_of(const std::string& body) {
+  try {
+    scene_with(body);
+  } catch (const SceneError& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+// An L of two boxes (2 x 1 x 1 and 1 x 1 x 1): volume 3, centroid (5/6, 5/6, 1/2) from the
+// corner; as one solid it collides as its hull (a warning says how to split it); as two objects
+// with "collision": "parts" as a compound of the two boxes.
+TEST(SceneMesh, AnLCollidesAsItsHullOrAsItsParts) {
+  const Scene one = scene_with(
+      R"({"name": "l", "shape": {"type": "mesh", "file": "l_one_object.obj"}, "density": 1})");
+  const Body& l = one.model.bodies[0];
+  EXPECT_NEAR(l.mass, 3.0, 1e-12);
+  EXPECT_EQ(l.shape.kind, ShapeKind::Polytope);
+  // The body sits at the solid's centroid; the hull's corner (0, 0, 0) lies at minus it.
+  const Vec3 centroid(5.0 / 6.0, 5.0 / 6.0, 0.5);
+  EXPECT_LE((one.initial.bodies[0].position - Vec3::Zero()).norm(), 1e-15);
+  bool corner = false;
+  for (const Vec3& v : l.shape.polytope->vertices) corner |= (v + centroid).norm() < 1e-12;
+  EXPECT_TRUE(corner);
+  // I_zz of the L about its centroid: each box's (m (a^2 + b^2) / 12) plus m d^2.
+  auto squared = [&](double x, double y) {
+    return (x - centroid.x()) * (x - centroid.x()) + (y - centroid.y()) * (y - centroid.y());
+  };
+  const double izz = 2.0 * (4.0 + 1.0) / 12.0 + 2.0 * squared(1.0, 0.5) + 1.0 * 2.0 / 12.0 +
+                     1.0 * squared(0.5, 1.5);  // 11 / 6
+  EXPECT_NEAR(l.inertia(2, 2), izz, 1e-12);
+  ASSERT_EQ(one.warnings.size(), 1u);
+  EXPECT_NE(one.warnings[0].find("body 'l': l_one_object.obj: its convex hull holds 17 % more"),
+            std::string::npos)
+      << one.warnings[0];
+  EXPECT_NE(one.warnings[0].find("split it into convex parts"), std::string::npos);
+
+  const Scene two = scene_with(
+      R"({"name": "l", "shape": {"type": "mesh", "file": "l_two_objects.obj"}, "density": 1})");
+  EXPECT_NEAR(two.model.bodies[0].mass, 3.0, 1e-12);
+  EXPECT_NEAR(two.model.bodies[0].inertia(2, 2), izz, 1e-12);
+  ASSERT_EQ(two.warnings.size(), 1u);
+  EXPECT_NE(two.warnings[0].find("\"collision\": \"parts\""), std::string::npos);
+  const Scene parts = scene_with(
+      R"({"name": "l", "shape": {"type": "mesh", "file": "l_two_objects.obj", "collision": "parts"}, "density": 1})");
+  const Shape& s = parts.model.bodies[0].shape;
+  ASSERT_EQ(s.kind, ShapeKind::Compound);
+  EXPECT_EQ(s.compound->parts.size(), 2u);
+  EXPECT_TRUE(parts.warnings.empty());
+  EXPECT_NEAR(parts.model.bodies[0].inertia(2, 2), izz, 1e-12);
+}
+
+// Coincident corners of an STL's facets are welded into a closed tetrahedron; "unit" and "scale"
+// size it: V = s^3 / 6, inertia scaling as s^5.
+TEST(SceneMesh, AnStlIsWeldedClosedAndScaled) {
+  const MeshFile f = read_mesh_file(kMeshes / "tetra.stl", Vec3::Ones());
+  ASSERT_EQ(f.parts.size(), 1u);
+  EXPECT_EQ(f.parts[0].vertices.size(), 4u);
+  EXPECT_TRUE(mesh_closure(f.parts[0]).closed());
+  const MassProperties reference =
+      polytope_mass_properties(make_convex_hull({Vec3::Zero(), Vec3::UnitX(), Vec3::UnitY(), Vec3::UnitZ()}));
+  const Scene mm = scene_with(
+      R"({"name": "t", "shape": {"type": "mesh", "file": "tetra.stl", "unit": "mm", "scale": 200}, "density": 1000})");
+  const double s = 0.2;  // 200 mm
+  EXPECT_NEAR(mm.model.bodies[0].mass, 1000.0 * s * s * s / 6.0, 1e-12);
+  EXPECT_LE((mm.model.bodies[0].inertia - 1000.0 * std::pow(s, 5) * reference.inertia).norm(), 1e-14);
+  const Scene stretched = scene_with(
+      R"({"name": "t", "shape": {"type": "mesh", "file": "tetra.stl", "scale": [1, 2, 3]}, "density": 1})");
+  EXPECT_NEAR(stretched.model.bodies[0].mass, 1.0, 1e-12);  // 6 / 6
+}
+
+// A surface that bounds no volume gives a moving body no mass properties: the error names the
+// file, the part and its open edges; a static body, or one given its mass and inertia, loads.
+TEST(SceneMesh, AnOpenMeshNeedsMassAndInertiaUnlessStatic) {
+  const std::string moving =
+      error_of(R"({"name": "tray", "shape": {"type": "mesh", "file": "open_box.obj"}})");
+  EXPECT_NE(moving.find("mesh.json: /bodies/0/shape: expected a closed mesh for the body's mass "
+                        "properties (open_box.obj: part 'tray' is not closed (4 open edges)"),
+            std::string::npos)
+      << moving;
+  EXPECT_NE(moving.find("give the body \"mass\" and \"inertia\""), std::string::npos);
+  const Scene fixed = scene_with(
+      R"({"name": "tray", "shape": {"type": "mesh", "file": "open_box.obj"}, "static": true})");
+  EXPECT_TRUE(fixed.model.bodies[0].is_static);
+  const Scene given = scene_with(
+      R"({"name": "tray", "shape": {"type": "mesh", "file": "open_box.obj"}, "mass": 2, "inertia": [1, 1, 1]})");
+  EXPECT_EQ(given.model.bodies[0].mass, 2.0);
+}
+
+TEST(SceneMesh, BadFieldsAndFilesAreNamed) {
+  EXPECT_NE(error_of(R"({"name": "x", "shape": {"type": "mesh", "file": "missing.stl"}})")
+                .find("/bodies/0/shape/file: expected a readable mesh file ("),
+            std::string::npos);
+  EXPECT_NE(error_of(R"({"name": "x", "shape": {"type": "mesh", "file": "missing.stl"}})")
+                .find("missing.stl: no such file"),
+            std::string::npos);
+  const std::filesystem::path junk = std::filesystem::temp_directory_path() / "pegsim_junk.obj";
+  {
+    std::ofstream(junk) << "this is not a model\n";
+  }
+  EXPECT_NE(error_of(R"({"name": "x", "shape": {"type": "mesh", "file": ")" + junk.string() + "\"}}")
+                .find("pegsim_junk.obj"),
+            std::string::npos);
+  EXPECT_NE(error_of(R"({"name": "x", "shape": {"type": "mesh", "file": "tetra.stl", "unit": "yd"}})")
+                .find("/bodies/0/shape/unit: expected a length unit: m, dm, cm, mm, in or ft"),
+            std::string::npos);
+  EXPECT_NE(error_of(R"({"name": "x", "shape": {"type": "mesh", "file": "tetra.stl", "scale": -1}})")
+                .find("/bodies/0/shape/scale: expected a positive scale factor"),
+            std::string::npos);
+  EXPECT_NE(error_of(R"({"name": "x", "shape": {"type": "mesh", "file": "tetra.stl", "collision": "exact"}})")
+                .find("/bodies/0/shape/collision: expected a collision geometry"),
+            std::string::npos);
+}
+
+// Real files of several formats from Assimp's own test models: each a closed unit cube, which
+// comes out with the cube's volume and inertia whatever the format.
+TEST(SceneMesh, RealModelsInManyFormatsLoad) {
+  const std::filesystem::path models(PEGSIM_ASSIMP_MODELS_DIR);
+  if (!std::filesystem::is_directory(models))
+    GTEST_SKIP() << models << " is missing (Debian package assimp-testmodels, installed by "
+                              "scripts/install-deps.sh)";
+  struct Cube {
+    const char* file;
+    double edge;
+  };
+  for (const Cube& c : {Cube{"OBJ/box.obj", 1.0}, Cube{"PLY/cube.ply", 1.0},
+                        Cube{"PLY/cube_binary.ply", 1.0}, Cube{"OFF/Cube.off", 1.0},
+                        Cube{"Collada/cube_triangulate.dae", 1.0},
+                        Cube{"glTF2/BoxTextured-glTF/BoxTextured.gltf", 1.0}}) {
+    SCOPED_TRACE(c.file);
+    const Scene s = scene_with(R"({"name": "cube", "shape": {"type": "mesh", "file": ")" +
+                               (models / c.file).string() + R"("}, "density": 1})");
+    const Body& b = s.model.bodies[0];
+    const double v = c.edge * c.edge * c.edge;
+    EXPECT_NEAR(b.mass, v, 1e-9 * v);
+    EXPECT_LE((b.inertia - v * c.edge * c.edge / 6.0 * Mat3::Identity()).norm(), 1e-9 * v);
+    EXPECT_TRUE(s.warnings.empty());
+  }
+  // Wuson, the same open surface in four formats: each refused for a moving body with its 412
+  // open edges, each the same hull for a static one (to the files' printed digits).
+  double hull = 0.0;
+  for (const char* file : {"OBJ/WusonOBJ.obj", "STL/Wuson.stl", "PLY/Wuson.ply", "OFF/Wuson.off"}) {
+    SCOPED_TRACE(file);
+    const std::string shape =
+        R"("shape": {"type": "mesh", "file": ")" + (models / file).string() + R"("})";
+    EXPECT_NE(error_of(R"({"name": "wuson", )" + shape + "}").find("(412 open edges)"),
+              std::string::npos);
+    const Scene s = scene_with(R"({"name": "wuson", "static": true, )" + shape + "}");
+    const double v = polytope_mass_properties(*s.model.bodies[0].shape.polytope).volume;
+    if (hull == 0.0) hull = v;
+    EXPECT_NEAR(v, hull, 1e-6 * hull);
+  }
+}
+
+}  // namespace
+}  // namespace pegsim
