@@ -1,8 +1,8 @@
 #include "io/mesh_file.hpp"
 
-#include <assimp/Importer.hpp>
 #include <assimp/postprocess.h>
 #include <assimp/scene.h>
+#include <assimp/Importer.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -29,7 +29,8 @@ void weld(const std::vector<Vec3>& points, bool flip, TriangleMesh& out) {
   const double cell = std::max(kWeldTolerance * (high - low).norm(), 1e-300);
   std::vector<std::array<long long, 3>> key(points.size());
   for (std::size_t i = 0; i < points.size(); ++i)
-    for (int k = 0; k < 3; ++k) key[i][std::size_t(k)] = std::llround((points[i][k] - low[k]) / cell);
+    for (int k = 0; k < 3; ++k)
+      key[i][std::size_t(k)] = std::llround((points[i][k] - low[k]) / cell);
   std::vector<std::size_t> order(points.size());
   for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
   std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
@@ -97,7 +98,8 @@ MeshFile read_mesh_file(const std::filesystem::path& file, const Vec3& scale) {
     throw SceneError(name + ": not a mesh file Assimp reads (" + importer.GetErrorString() + ")");
   MeshFile out;
   collect(*scene, *scene->mRootNode, aiMatrix4x4(), scale, out);
-  if (out.parts.empty()) throw SceneError(name + ": the file has no triangles (expected a surface mesh)");
+  if (out.parts.empty())
+    throw SceneError(name + ": the file has no triangles (expected a surface mesh)");
   return out;
 }
 

@@ -41,7 +41,7 @@ Vec3 scale_of(const JsonNode& s) {
   }
   if (auto n = s.find("unit")) {
     const std::string unit = n->string(kUnit);
-    const std::pair<const char*, double> units[] = {{"m", 1.0},    {"dm", 0.1},     {"cm", 0.01},
+    const std::pair<const char*, double> units[] = {{"m", 1.0},    {"dm", 0.1},    {"cm", 0.01},
                                                     {"mm", 0.001}, {"in", 0.0254}, {"ft", 0.3048}};
     bool known = false;
     for (const auto& [name, metres] : units)
@@ -159,8 +159,9 @@ SceneShape parse_mesh_shape(const JsonNode& s, const std::filesystem::path& base
   double hull_volume = 0.0;
   if (parts) {
     for (const TriangleMesh& part : mesh.parts) {
-      Polytope p = hull_of(part.vertices, file,
-                           "parts (" + (part.name.empty() ? std::string("a part") : part.name) + ")");
+      Polytope p =
+          hull_of(part.vertices, file,
+                  "parts (" + (part.name.empty() ? std::string("a part") : part.name) + ")");
       hull_volume += volume_of(p);
       hulls.push_back({Shape::convex(std::make_shared<const Polytope>(std::move(p)))});
     }
@@ -196,8 +197,8 @@ SceneShape parse_mesh_shape(const JsonNode& s, const std::filesystem::path& base
     out.shape = hulls.front().shape;
   } else {
     try {
-      out.shape =
-          Shape::compound_of(std::make_shared<const Compound>(make_compound(std::move(hulls), false)));
+      out.shape = Shape::compound_of(
+          std::make_shared<const Compound>(make_compound(std::move(hulls), false)));
     } catch (const GeometryError& e) {
       file.fail(std::string("parts that make a compound (") + e.what() + ")");
     }
@@ -212,7 +213,8 @@ SceneShape parse_mesh_shape(const JsonNode& s, const std::filesystem::path& base
   if (out.shape.kind == ShapeKind::Compound) {
     Compound moved = *out.shape.compound;
     for (CompoundPart& p : moved.parts) p.position -= out.shift;
-    out.shape = Shape::compound_of(std::make_shared<const Compound>(make_compound(moved.parts, false)));
+    out.shape =
+        Shape::compound_of(std::make_shared<const Compound>(make_compound(moved.parts, false)));
   } else {
     Polytope moved = *out.shape.polytope;
     translate(moved, out.shift);

@@ -98,6 +98,26 @@ TEST(MainWindow, TheTimelineScrubsTheLiveHistory) {
   EXPECT_EQ(win.w.sceneView()->frame()->step, 30);
 }
 
+// A scene whose mesh collides as its hull loads and runs, and its warning is reported.
+TEST(MainWindow, SceneWarningsAreReported) {
+  Window win(0);
+  QTemporaryDir dir;
+  const QString scene = dir.filePath("l.json");
+  QFile file(scene);
+  ASSERT_TRUE(file.open(QIODevice::WriteOnly));
+  file.write(QString(R"({"bodies": [{"name": "l", "shape": {"type": "mesh", "file": "%1"}}]})")
+                 .arg(QString(PEGSIM_SOURCE_DIR) + "/tests/io/data/meshes/l_one_object.obj")
+                 .toUtf8());
+  file.close();
+  win.w.openFile(scene);
+  ASSERT_TRUE(wait_until([&] { return !win.w.lastWarnings().isEmpty(); }));
+  EXPECT_TRUE(win.w.lastWarnings().front().contains("its convex hull holds 17 % more"))
+      << win.w.lastWarnings().front().toStdString();
+  win.w.openFile(QString(PEGSIM_SOURCE_DIR) + "/scenes/hello_world.json");
+  ASSERT_TRUE(wait_until([&] { return win.w.currentFile().endsWith("hello_world.json"); }));
+  EXPECT_TRUE(win.w.lastWarnings().isEmpty());
+}
+
 TEST(MainWindow, BadFilesAreReportedWithTheirNameAndTheWindowKeepsWorking) {
   Window win(0);
   QTemporaryDir dir;

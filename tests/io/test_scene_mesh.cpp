@@ -84,13 +84,14 @@ TEST(SceneMesh, AnStlIsWeldedClosedAndScaled) {
   ASSERT_EQ(f.parts.size(), 1u);
   EXPECT_EQ(f.parts[0].vertices.size(), 4u);
   EXPECT_TRUE(mesh_closure(f.parts[0]).closed());
-  const MassProperties reference =
-      polytope_mass_properties(make_convex_hull({Vec3::Zero(), Vec3::UnitX(), Vec3::UnitY(), Vec3::UnitZ()}));
+  const MassProperties reference = polytope_mass_properties(
+      make_convex_hull({Vec3::Zero(), Vec3::UnitX(), Vec3::UnitY(), Vec3::UnitZ()}));
   const Scene mm = scene_with(
       R"({"name": "t", "shape": {"type": "mesh", "file": "tetra.stl", "unit": "mm", "scale": 200}, "density": 1000})");
   const double s = 0.2;  // 200 mm
   EXPECT_NEAR(mm.model.bodies[0].mass, 1000.0 * s * s * s / 6.0, 1e-12);
-  EXPECT_LE((mm.model.bodies[0].inertia - 1000.0 * std::pow(s, 5) * reference.inertia).norm(), 1e-14);
+  EXPECT_LE((mm.model.bodies[0].inertia - 1000.0 * std::pow(s, 5) * reference.inertia).norm(),
+            1e-14);
   const Scene stretched = scene_with(
       R"({"name": "t", "shape": {"type": "mesh", "file": "tetra.stl", "scale": [1, 2, 3]}, "density": 1})");
   EXPECT_NEAR(stretched.model.bodies[0].mass, 1.0, 1e-12);  // 6 / 6
@@ -122,21 +123,24 @@ TEST(SceneMesh, BadFieldsAndFilesAreNamed) {
                 .find("missing.stl: no such file"),
             std::string::npos);
   const std::filesystem::path junk = std::filesystem::temp_directory_path() / "pegsim_junk.obj";
-  {
-    std::ofstream(junk) << "this is not a model\n";
-  }
-  EXPECT_NE(error_of(R"({"name": "x", "shape": {"type": "mesh", "file": ")" + junk.string() + "\"}}")
-                .find("pegsim_junk.obj"),
-            std::string::npos);
-  EXPECT_NE(error_of(R"({"name": "x", "shape": {"type": "mesh", "file": "tetra.stl", "unit": "yd"}})")
-                .find("/bodies/0/shape/unit: expected a length unit: m, dm, cm, mm, in or ft"),
-            std::string::npos);
-  EXPECT_NE(error_of(R"({"name": "x", "shape": {"type": "mesh", "file": "tetra.stl", "scale": -1}})")
-                .find("/bodies/0/shape/scale: expected a positive scale factor"),
-            std::string::npos);
-  EXPECT_NE(error_of(R"({"name": "x", "shape": {"type": "mesh", "file": "tetra.stl", "collision": "exact"}})")
-                .find("/bodies/0/shape/collision: expected a collision geometry"),
-            std::string::npos);
+  { std::ofstream(junk) << "this is not a model\n"; }
+  EXPECT_NE(
+      error_of(R"({"name": "x", "shape": {"type": "mesh", "file": ")" + junk.string() + "\"}}")
+          .find("pegsim_junk.obj"),
+      std::string::npos);
+  EXPECT_NE(
+      error_of(R"({"name": "x", "shape": {"type": "mesh", "file": "tetra.stl", "unit": "yd"}})")
+          .find("/bodies/0/shape/unit: expected a length unit: m, dm, cm, mm, in or ft"),
+      std::string::npos);
+  EXPECT_NE(
+      error_of(R"({"name": "x", "shape": {"type": "mesh", "file": "tetra.stl", "scale": -1}})")
+          .find("/bodies/0/shape/scale: expected a positive scale factor"),
+      std::string::npos);
+  EXPECT_NE(
+      error_of(
+          R"({"name": "x", "shape": {"type": "mesh", "file": "tetra.stl", "collision": "exact"}})")
+          .find("/bodies/0/shape/collision: expected a collision geometry"),
+      std::string::npos);
 }
 
 // Real files of several formats from Assimp's own test models: each a closed unit cube, which
@@ -144,16 +148,17 @@ TEST(SceneMesh, BadFieldsAndFilesAreNamed) {
 TEST(SceneMesh, RealModelsInManyFormatsLoad) {
   const std::filesystem::path models(PEGSIM_ASSIMP_MODELS_DIR);
   if (!std::filesystem::is_directory(models))
-    GTEST_SKIP() << models << " is missing (Debian package assimp-testmodels, installed by "
-                              "scripts/install-deps.sh)";
+    GTEST_SKIP() << models
+                 << " is missing (Debian package assimp-testmodels, installed by "
+                    "scripts/install-deps.sh)";
   struct Cube {
     const char* file;
     double edge;
   };
-  for (const Cube& c : {Cube{"OBJ/box.obj", 1.0}, Cube{"PLY/cube.ply", 1.0},
-                        Cube{"PLY/cube_binary.ply", 1.0}, Cube{"OFF/Cube.off", 1.0},
-                        Cube{"Collada/cube_triangulate.dae", 1.0},
-                        Cube{"glTF2/BoxTextured-glTF/BoxTextured.gltf", 1.0}}) {
+  for (const Cube& c :
+       {Cube{"OBJ/box.obj", 1.0}, Cube{"PLY/cube.ply", 1.0}, Cube{"PLY/cube_binary.ply", 1.0},
+        Cube{"OFF/Cube.off", 1.0}, Cube{"Collada/cube_triangulate.dae", 1.0},
+        Cube{"glTF2/BoxTextured-glTF/BoxTextured.gltf", 1.0}}) {
     SCOPED_TRACE(c.file);
     const Scene s = scene_with(R"({"name": "cube", "shape": {"type": "mesh", "file": ")" +
                                (models / c.file).string() + R"("}, "density": 1})");

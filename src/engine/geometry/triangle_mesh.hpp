@@ -12,17 +12,17 @@
 namespace pegsim {
 
 struct TriangleMesh {
-  std::string name;                         // the file's name for the part, or ""
-  std::vector<Vec3> vertices;               // each position once (welded)
+  std::string name;                           // the file's name for the part, or ""
+  std::vector<Vec3> vertices;                 // each position once (welded)
   std::vector<std::array<int, 3>> triangles;  // counter-clockwise seen from outside
 };
 
 // Each edge of a closed, consistently oriented mesh bounds exactly two triangles, which run it
 // in opposite directions.
 struct MeshClosure {
-  int open_edges = 0;        // edges of one triangle: holes in the surface
-  int shared_edges = 0;      // edges of three or more triangles: not a manifold
-  int misoriented_edges = 0; // edges two triangles run the same way: flipped triangles
+  int open_edges = 0;         // edges of one triangle: holes in the surface
+  int shared_edges = 0;       // edges of three or more triangles: not a manifold
+  int misoriented_edges = 0;  // edges two triangles run the same way: flipped triangles
   bool closed() const { return open_edges == 0 && shared_edges == 0 && misoriented_edges == 0; }
 };
 MeshClosure mesh_closure(const TriangleMesh& mesh);

@@ -1,5 +1,7 @@
 #include "gui/sim/sim_worker.hpp"
 
+#include "engine/dynamics/scene_checks.hpp"
+
 #include <exception>
 
 #include "io/run_header.hpp"
@@ -45,6 +47,11 @@ void SimWorker::start(Scene scene, const QString& file) {
   model_ = std::make_shared<const Model>(sim_->model());
   emit sceneLoaded(model_, sim_->settings(), QString::fromStdString(scene_->name), file,
                    make_snapshot(*model_, sim_->state(), nullptr));
+  QStringList warnings;
+  for (const std::string& w : scene_->warnings) warnings << QString::fromStdString(w);
+  for (const std::string& w : scene_warnings(scene_->model, scene_->initial, scene_->settings))
+    warnings << QString::fromStdString(w);
+  if (!warnings.isEmpty()) emit sceneWarnings(file, warnings);
 }
 
 void SimWorker::play() {

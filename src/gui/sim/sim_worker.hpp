@@ -49,6 +49,9 @@ class SimWorker : public QObject {
   void sceneLoaded(pegsim::gui::ModelPtr model, pegsim::Settings settings, QString name,
                    QString file, pegsim::gui::FramePtr initial);
   void loadFailed(QString file, QString message);
+  // After sceneLoaded, when loading noticed what may spoil the run (Scene::warnings, e.g. a
+  // non-convex mesh colliding as its hull, and scene_warnings: initial overlaps, ...).
+  void sceneWarnings(QString file, QStringList warnings);
   void framesReady(QList<pegsim::gui::FramePtr> frames);
   void runningChanged(bool running);
   void stepsDone();

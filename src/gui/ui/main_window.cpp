@@ -74,6 +74,7 @@ MainWindow::MainWindow(bool interactive, QWidget* parent)
   SimWorker* w = sim_.worker();
   connect(w, &SimWorker::sceneLoaded, this, &MainWindow::onSceneLoaded);
   connect(w, &SimWorker::loadFailed, this, &MainWindow::reportError);
+  connect(w, &SimWorker::sceneWarnings, this, &MainWindow::reportWarnings);
   connect(w, &SimWorker::framesReady, this, &MainWindow::onFrames);
   connect(w, &SimWorker::runningChanged, this, [this](bool on) {
     running_ = on;
@@ -537,6 +538,7 @@ double MainWindow::impulseScale(const Model& model, const Settings& settings) co
 
 void MainWindow::onSceneLoaded(ModelPtr model, pegsim::Settings settings, QString name,
                                QString file, FramePtr initial) {
+  last_warnings_.clear();  // reportWarnings follows if this scene has any
   stopComparing();
   run_plots_.reset();
   run_.reset();
@@ -979,6 +981,26 @@ void MainWindow::reportError(const QString& file, const QString& message) {
         this, "pegsim",
         QString("Cannot open %1\n\n%2").arg(QFileInfo(file).fileName(), last_error_));
   emit openFailed(file, last_error_);
+}
+
+// Not modal: the scene is loaded and runs; the warnings say what may spoil it.
+void MainWindow::reportWarnings(const QString& file, const QStringList& warnings) {
+  last_warnings_ = warnings;
+  for (const QString& w : warnings)
+    std::fprintf(stderr, "pegsim: %s: warning: %s\n", file.toLocal8Bit().constData(),
+                 w.toLocal8Bit().constData());
+  if (!interactive_) return;
+  auto* box =
+      new QMessageBox(QMessageBox::Warning, "pegsim",
+                      QString("%1 loaded with %2:\n\n%3")
+                          .arg(QFileInfo(file).fileName(),
+                               warnings.size() == 1 ? QString("a warning")
+                                                    : QString("%1 warnings").arg(warnings.size()),
+                               warnings.join("\n\n")),
+                      QMessageBox::Close, this);
+  box->setAttribute(Qt::WA_DeleteOnClose);
+  box->setModal(false);
+  box->show();
 }
 
 void MainWindow::exportView() {

@@ -105,6 +105,7 @@ class MainWindow : public QMainWindow {
   const FrameSource* source() const;
   bool replaying() const { return run_ != nullptr; }
   QString lastError() const { return last_error_; }
+  QStringList lastWarnings() const { return last_warnings_; }  // of the scene last loaded
   QString currentFile() const { return file_; }
 
  signals:
@@ -190,6 +191,8 @@ class MainWindow : public QMainWindow {
   int selected_joint_ = -1;
   QString file_;
   QString last_error_;
+  QStringList last_warnings_;
+  void reportWarnings(const QString& file, const QStringList& warnings);
 };
 
 }  // namespace pegsim::gui
