@@ -1,5 +1,6 @@
 #include "io/mesh_file.hpp"
 
+#include <assimp/material.h>
 #include <assimp/postprocess.h>
 #include <assimp/scene.h>
 #include <assimp/Importer.hpp>
@@ -55,9 +56,13 @@ void collect(const aiScene& scene, const aiNode& node, const aiMatrix4x4& above,
   const aiMatrix4x4 placed = above * node.mTransformation;
   // A mirroring transform (or scale) turns the triangles' winding inside out.
   const bool flip = (placed.Determinant() < 0.0) != (scale.prod() < 0.0);
+  // Normals turn by the inverse transpose of the placement and the scale.
+  aiMatrix3x3 turn(placed);
+  turn.Inverse().Transpose();
   for (unsigned m = 0; m < node.mNumMeshes; ++m) {
     const aiMesh& mesh = *scene.mMeshes[node.mMeshes[m]];
     std::vector<Vec3> corners;
+    VisualMesh::Part look;
     for (unsigned f = 0; f < mesh.mNumFaces; ++f) {
       const aiFace& face = mesh.mFaces[f];
       if (face.mNumIndices != 3) continue;  // points and lines bound no volume
@@ -65,12 +70,37 @@ void collect(const aiScene& scene, const aiNode& node, const aiMatrix4x4& above,
         const aiVector3D v = placed * mesh.mVertices[face.mIndices[k]];
         corners.push_back(scale.cwiseProduct(Vec3(v.x, v.y, v.z)));
       }
+      const std::size_t c = corners.size() - 3;
+      const Vec3 flat =
+          (corners[c + 1] - corners[c]).cross(corners[c + 2] - corners[c]).normalized() *
+          (flip ? -1.0 : 1.0);
+      for (unsigned k = 0; k < 3; ++k) {
+        Vec3 n = flat;
+        if (mesh.HasNormals()) {
+          const aiVector3D a = turn * mesh.mNormals[face.mIndices[k]];
+          const Vec3 given = Vec3(a.x, a.y, a.z).cwiseQuotient(scale);
+          if (given.norm() > 0.0 && given.allFinite()) n = given.normalized();
+        }
+        look.corners.push_back(corners[c + std::size_t(flip ? 2 - k : k)]);
+        look.normals.push_back(n);
+      }
+      if (flip) std::swap(look.normals[c], look.normals[c + 2]);
     }
     if (corners.empty()) continue;
     TriangleMesh part;
     part.name = mesh.mName.length > 0 ? mesh.mName.C_Str() : node.mName.C_Str();
     weld(corners, flip, part);
-    if (!part.triangles.empty()) out.parts.push_back(std::move(part));
+    if (part.triangles.empty()) continue;
+    out.parts.push_back(std::move(part));
+    // A material the file names (not the importer's stand-in) gives the part its colour.
+    const aiMaterial* material =
+        mesh.mMaterialIndex < scene.mNumMaterials ? scene.mMaterials[mesh.mMaterialIndex] : nullptr;
+    aiColor4D diffuse;
+    if (material && material->GetName() != aiString(AI_DEFAULT_MATERIAL_NAME) &&
+        material->Get(AI_MATKEY_COLOR_DIFFUSE, diffuse) == AI_SUCCESS)
+      look.color = {std::clamp(diffuse.r, 0.0f, 1.0f), std::clamp(diffuse.g, 0.0f, 1.0f),
+                    std::clamp(diffuse.b, 0.0f, 1.0f), 1.0f};
+    out.visual.push_back(std::move(look));
   }
   for (unsigned c = 0; c < node.mNumChildren; ++c)
     collect(scene, *node.mChildren[c], placed, scale, out);

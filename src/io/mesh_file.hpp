@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <vector>
 
+#include "engine/core/visual_mesh.hpp"
 #include "engine/geometry/triangle_mesh.hpp"
 
 namespace pegsim {
@@ -16,6 +17,9 @@ constexpr std::uintmax_t kMaxMeshFileBytes = 256u << 20;
 
 struct MeshFile {
   std::vector<TriangleMesh> parts;  // each with at least one triangle
+  // The same parts as drawn: triangles as the file gives them (unwelded), the file's normals
+  // (or each triangle's), and its material's diffuse colour where it names one.
+  std::vector<VisualMesh::Part> visual;
 };
 
 // Throws SceneError naming the file: missing, not a regular file, larger than kMaxMeshFileBytes,

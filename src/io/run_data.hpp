@@ -3,6 +3,7 @@
 
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -55,6 +56,7 @@ struct RunBody {
   FrictionEllipse friction_ellipse;  // /bodies/friction_ellipse (isotropic when absent)
   SupportFriction support;           // /bodies/support_friction (none when absent)
   VolumetricLayer layer;             // /bodies/volumetric_layer (the defaults when absent)
+  std::shared_ptr<const VisualMesh> visual;  // /bodies/visual_* (none when absent)
 };
 
 // Everything that does not change from frame to frame.

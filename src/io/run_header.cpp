@@ -86,6 +86,7 @@ RunHeader make_run_header(const Scene& scene, const Model& model, const Settings
     rb.friction_ellipse = b.friction_ellipse;
     rb.support = b.support;
     rb.layer = b.layer;
+    rb.visual = b.visual;
     h.bodies.push_back(std::move(rb));
   }
   h.joints = model.joints;
@@ -173,6 +174,7 @@ Model build_model(const RunHeader& header, const std::string& origin) {
     b.friction_ellipse = rb.friction_ellipse;
     b.support = rb.support;
     b.layer = rb.layer;
+    b.visual = rb.visual;
     m.bodies.push_back(std::move(b));
   }
   for (const Joint& j : header.joints)

@@ -194,6 +194,41 @@ void write_parts(hid_t id, const std::vector<RunBody>& bodies) {
                     {face_vertices.size()}, face_vertices.data());
 }
 
+// Model files' surfaces (only in files with a body that has one): body i owns visual parts
+// [visual_part_offset[i], ...+1); part k its corners [visual_corner_offset[k], ...+1) of
+// visual_corners (three per triangle) and visual_normals, its colour visual_color[k].
+void write_visuals(hid_t id, const std::vector<RunBody>& bodies) {
+  bool any = false;
+  for (const RunBody& b : bodies) any |= b.visual != nullptr;
+  if (!any) return;
+  std::vector<std::int64_t> part_offset{0}, corner_offset{0};
+  std::vector<double> corners, normals;
+  std::vector<float> color;
+  for (const RunBody& b : bodies) {
+    const std::size_t parts = b.visual ? b.visual->parts.size() : 0;
+    for (std::size_t k = 0; k < parts; ++k) {
+      const VisualMesh::Part& p = b.visual->parts[k];
+      for (std::size_t c = 0; c < p.corners.size(); ++c) {
+        corners.insert(corners.end(), {p.corners[c].x(), p.corners[c].y(), p.corners[c].z()});
+        normals.insert(normals.end(), {p.normals[c].x(), p.normals[c].y(), p.normals[c].z()});
+      }
+      corner_offset.push_back(corner_offset.back() + static_cast<std::int64_t>(p.corners.size()));
+      color.insert(color.end(), p.color.begin(), p.color.end());
+    }
+    part_offset.push_back(part_offset.back() + static_cast<std::int64_t>(parts));
+  }
+  const hsize_t n = bodies.size(), np = color.size() / 4, nc = corners.size() / 3;
+  h5::write_dataset(id, "visual_part_offset", H5T_NATIVE_INT64, H5T_STD_I64LE, {n + 1},
+                    part_offset.data());
+  h5::write_dataset(id, "visual_corner_offset", H5T_NATIVE_INT64, H5T_STD_I64LE, {np + 1},
+                    corner_offset.data());
+  h5::write_dataset(id, "visual_corners", H5T_NATIVE_DOUBLE, H5T_IEEE_F64LE, {nc, 3},
+                    corners.data());
+  h5::write_dataset(id, "visual_normals", H5T_NATIVE_DOUBLE, H5T_IEEE_F64LE, {nc, 3},
+                    normals.data());
+  h5::write_dataset(id, "visual_color", H5T_NATIVE_FLOAT, H5T_IEEE_F32LE, {np, 4}, color.data());
+}
+
 void write_bodies(hid_t file, const std::vector<RunBody>& bodies) {
   h5::Handle g = make_group(file, "/bodies");
   const hid_t id = g.get();
@@ -262,6 +297,7 @@ void write_bodies(hid_t file, const std::vector<RunBody>& bodies) {
   h5::write_dataset(id, "no_collide", H5T_NATIVE_INT32, H5T_STD_I32LE, {no_collide.size() / 2, 2},
                     no_collide.data());
   write_parts(id, bodies);
+  write_visuals(id, bodies);
   h5::write_dataset(id, "appear_time", H5T_NATIVE_DOUBLE, H5T_IEEE_F64LE, {n}, appear_time.data());
   h5::write_dataset(id, "shell", H5T_NATIVE_DOUBLE, H5T_IEEE_F64LE, {n, 3}, shell.data());
   h5::write_dataset(id, "shell_matrices", H5T_NATIVE_DOUBLE, H5T_IEEE_F64LE, {n, 18},
@@ -338,6 +374,46 @@ void read_parts(hid_t id, std::vector<RunBody>& bodies) {
       }
       bodies[i].parts.push_back(std::move(p));
     }
+}
+
+// The datasets of write_visuals, when the file has them.
+void read_visuals(hid_t id, std::vector<RunBody>& bodies) {
+  if (H5Lexists(id, "visual_part_offset", H5P_DEFAULT) <= 0) return;
+  std::vector<hsize_t> shape;
+  const auto part_offset =
+      h5::read_all<std::int64_t>(id, "visual_part_offset", H5T_NATIVE_INT64, 1);
+  const auto color = h5::read_all<float>(id, "visual_color", H5T_NATIVE_FLOAT, 2, &shape);
+  if (shape[1] != 4) throw Failure("/bodies/visual_color: expected 4 columns (RGBA)");
+  const std::size_t np = color.size() / 4;
+  check_offsets(part_offset, bodies.size() + 1, static_cast<std::int64_t>(np),
+                "visual_part_offset");
+  const auto corners = h5::read_all<double>(id, "visual_corners", H5T_NATIVE_DOUBLE, 2, &shape);
+  if (shape[1] != 3) throw Failure("/bodies/visual_corners: expected 3 columns");
+  const auto normals = h5::read_all<double>(id, "visual_normals", H5T_NATIVE_DOUBLE, 2, &shape);
+  if (normals.size() != corners.size())
+    throw Failure("/bodies/visual_normals: expected one row per corner of visual_corners");
+  const auto corner_offset =
+      h5::read_all<std::int64_t>(id, "visual_corner_offset", H5T_NATIVE_INT64, 1);
+  check_offsets(corner_offset, np + 1, static_cast<std::int64_t>(corners.size() / 3),
+                "visual_corner_offset");
+  for (std::size_t k = 0; k < np; ++k)
+    if ((corner_offset[k + 1] - corner_offset[k]) % 3 != 0)
+      throw Failure("/bodies/visual_corner_offset: expected three corners per triangle (part " +
+                    std::to_string(k) + ")");
+  for (std::size_t i = 0; i < bodies.size(); ++i) {
+    if (part_offset[i] == part_offset[i + 1]) continue;
+    auto visual = std::make_shared<VisualMesh>();
+    for (std::int64_t k = part_offset[i]; k < part_offset[i + 1]; ++k) {
+      VisualMesh::Part p;
+      for (std::int64_t c = corner_offset[k]; c < corner_offset[k + 1]; ++c) {
+        p.corners.emplace_back(corners[3 * c], corners[3 * c + 1], corners[3 * c + 2]);
+        p.normals.emplace_back(normals[3 * c], normals[3 * c + 1], normals[3 * c + 2]);
+      }
+      for (int j = 0; j < 4; ++j) p.color[std::size_t(j)] = color[4 * k + j];
+      visual->parts.push_back(std::move(p));
+    }
+    bodies[i].visual = std::move(visual);
+  }
 }
 
 std::vector<RunBody> read_bodies(hid_t file) {
@@ -530,6 +606,7 @@ std::vector<RunBody> read_bodies(hid_t file) {
     bodies[a].no_collide.push_back(c);
   }
   read_parts(id, bodies);
+  read_visuals(id, bodies);
   return bodies;
 }
 

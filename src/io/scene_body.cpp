@@ -282,6 +282,7 @@ SceneBody parse_body(const JsonNode& b, const std::filesystem::path& base_dir, i
   body.name = b.at("name", "a non-empty body name").string("a non-empty body name");
   const SceneShape shape = parse_shape(b.at("shape", "a shape object"), base_dir, dimension);
   body.shape = shape.shape;
+  body.visual = shape.visual;
   out.warnings = shape.warnings;
   const bool plane =
       shape.shape.kind == ShapeKind::Plane || shape.shape.kind == ShapeKind::HalfPlane;
@@ -330,7 +331,15 @@ SceneBody parse_body(const JsonNode& b, const std::filesystem::path& base_dir, i
   if (auto n = b.find("mu")) body.mu = n->non_negative("a friction coefficient >= 0");
   if (auto n = b.find("torsion_radius"))
     body.torsion_radius = n->non_negative("a torsional friction radius >= 0 in m");
-  if (auto n = b.find("color")) body.color = color(*n);
+  if (auto n = b.find("color")) {
+    body.color = color(*n);
+    // The scene's colour wins over the model file's materials.
+    if (body.visual) {
+      auto plain = std::make_shared<VisualMesh>(*body.visual);
+      for (VisualMesh::Part& part : plain->parts) part.color[3] = 0.0f;
+      body.visual = std::move(plain);
+    }
+  }
   if (auto n = b.find("visible")) body.visible = n->boolean();
   if (auto n = b.find("no_collide")) out.no_collide = no_collide(*n);
   if (auto n = b.find("appear_time")) body.appear_time = n->non_negative("a time >= 0 in s");

@@ -210,6 +210,11 @@ SceneShape parse_mesh_shape(const JsonNode& s, const std::filesystem::path& base
   // Re-centred on the centroid, so that the body's position is its centre of mass.
   out.shift = out.unit.centroid;
   out.unit.centroid = Vec3::Zero();
+  auto visual = std::make_shared<VisualMesh>();
+  visual->parts = std::move(mesh.visual);
+  for (VisualMesh::Part& part : visual->parts)
+    for (Vec3& c : part.corners) c -= out.shift;
+  out.visual = std::move(visual);
   if (out.shape.kind == ShapeKind::Compound) {
     Compound moved = *out.shape.compound;
     for (CompoundPart& p : moved.parts) p.position -= out.shift;

@@ -2,11 +2,13 @@
 #pragma once
 
 #include <filesystem>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "engine/core/shape.hpp"
+#include "engine/core/visual_mesh.hpp"
 #include "engine/geometry/mass_properties.hpp"
 #include "io/json_node.hpp"
 
@@ -21,7 +23,8 @@ struct SceneShape {
   // A mesh that bounds no volume (open, not a manifold): why, naming the file. `unit` is then
   // its collision geometry's, which a static body, or one given its mass and inertia, may use.
   std::string mass_defect;
-  std::vector<std::string> warnings;  // e.g. a non-convex mesh collided with as its hull
+  std::vector<std::string> warnings;         // e.g. a non-convex mesh collided with as its hull
+  std::shared_ptr<const VisualMesh> visual;  // a model file's surface, re-centred as the shape
 };
 
 // Meshes, hulls and polygons come back re-centred on their centroid, so the body position is

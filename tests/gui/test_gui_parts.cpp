@@ -2,6 +2,8 @@
 // the display check.
 #include <gtest/gtest.h>
 
+#include <filesystem>
+
 #include <cmath>
 #include <cstdlib>
 #include <numbers>
@@ -186,6 +188,21 @@ TEST(LiveHistory, KeepsTheLastCapacityFrames) {
   h.set_capacity(1);
   ASSERT_EQ(h.count(), 1);
   EXPECT_EQ(h.frame(0)->step, 4);
+}
+
+// A model file's part is drawn as the file gives it: its corners in order, each with its normal.
+TEST(FlatMesh, AModelFilesPartKeepsItsCornersAndNormals) {
+  const Scene s = parse_scene(
+      R"({"bodies": [{"name": "l", "shape": {"type": "mesh", "file": "l_two_objects.obj"}}]})",
+      "l.json", std::filesystem::path(PEGSIM_SOURCE_DIR) / "tests" / "io" / "data" / "meshes");
+  const VisualMesh::Part& part = s.model.bodies[0].visual->parts.at(1);
+  const FlatMesh m = flat_mesh(part);
+  ASSERT_EQ(m.vertex_count(), int(part.corners.size()));
+  for (int i = 0; i < m.vertex_count(); ++i)
+    for (int k = 0; k < 3; ++k) {
+      EXPECT_EQ(m.positions[std::size_t(3 * i + k)], float(part.corners[std::size_t(i)][k]));
+      EXPECT_EQ(m.normals[std::size_t(3 * i + k)], float(part.normals[std::size_t(i)][k]));
+    }
 }
 
 TEST(FlatMesh, EveryTriangleCarriesItsOutwardFaceNormal) {

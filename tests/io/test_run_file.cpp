@@ -1104,6 +1104,45 @@ TEST(RunFile, AppearTimesAreStoredAndReplayed) {
 // Under the volumetric model each contact's common volume, its rate and its torsional impulse
 // are recorded, the bodies' layers in /bodies/volumetric_layer, and the run replays exactly; a
 // layer with a negative stiffness is refused by name.
+// A body from a model file replays without the file: its collision hull and its drawn surface
+// (corners, normals, colours) are in the run file, bit for bit.
+TEST(RunFile, MeshBodiesKeepTheirSurface) {
+  const fs::path file = fresh("mesh.h5");
+  const Scene sc = parse_scene(R"({"bodies": [
+      {"name": "ground", "shape": {"type": "plane"}},
+      {"name": "l", "shape": {"type": "mesh", "file": "l_two_objects.obj"}, "position": [0, 0, 0.6]}]})",
+                               "mesh.json", fs::path(PEGSIM_SOURCE_DIR) / "tests/io/data/meshes");
+  ASSERT_TRUE(sc.model.bodies[1].visual);
+  {
+    Simulator sim(sc.model, sc.initial, sc.settings);
+    RunWriter writer(file, make_run_header(sc, sim.model(), sim.settings(), "test"), sim.state());
+    sim.add_observer(&writer);
+    for (int k = 0; k < 10; ++k) ASSERT_FALSE(sim.step().failed);
+    writer.close();
+  }
+  {
+    RunReader reader(file);
+    EXPECT_FALSE(reader.model().bodies[0].visual);
+    const auto& got = reader.model().bodies[1].visual;
+    const auto& want = sc.model.bodies[1].visual;
+    ASSERT_TRUE(got);
+    ASSERT_EQ(got->parts.size(), want->parts.size());
+    for (std::size_t k = 0; k < got->parts.size(); ++k) {
+      EXPECT_EQ(got->parts[k].corners, want->parts[k].corners);
+      EXPECT_EQ(got->parts[k].normals, want->parts[k].normals);
+      EXPECT_EQ(got->parts[k].color, want->parts[k].color);
+    }
+  }
+  expect_exact_replay(file);
+  const fs::path bad = broken_copy(file, "mesh_bad.h5", [](hid_t f) {
+    const hid_t d = H5Dopen2(f, "/bodies/visual_corner_offset", H5P_DEFAULT);
+    const std::int64_t offsets[3] = {0, 35, 72};
+    H5Dwrite(d, H5T_NATIVE_INT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, offsets);
+    H5Dclose(d);
+  });
+  expect_bad(bad, "/bodies/visual_corner_offset: expected three corners per triangle (part 0)");
+}
+
 // A block held on a 20 degree slope by its bristles (k_s 1e4 N/m): each frame's contact keeps
 // the stretch at the end of its step, which settles at m g sin 20 / k_s down the slope.
 TEST(RunFile, VolumetricBristleStretchesAreStoredPerContact) {

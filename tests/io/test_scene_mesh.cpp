@@ -4,6 +4,7 @@
 // formats (Debian's assimp-testmodels).
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -75,6 +76,49 @@ TEST(SceneMesh, AnLCollidesAsItsHullOrAsItsParts) {
   EXPECT_EQ(s.compound->parts.size(), 2u);
   EXPECT_TRUE(parts.warnings.empty());
   EXPECT_NEAR(parts.model.bodies[0].inertia(2, 2), izz, 1e-12);
+}
+
+// The view draws the file's own surface: per part its triangles with outward normals, in the
+// colour of the part's material; a file without materials, or a body given a colour, draws in
+// the body's colour.
+TEST(SceneMesh, TheFilesSurfaceIsKeptToDraw) {
+  const Scene two = scene_with(
+      R"({"name": "l", "shape": {"type": "mesh", "file": "l_two_objects.obj"}, "density": 1})");
+  const Body& b = two.model.bodies[0];
+  ASSERT_TRUE(b.visual);
+  ASSERT_EQ(b.visual->parts.size(), 2u);
+  const std::array<float, 4> steel{0.8f, 0.2f, 0.1f, 1.0f}, paint{0.1f, 0.3f, 0.9f, 1.0f};
+  EXPECT_EQ(b.visual->parts[0].color, steel);
+  EXPECT_EQ(b.visual->parts[1].color, paint);
+  for (const VisualMesh::Part& p : b.visual->parts) {
+    ASSERT_EQ(p.corners.size(), 36u);  // a box's 12 triangles
+    ASSERT_EQ(p.normals.size(), 36u);
+    Vec3 centre = Vec3::Zero();
+    for (const Vec3& c : p.corners) centre += c / 36.0;
+    for (std::size_t t = 0; t < 36; t += 3) {
+      const Vec3 n = (p.corners[t + 1] - p.corners[t]).cross(p.corners[t + 2] - p.corners[t]);
+      EXPECT_GT(n.dot(p.corners[t] - centre), 0.0);  // counter-clockwise from outside
+      for (std::size_t k = t; k < t + 3; ++k) {
+        EXPECT_NEAR(p.normals[k].norm(), 1.0, 1e-12);
+        EXPECT_GT(p.normals[k].dot(n), 0.0);
+      }
+    }
+  }
+  // Re-centred with the body: the long arm's corner (0, 0, 0) at minus the centroid.
+  bool corner = false;
+  for (const Vec3& c : b.visual->parts[0].corners)
+    corner |= (c + Vec3(5.0 / 6.0, 5.0 / 6.0, 0.5)).norm() < 1e-12;
+  EXPECT_TRUE(corner);
+  const Scene plain = scene_with(
+      R"({"name": "l", "shape": {"type": "mesh", "file": "l_one_object.obj"}, "density": 1})");
+  ASSERT_TRUE(plain.model.bodies[0].visual);
+  EXPECT_EQ(plain.model.bodies[0].visual->parts[0].color[3], 0.0f);
+  const Scene coloured = scene_with(
+      R"({"name": "l", "shape": {"type": "mesh", "file": "l_two_objects.obj"}, "density": 1, "color": "#ff0000"})");
+  for (const VisualMesh::Part& p : coloured.model.bodies[0].visual->parts)
+    EXPECT_EQ(p.color[3], 0.0f);
+  EXPECT_FALSE(
+      scene_with(R"({"name": "c", "shape": {"type": "cube", "edge": 1}})").model.bodies[0].visual);
 }
 
 // Coincident corners of an STL's facets are welded into a closed tetrahedron; "unit" and "scale"

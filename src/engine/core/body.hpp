@@ -5,11 +5,13 @@
 
 #include <array>
 #include <limits>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "engine/core/math.hpp"
 #include "engine/core/shape.hpp"
+#include "engine/core/visual_mesh.hpp"
 
 namespace pegsim {
 
@@ -103,7 +105,8 @@ struct Body {
   SupportFriction support;           // planar bodies
   std::array<float, 4> color{0.7f, 0.7f, 0.7f, 1.0f};  // RGBA in [0, 1]
   bool visible = true;
-  std::vector<int> no_collide;  // indices of bodies this one never collides with
+  std::shared_ptr<const VisualMesh> visual;  // drawn in place of the shape; null: the shape
+  std::vector<int> no_collide;               // indices of bodies this one never collides with
   // Time at which the body enters the run (thesis §5.2.3-5.2.4: one body poured every 0.25 s).
   // Before it the body is absent: it keeps its initial pose and twist without moving and takes
   // part in no broad phase, contact or overlap.

@@ -23,6 +23,17 @@ FlatMesh flat_mesh(const Polytope& polytope) {
   return m;
 }
 
+FlatMesh flat_mesh(const VisualMesh::Part& part) {
+  FlatMesh m;
+  m.positions.reserve(3 * part.corners.size());
+  m.normals.reserve(3 * part.normals.size());
+  for (std::size_t i = 0; i < part.corners.size(); ++i) {
+    for (int k = 0; k < 3; ++k) m.positions.push_back(float(part.corners[i][k]));
+    for (int k = 0; k < 3; ++k) m.normals.push_back(float(part.normals[i][k]));
+  }
+  return m;
+}
+
 void ColoredVertices::add(const Vec3& p, const Rgb& c) {
   positions.insert(positions.end(), {float(p.x()), float(p.y()), float(p.z())});
   colors.insert(colors.end(), c.begin(), c.end());

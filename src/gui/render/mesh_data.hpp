@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "engine/core/shape.hpp"
+#include "engine/core/visual_mesh.hpp"
 #include "gui/render/sketch.hpp"
 
 namespace pegsim::gui {
@@ -16,6 +17,8 @@ struct FlatMesh {
 };
 
 FlatMesh flat_mesh(const Polytope& polytope);
+// A model file's part as drawn: its corners and their normals as given.
+FlatMesh flat_mesh(const VisualMesh::Part& part);
 
 // The polytope's feature edges (faces meeting at more than `min_angle` radians; a tessellated
 // cylinder's sides are not outlined) as segments just outside its surface, so that drawn with

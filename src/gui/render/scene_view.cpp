@@ -263,6 +263,24 @@ void SceneView::buildBodies() {
 void SceneView::buildShape(Qt3DCore::QEntity* e, const Body& body, const QColor& color, double z) {
   const DrawnExtent extent = drawn_extent(scene_size_);  // of unbounded shapes, as picked
   const double tile = 2.0 * extent.half_width;
+  if (body.visual && !body.shape.planar()) {
+    // A model file's own surface, each part in the file's colour or else the body's.
+    for (const VisualMesh::Part& part : body.visual->parts) {
+      auto* child = new Qt3DCore::QEntity(e);
+      child->addComponent(make_flat_mesh_renderer(flat_mesh(part), child));
+      if (part.color[3] > 0.0f) {
+        auto* material = new Qt3DExtras::QPhongMaterial(child);
+        material->setDiffuse(QColor::fromRgbF(part.color[0], part.color[1], part.color[2]));
+        material->setSpecular(QColor(40, 40, 40));
+        material->setShininess(20.0f);
+        child->addComponent(material);
+      } else {
+        const auto materials = e->componentsOfType<Qt3DRender::QMaterial>();
+        if (!materials.isEmpty()) child->addComponent(materials.first());
+      }
+    }
+    return;
+  }
   switch (body.shape.kind) {
     case ShapeKind::Sphere: {
       auto* mesh = new Qt3DExtras::QSphereMesh(e);
