@@ -111,10 +111,34 @@ SceneShape poly_mesh(const JsonNode& file, const std::filesystem::path& path, co
   return out;
 }
 
+// What the body looks like, moved with the shape by `shift`: the "visual" file when the shape
+// names one (a detailed surface over a coarse collision mesh, in the same frame, scale and
+// unit), else `own`, the collision file's surface (none for a .poly file).
+std::shared_ptr<const VisualMesh> visual_of(const JsonNode& s,
+                                            const std::filesystem::path& base_dir,
+                                            const Vec3& scale, const Vec3& shift,
+                                            std::vector<VisualMesh::Part> own) {
+  auto visual = std::make_shared<VisualMesh>();
+  visual->parts = std::move(own);
+  if (auto n = s.find("visual")) {
+    const char* what = "a path to a model file to draw (any format Assimp reads)";
+    const std::filesystem::path look = n->string(what);
+    try {
+      visual->parts = read_mesh_file(look.is_absolute() ? look : base_dir / look, scale).visual;
+    } catch (const SceneError& e) {
+      n->fail(std::string("a readable mesh file to draw (") + e.what() + ")");
+    }
+  }
+  if (visual->parts.empty()) return nullptr;
+  for (VisualMesh::Part& part : visual->parts)
+    for (Vec3& c : part.corners) c -= shift;
+  return visual;
+}
+
 }  // namespace
 
 SceneShape parse_mesh_shape(const JsonNode& s, const std::filesystem::path& base_dir) {
-  s.allow_only({"type", "file", "scale", "unit", "collision"});
+  s.allow_only({"type", "file", "scale", "unit", "collision", "visual"});
   const JsonNode file = s.at("file", kFile);
   const std::filesystem::path given = file.string(kFile);
   const std::filesystem::path path = given.is_absolute() ? given : base_dir / given;
@@ -127,7 +151,9 @@ SceneShape parse_mesh_shape(const JsonNode& s, const std::filesystem::path& base
   }
   if (given.extension() == ".poly") {
     if (parts) s.at("collision", kCollision).fail("\"hull\": a .poly file is one convex part");
-    return poly_mesh(file, path, scale);
+    SceneShape out = poly_mesh(file, path, scale);
+    out.visual = visual_of(s, base_dir, scale, out.shift, {});
+    return out;
   }
   MeshFile mesh;
   try {
@@ -210,11 +236,7 @@ SceneShape parse_mesh_shape(const JsonNode& s, const std::filesystem::path& base
   // Re-centred on the centroid, so that the body's position is its centre of mass.
   out.shift = out.unit.centroid;
   out.unit.centroid = Vec3::Zero();
-  auto visual = std::make_shared<VisualMesh>();
-  visual->parts = std::move(mesh.visual);
-  for (VisualMesh::Part& part : visual->parts)
-    for (Vec3& c : part.corners) c -= out.shift;
-  out.visual = std::move(visual);
+  out.visual = visual_of(s, base_dir, scale, out.shift, std::move(mesh.visual));
   if (out.shape.kind == ShapeKind::Compound) {
     Compound moved = *out.shape.compound;
     for (CompoundPart& p : moved.parts) p.position -= out.shift;

@@ -119,6 +119,28 @@ TEST(SceneMesh, TheFilesSurfaceIsKeptToDraw) {
     EXPECT_EQ(p.color[3], 0.0f);
   EXPECT_FALSE(
       scene_with(R"({"name": "c", "shape": {"type": "cube", "edge": 1}})").model.bodies[0].visual);
+
+  // A separate file to draw, in the collision file's frame: the L over a tetrahedron, moved with
+  // the tetrahedron's centroid (1/4, 1/4, 1/4); a .poly cube drawn as the L the same way.
+  const Scene over = scene_with(
+      R"({"name": "t", "shape": {"type": "mesh", "file": "tetra.stl", "visual": "l_two_objects.obj"}})");
+  ASSERT_EQ(over.model.bodies[0].visual->parts.size(), 2u);
+  EXPECT_EQ(over.model.bodies[0].shape.polytope->vertices.size(), 4u);
+  bool moved = false;
+  for (const Vec3& c : over.model.bodies[0].visual->parts[0].corners)
+    moved |= (c + Vec3::Constant(0.25)).norm() < 1e-12;
+  EXPECT_TRUE(moved);
+  const std::filesystem::path cube =
+      std::filesystem::path(PEGSIM_SOURCE_DIR) / "resources" / "meshes" / "cube.poly";
+  const Scene poly = scene_with(R"({"name": "c", "shape": {"type": "mesh", "file": ")" +
+                                cube.string() + R"(", "visual": "l_one_object.obj"}})");
+  ASSERT_TRUE(poly.model.bodies[0].visual);
+  EXPECT_EQ(poly.model.bodies[0].visual->parts.size(), 1u);
+  EXPECT_NE(
+      error_of(
+          R"({"name": "t", "shape": {"type": "mesh", "file": "tetra.stl", "visual": "none.obj"}})")
+          .find("/bodies/0/shape/visual: expected a readable mesh file to draw ("),
+      std::string::npos);
 }
 
 // Coincident corners of an STL's facets are welded into a closed tetrahedron; "unit" and "scale"
