@@ -9,6 +9,7 @@
 #include <cmath>
 #include <numbers>
 
+#include "counted_points.hpp"
 #include "engine/geometry/builders.hpp"
 #include "engine/geometry/intersection_properties.hpp"
 #include "engine/geometry/random_points.hpp"
@@ -96,34 +97,6 @@ TEST(BallPolytopeIntersection, CornersEdgesAndFacesCutTheBallIntoItsOctantQuarte
   }
 }
 
-// Volume, centroid and inertia of {x in ball : in_box(x)} by counting random points.
-IntersectionProperties count(const Polytope& box, const BodyState& at, const Vec3& centre, double R,
-                             int n) {
-  const std::vector<Vec3> unit = random_points_3d(5, n, 1.0);
-  const double cell = 8.0 * R * R * R / n;
-  double volume = 0.0;
-  Vec3 first = Vec3::Zero();
-  Mat3 second = Mat3::Zero();
-  for (const Vec3& u : unit) {
-    const Vec3 r = R * u;
-    if (r.norm() > R) continue;
-    const Vec3 local = at.orientation.conjugate() * (centre + r - at.position);
-    bool in = true;
-    for (const Polytope::Face& f : box.faces) in &= f.normal.dot(local) <= f.offset;
-    if (!in) continue;
-    volume += cell;
-    first += cell * r;
-    second += cell * r * r.transpose();
-  }
-  IntersectionProperties out;
-  out.volume = volume;
-  const Vec3 c = first / volume;
-  out.centroid = centre + c;
-  const Mat3 spread = second - volume * c * c.transpose();
-  out.inertia = spread.trace() * Mat3::Identity() - spread;
-  return out;
-}
-
 // A ball over a tetrahedron's corner region, in general position (three faces, two edges and a
 // vertex inside the ball).
 TEST(BallPolytopeIntersection, AGeneralCutAgreesWithCountedPointsAndWithItsGradient) {
@@ -136,7 +109,14 @@ TEST(BallPolytopeIntersection, AGeneralCutAgreesWithCountedPointsAndWithItsGradi
   IntersectionWorkspace w;
   const IntersectionProperties p = polytope_sphere_intersection_properties(solid, at, centre, R, w);
   ASSERT_FALSE(p.empty());
-  const IntersectionProperties counted = count(solid, at, centre, R, 2'000'000);
+  const IntersectionProperties counted = count(
+      [&](const Vec3& x) {
+        const Vec3 local = at.orientation.conjugate() * (x - at.position);
+        for (const Polytope::Face& f : solid.faces)
+          if (f.normal.dot(local) > f.offset) return false;
+        return (x - centre).norm() <= R;
+      },
+      centre, Vec3::Constant(R), 2'000'000);
   EXPECT_NEAR(p.volume, counted.volume, 0.01 * counted.volume);
   EXPECT_LE((p.centroid - counted.centroid).norm(), 0.01 * std::cbrt(counted.volume));
   EXPECT_LE((p.inertia - counted.inertia).norm(), 0.02 * counted.inertia.norm());

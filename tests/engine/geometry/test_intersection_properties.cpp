@@ -10,6 +10,7 @@
 #include <numbers>
 #include <tuple>
 
+#include "counted_points.hpp"
 #include "engine/geometry/builders.hpp"
 #include "engine/geometry/intersection_properties.hpp"
 #include "engine/geometry/random_points.hpp"
@@ -27,32 +28,6 @@ std::function<bool(const Vec3&)> inside(const Polytope& p, const BodyState& at) 
       if (f.normal.dot(local) > f.offset) return false;
     return true;
   };
-}
-
-// Volume, centroid and inertia of {x in box : in(x)} by counting random points of the box
-// (centre, half extents): an estimate independent of the clipping and the cap formulas.
-IntersectionProperties count(const std::function<bool(const Vec3&)>& in, const Vec3& centre,
-                             const Vec3& half, int n) {
-  const std::vector<Vec3> unit = random_points_3d(7, n, 1.0);
-  const double cell = 8.0 * half.prod() / n;
-  double volume = 0.0;
-  Vec3 first = Vec3::Zero();
-  Mat3 second = Mat3::Zero();
-  for (const Vec3& u : unit) {
-    const Vec3 x = centre + half.cwiseProduct(u);
-    if (!in(x)) continue;
-    const Vec3 r = x - centre;
-    volume += cell;
-    first += cell * r;
-    second += cell * r * r.transpose();
-  }
-  IntersectionProperties out;
-  out.volume = volume;
-  const Vec3 c = first / volume;
-  out.centroid = centre + c;
-  const Mat3 spread = second - volume * c * c.transpose();
-  out.inertia = spread.trace() * Mat3::Identity() - spread;
-  return out;
 }
 
 // Within `relative` of the counted volume and centroid, twice that of the inertia (a second
