@@ -1122,8 +1122,9 @@ TEST(RunFile, MeshBodiesKeepTheirSurface) {
   }
   {
     RunReader reader(file);
-    EXPECT_FALSE(reader.model().bodies[0].visual);
-    const auto& got = reader.model().bodies[1].visual;
+    const Model read = reader.model();  // built afresh on each call
+    EXPECT_FALSE(read.bodies[0].visual);
+    const auto& got = read.bodies[1].visual;
     const auto& want = sc.model.bodies[1].visual;
     ASSERT_TRUE(got);
     ASSERT_EQ(got->parts.size(), want->parts.size());

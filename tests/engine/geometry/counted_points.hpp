@@ -12,7 +12,7 @@ namespace pegsim {
 // Volume, centroid and inertia of {x in box : in(x)} by counting random points of the box
 // (centre, half extents): an estimate independent of the clipping and the cap formulas.
 inline IntersectionProperties count(const std::function<bool(const Vec3&)>& in, const Vec3& centre,
-                             const Vec3& half, int n) {
+                                    const Vec3& half, int n) {
   const std::vector<Vec3> unit = random_points_3d(7, n, 1.0);
   const double cell = 8.0 * half.prod() / n;
   double volume = 0.0;
