@@ -27,6 +27,12 @@ SceneShape parse_compound(const JsonNode& s, const CompoundSyntax& syntax) {
     if (type == syntax.not_a_part || type == "compound")
       shape_node.at("type", "").fail(syntax.part_types);
     const SceneShape part = syntax.parse_part(shape_node);
+    // A mesh part is one convex piece, its hull (collision and mass alike).
+    if (part.shape.kind == ShapeKind::Compound)
+      shape_node.at("collision", "")
+          .fail(
+              "\"hull\": a compound's part is one convex piece (give the file's pieces as "
+              "parts of their own, or the body the mesh shape with \"collision\": \"parts\")");
     CompoundPart p{part.shape, Vec3::Zero(), Quat::Identity()};
     syntax.parse_pose(item, p);
     p.position += p.orientation * part.shift;  // a re-centred part stays where it was given

@@ -207,6 +207,12 @@ TEST(SceneMesh, BadFieldsAndFilesAreNamed) {
           R"({"name": "x", "shape": {"type": "mesh", "file": "tetra.stl", "collision": "exact"}})")
           .find("/bodies/0/shape/collision: expected a collision geometry"),
       std::string::npos);
+  EXPECT_NE(
+      error_of(
+          R"({"name": "x", "shape": {"type": "compound", "parts": [{"shape": {"type": "mesh", "file": "l_two_objects.obj", "collision": "parts"}}]}})")
+          .find("/bodies/0/shape/parts/0/shape/collision: expected \"hull\": a compound's part "
+                "is one convex piece"),
+      std::string::npos);
 }
 
 // Real files of several formats from Assimp's own test models: each a closed unit cube, which
