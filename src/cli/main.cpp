@@ -164,6 +164,7 @@ commands:
                                    polyhedra_pour, grasp_2d): --seed N (default 0), --h H
                                    (default 0.01)
   help                 this text
+  --version            the program's version
 
 exit status: 0 success, 1 the run stopped on a failed step, 2 bad input or usage,
 3 out of memory (the input was valid; what it asked for did not fit)
@@ -518,6 +519,10 @@ int main(int argc, char** argv) {
   if (args.empty() || args[0] == "help" || args[0] == "--help" || args[0] == "-h") {
     std::cout << usage();
     return args.empty() ? 2 : 0;
+  }
+  if (args[0] == "--version" || args[0] == "version") {
+    std::cout << "pegsim-cli " << PEGSIM_VERSION << '\n';
+    return 0;
   }
   const std::string command = args[0];
   args.erase(args.begin());

@@ -35,12 +35,17 @@ int main(int argc, char** argv) {
   QStringList keys;
   for (const auto& o : standard_overlays()) keys << QString::fromStdString(o->key());
   const QString usage = command_line_usage().arg(keys.join(", "));
-  // The usage needs no display.
-  for (int i = 1; i < argc; ++i)
+  // The usage and the version need no display.
+  for (int i = 1; i < argc; ++i) {
     if (std::strcmp(argv[i], "--help") == 0 || std::strcmp(argv[i], "-h") == 0) {
       std::printf("%s", usage.toLocal8Bit().constData());
       return 0;
     }
+    if (std::strcmp(argv[i], "--version") == 0) {
+      std::printf("pegsim %s\n", PEGSIM_VERSION);
+      return 0;
+    }
+  }
   // QApplication aborts without a display: say so plainly and let the caller fall back.
   if (const QString why = missing_display_message(argc, argv); !why.isEmpty()) {
     std::fprintf(stderr, "%s\n", why.toLocal8Bit().constData());

@@ -145,6 +145,14 @@ TEST(Cli, BadArgumentsGiveAClearErrorAndStatus2) {
   EXPECT_NE(r.out.find("/no/such/scene.json"), std::string::npos) << r.out;
 }
 
+TEST(Cli, VersionIsTheProjects) {
+  for (const char* flag : {"--version", "version"}) {
+    const Result r = cli(flag);
+    EXPECT_EQ(r.status, 0) << flag;
+    EXPECT_EQ(r.out, std::string("pegsim-cli ") + PEGSIM_VERSION + "\n") << flag;
+  }
+}
+
 // `pegsim-cli COMMAND --help` prints the usage, which holds every command's options.
 TEST(Cli, HelpAfterACommandPrintsTheUsage) {
   for (const char* command : {"run", "validate", "info", "compare-solvers", "experiment"}) {

@@ -183,6 +183,16 @@ TEST(PegsimExecutable, HelpNeedsNoDisplay) {
   }
 }
 
+TEST(PegsimExecutable, VersionNeedsNoDisplay) {
+  QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+  env.remove("DISPLAY");
+  env.remove("WAYLAND_DISPLAY");
+  env.remove("QT_QPA_PLATFORM");
+  const Outcome r = pegsim({"--version"}, env);
+  EXPECT_EQ(r.status, 0) << r.err.toStdString();
+  EXPECT_EQ(r.out, QString("pegsim %1\n").arg(PEGSIM_VERSION));
+}
+
 TEST(PegsimExecutable, BadCommandLineIsAUsageError) {
   const Outcome r = pegsim({"--overlays", "bogus"});
   EXPECT_EQ(r.status, 2);

@@ -18,7 +18,7 @@ QString command_line_usage() {
              "[--plots]\n"
              "              [--select BODY|JOINT] [--compare MODEL|OTHER.h5 [--side-by-side]]\n"
              "              [--screenshot FILE.png [--quit]]\n"
-             "       pegsim --benchmark\n"
+             "       pegsim --benchmark | --version | --help\n"
              "  SCENE.json / RUN.h5   open a scene or a recorded run (default: "
              "cascading_polyhedra)\n"
              "  --steps N             run N steps of the scene\n"
@@ -37,7 +37,8 @@ QString command_line_usage() {
              "  --screenshot FILE     save a PNG of the whole window once ready\n"
              "  --quit                exit after the screenshot\n"
              "  --benchmark           measure the window's responsiveness (stack10), print it, "
-             "exit\n")
+             "exit\n"
+             "  --version             print the program's version, exit\n")
       .replace("%2", contact_models());
 }
 
