@@ -25,6 +25,8 @@ packages=(
   clang-14 libclang-rt-14-dev llvm-14
   # the formatting check (scripts/check-format.sh, .clang-format)
   clang-format-14
+  # packaging: man pages from the programs' help (help2man), the desktop entry's check
+  help2man desktop-file-utils
 )
 
 missing=()

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Builds the Debian package from a build tree (cpack, into a temporary folder: the tree's own
+# files are left alone), unpacks it with dpkg-deb -x into a temporary root, and runs what it
+# installed: pegsim-cli on an installed scene (the mesh scene, whose model file must come along)
+# and pegsim under Xvfb on the same scene, taking a screenshot.
+#   check_package.sh BUILD_DIR SOURCE_DIR
+set -euo pipefail
+build=$1
+source=$2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+if ! cpack --config "$build/CPackConfig.cmake" -G DEB -B "$tmp/out" >"$tmp/cpack.log" 2>&1; then
+  cat "$tmp/cpack.log"
+  exit 1
+fi
+deb=$(ls "$tmp"/out/*.deb)
+[ "$(dpkg-deb -f "$deb" Package)" = pegsim ] || { echo "$deb: not the pegsim package"; exit 1; }
+dpkg-deb -x "$deb" "$tmp/root"
+usr=$tmp/root/usr
+status=0
+for f in bin/pegsim-cli bin/pegsim share/applications/pegsim.desktop \
+  share/icons/hicolor/scalable/apps/pegsim.svg share/man/man1/pegsim.1 share/man/man1/pegsim-cli.1 \
+  share/pegsim/scenes/hello_world.json share/pegsim/scenes/meshes/bracket.obj \
+  share/doc/pegsim/README.md; do
+  [ -e "$usr/$f" ] || { echo "the package lacks /usr/$f"; status=1; }
+done
+[ $status -eq 0 ] || exit 1
+"$usr/bin/pegsim-cli" --version
+"$usr/bin/pegsim-cli" run "$usr/share/pegsim/scenes/mesh_tumble.json" --steps 20 --quiet >"$tmp/run.txt"
+grep -q "steps            20 of 20" "$tmp/run.txt" || { cat "$tmp/run.txt"; exit 1; }
+"$source/tests/gui/with_xvfb.sh" "$usr/bin/pegsim" "$usr/share/pegsim/scenes/mesh_tumble.json" \
+  --steps 5 --screenshot "$tmp/shot.png" --quit >"$tmp/gui.txt" 2>&1 || { cat "$tmp/gui.txt"; exit 1; }
+[ -s "$tmp/shot.png" ] || { echo "the unpacked pegsim wrote no screenshot"; cat "$tmp/gui.txt"; exit 1; }
+echo "package: $(basename "$deb") unpacked and run"
