@@ -102,13 +102,7 @@ SceneShape poly_mesh(const JsonNode& file, const std::filesystem::path& path, co
     for (const Vec3& v : p.vertices) points.push_back(scale.cwiseProduct(v));
     p = hull_of(points, file, "a scaled .poly mesh");
   }
-  SceneShape out;
-  out.unit = polytope_mass_properties(p);
-  out.shift = out.unit.centroid;
-  translate(p, out.shift);
-  out.unit.centroid = Vec3::Zero();
-  out.shape = Shape::convex(std::make_shared<const Polytope>(std::move(p)));
-  return out;
+  return convex_shape(std::move(p), true);
 }
 
 // What the body looks like, moved with the shape by `shift`: the "visual" file when the shape

@@ -30,18 +30,6 @@ double radius(const JsonNode& s) {
   return s.at("radius", "a positive radius in m").positive("a positive radius in m");
 }
 
-SceneShape convex(Polytope p, bool recentre) {
-  SceneShape out;
-  out.unit = polytope_mass_properties(p);
-  if (recentre) {
-    out.shift = out.unit.centroid;
-    translate(p, out.unit.centroid);
-    out.unit.centroid = Vec3::Zero();
-  }
-  out.shape = Shape::convex(std::make_shared<const Polytope>(std::move(p)));
-  return out;
-}
-
 SceneShape plane(const JsonNode& s) {
   s.allow_only({"type", "normal"});
   SceneShape out;
@@ -90,11 +78,11 @@ SceneShape polytope(const JsonNode& s, const std::string& type,
     const JsonNode size = s.at("size", what);
     const Vec3 l = size.vec3(what);
     if (!(l.minCoeff() > 0.0)) size.fail(what);
-    return convex(make_box(l.x(), l.y(), l.z()), false);
+    return convex_shape(make_box(l.x(), l.y(), l.z()), false);
   }
   if (type == "cube") {
     s.allow_only({"type", "edge"});
-    return convex(
+    return convex_shape(
         make_cube(
             s.at("edge", "a positive edge length in m").positive("a positive edge length in m")),
         false);
@@ -106,7 +94,7 @@ SceneShape polytope(const JsonNode& s, const std::string& type,
     const auto sides = s.find("sides");
     const char* what = "an integer number of sides from 3 to 1000";
     const int n = sides ? sides->integer(what, 3, kMaxShapeSides) : 20;
-    return convex(make_cylinder(n, r, h), false);
+    return convex_shape(make_cylinder(n, r, h), false);
   }
   using Builder = Polytope (*)(double);
   const std::pair<const char*, Builder> platonic[] = {{"tetrahedron", make_tetrahedron},
@@ -117,12 +105,12 @@ SceneShape polytope(const JsonNode& s, const std::string& type,
   for (const auto& [name, build] : platonic) {
     if (type != name) continue;
     s.allow_only({"type", "radius"});
-    return convex(build(radius(s)), false);
+    return convex_shape(build(radius(s)), false);
   }
   if (type == "hull") {
     s.allow_only({"type", "points"});
     try {
-      return convex(make_convex_hull(hull_points(s)), true);
+      return convex_shape(make_convex_hull(hull_points(s)), true);
     } catch (const GeometryError& e) {
       s.at("points", "").fail(std::string("points spanning a volume (") + e.what() + ")");
     }
@@ -136,7 +124,7 @@ SceneShape polytope(const JsonNode& s, const std::string& type,
               : 10;
     const auto extent = s.find("extent");
     const double e = extent ? extent->positive("a positive extent in m") : 0.25;
-    return convex(make_random_polyhedron(static_cast<std::uint64_t>(seed), n, e), true);
+    return convex_shape(make_random_polyhedron(static_cast<std::uint64_t>(seed), n, e), true);
   }
   if (type == "mesh") return parse_mesh_shape(s, base_dir);
   if (planar_shape_type(type))
@@ -160,6 +148,18 @@ SceneShape compound(const JsonNode& s, const std::filesystem::path& base_dir) {
 }
 
 }  // namespace
+
+SceneShape convex_shape(Polytope p, bool recentre) {
+  SceneShape out;
+  out.unit = polytope_mass_properties(p);
+  if (recentre) {
+    out.shift = out.unit.centroid;
+    translate(p, out.unit.centroid);
+    out.unit.centroid = Vec3::Zero();
+  }
+  out.shape = Shape::convex(std::make_shared<const Polytope>(std::move(p)));
+  return out;
+}
 
 double smooth_exponent(const JsonNode& s, bool fixed, const char* at_two, const char* beyond) {
   if (fixed) {

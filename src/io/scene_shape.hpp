@@ -27,6 +27,9 @@ struct SceneShape {
   std::shared_ptr<const VisualMesh> visual;  // a model file's surface, re-centred as the shape
 };
 
+// A convex polytope shape with its unit-density mass properties; with `recentre` moved so that
+// its centroid is the origin (SceneShape::shift says by how much).
+SceneShape convex_shape(Polytope p, bool recentre);
 // Meshes, hulls and polygons come back re-centred on their centroid, so the body position is
 // the CoM. A scene of `dimension` 2 takes only the planar shapes, a 3D scene only the others.
 SceneShape parse_shape(const JsonNode& node, const std::filesystem::path& base_dir,

@@ -23,6 +23,12 @@ inline Mat3 skew(const Vec3& a) {
   return s;
 }
 
+// v's direction, or +z for the zero vector (a normal where geometry gives none).
+inline Vec3 unit_or_z(const Vec3& v) {
+  const double n = v.norm();
+  return n > 0.0 ? Vec3(v / n) : Vec3::UnitZ();
+}
+
 // Any unit vector perpendicular to the unit vector n (deterministic choice).
 inline Vec3 any_perpendicular(const Vec3& n) {
   const Vec3 helper = std::abs(n.x()) < 0.57735 ? Vec3::UnitX() : Vec3::UnitY();

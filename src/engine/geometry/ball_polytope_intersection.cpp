@@ -9,11 +9,6 @@
 namespace pegsim {
 namespace {
 
-Vec3 unit_or_z(const Vec3& v) {
-  const double n = v.norm();
-  return n > 0.0 ? Vec3(v / n) : Vec3::UnitZ();
-}
-
 // Sutherland-Hodgman: the part of the convex polygon `in` where alpha . x <= rhs.
 void clip(const std::vector<Vec2>& in, const Vec2& alpha, double rhs, std::vector<Vec2>& out) {
   out.clear();

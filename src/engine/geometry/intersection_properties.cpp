@@ -140,11 +140,6 @@ IntersectionProperties solid_properties(const ConvexSolid& common, const std::ve
   return out;
 }
 
-Vec3 unit_or_z(const Vec3& v) {
-  const double n = v.norm();
-  return n > 0.0 ? Vec3(v / n) : Vec3::UnitZ();
-}
-
 // A spherical cap of height h on a ball of radius r, measured along its axis from its base
 // plane. Integrated in the height above the base, where every term is a product of h with
 // positive factors: no digits are lost when h << r (the thesis' (4.19)-(4.23) measure from the

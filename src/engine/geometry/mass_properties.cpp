@@ -5,32 +5,23 @@
 
 namespace pegsim {
 
-// Divergence theorem over tetrahedra (r, a, b, c), one per triangle of a fan of each face, with
-// r a vertex of the body (reduces cancellation against the origin). For a tetrahedron with edge
-// matrix A = [a-r b-r c-r] the second moment about r is det(A) A C A^T with the canonical
+// For a tetrahedron with edge matrix A = [a-r b-r c-r]: volume det(A) / 6, first moment
+// det(A) / 24 (sum of the edges), second moment about r det(A) A C A^T with the canonical
 // C = (1/120)[[2,1,1],[1,2,1],[1,1,2]]; inertia = tr(S) I - S for the second moment S about the
 // centroid.
-MassProperties polytope_mass_properties(const Polytope& p) {
-  Mat3 canonical;
-  canonical << 2, 1, 1, 1, 2, 1, 1, 1, 2;
-  canonical /= 120.0;
-  const Vec3 r = p.vertices.front();
-  double volume = 0.0;
-  Vec3 first = Vec3::Zero();   // integral of (x - r) dV
-  Mat3 second = Mat3::Zero();  // integral of (x - r)(x - r)^T dV
-  for (const Polytope::Face& face : p.faces) {
-    const Vec3 a = p.vertices[face.vertices[0]] - r;
-    for (std::size_t i = 1; i + 1 < face.vertices.size(); ++i) {
-      Mat3 A;
-      A.col(0) = a;
-      A.col(1) = p.vertices[face.vertices[i]] - r;
-      A.col(2) = p.vertices[face.vertices[i + 1]] - r;
-      const double det = A.determinant();
-      volume += det / 6.0;
-      first += det / 24.0 * (A.col(0) + A.col(1) + A.col(2));
-      second += det * A * canonical * A.transpose();
-    }
-  }
+void TetrahedralMoments::add(const Vec3& a, const Vec3& b, const Vec3& c) {
+  static const Mat3 canonical = (Mat3() << 2, 1, 1, 1, 2, 1, 1, 1, 2).finished() / 120.0;
+  Mat3 A;
+  A.col(0) = a - r;
+  A.col(1) = b - r;
+  A.col(2) = c - r;
+  const double det = A.determinant();
+  volume += det / 6.0;
+  first += det / 24.0 * (A.col(0) + A.col(1) + A.col(2));
+  second += det * A * canonical * A.transpose();
+}
+
+MassProperties TetrahedralMoments::properties() const {
   MassProperties m;
   m.volume = volume;
   const Vec3 c = first / volume;  // centroid relative to r
@@ -39,6 +30,16 @@ MassProperties polytope_mass_properties(const Polytope& p) {
   m.inertia = about_centroid.trace() * Mat3::Identity() - about_centroid;
   m.inertia = 0.5 * (m.inertia + m.inertia.transpose());
   return m;
+}
+
+// A tetrahedral fan of each face from a vertex of the body.
+MassProperties polytope_mass_properties(const Polytope& p) {
+  TetrahedralMoments m(p.vertices.front());
+  for (const Polytope::Face& face : p.faces)
+    for (std::size_t i = 1; i + 1 < face.vertices.size(); ++i)
+      m.add(p.vertices[face.vertices[0]], p.vertices[face.vertices[i]],
+            p.vertices[face.vertices[i + 1]]);
+  return m.properties();
 }
 
 MassProperties sphere_mass_properties(double radius) {

@@ -32,56 +32,23 @@ MeshClosure mesh_closure(const TriangleMesh& mesh) {
   return c;
 }
 
-namespace {
-
-struct Moments {
-  double volume = 0.0;
-  Vec3 first = Vec3::Zero();   // int (x - r) dV
-  Mat3 second = Mat3::Zero();  // int (x - r)(x - r)^T dV
-};
-
-// The tetrahedra (r, a, b, c): second moment det(A) A C A^T, C = (1/120)[[2,1,1],[1,2,1],[1,1,2]].
-void add_moments(const TriangleMesh& mesh, const Vec3& r, Moments& m) {
-  Mat3 canonical;
-  canonical << 2, 1, 1, 1, 2, 1, 1, 1, 2;
-  canonical /= 120.0;
-  for (const auto& t : mesh.triangles) {
-    Mat3 A;
-    for (int k = 0; k < 3; ++k) A.col(k) = mesh.vertices[std::size_t(t[k])] - r;
-    const double det = A.determinant();
-    m.volume += det / 6.0;
-    m.first += det / 24.0 * (A.col(0) + A.col(1) + A.col(2));
-    m.second += det * A * canonical * A.transpose();
-  }
-}
-
-MassProperties from_moments(const Moments& m, const Vec3& r) {
-  MassProperties out;
-  out.volume = m.volume;
-  const Vec3 c = m.first / m.volume;
-  out.centroid = r + c;
-  const Mat3 about_centroid = m.second - m.volume * c * c.transpose();
-  out.inertia = about_centroid.trace() * Mat3::Identity() - about_centroid;
-  out.inertia = 0.5 * (out.inertia + out.inertia.transpose());
-  return out;
-}
-
-}  // namespace
-
 MassProperties mesh_mass_properties(const TriangleMesh& mesh) {
   return mesh_mass_properties(std::vector<TriangleMesh>{mesh});
 }
 
 MassProperties mesh_mass_properties(const std::vector<TriangleMesh>& meshes) {
-  Vec3 r = Vec3::Zero();  // a vertex of the object: reduces cancellation against the origin
+  Vec3 apex = Vec3::Zero();  // a vertex of the object
   for (const TriangleMesh& m : meshes)
     if (!m.vertices.empty()) {
-      r = m.vertices.front();
+      apex = m.vertices.front();
       break;
     }
-  Moments m;
-  for (const TriangleMesh& mesh : meshes) add_moments(mesh, r, m);
-  return from_moments(m, r);
+  TetrahedralMoments m(apex);
+  for (const TriangleMesh& mesh : meshes)
+    for (const auto& t : mesh.triangles)
+      m.add(mesh.vertices[std::size_t(t[0])], mesh.vertices[std::size_t(t[1])],
+            mesh.vertices[std::size_t(t[2])]);
+  return m.properties();
 }
 
 }  // namespace pegsim

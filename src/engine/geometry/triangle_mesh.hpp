@@ -28,7 +28,7 @@ struct MeshClosure {
 MeshClosure mesh_closure(const TriangleMesh& mesh);
 
 // Volume, centroid and inertia (unit density) of a closed mesh by the divergence theorem over
-// the tetrahedra of its triangles with a vertex (polytope_mass_properties' integrals); a mesh
+// the tetrahedra of its triangles with a vertex (TetrahedralMoments); a mesh
 // whose triangles face inwards comes out with a negative volume.
 MassProperties mesh_mass_properties(const TriangleMesh& mesh);
 
