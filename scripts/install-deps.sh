@@ -9,7 +9,7 @@ packages=(
   # engine
   libeigen3-dev libqhull-dev
   # io
-  nlohmann-json3-dev libhdf5-dev libassimp-dev
+  nlohmann-json3-dev libhdf5-dev libassimp-dev liburdfdom-dev
   # real model files in many formats for the mesh import tests
   assimp-testmodels
   # external frictional-contact problems (FCLib) for compare-solvers

@@ -1,5 +1,6 @@
 #include "io/mesh_file.hpp"
 
+#include <assimp/config.h>
 #include <assimp/material.h>
 #include <assimp/postprocess.h>
 #include <assimp/scene.h>
@@ -122,6 +123,9 @@ MeshFile read_mesh_file(const std::filesystem::path& file, const Vec3& scale) {
     throw SceneError(name + ": " + std::to_string(size) + " bytes, more than the " +
                      std::to_string(kMaxMeshFileBytes) + " read");
   Assimp::Importer importer;
+  // Coordinates as authored, as for every format without an up axis (STL, OBJ): Assimp would
+  // turn a COLLADA file's Z_UP into Y up, and a robot's link meshes would lie on their side.
+  importer.SetPropertyBool(AI_CONFIG_IMPORT_COLLADA_IGNORE_UP_DIRECTION, true);
   const aiScene* scene = importer.ReadFile(
       name, aiProcess_Triangulate | aiProcess_SortByPType | aiProcess_ValidateDataStructure);
   if (!scene || !scene->mRootNode)

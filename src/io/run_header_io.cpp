@@ -620,8 +620,9 @@ void write_joints(hid_t file, const std::vector<Joint>& joints) {
   std::vector<std::string> names;
   std::vector<std::int8_t> type;
   std::vector<std::int32_t> bodies;
-  std::vector<double> anchors, frames, limits, damping;
+  std::vector<double> anchors, frames, limits, damping, angle_offset;
   for (const Joint& j : joints) {
+    angle_offset.push_back(j.angle_offset);
     limits.insert(limits.end(), {j.angle_limit.lower, j.angle_limit.upper,
                                  j.displacement_limit.lower, j.displacement_limit.upper});
     damping.insert(damping.end(), {j.angular_damping, j.linear_damping});
@@ -640,6 +641,8 @@ void write_joints(hid_t file, const std::vector<Joint>& joints) {
   h5::write_dataset(id, "frame", H5T_NATIVE_DOUBLE, H5T_IEEE_F64LE, {n, 2, 4}, frames.data());
   h5::write_dataset(id, "limits", H5T_NATIVE_DOUBLE, H5T_IEEE_F64LE, {n, 4}, limits.data());
   h5::write_dataset(id, "damping", H5T_NATIVE_DOUBLE, H5T_IEEE_F64LE, {n, 2}, damping.data());
+  h5::write_dataset(id, "angle_offset", H5T_NATIVE_DOUBLE, H5T_IEEE_F64LE, {n},
+                    angle_offset.data());
 }
 
 std::vector<Joint> read_joints(hid_t file) {
@@ -688,6 +691,13 @@ std::vector<Joint> read_joints(hid_t file) {
       joints[k].angular_damping = damping[2 * k];
       joints[k].linear_damping = damping[2 * k + 1];
     }
+  }
+  // Added within version 1: files without it measure every angle from where the frames meet.
+  if (H5Lexists(id, "angle_offset", H5P_DEFAULT) > 0) {
+    const auto offset = h5::read_all<double>(id, "angle_offset", H5T_NATIVE_DOUBLE, 1);
+    if (offset.size() != n)
+      throw Failure("/joints/angle_offset: expected " + std::to_string(n) + " values");
+    for (std::size_t k = 0; k < n; ++k) joints[k].angle_offset = offset[k];
   }
   H5Eclear2(H5E_DEFAULT);
   return joints;

@@ -15,6 +15,7 @@
 #include "io/scene_controllers.hpp"
 #include "io/scene_joint.hpp"
 #include "io/scene_limits.hpp"
+#include "io/scene_robot.hpp"
 #include "io/scene_settings.hpp"
 #include "io/text_file.hpp"
 
@@ -131,10 +132,13 @@ std::array<float, 4> default_body_color(int k) {
   return {c[0], c[1], c[2], 1.0f};
 }
 
-void read_bodies(const JsonNode& list, const std::filesystem::path& base_dir, Scene& scene) {
-  const char* what = "a non-empty array of at most 10000 bodies";
+void read_bodies(const JsonNode& list, const std::filesystem::path& base_dir, bool robots,
+                 Scene& scene) {
+  const char* what = robots ? "an array of at most 10000 bodies"
+                            : "a non-empty array of at most 10000 bodies (or \"robots\")";
   list.require_array(what);
-  if (list.size() == 0 || list.size() > static_cast<std::size_t>(kMaxBodies)) list.fail(what);
+  if ((list.size() == 0 && !robots) || list.size() > static_cast<std::size_t>(kMaxBodies))
+    list.fail(what);
   std::vector<SceneBody> parsed;
   std::unordered_map<std::string, int> index;  // names looked up in O(1): validation is linear
   int uncoloured = 0;
@@ -158,7 +162,8 @@ void read_bodies(const JsonNode& list, const std::filesystem::path& base_dir, Sc
 }  // namespace
 
 Scene parse_scene(const std::string& json_text, const std::string& origin,
-                  const std::filesystem::path& base_dir) {
+                  const std::filesystem::path& base_dir,
+                  const std::vector<std::filesystem::path>& package_path) {
   nlohmann::json doc;
   try {
     doc = parse_rejecting_repeated_keys(json_text, origin);
@@ -169,8 +174,8 @@ Scene parse_scene(const std::string& json_text, const std::string& origin,
   }
   const JsonNode root(doc, origin);
   root.require_object("a scene object with \"bodies\"");
-  root.allow_only({"name", "description", "dimension", "duration", "settings", "bodies", "joints",
-                   "controllers"});
+  root.allow_only({"name", "description", "dimension", "duration", "settings", "bodies", "robots",
+                   "joints", "controllers"});
 
   Scene scene;
   if (auto n = root.find("dimension")) {
@@ -188,16 +193,25 @@ Scene parse_scene(const std::string& json_text, const std::string& origin,
   }
   if (auto n = root.find("duration")) scene.duration = n->positive("a positive duration in s");
   if (auto n = root.find("settings")) scene.settings = parse_settings(*n, scene.dimension);
-  read_bodies(root.at("bodies", "a non-empty array of bodies"), base_dir, scene);
+  const auto robots = root.find("robots");
+  if (!robots || root.has("bodies"))
+    read_bodies(root.at("bodies", "a non-empty array of bodies (or \"robots\")"), base_dir,
+                robots.has_value(), scene);
+  if (robots) read_robots(*robots, base_dir, package_path, scene);
+  if (scene.model.bodies.empty()) root.fail("a scene with at least one body");
   if (auto n = root.find("joints")) read_joints(*n, scene);
   if (auto n = root.find("controllers")) read_controllers(*n, scene);
   scene.source = json_text;
   return scene;
 }
 
-Scene load_scene(const std::filesystem::path& file) {
-  const std::string text = read_text_file(file, "a readable scene file");
-  Scene scene = parse_scene(text, file.string(), file.parent_path());
+Scene load_scene(const std::filesystem::path& file,
+                 const std::vector<std::filesystem::path>& package_path) {
+  const std::string ext = file.extension().string();
+  const bool robot = ext == ".urdf" || ext == ".xacro";
+  const std::string text =
+      robot ? robot_scene_text(file) : read_text_file(file, "a readable scene file");
+  Scene scene = parse_scene(text, file.string(), file.parent_path(), package_path);
   scene.file = file;
   return scene;
 }

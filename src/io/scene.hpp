@@ -35,9 +35,14 @@ struct Scene {
 
 // Reads and validates a scene. Throws SceneError naming the file, the JSON path and what was
 // expected; never returns a half-built scene.
-Scene load_scene(const std::filesystem::path& file);
-// Same, from text; `origin` names the text in messages, `base_dir` resolves relative mesh paths.
+// A robot file (.urdf) stands for a scene of that robot alone (scene_robot.hpp). Robots'
+// package:// URIs are searched for in `package_path` first (docs/robots.md).
+Scene load_scene(const std::filesystem::path& file,
+                 const std::vector<std::filesystem::path>& package_path = {});
+// Same, from text; `origin` names the text in messages, `base_dir` resolves relative mesh and
+// robot paths.
 Scene parse_scene(const std::string& json_text, const std::string& origin,
-                  const std::filesystem::path& base_dir);
+                  const std::filesystem::path& base_dir,
+                  const std::vector<std::filesystem::path>& package_path = {});
 
 }  // namespace pegsim

@@ -40,6 +40,10 @@ struct Joint {
   // Limits on the free coordinates of joint_coordinates(): the angle (rad; revolute,
   // cylindrical) and the displacement (m; prismatic, cylindrical).
   JointLimit angle_limit, displacement_limit;
+  // The angle at which the two frames coincide: joint_coordinates() reports angle_offset plus
+  // the turn of {J_b} from {J_a} in (-pi, pi], so that a joint whose range is not about zero
+  // (a robot file's, e.g. [-0.02, 3.75] rad) keeps its own zero and its whole range.
+  double angle_offset = 0.0;  // rad
   // Joint-space viscous damping on the free relative motion: torque -c * (omega_b - omega_a)
   // on the free rotation axes (N m s/rad; revolute, cylindrical, spherical) and force
   // -c * (v_b - v_a) along the free translation (N s/m; prismatic, cylindrical).

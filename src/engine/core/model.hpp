@@ -22,6 +22,11 @@ struct Model {
       if (bodies[i].name == name) return static_cast<int>(i);
     return -1;
   }
+  int joint_index(const std::string& name) const {
+    for (std::size_t i = 0; i < joints.size(); ++i)
+      if (joints[i].name == name) return static_cast<int>(i);
+    return -1;
+  }
   // True when the pair may collide (not both static, not excluded by either body).
   bool may_collide(int a, int b) const;
   // A planar (2D) model: every body has a planar shape, so every body moves in the x-y plane.

@@ -68,6 +68,21 @@ Polytope make_cylinder(int n, double radius, double height) {
   return make_polytope(std::move(v), std::move(faces));
 }
 
+Polytope make_sphere_polytope(int rings, double radius) {
+  if (rings < 2) throw GeometryError("a sphere polytope needs at least 2 rings");
+  require_positive(radius, "sphere radius");
+  std::vector<Vec3> v{Vec3(0, 0, radius), Vec3(0, 0, -radius)};
+  for (int i = 1; i < rings; ++i) {
+    const double polar = std::numbers::pi * i / rings;
+    for (int k = 0; k < 2 * rings; ++k) {
+      const double azimuth = std::numbers::pi * k / rings;
+      v.push_back(radius * Vec3(std::sin(polar) * std::cos(azimuth),
+                                std::sin(polar) * std::sin(azimuth), std::cos(polar)));
+    }
+  }
+  return make_convex_hull(v);
+}
+
 Polytope make_tetrahedron(double radius) {
   return scaled_hull({{1, 1, 1}, {1, -1, -1}, {-1, 1, -1}, {-1, -1, 1}}, radius);
 }

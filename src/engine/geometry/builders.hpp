@@ -13,6 +13,10 @@ Polytope make_box(double lx, double ly, double lz);
 Polytope make_cube(double edge);
 // Right prism over a regular n-gon of circumradius `radius`, axis along body z, height h.
 Polytope make_cylinder(int n, double radius, double height);
+// A ball's stand-in where a ball cannot go (a part overlapping other parts of a compound): the
+// hull of `rings` - 1 circles of latitude, 2 rings points each, and the poles, inside the sphere
+// of `radius` and at most about radius (1 - cos(pi / rings)) from it.
+Polytope make_sphere_polytope(int rings, double radius);
 // The five Platonic solids, scaled so that every vertex lies at distance `radius` from 0.
 Polytope make_tetrahedron(double radius);
 Polytope make_octahedron(double radius);

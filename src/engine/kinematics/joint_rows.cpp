@@ -148,7 +148,8 @@ JointCoordinates joint_coordinates(const State& state, const Joint& j) {
   const Vec3 z = f.axes_a.col(2);
   if (j.type == JointType::Revolute || j.type == JointType::Cylindrical) {
     const Vec3 xb = f.axes_b.col(0);
-    c.angle = std::atan2(z.dot(f.axes_a.col(0).cross(xb)), f.axes_a.col(0).dot(xb));
+    c.angle =
+        j.angle_offset + std::atan2(z.dot(f.axes_a.col(0).cross(xb)), f.axes_a.col(0).dot(xb));
   }
   if (j.type == JointType::Prismatic || j.type == JointType::Cylindrical)
     c.displacement = z.dot(f.origin_b - f.origin_a);

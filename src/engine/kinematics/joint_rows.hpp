@@ -50,8 +50,8 @@ struct JointError {
 JointError joint_error(const State& state, const Joint& joint);
 
 // The joint's free coordinate: the angle of x_b from x_a about z_a (revolute, cylindrical;
-// rad in (-pi, pi]) and the displacement of origin_b from origin_a along z_a (prismatic,
-// cylindrical; m). Zero where the type has no such freedom.
+// rad in (-pi, pi] plus the joint's angle_offset) and the displacement of origin_b from origin_a
+// along z_a (prismatic, cylindrical; m). Zero where the type has no such freedom.
 struct JointCoordinates {
   double angle = 0.0;
   double displacement = 0.0;

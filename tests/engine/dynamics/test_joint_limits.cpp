@@ -41,6 +41,32 @@ TEST(JointLimits, AngleStopTakesTheAngularMomentum) {
   EXPECT_NEAR(joint_rates(sim.state(), sim.model().joints[0]).angle, 0.0, 1e-9);
 }
 
+// A joint whose range is not about zero (a robot's, [-0.02, 3.75] rad) keeps its own zero
+// through angle_offset: the plate starts at 1.87 rad (the frames coincide there), spins at
+// 2 rad/s and stops at 3.75 rad, beyond pi, taking the same momentum as above.
+TEST(JointLimits, AngleOffsetCarriesARangeBeyondPi) {
+  test::World w;
+  const int plate = w.add_box("plate", Vec3(1.0, 1.0, 0.2), 1.0, Vec3(0, 0, 2));
+  Joint hinge = make_joint(w.state, JointType::Revolute, -1, plate, Vec3(0, 0, 2), Vec3::UnitZ());
+  hinge.angle_offset = 0.5 * (-0.02 + 3.75);
+  hinge.angle_limit = {-0.02, 3.75};
+  w.model.joints.push_back(hinge);
+  const double I = 2.0 / 12.0, omega0 = 2.0;
+  w.state.bodies[plate].angular_velocity = Vec3(0, 0, omega0);
+  Simulator sim(w.model, w.state, test::step_settings(0.01, Vec3::Zero()));
+  EXPECT_DOUBLE_EQ(joint_coordinates(sim.state(), sim.model().joints[0]).angle, 1.865);
+  double total = 0.0, worst = 0.0;
+  for (int n = 0; n < 150; ++n) {
+    const StepReport& r = sim.step();
+    ASSERT_FALSE(r.failed) << r.failure;
+    total += r.joints[0].angle_limit_impulse;
+    worst = std::max(worst, r.joints[0].angle);
+  }
+  EXPECT_LE(worst, 3.75 + 1e-9);
+  EXPECT_NEAR(sim.last_report().joints[0].angle, 3.75, 1e-9);
+  EXPECT_NEAR(total, -I * omega0, 1e-9);
+}
+
 // A 1 kg rod 1 m long held horizontal by a hinge at one end and a lower angle stop at 0:
 // the stop's impulse per step is the gravity moment m g L/2 times h, and the rod does not sag.
 TEST(JointLimits, RestingStopCarriesTheGravityMoment) {
