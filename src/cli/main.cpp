@@ -93,11 +93,26 @@ std::string format_seconds(double x) {
   return text;
 }
 
+// --package-path DIR[:DIR...]: where robots' package:// URIs are looked for first.
+std::vector<std::filesystem::path> package_path(const Args& a) {
+  std::vector<std::filesystem::path> dirs;
+  if (auto v = a.value("package-path")) {
+    std::stringstream list(*v);
+    for (std::string dir; std::getline(list, dir, ':');)
+      if (!dir.empty()) dirs.emplace_back(dir);
+    if (dirs.empty()) throw UsageError("--package-path: expected folders separated by ':'");
+  }
+  return dirs;
+}
+
 constexpr const char* kUsage = R"(usage: pegsim-cli <command> [options]
 
 commands:
   run SCENE.json      simulate a scene and print a summary (with the largest overlap of any
-                      body pair and the SM-trap count)
+                      body pair and the SM-trap count); a robot file (ROBOT.urdf) is the
+                      robot alone on a fixed base, its joints at 0, under gravity
+      --package-path DIRS          folders holding robots' packages (package:// URIs),
+                                   ':'-separated, searched before ROS_PACKAGE_PATH
       --duration T | --steps N     how long (default: the scene's duration)
       --h H                        step size in s
       --solver NAME                @SOLVERS@
@@ -130,8 +145,10 @@ commands:
       --force                      allow --csv / --record to replace an existing file
       --json                       print the summary as one JSON object
       --quiet                      no progress bar
-  validate SCENE.json  check a scene without running it; warn of what will spoil a run
-                       (initial overlaps, joints apart, a step too long for the scene)
+  validate SCENE.json  check a scene (or ROBOT.urdf) without running it; warn of what will
+                       spoil a run (initial overlaps, joints apart, a step too long for the
+                       scene, what a robot file has that pegsim does not model)
+      --package-path DIRS          as for run
   info RUN.h5          statistics of a recorded run: frames, settings and their changes,
                        solver, contacts, largest body-pair overlap
       --json                       print them as one JSON object
@@ -276,16 +293,33 @@ void draw_progress(long long done, long long total, double wall) {
 
 int run(const std::vector<std::string>& argv) {
   Args a(argv, {"json", "quiet", "force", "record-problems"},
-         {"duration", "steps", "h", "solver", "fallbacks", "formulation", "contact-model",
-          "sm-enforce", "gyroscopic", "primaries", "cone-orientation", "epsilon", "eps-theta",
-          "friction-directions", "tolerance", "max-iterations", "on-failure", "csv", "record"});
+         {"duration",
+          "steps",
+          "h",
+          "solver",
+          "fallbacks",
+          "formulation",
+          "contact-model",
+          "sm-enforce",
+          "gyroscopic",
+          "primaries",
+          "cone-orientation",
+          "epsilon",
+          "eps-theta",
+          "friction-directions",
+          "tolerance",
+          "max-iterations",
+          "on-failure",
+          "csv",
+          "record",
+          "package-path"});
   if (a.positional().size() != 1) throw UsageError("run: expected one scene file");
   if (a.flag("record-problems") && !a.value("record"))
     throw UsageError("--record-problems needs --record RUN.h5");
   if (a.value("duration") && a.value("steps"))
     throw UsageError("--duration and --steps exclude each other");
 
-  Scene scene = load_scene(a.positional()[0]);
+  Scene scene = load_scene(a.positional()[0], package_path(a));
   apply_overrides(a, scene.settings, scene.dimension);
   if (std::string why = check_settings(scene.settings, scene.model); !why.empty())
     throw UsageError(why);
@@ -376,9 +410,9 @@ int run(const std::vector<std::string>& argv) {
 }
 
 int validate(const std::vector<std::string>& argv) {
-  Args a(argv, {}, {});
+  Args a(argv, {}, {"package-path"});
   if (a.positional().size() != 1) throw UsageError("validate: expected one scene file");
-  Scene scene = load_scene(a.positional()[0]);
+  Scene scene = load_scene(a.positional()[0], package_path(a));
   Simulator check(scene.model, scene.initial, scene.settings);
   std::cout << a.positional()[0] << ": ok (" << scene.model.bodies.size()
             << " bodies, h = " << scene.settings.h << " s, duration " << scene.duration << " s)\n";

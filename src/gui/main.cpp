@@ -67,6 +67,12 @@ int main(int argc, char** argv) {
                  usage.toLocal8Bit().constData());
     return 2;
   }
+  // Robots' package:// URIs are searched through ROS_PACKAGE_PATH after the given folders, so
+  // the given ones go in front of it, for every scene this window opens.
+  if (!cl.package_path.isEmpty()) {
+    const QByteArray ros = qgetenv("ROS_PACKAGE_PATH");
+    qputenv("ROS_PACKAGE_PATH", cl.package_path.toLocal8Bit() + (ros.isEmpty() ? "" : ":" + ros));
+  }
   const QString file = cl.file.isEmpty() ? default_scene() : cl.file;
   if (file.isEmpty()) {
     std::fprintf(stderr,

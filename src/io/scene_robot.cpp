@@ -57,8 +57,7 @@ std::size_t joint_named(const JsonNode& map, const std::string& name, const Urdf
     if (robot.joints[k].name == name) return k;
   std::string names;
   for (const UrdfJoint& x : robot.joints) names += (names.empty() ? "" : ", ") + x.name;
-  map.at(name, "").fail("the name of a moving joint of robot '" + robot.name + "' (" + names +
-                        ")");
+  map.at(name, "").fail("the name of a moving joint of robot '" + robot.name + "' (" + names + ")");
 }
 
 // Joint positions: the scene's, each within its joint's limits, else 0 or the nearer limit.
@@ -120,7 +119,8 @@ Shape collision_shape(std::vector<CompoundPart> parts, const Vec3& com) {
     return Shape::convex(std::make_shared<const Polytope>(
         placed(*parts[0].shape.polytope, parts[0].orientation, parts[0].position)));
   if (parts.size() == 1 && parts[0].position.isZero(0.0)) return parts[0].shape;
-  return Shape::compound_of(std::make_shared<const Compound>(make_compound(std::move(parts), false)));
+  return Shape::compound_of(
+      std::make_shared<const Compound>(make_compound(std::move(parts), false)));
 }
 
 MassProperties geometry_mass(const std::vector<CompoundPart>& parts) {
@@ -161,8 +161,7 @@ void place_robot(const UrdfRobot& robot, const std::vector<double>& q, const Rob
     const UrdfBody& u = robot.bodies[b];
     const bool is_static = b == 0 && at.fixed;
     if (is_static && u.parts.empty()) continue;
-    if (u.parts.empty())
-      fail_link(u.name, "collision or visual geometry on every moving link");
+    if (u.parts.empty()) fail_link(u.name, "collision or visual geometry on every moving link");
     Body body;
     body.name = at.prefix + u.name;
     if (model.body_index(body.name) >= 0)
@@ -181,7 +180,8 @@ void place_robot(const UrdfRobot& robot, const std::vector<double>& q, const Rob
       try {
         g = geometry_mass(u.parts);
       } catch (const GeometryError& e) {
-        fail_link(u.name, std::string("an <inertial>, or geometry with a volume (") + e.what() + ")");
+        fail_link(u.name,
+                  std::string("an <inertial>, or geometry with a volume (") + e.what() + ")");
       }
       body.mass = kDefaultDensity * g.volume;
       body.inertia = kDefaultDensity * g.inertia;
@@ -212,7 +212,8 @@ void place_robot(const UrdfRobot& robot, const std::vector<double>& q, const Rob
     model.bodies.push_back(std::move(body));
     scene.initial.bodies.push_back(state);
   }
-  for (const std::string& w : robot.warnings) scene.warnings.push_back("robot '" + robot.name + "': " + w);
+  for (const std::string& w : robot.warnings)
+    scene.warnings.push_back("robot '" + robot.name + "': " + w);
 
   // Joints: frames that coincide at the angle_offset, the middle of a revolute joint's range,
   // so that the whole range lies within the measured angle's (offset - pi, offset + pi].
@@ -238,8 +239,9 @@ void place_robot(const UrdfRobot& robot, const std::vector<double>& q, const Rob
     JointLimit limit = u.limit;
     if (u.type == JointType::Revolute && limit.any()) {
       if (limit.upper - limit.lower >= 2.0 * std::numbers::pi) {
-        scene.warnings.push_back("robot '" + robot.name + "': joint '" + u.name +
-                                 "': a range of a full turn or more is not a stop; it turns freely");
+        scene.warnings.push_back(
+            "robot '" + robot.name + "': joint '" + u.name +
+            "': a range of a full turn or more is not a stop; it turns freely");
         limit = {};
       } else {
         j.angle_offset = 0.5 * (limit.lower + limit.upper);

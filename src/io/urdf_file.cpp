@@ -90,7 +90,8 @@ class Reader {
           "`xacro FILE.urdf.xacro > robot.urdf`, and open robot.urdf");
     std::string error;
     const urdf::ModelInterfaceSharedPtr model = parse(text, error);
-    if (!model) fail("a URDF <robot> (" + (error.empty() ? "urdfdom could not read it" : error) + ")");
+    if (!model)
+      fail("a URDF <robot> (" + (error.empty() ? "urdfdom could not read it" : error) + ")");
     model_ = model;
     robot_.name = model->getName();
     const urdf::LinkConstSharedPtr root = model->getRoot();
@@ -168,13 +169,13 @@ class Reader {
     if (!(axis.norm() > 0.0) || !axis.allFinite()) fail("a non-zero <axis> (" + where + ")");
     out.axis = axis.normalized();
     if (j.limits && !out.continuous) {
-      if (!(j.limits->lower <= j.limits->upper))
-        fail("<limit> lower <= upper (" + where + ")");
+      if (!(j.limits->lower <= j.limits->upper)) fail("<limit> lower <= upper (" + where + ")");
       out.limit = {j.limits->lower, j.limits->upper};
       // urdfdom reads a revolute joint without bounds as [0, 0]: a joint that cannot move is
       // meant as fixed, not as a stop pinning it.
       if (j.limits->lower == j.limits->upper)
-        robot_.warnings.push_back(where + ": <limit> lower = upper = " + number(j.limits->lower) + ": the joint is held there (type=\"continuous\" turns freely)");
+        robot_.warnings.push_back(where + ": <limit> lower = upper = " + number(j.limits->lower) +
+                                  ": the joint is held there (type=\"continuous\" turns freely)");
     }
     if (j.dynamics) {
       out.damping = j.dynamics->damping;
@@ -250,8 +251,8 @@ class Reader {
     if (auto found = resolve_package_uri(m.filename, file_, search_)) return *found;
     std::string searched;
     for (const auto& dir : search_) searched += (searched.empty() ? "" : ", ") + dir.string();
-    fail("an existing mesh file (" + element + ": \"" + m.filename +
-         "\" was not found; searched " + searched +
+    fail("an existing mesh file (" + element + ": \"" + m.filename + "\" was not found; searched " +
+         searched +
          "; give the folder holding the package with --package-path DIR or a scene's "
          "\"package_path\")");
   }
@@ -369,8 +370,7 @@ class Reader {
       corner(a0 - up, n0), corner(a1 - up, n1), corner(a1 + up, n1);
       corner(a0 - up, n0), corner(a1 + up, n1), corner(a0 + up, n0);
       corner(up, Vec3::UnitZ()), corner(a0 + up, Vec3::UnitZ()), corner(a1 + up, Vec3::UnitZ());
-      corner(-up, -Vec3::UnitZ()), corner(a1 - up, -Vec3::UnitZ()),
-          corner(a0 - up, -Vec3::UnitZ());
+      corner(-up, -Vec3::UnitZ()), corner(a1 - up, -Vec3::UnitZ()), corner(a0 - up, -Vec3::UnitZ());
     }
     return out;
   }

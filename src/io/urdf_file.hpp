@@ -23,8 +23,8 @@ struct UrdfBody {
   double mass = 0.0;
   Vec3 com = Vec3::Zero();
   Mat3 inertia = Mat3::Zero();
-  std::vector<CompoundPart> parts;  // collision geometry (link frame); empty: none at all
-  bool parts_from_visual = false;   // no <collision>: the <visual> geometry collides
+  std::vector<CompoundPart> parts;       // collision geometry (link frame); empty: none at all
+  bool parts_from_visual = false;        // no <collision>: the <visual> geometry collides
   std::vector<VisualMesh::Part> visual;  // link frame
 };
 
@@ -43,8 +43,8 @@ struct UrdfJoint {
 
 struct UrdfRobot {
   std::string name;
-  std::vector<UrdfBody> bodies;    // the root's first, every parent before its children
-  std::vector<UrdfJoint> joints;   // in the same order as their child bodies
+  std::vector<UrdfBody> bodies;       // the root's first, every parent before its children
+  std::vector<UrdfJoint> joints;      // in the same order as their child bodies
   std::vector<std::string> warnings;  // each naming the element: e.g. a mimic joint
 };
 

@@ -312,6 +312,26 @@ TEST(Cli, ValidateAcceptsEveryShippedScene) {
   }
 }
 
+// A robot file opens as a scene; a copy away from its package finds its meshes through
+// --package-path, and without it says where it looked and what to give.
+TEST(Cli, ARobotFileRunsWithItsPackagePath) {
+  const fs::path tutorial = fs::path(PEGSIM_SOURCE_DIR) / "tests/data/robots";
+  const fs::path lone = temp_dir() / "lone_robot";
+  fs::create_directories(lone);
+  fs::copy_file(tutorial / "urdf_tutorial/urdf/07-physics.urdf", lone / "physics.urdf",
+                fs::copy_options::overwrite_existing);
+  Result r = cli("validate " + (lone / "physics.urdf").string());
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.out.find("\"package://urdf_tutorial/meshes/l_finger.dae\" was not found"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("--package-path"), std::string::npos) << r.out;
+  r = cli("run " + (lone / "physics.urdf").string() + " --package-path " + tutorial.string() +
+          " --steps 20 --quiet --json");
+  EXPECT_EQ(r.status, 0) << r.out;
+  EXPECT_NE(r.out.find("\"right_gripper\""), std::string::npos) << r.out;
+}
+
 TEST(Cli, ValidateRejectsABadSceneNamingTheField) {
   const fs::path bad = temp_dir() / "bad.json";
   std::ofstream(bad) << R"({"bodies": [{"name": "a", "shape": {"type": "sphere", "radius": -1}}]})";

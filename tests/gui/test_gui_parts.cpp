@@ -41,6 +41,7 @@ TEST(CommandLine, ParsesFileStepsOverlaysAndScreenshot) {
   EXPECT_EQ(p.select, "ball");
   EXPECT_FALSE(p.benchmark);
   EXPECT_TRUE(parse_command_line({"--benchmark"}, kKeys).benchmark);
+  EXPECT_EQ(parse_command_line({"r.urdf", "--package-path", "/a:/b"}, kKeys).package_path, "/a:/b");
   EXPECT_EQ(parse_command_line({"a.h5", "--compare", "b.h5"}, kKeys).compare, "b.h5");
   EXPECT_TRUE(
       parse_command_line({"a.h5", "--compare", "b.h5", "--side-by-side"}, kKeys).side_by_side);
@@ -62,6 +63,7 @@ TEST(CommandLine, RejectsBadInputWithAReason) {
   EXPECT_NE(error({"a.json", "b.json"}).find("one file"), std::string::npos);
   EXPECT_NE(error({"--wat"}).find("--wat"), std::string::npos);
   EXPECT_NE(error({"--select"}).find("body or joint name"), std::string::npos);
+  EXPECT_NE(error({"--package-path"}).find("--package-path: expected folders"), std::string::npos);
   EXPECT_NE(error({"--benchmark", "a.json"}).find("--benchmark takes no file"), std::string::npos);
   EXPECT_NE(error({"a.json", "--compare", "b.h5"}).find("open a run file"), std::string::npos);
   EXPECT_NE(error({"a.h5", "--compare"}).find("--compare: expected"), std::string::npos);

@@ -118,6 +118,18 @@ TEST(MainWindow, SceneWarningsAreReported) {
   EXPECT_TRUE(win.w.lastWarnings().isEmpty());
 }
 
+// A robot file opens as a scene of its own, and what it has that pegsim does not model is said.
+TEST(MainWindow, ARobotFileOpensDirectly) {
+  Window win(0);
+  const QString panda =
+      QString(PEGSIM_SOURCE_DIR) + "/scenes/robots/panda_description/urdf/panda.urdf";
+  win.w.openFile(panda);
+  ASSERT_TRUE(wait_until([&] { return win.w.currentFile() == panda; }));
+  ASSERT_FALSE(win.w.lastWarnings().isEmpty());
+  EXPECT_TRUE(win.w.lastWarnings().front().contains("panda_finger_joint2"))
+      << win.w.lastWarnings().front().toStdString();
+}
+
 TEST(MainWindow, BadFilesAreReportedWithTheirNameAndTheWindowKeepsWorking) {
   Window win(0);
   QTemporaryDir dir;

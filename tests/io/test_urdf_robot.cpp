@@ -90,7 +90,7 @@ TEST(UrdfRobot, WeldedLinksSumTheirInertiasAboutTheCommonCentreOfMass) {
   const UrdfBody& b = r.bodies[7];
   EXPECT_EQ(b.name, "panda_link7");
   EXPECT_EQ(b.links, (std::vector<std::string>{"panda_link7", "panda_link8", "panda_hand",
-                                                 "panda_hand_tcp"}));
+                                               "panda_hand_tcp"}));
   const double m7 = 0.735522, mh = 0.73;
   const Vec3 c7(0.010517, -0.004252, 0.061597), ch_local(-0.01, 0, 0.03);
   const Quat turn(Eigen::AngleAxisd(-std::numbers::pi / 4, Vec3::UnitZ()));
@@ -122,15 +122,19 @@ TEST(UrdfRobot, PandaFlangeMatchesFrankasDenavitHartenbergKinematics) {
   struct Row {
     double a, d, alpha;
   };
-  const Row dh[8] = {{0, 0.333, 0},           {0, 0, -M_PI / 2},    {0, 0.316, M_PI / 2},
-                     {0.0825, 0, M_PI / 2},   {-0.0825, 0.384, -M_PI / 2},
-                     {0, 0, M_PI / 2},        {0.088, 0, M_PI / 2}, {0, 0.107, 0}};
+  const Row dh[8] = {{0, 0.333, 0},
+                     {0, 0, -M_PI / 2},
+                     {0, 0.316, M_PI / 2},
+                     {0.0825, 0, M_PI / 2},
+                     {-0.0825, 0.384, -M_PI / 2},
+                     {0, 0, M_PI / 2},
+                     {0.088, 0, M_PI / 2},
+                     {0, 0.107, 0}};
   Eigen::Isometry3d T = Eigen::Isometry3d::Identity();
   for (int k = 0; k < 8; ++k) {
     const double theta = k < 7 ? std::stod(std::to_string(q[k])) : 0.0;
-    T = T * Eigen::AngleAxisd(dh[k].alpha, Vec3::UnitX()) *
-        Eigen::Translation3d(dh[k].a, 0, 0) * Eigen::AngleAxisd(theta, Vec3::UnitZ()) *
-        Eigen::Translation3d(0, 0, dh[k].d);
+    T = T * Eigen::AngleAxisd(dh[k].alpha, Vec3::UnitX()) * Eigen::Translation3d(dh[k].a, 0, 0) *
+        Eigen::AngleAxisd(theta, Vec3::UnitZ()) * Eigen::Translation3d(0, 0, dh[k].d);
   }
   // link7's body: its frame is link7's, its position the CoM (read_urdf's com in that frame).
   const UrdfRobot r = read_urdf(kPanda, {});
@@ -174,8 +178,8 @@ TEST(UrdfRobot, PandaKeepsItsJointLimits) {
   // The mimic finger moves on its own, and the loader says so by name.
   bool warned = false;
   for (const std::string& w : s.warnings)
-    warned |= w.find("panda_finger_joint2") != std::string::npos &&
-              w.find("mimic") != std::string::npos;
+    warned |=
+        w.find("panda_finger_joint2") != std::string::npos && w.find("mimic") != std::string::npos;
   EXPECT_TRUE(warned);
 }
 
@@ -208,9 +212,9 @@ TEST(UrdfRobot, TheUrdfTutorialSeriesLoads) {
   const struct {
     const char* file;
     std::size_t bodies, joints;
-  } expected[] = {{"01-myfirst.urdf", 1, 0},    {"02-multipleshapes.urdf", 1, 0},
-                  {"03-origins.urdf", 1, 0},    {"04-materials.urdf", 1, 0},
-                  {"05-visual.urdf", 1, 0},     {"06-flexible.urdf", 9, 8},
+  } expected[] = {{"01-myfirst.urdf", 1, 0}, {"02-multipleshapes.urdf", 1, 0},
+                  {"03-origins.urdf", 1, 0}, {"04-materials.urdf", 1, 0},
+                  {"05-visual.urdf", 1, 0},  {"06-flexible.urdf", 9, 8},
                   {"07-physics.urdf", 9, 8}};
   for (const auto& e : expected) {
     const Scene s = load_scene(kTutorial / e.file);
@@ -259,8 +263,7 @@ TEST(UrdfRobot, WhatCannotBeRepresentedIsRefusedByName) {
     } catch (const SceneError& e) {
       const std::string what = e.what();
       EXPECT_NE(what.find(file.string()), std::string::npos) << what;
-      EXPECT_NE(what.find(std::string("no ") + type + " joint (joint 'slide')"),
-                std::string::npos)
+      EXPECT_NE(what.find(std::string("no ") + type + " joint (joint 'slide')"), std::string::npos)
           << what;
     }
   }
@@ -268,9 +271,8 @@ TEST(UrdfRobot, WhatCannotBeRepresentedIsRefusedByName) {
   EXPECT_NE(error_of(R"({"robots": [{"file": ")" + broken.string() + "\"}]}")
                 .find("broken.urdf: expected a URDF <robot>"),
             std::string::npos);
-  const fs::path missing = fresh_file(
-      "missing_mesh.urdf",
-      R"(<robot name="r"><link name="a"><visual><geometry>
+  const fs::path missing = fresh_file("missing_mesh.urdf",
+                                      R"(<robot name="r"><link name="a"><visual><geometry>
          <mesh filename="package://nowhere/meshes/part.stl"/></geometry></visual></link></robot>)");
   const std::string why = error_of(R"({"robots": [{"file": ")" + missing.string() + "\"}]}");
   EXPECT_NE(why.find("link 'a' <visual>: \"package://nowhere/meshes/part.stl\" was not found"),
@@ -299,8 +301,7 @@ TEST(UrdfRobot, SceneFieldsAreChecked) {
                 .find("give the robot a \"name_prefix\""),
             std::string::npos);
   // Two Pandas side by side, told apart by their prefixes; a floating one has no static link.
-  const Scene two = parse_scene(panda + R"("name_prefix": "left_"}, {"file": ")" +
-                                    kPanda.string() +
+  const Scene two = parse_scene(panda + R"("name_prefix": "left_"}, {"file": ")" + kPanda.string() +
                                     R"(", "name_prefix": "right_", "base": "floating",
                                     "position": [0, 1, 0]}]})",
                                 "two.json", kRobots);
@@ -308,9 +309,9 @@ TEST(UrdfRobot, SceneFieldsAreChecked) {
   EXPECT_TRUE(two.model.bodies[std::size_t(two.model.body_index("left_panda_link0"))].is_static);
   EXPECT_FALSE(two.model.bodies[std::size_t(two.model.body_index("right_panda_link0"))].is_static);
   EXPECT_GE(two.model.joint_index("right_panda_joint4"), 0);
-  EXPECT_NEAR(two.initial.bodies[std::size_t(two.model.body_index("right_panda_link1"))]
-                  .position.y(),
-              1.002081, 1e-12);
+  EXPECT_NEAR(
+      two.initial.bodies[std::size_t(two.model.body_index("right_panda_link1"))].position.y(),
+      1.002081, 1e-12);
 }
 
 // package://PACKAGE/PATH: through the folders given, ROS_PACKAGE_PATH, then the robot file's
@@ -332,15 +333,15 @@ TEST(UrdfRobot, PackageUrisResolveThroughTheSearchPath) {
             root / "shelf/my_robot/meshes/arm.stl");
   ::unsetenv("ROS_PACKAGE_PATH");
   // The tail: package://example-robot-data/robots/my_robot/meshes/arm.stl under shelf/.
-  EXPECT_EQ(resolve_package_uri("package://example-robot-data/robots/my_robot/meshes/arm.stl",
-                                urdf, package_search_path({root / "shelf"}, urdf)),
+  EXPECT_EQ(resolve_package_uri("package://example-robot-data/robots/my_robot/meshes/arm.stl", urdf,
+                                package_search_path({root / "shelf"}, urdf)),
             root / "shelf/my_robot/meshes/arm.stl");
   // Plain and file:// paths are the robot file's neighbours.
   std::ofstream(root / "elsewhere/robot/urdf/near.stl") << "solid";
   EXPECT_EQ(resolve_package_uri("near.stl", urdf, {}), root / "elsewhere/robot/urdf/near.stl");
-  EXPECT_EQ(resolve_package_uri("file://" + (root / "shelf/my_robot/meshes/arm.stl").string(),
-                                urdf, {}),
-            root / "shelf/my_robot/meshes/arm.stl");
+  EXPECT_EQ(
+      resolve_package_uri("file://" + (root / "shelf/my_robot/meshes/arm.stl").string(), urdf, {}),
+      root / "shelf/my_robot/meshes/arm.stl");
   fs::remove_all(root);
 }
 

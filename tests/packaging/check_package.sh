@@ -2,7 +2,8 @@
 # Builds the Debian package from a build tree (cpack, into a temporary folder: the tree's own
 # files are left alone), unpacks it with dpkg-deb -x into a temporary root, and runs what it
 # installed: pegsim-cli on an installed scene (the mesh scene, whose model file must come along)
-# and pegsim under Xvfb on the same scene, taking a screenshot.
+# and pegsim under Xvfb on the installed robot scene (the Panda, whose URDF and meshes must come
+# along), taking a screenshot.
 #   check_package.sh BUILD_DIR SOURCE_DIR
 set -euo pipefail
 build=$1
@@ -21,6 +22,8 @@ status=0
 for f in bin/pegsim-cli bin/pegsim share/applications/pegsim.desktop \
   share/icons/hicolor/scalable/apps/pegsim.svg share/man/man1/pegsim.1 share/man/man1/pegsim-cli.1 \
   share/pegsim/scenes/hello_world.json share/pegsim/scenes/meshes/bracket.obj \
+  share/pegsim/scenes/robots/panda_description/urdf/panda.urdf \
+  share/pegsim/scenes/robots/panda_description/LICENSE share/pegsim/scenes/robots/NOTICE.md \
   share/doc/pegsim/README.md; do
   [ -e "$usr/$f" ] || { echo "the package lacks /usr/$f"; status=1; }
 done
@@ -28,7 +31,7 @@ done
 "$usr/bin/pegsim-cli" --version
 "$usr/bin/pegsim-cli" run "$usr/share/pegsim/scenes/mesh_tumble.json" --steps 20 --quiet >"$tmp/run.txt"
 grep -q "steps            20 of 20" "$tmp/run.txt" || { cat "$tmp/run.txt"; exit 1; }
-"$source/tests/gui/with_xvfb.sh" "$usr/bin/pegsim" "$usr/share/pegsim/scenes/mesh_tumble.json" \
+"$source/tests/gui/with_xvfb.sh" "$usr/bin/pegsim" "$usr/share/pegsim/scenes/panda_push.json" \
   --steps 5 --screenshot "$tmp/shot.png" --quit >"$tmp/gui.txt" 2>&1 || { cat "$tmp/gui.txt"; exit 1; }
 [ -s "$tmp/shot.png" ] || { echo "the unpacked pegsim wrote no screenshot"; cat "$tmp/gui.txt"; exit 1; }
 echo "package: $(basename "$deb") unpacked and run"

@@ -30,8 +30,8 @@ Scene panda_holding(bool compensated, double kp, double kd) {
   for (int k = 0; k < 7; ++k) {
     const std::string joint = "\"panda_joint" + std::to_string(k + 1) + "\"";
     positions += (k ? ", " : "") + joint + ": " + std::to_string(kPose[k]);
-    drives += std::string(k ? ", " : "") + R"({"type": "pd", "implicit": true, "joint": )" +
-              joint + ", \"kp\": " + std::to_string(kp) + ", \"kd\": " + std::to_string(kd) +
+    drives += std::string(k ? ", " : "") + R"({"type": "pd", "implicit": true, "joint": )" + joint +
+              ", \"kp\": " + std::to_string(kp) + ", \"kd\": " + std::to_string(kd) +
               ", \"target\": " + std::to_string(kPose[k]) + "}";
   }
   for (const char* f : {"panda_finger_joint1", "panda_finger_joint2"})
@@ -53,7 +53,8 @@ double gravity_torque(const Model& model, const State& state, int k, const Vec3&
   const JointFrames f = joint_frames(state, j);
   double tau = 0.0;
   for (std::size_t b = std::size_t(j.body_b); b < model.bodies.size(); ++b)
-    tau += f.axes_a.col(2).dot((state.bodies[b].position - f.origin_a).cross(model.bodies[b].mass * g));
+    tau += f.axes_a.col(2).dot(
+        (state.bodies[b].position - f.origin_a).cross(model.bodies[b].mass * g));
   return tau;
 }
 
@@ -120,8 +121,9 @@ TEST(RobotScenes, PandaPushesTheBlockAlongTheTable) {
 // (r_i a link's centre of mass from its joint, d the elbow from the shoulder, in the world at
 // rest). Started in each normal mode, the joints swing at its period to 0.1 %.
 TEST(RobotScenes, UrdfDoublePendulumSwingsInItsSmallAngleNormalModes) {
-  const fs::path file = kScenes / "robots/double_pendulum_description/urdf/"
-                                  "double_pendulum_continuous.urdf";
+  const fs::path file = kScenes /
+                        "robots/double_pendulum_description/urdf/"
+                        "double_pendulum_continuous.urdf";
   const UrdfRobot robot = read_urdf(file, {});
   ASSERT_EQ(robot.bodies.size(), 3u);
   // Hung upside down (turned pi about x): a vector v of a link frame is (v_x, -v_y, -v_z).
@@ -133,21 +135,19 @@ TEST(RobotScenes, UrdfDoublePendulumSwingsInItsSmallAngleNormalModes) {
   Eigen::Matrix2d M, K;
   M << I1 + m1 * r1.squaredNorm() + I2 + m2 * (d + r2).squaredNorm(), I2 + m2 * (d + r2).dot(r2),
       I2 + m2 * (d + r2).dot(r2), I2 + m2 * r2.squaredNorm();
-  K << -g * (m1 * r1.z() + m2 * (d + r2).z()), -g * m2 * r2.z(), -g * m2 * r2.z(),
-      -g * m2 * r2.z();
+  K << -g * (m1 * r1.z() + m2 * (d + r2).z()), -g * m2 * r2.z(), -g * m2 * r2.z(), -g * m2 * r2.z();
   const Eigen::GeneralizedSelfAdjointEigenSolver<Eigen::Matrix2d> modes(K, M);
   ASSERT_EQ(modes.info(), Eigen::Success);
   for (int mode = 0; mode < 2; ++mode) {
     const double omega = std::sqrt(modes.eigenvalues()[mode]);
     Eigen::Vector2d shape = modes.eigenvectors().col(mode);
     shape *= 0.01 / shape.cwiseAbs().maxCoeff();  // 0.01 rad at the larger joint
-    const std::string text = R"({"settings": {"h": 0.0005}, "robots": [{"file": ")" +
-                             file.string() + R"(", "orientation": {"axis": [1, 0, 0], "angle": )" +
-                             std::to_string(std::numbers::pi) +
-                             R"(}, "joint_damping": {"joint1": 0, "joint2": 0},
+    const std::string text =
+        R"({"settings": {"h": 0.0005}, "robots": [{"file": ")" + file.string() +
+        R"(", "orientation": {"axis": [1, 0, 0], "angle": )" + std::to_string(std::numbers::pi) +
+        R"(}, "joint_damping": {"joint1": 0, "joint2": 0},
         "joint_positions": {"joint1": )" +
-                             std::to_string(shape[0]) + R"(, "joint2": )" +
-                             std::to_string(shape[1]) + "}}]}";
+        std::to_string(shape[0]) + R"(, "joint2": )" + std::to_string(shape[1]) + "}}]}";
     const Scene scene = parse_scene(text, "modes.json", kScenes);
     Simulator sim(scene.model, scene.initial, scene.settings);
     const int big = std::abs(shape[0]) >= std::abs(shape[1]) ? 0 : 1;

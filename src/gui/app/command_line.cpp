@@ -14,13 +14,16 @@ QString contact_models() {
 
 QString command_line_usage() {
   return QStringLiteral(
-             "usage: pegsim [SCENE.json | RUN.h5] [--steps N | --frame K] [--overlays LIST] "
-             "[--plots]\n"
+             "usage: pegsim [SCENE.json | ROBOT.urdf | RUN.h5] [--package-path DIRS]\n"
+             "              [--steps N | --frame K] [--overlays LIST] [--plots]\n"
              "              [--select BODY|JOINT] [--compare MODEL|OTHER.h5 [--side-by-side]]\n"
              "              [--screenshot FILE.png [--quit]]\n"
              "       pegsim --benchmark | --version | --help\n"
              "  SCENE.json / RUN.h5   open a scene or a recorded run (default: "
              "cascading_polyhedra)\n"
+             "  ROBOT.urdf            open a robot as a scene: fixed base, joints at 0, gravity\n"
+             "  --package-path DIRS   folders holding robots' packages (package:// URIs), "
+             "':'-separated\n"
              "  --steps N             run N steps of the scene\n"
              "  --frame K             show frame K (of a run file; of a scene: after K steps)\n"
              "  --overlays LIST       comma-separated overlays to show, or none: %1\n"
@@ -106,6 +109,9 @@ CommandLine parse_command_line(const QStringList& args, const QStringList& overl
     } else if (a == "--compare") {
       if (!next(c.compare) || c.compare.isEmpty())
         return fail("--compare: expected a contact model or a second run file (.h5)");
+    } else if (a == "--package-path") {
+      if (!next(c.package_path) || c.package_path.isEmpty())
+        return fail("--package-path: expected folders separated by ':'");
     } else if (a == "--screenshot") {
       if (!next(c.screenshot) || c.screenshot.isEmpty())
         return fail("--screenshot: expected a PNG file name");

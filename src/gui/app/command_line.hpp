@@ -1,5 +1,6 @@
 // The command line of pegsim:
-//   pegsim [SCENE.json | RUN.h5] [--steps N | --frame K] [--overlays LIST] [--plots]
+//   pegsim [SCENE.json | ROBOT.urdf | RUN.h5] [--package-path DIRS] [--steps N | --frame K]
+//          [--overlays LIST] [--plots]
 //          [--select BODY] [--compare MODEL|OTHER.h5 [--side-by-side]]
 //          [--screenshot FILE.png --quit]
 //   pegsim --benchmark
@@ -18,8 +19,9 @@ struct CommandLine {
   std::optional<QStringList> overlays;  // exactly these overlays on ("none": all off)
   bool plots = false;                   // show the Plots dock
   QString select;                       // select this body (by name) once the file is open
-  QString compare;  // a contact model to run the scene (re-simulate the run) under too, or a
-                    // second run file (OTHER.h5) drawn translucent over RUN.h5
+  QString package_path;  // folders holding robots' packages, ':'-separated (docs/robots.md)
+  QString compare;       // a contact model to run the scene (re-simulate the run) under too, or a
+                         // second run file (OTHER.h5) drawn translucent over RUN.h5
   bool side_by_side = false;  // ... or beside it, in a second view
   bool benchmark = false;     // measure responsiveness, print the figures, exit
   QString screenshot;         // PNG of the whole window once ready

@@ -206,8 +206,8 @@ void MainWindow::buildActions() {
 void MainWindow::buildFileMenu(QToolBar* tools) {
   QMenu* file = menuBar()->addMenu("&File");
   QAction* open_scene = add_action(this, file, "Open &Scene…", QKeySequence::Open, [this] {
-    const QString f =
-        QFileDialog::getOpenFileName(this, "Open scene", {}, "Scenes (*.json);;All files (*)");
+    const QString f = QFileDialog::getOpenFileName(
+        this, "Open scene", {}, "Scenes and robots (*.json *.urdf);;All files (*)");
     if (!f.isEmpty()) openScene(f);
   });
   QAction* open_run = add_action(this, file, "Open &Run…", QKeySequence("Ctrl+Shift+O"), [this] {
