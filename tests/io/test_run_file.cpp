@@ -1005,6 +1005,32 @@ TEST(RunFile, ControlledLimitedDampedJointsReplayExactly) {
   expect_exact_replay(file);
 }
 
+// A URDF robot travels as bodies, joints (with their angle offsets) and drawn surfaces: the run
+// of the Panda pushing its block (drives, gravity compensation, contacts) replays bit for bit
+// from the file alone, and the joints report the same angles.
+TEST(RunFile, RobotScenesReplayWithoutTheRobotFile) {
+  const fs::path file = fresh("panda.h5");
+  const Scene sc = scene("panda_push");
+  {
+    Simulator sim(sc.model, sc.initial, sc.settings);
+    RunWriter writer(file, make_run_header(sc, sim.model(), sim.settings(), "test"), sim.state());
+    sim.add_observer(&writer);
+    for (int k = 0; k < 900; ++k) ASSERT_FALSE(sim.step().failed);  // into the push
+    writer.close();
+  }
+  RunReader reader(file);
+  const Model model = reader.model();
+  ASSERT_EQ(model.joints.size(), sc.model.joints.size());
+  for (std::size_t j = 0; j < model.joints.size(); ++j) {
+    EXPECT_EQ(model.joints[j].angle_offset, sc.model.joints[j].angle_offset) << j;
+    EXPECT_EQ(model.joints[j].angle_limit.upper, sc.model.joints[j].angle_limit.upper) << j;
+  }
+  EXPECT_NE(sc.model.joints[5].angle_offset, 0.0);  // joint 6: [-0.0175, 3.7525]
+  for (std::size_t b = 0; b < model.bodies.size(); ++b)
+    ASSERT_EQ(model.bodies[b].visual != nullptr, sc.model.bodies[b].visual != nullptr) << b;
+  expect_exact_replay(file);
+}
+
 // Implicit PD drives are rows of every step's problem, not wrenches: they travel in
 // /joint_drives (gains, target of every kind, waypoints) beside an explicit controller's
 // recorded wrench, and the replay from the file alone is exact.
