@@ -25,8 +25,9 @@ packages=(
   clang-14 libclang-rt-14-dev llvm-14
   # the formatting check (scripts/check-format.sh, .clang-format)
   clang-format-14
-  # packaging: man pages from the programs' help (help2man), the desktop entry's check
-  help2man desktop-file-utils
+  # packaging: man pages from the programs' help (help2man), the desktop entry's check, the
+  # MIME database tool and Debian's package checker
+  help2man desktop-file-utils shared-mime-info lintian
 )
 
 missing=()
