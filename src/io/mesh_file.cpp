@@ -8,6 +8,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <fstream>
+#include <map>
+#include <memory>
 #include <string>
 
 #include "io/scene.hpp"
@@ -51,9 +54,70 @@ void weld(const std::vector<Vec3>& points, bool flip, TriangleMesh& out) {
   }
 }
 
+// Textures larger than this are not read (a texture is drawn, never simulated).
+constexpr std::uintmax_t kMaxTextureBytes = 64u << 20;
+
+// What collecting the node tree needs besides the node: the file, where its textures are,
+// and the textures read so far (parts sharing a material share its image).
+struct Collector {
+  const aiScene& scene;
+  std::filesystem::path folder;  // the model file's, for relative texture paths
+  Vec3 scale;
+  MeshFile& out;
+  std::map<std::string, std::shared_ptr<const VisualTexture>> textures;
+};
+
+// An embedded texture: compressed bytes as stored, raw BGRA texels as binary PPM (P6).
+std::vector<std::uint8_t> embedded_bytes(const aiTexture& t) {
+  const auto* data = reinterpret_cast<const std::uint8_t*>(t.pcData);
+  if (t.mHeight == 0) return {data, data + t.mWidth};
+  const std::string header =
+      "P6\n" + std::to_string(t.mWidth) + " " + std::to_string(t.mHeight) + "\n255\n";
+  std::vector<std::uint8_t> ppm(header.begin(), header.end());
+  for (std::size_t i = 0; i < std::size_t(t.mWidth) * t.mHeight; ++i)
+    ppm.insert(ppm.end(), {t.pcData[i].r, t.pcData[i].g, t.pcData[i].b});
+  return ppm;
+}
+
+// The material's diffuse texture, or null (none, or a file that cannot be read: a warning says
+// which, and the part is drawn in its colour).
+std::shared_ptr<const VisualTexture> diffuse_texture(const aiMaterial& material, Collector& c) {
+  aiString given;
+  if (material.GetTextureCount(aiTextureType_DIFFUSE) == 0 ||
+      material.GetTexture(aiTextureType_DIFFUSE, 0, &given) != AI_SUCCESS)
+    return nullptr;
+  const std::string key = given.C_Str();
+  if (auto found = c.textures.find(key); found != c.textures.end()) return found->second;
+  auto texture = std::make_shared<VisualTexture>();
+  texture->name = key;
+  if (const aiTexture* embedded = c.scene.GetEmbeddedTexture(key.c_str())) {
+    texture->encoded = embedded_bytes(*embedded);
+  } else {
+    std::string relative = key.rfind("file://", 0) == 0 ? key.substr(7) : key;
+    std::replace(relative.begin(), relative.end(), '\\', '/');
+    const std::filesystem::path path = c.folder / relative;
+    std::error_code ec;
+    const std::uintmax_t size = std::filesystem::file_size(path, ec);
+    std::ifstream in(path, std::ios::binary);
+    if (ec || !in || size > kMaxTextureBytes) {
+      c.out.warnings.push_back(
+          "texture '" + key + "' " +
+          (ec || !in ? "was not found beside the model file" : "is larger than 64 MiB") +
+          "; its parts are drawn in their colour");
+      c.textures[key] = nullptr;
+      return nullptr;
+    }
+    texture->encoded.resize(size);
+    in.read(reinterpret_cast<char*>(texture->encoded.data()), std::streamsize(size));
+  }
+  c.textures[key] = texture;
+  return texture;
+}
+
 // The meshes of `node` and its children, each placed by the product of the transforms above it.
-void collect(const aiScene& scene, const aiNode& node, const aiMatrix4x4& above, const Vec3& scale,
-             MeshFile& out) {
+void collect(const aiNode& node, const aiMatrix4x4& above, Collector& c) {
+  const aiScene& scene = c.scene;
+  const Vec3& scale = c.scale;
   const aiMatrix4x4 placed = above * node.mTransformation;
   // A mirroring transform (or scale) turns the triangles' winding inside out.
   const bool flip = (placed.Determinant() < 0.0) != (scale.prod() < 0.0);
@@ -62,8 +126,11 @@ void collect(const aiScene& scene, const aiNode& node, const aiMatrix4x4& above,
   turn.Inverse().Transpose();
   for (unsigned m = 0; m < node.mNumMeshes; ++m) {
     const aiMesh& mesh = *scene.mMeshes[node.mMeshes[m]];
-    std::vector<Vec3> corners;
+    const aiMaterial* material =
+        mesh.mMaterialIndex < scene.mNumMaterials ? scene.mMaterials[mesh.mMaterialIndex] : nullptr;
     VisualMesh::Part look;
+    if (material && mesh.HasTextureCoords(0)) look.texture = diffuse_texture(*material, c);
+    std::vector<Vec3> corners;
     for (unsigned f = 0; f < mesh.mNumFaces; ++f) {
       const aiFace& face = mesh.mFaces[f];
       if (face.mNumIndices != 3) continue;  // points and lines bound no volume
@@ -71,40 +138,42 @@ void collect(const aiScene& scene, const aiNode& node, const aiMatrix4x4& above,
         const aiVector3D v = placed * mesh.mVertices[face.mIndices[k]];
         corners.push_back(scale.cwiseProduct(Vec3(v.x, v.y, v.z)));
       }
-      const std::size_t c = corners.size() - 3;
+      const std::size_t i = corners.size() - 3;
       const Vec3 flat =
-          (corners[c + 1] - corners[c]).cross(corners[c + 2] - corners[c]).normalized() *
+          (corners[i + 1] - corners[i]).cross(corners[i + 2] - corners[i]).normalized() *
           (flip ? -1.0 : 1.0);
       for (unsigned k = 0; k < 3; ++k) {
+        // Mirrored, the corners run the other way round, each with its own normal and (u, v).
+        const unsigned from = flip ? 2 - k : k;
         Vec3 n = flat;
         if (mesh.HasNormals()) {
-          const aiVector3D a = turn * mesh.mNormals[face.mIndices[k]];
+          const aiVector3D a = turn * mesh.mNormals[face.mIndices[from]];
           const Vec3 given = Vec3(a.x, a.y, a.z).cwiseQuotient(scale);
           if (given.norm() > 0.0 && given.allFinite()) n = given.normalized();
         }
-        look.corners.push_back(corners[c + std::size_t(flip ? 2 - k : k)]);
+        look.corners.push_back(corners[i + from]);
         look.normals.push_back(n);
+        if (look.texture) {
+          const aiVector3D& t = mesh.mTextureCoords[0][face.mIndices[from]];
+          look.uv.emplace_back(t.x, t.y);
+        }
       }
-      if (flip) std::swap(look.normals[c], look.normals[c + 2]);
     }
     if (corners.empty()) continue;
     TriangleMesh part;
     part.name = mesh.mName.length > 0 ? mesh.mName.C_Str() : node.mName.C_Str();
     weld(corners, flip, part);
     if (part.triangles.empty()) continue;
-    out.parts.push_back(std::move(part));
+    c.out.parts.push_back(std::move(part));
     // A material the file names (not the importer's stand-in) gives the part its colour.
-    const aiMaterial* material =
-        mesh.mMaterialIndex < scene.mNumMaterials ? scene.mMaterials[mesh.mMaterialIndex] : nullptr;
     aiColor4D diffuse;
     if (material && material->GetName() != aiString(AI_DEFAULT_MATERIAL_NAME) &&
         material->Get(AI_MATKEY_COLOR_DIFFUSE, diffuse) == AI_SUCCESS)
       look.color = {std::clamp(diffuse.r, 0.0f, 1.0f), std::clamp(diffuse.g, 0.0f, 1.0f),
                     std::clamp(diffuse.b, 0.0f, 1.0f), 1.0f};
-    out.visual.push_back(std::move(look));
+    c.out.visual.push_back(std::move(look));
   }
-  for (unsigned c = 0; c < node.mNumChildren; ++c)
-    collect(scene, *node.mChildren[c], placed, scale, out);
+  for (unsigned k = 0; k < node.mNumChildren; ++k) collect(*node.mChildren[k], placed, c);
 }
 
 }  // namespace
@@ -131,7 +200,8 @@ MeshFile read_mesh_file(const std::filesystem::path& file, const Vec3& scale) {
   if (!scene || !scene->mRootNode)
     throw SceneError(name + ": not a mesh file Assimp reads (" + importer.GetErrorString() + ")");
   MeshFile out;
-  collect(*scene, *scene->mRootNode, aiMatrix4x4(), scale, out);
+  Collector collector{*scene, file.parent_path(), scale, out, {}};
+  collect(*scene->mRootNode, aiMatrix4x4(), collector);
   if (out.parts.empty())
     throw SceneError(name + ": the file has no triangles (expected a surface mesh)");
   return out;

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <string>
 #include <vector>
 
 #include "engine/core/visual_mesh.hpp"
@@ -20,6 +21,7 @@ struct MeshFile {
   // The same parts as drawn: triangles as the file gives them (unwelded), the file's normals
   // (or each triangle's), and its material's diffuse colour where it names one.
   std::vector<VisualMesh::Part> visual;
+  std::vector<std::string> warnings;  // e.g. a texture the file names that is not beside it
 };
 
 // Throws SceneError naming the file: missing, not a regular file, larger than kMaxMeshFileBytes,

@@ -194,6 +194,51 @@ void write_parts(hid_t id, const std::vector<RunBody>& bodies) {
                     {face_vertices.size()}, face_vertices.data());
 }
 
+// The textures of model files' surfaces (only in files with one): the distinct images as their
+// files' bytes, image t in visual_textures[visual_texture_offset[t], ...+1) named
+// visual_texture_name[t]; part k painted with image visual_part_texture[k] (-1: none) at the
+// (u, v) of its corners in visual_uv.
+void write_textures(hid_t id, const std::vector<RunBody>& bodies, hsize_t corner_count) {
+  std::vector<const VisualTexture*> images;
+  std::vector<std::int32_t> part_texture;
+  std::vector<double> uv;
+  for (const RunBody& b : bodies)
+    for (const VisualMesh::Part& p : b.visual ? b.visual->parts : std::vector<VisualMesh::Part>{}) {
+      std::int32_t t = -1;
+      if (p.texture && p.uv.size() == p.corners.size()) {
+        // Bodies loaded from the same file hold equal images apart: each image is stored once.
+        auto found = std::find_if(images.begin(), images.end(), [&](const VisualTexture* t) {
+          return t == p.texture.get() ||
+                 (t->name == p.texture->name && t->encoded == p.texture->encoded);
+        });
+        t = std::int32_t(found - images.begin());
+        if (found == images.end()) images.push_back(p.texture.get());
+      }
+      part_texture.push_back(t);
+      for (std::size_t c = 0; c < p.corners.size(); ++c)
+        uv.insert(uv.end(), {t >= 0 ? p.uv[c].x() : 0.0, t >= 0 ? p.uv[c].y() : 0.0});
+    }
+  if (images.empty()) return;
+  std::vector<std::int64_t> offset{0};
+  std::vector<std::uint8_t> bytes;
+  std::vector<std::string> names;
+  for (const VisualTexture* t : images) {
+    bytes.insert(bytes.end(), t->encoded.begin(), t->encoded.end());
+    offset.push_back(std::int64_t(bytes.size()));
+    names.push_back(t->name);
+  }
+  const hsize_t np = part_texture.size(), nt = images.size();
+  h5::write_dataset(id, "visual_part_texture", H5T_NATIVE_INT32, H5T_STD_I32LE, {np},
+                    part_texture.data());
+  h5::write_dataset(id, "visual_uv", H5T_NATIVE_DOUBLE, H5T_IEEE_F64LE, {corner_count, 2},
+                    uv.data());
+  h5::write_dataset(id, "visual_texture_offset", H5T_NATIVE_INT64, H5T_STD_I64LE, {nt + 1},
+                    offset.data());
+  h5::write_dataset(id, "visual_textures", H5T_NATIVE_UINT8, H5T_STD_U8LE, {bytes.size()},
+                    bytes.data());
+  h5::write_strings_dataset(id, "visual_texture_name", names);
+}
+
 // Model files' surfaces (only in files with a body that has one): body i owns visual parts
 // [visual_part_offset[i], ...+1); part k its corners [visual_corner_offset[k], ...+1) of
 // visual_corners (three per triangle) and visual_normals, its colour visual_color[k].
@@ -227,6 +272,7 @@ void write_visuals(hid_t id, const std::vector<RunBody>& bodies) {
   h5::write_dataset(id, "visual_normals", H5T_NATIVE_DOUBLE, H5T_IEEE_F64LE, {nc, 3},
                     normals.data());
   h5::write_dataset(id, "visual_color", H5T_NATIVE_FLOAT, H5T_IEEE_F32LE, {np, 4}, color.data());
+  write_textures(id, bodies, nc);
 }
 
 void write_bodies(hid_t file, const std::vector<RunBody>& bodies) {
@@ -400,15 +446,46 @@ void read_visuals(hid_t id, std::vector<RunBody>& bodies) {
     if ((corner_offset[k + 1] - corner_offset[k]) % 3 != 0)
       throw Failure("/bodies/visual_corner_offset: expected three corners per triangle (part " +
                     std::to_string(k) + ")");
+  // Textures, in files that have them (an addition within version 1).
+  std::vector<std::shared_ptr<const VisualTexture>> images;
+  std::vector<std::int32_t> part_texture(np, -1);
+  std::vector<double> uv;
+  if (H5Lexists(id, "visual_part_texture", H5P_DEFAULT) > 0) {
+    part_texture = h5::read_all<std::int32_t>(id, "visual_part_texture", H5T_NATIVE_INT32, 1);
+    uv = h5::read_all<double>(id, "visual_uv", H5T_NATIVE_DOUBLE, 2, &shape);
+    const auto offset =
+        h5::read_all<std::int64_t>(id, "visual_texture_offset", H5T_NATIVE_INT64, 1);
+    const auto bytes = h5::read_all<std::uint8_t>(id, "visual_textures", H5T_NATIVE_UINT8, 1);
+    const std::vector<std::string> names = h5::read_strings_dataset(id, "visual_texture_name");
+    if (part_texture.size() != np)
+      throw Failure("/bodies/visual_part_texture: expected one entry per visual part");
+    if (shape[1] != 2 || uv.size() != 2 * (corners.size() / 3))
+      throw Failure("/bodies/visual_uv: expected one (u, v) row per corner of visual_corners");
+    check_offsets(offset, names.size() + 1, static_cast<std::int64_t>(bytes.size()),
+                  "visual_texture_offset");
+    for (std::size_t t = 0; t < names.size(); ++t) {
+      auto image = std::make_shared<VisualTexture>();
+      image->name = names[t];
+      image->encoded.assign(bytes.begin() + offset[t], bytes.begin() + offset[t + 1]);
+      images.push_back(std::move(image));
+    }
+    for (std::int32_t t : part_texture)
+      if (t < -1 || t >= std::int32_t(images.size()))
+        throw Failure("/bodies/visual_part_texture: texture index " + std::to_string(t) +
+                      " out of range");
+  }
   for (std::size_t i = 0; i < bodies.size(); ++i) {
     if (part_offset[i] == part_offset[i + 1]) continue;
     auto visual = std::make_shared<VisualMesh>();
     for (std::int64_t k = part_offset[i]; k < part_offset[i + 1]; ++k) {
       VisualMesh::Part p;
+      const std::int32_t t = part_texture[std::size_t(k)];
       for (std::int64_t c = corner_offset[k]; c < corner_offset[k + 1]; ++c) {
         p.corners.emplace_back(corners[3 * c], corners[3 * c + 1], corners[3 * c + 2]);
         p.normals.emplace_back(normals[3 * c], normals[3 * c + 1], normals[3 * c + 2]);
+        if (t >= 0) p.uv.emplace_back(uv[2 * c], uv[2 * c + 1]);
       }
+      if (t >= 0) p.texture = images[std::size_t(t)];
       for (int j = 0; j < 4; ++j) p.color[std::size_t(j)] = color[4 * k + j];
       visual->parts.push_back(std::move(p));
     }

@@ -336,7 +336,11 @@ SceneBody parse_body(const JsonNode& b, const std::filesystem::path& base_dir, i
     // The scene's colour wins over the model file's materials.
     if (body.visual) {
       auto plain = std::make_shared<VisualMesh>(*body.visual);
-      for (VisualMesh::Part& part : plain->parts) part.color[3] = 0.0f;
+      for (VisualMesh::Part& part : plain->parts) {
+        part.color[3] = 0.0f;
+        part.texture = nullptr;
+        part.uv.clear();
+      }
       body.visual = std::move(plain);
     }
   }

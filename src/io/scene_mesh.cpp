@@ -111,14 +111,17 @@ SceneShape poly_mesh(const JsonNode& file, const std::filesystem::path& path, co
 std::shared_ptr<const VisualMesh> visual_of(const JsonNode& s,
                                             const std::filesystem::path& base_dir,
                                             const Vec3& scale, const Vec3& shift,
-                                            std::vector<VisualMesh::Part> own) {
+                                            std::vector<VisualMesh::Part> own,
+                                            std::vector<std::string>& warnings) {
   auto visual = std::make_shared<VisualMesh>();
   visual->parts = std::move(own);
   if (auto n = s.find("visual")) {
     const char* what = "a path to a model file to draw (any format Assimp reads)";
     const std::filesystem::path look = n->string(what);
     try {
-      visual->parts = read_mesh_file(look.is_absolute() ? look : base_dir / look, scale).visual;
+      MeshFile file = read_mesh_file(look.is_absolute() ? look : base_dir / look, scale);
+      visual->parts = std::move(file.visual);
+      for (const std::string& w : file.warnings) warnings.push_back(look.string() + ": " + w);
     } catch (const SceneError& e) {
       n->fail(std::string("a readable mesh file to draw (") + e.what() + ")");
     }
@@ -146,7 +149,7 @@ SceneShape parse_mesh_shape(const JsonNode& s, const std::filesystem::path& base
   if (given.extension() == ".poly") {
     if (parts) s.at("collision", kCollision).fail("\"hull\": a .poly file is one convex part");
     SceneShape out = poly_mesh(file, path, scale);
-    out.visual = visual_of(s, base_dir, scale, out.shift, {});
+    out.visual = visual_of(s, base_dir, scale, out.shift, {}, out.warnings);
     return out;
   }
   MeshFile mesh;
@@ -230,7 +233,8 @@ SceneShape parse_mesh_shape(const JsonNode& s, const std::filesystem::path& base
   // Re-centred on the centroid, so that the body's position is its centre of mass.
   out.shift = out.unit.centroid;
   out.unit.centroid = Vec3::Zero();
-  out.visual = visual_of(s, base_dir, scale, out.shift, std::move(mesh.visual));
+  for (const std::string& w : mesh.warnings) out.warnings.push_back(name + ": " + w);
+  out.visual = visual_of(s, base_dir, scale, out.shift, std::move(mesh.visual), out.warnings);
   if (out.shape.kind == ShapeKind::Compound) {
     Compound moved = *out.shape.compound;
     for (CompoundPart& p : moved.parts) p.position -= out.shift;

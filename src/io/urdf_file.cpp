@@ -257,10 +257,13 @@ class Reader {
          "\"package_path\")");
   }
 
-  MeshFile mesh(const urdf::Mesh& m, const std::string& element) const {
+  MeshFile mesh(const urdf::Mesh& m, const std::string& element) {
     const std::filesystem::path path = mesh_path(m, element);
     try {
-      return read_mesh_file(path, Vec3(m.scale.x, m.scale.y, m.scale.z));
+      MeshFile file = read_mesh_file(path, Vec3(m.scale.x, m.scale.y, m.scale.z));
+      for (const std::string& w : file.warnings)
+        robot_.warnings.push_back(element + " \"" + m.filename + "\": " + w);
+      return file;
     } catch (const SceneError& e) {
       fail("a readable mesh (" + element + ": " + e.what() + ")");
     }

@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 
 #include <cmath>
 #include <cstdlib>
@@ -12,6 +14,7 @@
 #include "gui/app/display_check.hpp"
 #include "gui/render/mesh_data.hpp"
 #include "gui/render/orbit_camera.hpp"
+#include "gui/render/texture_material.hpp"
 #include "gui/sim/frame_source.hpp"
 #include "gui/ui/inspector_panel.hpp"
 #include "io/scene.hpp"
@@ -19,6 +22,30 @@
 
 namespace pegsim::gui {
 namespace {
+
+// A model file's texture: Qt decodes its bytes (PNG here; nothing from bytes that are no
+// image, and the part is then drawn in its colour), and a textured part hands the renderer one
+// (u, v) per vertex.
+TEST(TextureMaterial, ImagesDecodeAndTexturedPartsCarryTheirCoordinates) {
+  std::ifstream png(std::filesystem::path(PEGSIM_SOURCE_DIR) /
+                        "tests/data/robots/urdf_tutorial/meshes/l_finger_color.png",
+                    std::ios::binary);
+  auto texture = std::make_shared<VisualTexture>();
+  texture->name = "l_finger_color.png";
+  texture->encoded.assign(std::istreambuf_iterator<char>(png), {});
+  const QImage image = decode_texture(*texture);
+  EXPECT_EQ(image.width(), 1024);
+  EXPECT_EQ(image.height(), 1024);
+  EXPECT_TRUE(decode_texture(VisualTexture{"junk", {1, 2, 3, 4}}).isNull());
+
+  VisualMesh::Part part;
+  part.corners = {Vec3(0, 0, 0), Vec3(1, 0, 0), Vec3(0, 1, 0)};
+  part.normals.assign(3, Vec3::UnitZ());
+  EXPECT_TRUE(flat_mesh(part).uv.empty());
+  part.texture = texture;
+  part.uv = {Vec2(0, 0), Vec2(1, 0), Vec2(0, 1)};
+  EXPECT_EQ(flat_mesh(part).uv, (std::vector<float>{0, 0, 1, 0, 0, 1}));
+}
 
 const QStringList kKeys{"contacts", "normals", "impulses", "aabbs", "frames"};
 

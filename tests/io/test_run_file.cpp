@@ -1170,6 +1170,62 @@ TEST(RunFile, MeshBodiesKeepTheirSurface) {
   expect_bad(bad, "/bodies/visual_corner_offset: expected three corners per triangle (part 0)");
 }
 
+// A textured surface travels with its image: the file's bytes stored once however many parts
+// share it, each corner's (u, v); a texture index out of range is refused by name.
+TEST(RunFile, TexturedSurfacesKeepTheirImages) {
+  const fs::path file = fresh("textured.h5");
+  const fs::path meshes = fs::path(PEGSIM_SOURCE_DIR) / "tests/data/robots/urdf_tutorial/meshes";
+  const Scene sc = parse_scene(R"({"bodies": [
+      {"name": "a", "shape": {"type": "mesh", "file": "l_finger.dae"}, "static": true},
+      {"name": "b", "shape": {"type": "mesh", "file": "l_finger.dae"}, "static": true,
+       "position": [0, 1, 0]},
+      {"name": "ball", "shape": {"type": "sphere", "radius": 0.1}, "position": [0, 0, 1]}]})",
+                               "textured.json", meshes);
+  ASSERT_TRUE(sc.model.bodies[0].visual && sc.model.bodies[0].visual->parts[0].texture);
+  {
+    Simulator sim(sc.model, sc.initial, sc.settings);
+    RunWriter writer(file, make_run_header(sc, sim.model(), sim.settings(), "test"), sim.state());
+    sim.add_observer(&writer);
+    for (int k = 0; k < 3; ++k) ASSERT_FALSE(sim.step().failed);
+    writer.close();
+  }
+  {
+    RunReader reader(file);
+    const Model read = reader.model();
+    for (int b : {0, 1}) {
+      const auto& got = read.bodies[std::size_t(b)].visual;
+      const auto& want = sc.model.bodies[std::size_t(b)].visual;
+      ASSERT_TRUE(got);
+      ASSERT_EQ(got->parts.size(), want->parts.size());
+      for (std::size_t k = 0; k < got->parts.size(); ++k) {
+        ASSERT_TRUE(got->parts[k].texture);
+        EXPECT_EQ(got->parts[k].uv, want->parts[k].uv);
+        EXPECT_EQ(got->parts[k].texture->name, want->parts[k].texture->name);
+        EXPECT_EQ(got->parts[k].texture->encoded, want->parts[k].texture->encoded);
+      }
+    }
+    EXPECT_EQ(read.bodies[0].visual->parts[0].texture, read.bodies[1].visual->parts[0].texture);
+  }
+  hsize_t bytes = 0;
+  const hid_t f = H5Fopen(file.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+  const hid_t d = H5Dopen2(f, "/bodies/visual_textures", H5P_DEFAULT);
+  const hid_t space = H5Dget_space(d);
+  H5Sget_simple_extent_dims(space, &bytes, nullptr);
+  H5Sclose(space);
+  H5Dclose(d);
+  H5Fclose(f);
+  EXPECT_EQ(bytes, fs::file_size(meshes / "l_finger_color.png"));  // once, not per body
+  const fs::path bad = broken_copy(file, "textured_bad.h5", [](hid_t g) {
+    const hid_t t = H5Dopen2(g, "/bodies/visual_part_texture", H5P_DEFAULT);
+    const std::int32_t wrong[1] = {7};
+    const hid_t one = H5Screate_simple(1, std::array<hsize_t, 1>{1}.data(), nullptr);
+    H5Dwrite(t, H5T_NATIVE_INT32, one, one, H5P_DEFAULT, wrong);
+    H5Sclose(one);
+    H5Dclose(t);
+  });
+  expect_bad(bad, "/bodies/visual_part_texture: texture index 7 out of range");
+}
+
 // A block held on a 20 degree slope by its bristles (k_s 1e4 N/m): each frame's contact keeps
 // the stretch at the end of its step, which settles at m g sin 20 / k_s down the slope.
 TEST(RunFile, VolumetricBristleStretchesAreStoredPerContact) {

@@ -256,5 +256,41 @@ TEST(SceneMesh, RealModelsInManyFormatsLoad) {
   }
 }
 
+// A COLLADA file painting its triangles with a PNG beside it (urdf_tutorial's finger): every
+// corner gets its (u, v), within the image, and the part the file's bytes; a texture the file
+// names but that is missing is said in a warning and the part drawn in its colour.
+TEST(SceneMesh, TexturesComeWithTheirCoordinates) {
+  const std::filesystem::path meshes =
+      std::filesystem::path(PEGSIM_SOURCE_DIR) / "tests/data/robots/urdf_tutorial/meshes";
+  const MeshFile finger = read_mesh_file(meshes / "l_finger.dae", Vec3::Ones());
+  ASSERT_FALSE(finger.visual.empty());
+  std::size_t painted = 0;
+  for (const VisualMesh::Part& p : finger.visual) {
+    if (!p.texture) continue;
+    ++painted;
+    EXPECT_EQ(p.uv.size(), p.corners.size());
+    EXPECT_EQ(p.texture->name, "l_finger_color.png");
+    std::ifstream png(meshes / "l_finger_color.png", std::ios::binary);
+    const std::vector<unsigned char> bytes{std::istreambuf_iterator<char>(png), {}};
+    ASSERT_EQ(p.texture->encoded.size(), bytes.size());
+    EXPECT_TRUE(std::equal(bytes.begin(), bytes.end(), p.texture->encoded.begin()));
+    for (const Vec2& t : p.uv) EXPECT_TRUE(t.allFinite());
+  }
+  EXPECT_EQ(painted, finger.visual.size());
+  EXPECT_TRUE(finger.warnings.empty());
+
+  const std::filesystem::path alone = std::filesystem::temp_directory_path() / "pegsim_texture";
+  std::filesystem::create_directories(alone);
+  std::filesystem::copy_file(meshes / "l_finger.dae", alone / "l_finger.dae",
+                             std::filesystem::copy_options::overwrite_existing);
+  const MeshFile bare = read_mesh_file(alone / "l_finger.dae", Vec3::Ones());
+  for (const VisualMesh::Part& p : bare.visual) EXPECT_FALSE(p.texture);
+  ASSERT_FALSE(bare.warnings.empty());
+  EXPECT_NE(bare.warnings.front().find("texture 'l_finger_color.png' was not found"),
+            std::string::npos)
+      << bare.warnings.front();
+  std::filesystem::remove_all(alone);
+}
+
 }  // namespace
 }  // namespace pegsim

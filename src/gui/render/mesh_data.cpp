@@ -31,6 +31,8 @@ FlatMesh flat_mesh(const VisualMesh::Part& part) {
     for (int k = 0; k < 3; ++k) m.positions.push_back(float(part.corners[i][k]));
     for (int k = 0; k < 3; ++k) m.normals.push_back(float(part.normals[i][k]));
   }
+  if (part.texture && part.uv.size() == part.corners.size())
+    for (const Vec2& t : part.uv) m.uv.insert(m.uv.end(), {float(t.x()), float(t.y())});
   return m;
 }
 

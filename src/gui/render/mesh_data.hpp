@@ -13,11 +13,12 @@ namespace pegsim::gui {
 struct FlatMesh {
   std::vector<float> positions;  // xyz per vertex, 3 vertices per triangle
   std::vector<float> normals;    // xyz per vertex: the face normal
+  std::vector<float> uv;         // (u, v) per vertex for a textured part; empty: none
   int vertex_count() const { return int(positions.size() / 3); }
 };
 
 FlatMesh flat_mesh(const Polytope& polytope);
-// A model file's part as drawn: its corners and their normals as given.
+// A model file's part as drawn: its corners, their normals and texture coordinates as given.
 FlatMesh flat_mesh(const VisualMesh::Part& part);
 
 // The polytope's feature edges (faces meeting at more than `min_angle` radians; a tessellated

@@ -39,6 +39,12 @@ Qt3DRender::QGeometryRenderer* make_flat_mesh_renderer(const FlatMesh& mesh,
                  geometry);
   vec3_attribute(nrm, Qt3DCore::QAttribute::defaultNormalAttributeName(), mesh.vertex_count(),
                  geometry);
+  if (!mesh.uv.empty()) {
+    auto* uv = new Qt3DCore::QBuffer(geometry);
+    uv->setData(bytes(mesh.uv));
+    float_attribute(uv, Qt3DCore::QAttribute::defaultTextureCoordinateAttributeName(), 2,
+                    mesh.vertex_count(), geometry);
+  }
   renderer->setGeometry(geometry);
   renderer->setPrimitiveType(Qt3DRender::QGeometryRenderer::Triangles);
   renderer->setVertexCount(mesh.vertex_count());

@@ -16,7 +16,8 @@ namespace pegsim::gui {
 Qt3DCore::QAttribute* float_attribute(Qt3DCore::QBuffer* buffer, const QString& name, int size,
                                       int count, Qt3DCore::QGeometry* geometry);
 
-// A geometry renderer for a FlatMesh (position + normal), to use with a lit material.
+// A geometry renderer for a FlatMesh (position + normal, and texture coordinates where it has
+// them), to use with a lit material.
 Qt3DRender::QGeometryRenderer* make_flat_mesh_renderer(const FlatMesh& mesh,
                                                        Qt3DCore::QNode* parent);
 

@@ -37,6 +37,7 @@
 #include "gui/render/qt3d_buffers.hpp"
 #include "gui/render/screen_sketch.hpp"
 #include "gui/render/software_gl.hpp"
+#include "gui/render/texture_material.hpp"
 
 namespace pegsim::gui {
 
@@ -178,6 +179,7 @@ void SceneView::setModel(ModelPtr model, double impulse_scale) {
   ghost_root_ = nullptr;
   ghost_transforms_.clear();
   visuals_.assign(model_ ? model_->bodies.size() : 0, {});
+  textured_.clear();  // their materials were the old model's entities' components
   camera_.planar = model_ && model_->planar();
   applyCamera();
   updateLegend();
@@ -260,15 +262,30 @@ void SceneView::buildBodies() {
   }
 }
 
+Qt3DRender::QMaterial* SceneView::texturedMaterial(const VisualTexture& texture) {
+  const auto found = textured_.find(&texture);
+  if (found != textured_.end()) return found->second;
+  const QImage image = decode_texture(texture);
+  Qt3DRender::QMaterial* material =
+      image.isNull() ? nullptr : make_texture_material(image, model_root_);
+  textured_[&texture] = material;
+  return material;
+}
+
 void SceneView::buildShape(Qt3DCore::QEntity* e, const Body& body, const QColor& color, double z) {
   const DrawnExtent extent = drawn_extent(scene_size_);  // of unbounded shapes, as picked
   const double tile = 2.0 * extent.half_width;
   if (body.visual && !body.shape.planar()) {
-    // A model file's own surface, each part in the file's colour or else the body's.
+    // A model file's own surface, each part in the file's texture, or its colour, or else the
+    // body's.
     for (const VisualMesh::Part& part : body.visual->parts) {
       auto* child = new Qt3DCore::QEntity(e);
-      child->addComponent(make_flat_mesh_renderer(flat_mesh(part), child));
-      if (part.color[3] > 0.0f) {
+      const FlatMesh mesh = flat_mesh(part);
+      child->addComponent(make_flat_mesh_renderer(mesh, child));
+      if (Qt3DRender::QMaterial* painted =
+              mesh.uv.empty() ? nullptr : texturedMaterial(*part.texture)) {
+        child->addComponent(painted);
+      } else if (part.color[3] > 0.0f) {
         auto* material = new Qt3DExtras::QPhongMaterial(child);
         material->setDiffuse(QColor::fromRgbF(part.color[0], part.color[1], part.color[2]));
         material->setSpecular(QColor(40, 40, 40));

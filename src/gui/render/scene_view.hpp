@@ -28,6 +28,7 @@ class QTransform;
 namespace Qt3DRender {
 class QRenderCapture;
 class QLayer;
+class QMaterial;
 }  // namespace Qt3DRender
 
 namespace pegsim::gui {
@@ -126,6 +127,9 @@ class SceneView : public QWidget {
   void updateOverlays();
   void buildBodies();
   void buildShape(Qt3DCore::QEntity* entity, const Body& body, const QColor& color, double z);
+  // The material painting a model file's texture, made once per image per model; null where
+  // the image cannot be decoded (the part is drawn in its colour).
+  Qt3DRender::QMaterial* texturedMaterial(const VisualTexture& texture);
   void buildGhosts();
   void updateLegend();
   bool followMoving();  // false when nothing moves
@@ -158,6 +162,7 @@ class SceneView : public QWidget {
   FramePtr ghost_;
   std::vector<std::unique_ptr<Overlay>> overlays_;
   std::map<std::string, bool> enabled_;
+  std::map<const VisualTexture*, Qt3DRender::QMaterial*> textured_;  // under model_root_
   std::map<std::string, ColoredEntity*> overlay_entities_;
   LegendQuad* legend_;
   bool legend_visible_ = true;
