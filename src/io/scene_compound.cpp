@@ -17,6 +17,7 @@ SceneShape parse_compound(const JsonNode& s, const CompoundSyntax& syntax) {
   list.require_array(what);
   if (list.size() == 0) list.fail(what);
   std::vector<CompoundPart> parts;
+  std::vector<std::string> warnings;
   for (std::size_t k = 0; k < list.size(); ++k) {
     const JsonNode item = list[k];
     item.require_object("a part object {\"shape\", \"position\", \"orientation\"}");
@@ -33,12 +34,15 @@ SceneShape parse_compound(const JsonNode& s, const CompoundSyntax& syntax) {
           .fail(
               "\"hull\": a compound's part is one convex piece (give the file's pieces as "
               "parts of their own, or the body the mesh shape with \"collision\": \"parts\")");
+    for (const std::string& w : part.warnings)
+      warnings.push_back("part " + std::to_string(k) + ": " + w);
     CompoundPart p{part.shape, Vec3::Zero(), Quat::Identity()};
     syntax.parse_pose(item, p);
     p.position += p.orientation * part.shift;  // a re-centred part stays where it was given
     parts.push_back(std::move(p));
   }
   SceneShape out;
+  out.warnings = std::move(warnings);
   try {
     auto c = std::make_shared<const Compound>(make_compound(std::move(parts)));
     out.unit = compound_mass_properties(*c);

@@ -80,6 +80,17 @@ Polytope hull_of(const std::vector<Vec3>& points, const JsonNode& file, const st
   }
 }
 
+// A drawn part whose triangles face into its solid, turned round: each triangle's corners in
+// the other order (with their normals and texture coordinates), every normal reversed.
+void turn_outwards(VisualMesh::Part& part) {
+  for (std::size_t c = 0; c + 2 < part.corners.size(); c += 3) {
+    std::swap(part.corners[c + 1], part.corners[c + 2]);
+    std::swap(part.normals[c + 1], part.normals[c + 2]);
+    if (!part.uv.empty()) std::swap(part.uv[c + 1], part.uv[c + 2]);
+  }
+  for (Vec3& n : part.normals) n = -n;
+}
+
 double volume_of(const Polytope& p) {
   return polytope_mass_properties(p).volume;
 }
@@ -162,14 +173,17 @@ SceneShape parse_mesh_shape(const JsonNode& s, const std::filesystem::path& base
 
   // The solid: every part closed, each turned outwards if its triangles face in.
   SceneShape out;
-  for (TriangleMesh& part : mesh.parts) {
+  for (std::size_t k = 0; k < mesh.parts.size(); ++k) {
+    TriangleMesh& part = mesh.parts[k];
     const MeshClosure c = mesh_closure(part);
     if (!c.closed()) {
       out.mass_defect = name + ": " + closure_defect(part, c);
       break;
     }
-    if (mesh_mass_properties(part).volume < 0.0)
+    if (mesh_mass_properties(part).volume < 0.0) {
       for (auto& t : part.triangles) std::swap(t[1], t[2]);
+      turn_outwards(mesh.visual[k]);
+    }
   }
   MassProperties solid;
   if (out.mass_defect.empty()) {

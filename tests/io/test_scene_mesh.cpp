@@ -6,6 +6,7 @@
 
 #include <array>
 #include <cmath>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -254,6 +255,56 @@ TEST(SceneMesh, RealModelsInManyFormatsLoad) {
     if (hull == 0.0) hull = v;
     EXPECT_NEAR(v, hull, 1e-6 * hull);
   }
+}
+
+// A closed cube whose triangles face inwards (and whose normals say so): it weighs what it
+// holds, and is drawn turned round, every triangle and normal facing out of the solid. As a
+// compound's part its hull warning names the part.
+TEST(SceneMesh, AnInwardFacingMeshIsTurnedRoundForDrawingToo) {
+  const std::filesystem::path dir = std::filesystem::temp_directory_path() / "pegsim_inward";
+  std::filesystem::create_directories(dir);
+  {
+    std::ofstream obj(dir / "inside_out.obj");
+    for (int x : {0, 1})
+      for (int y : {0, 1})
+        for (int z : {0, 1}) obj << "v " << x << " " << y << " " << z << "\n";
+    // vertex (x, y, z) is 1 + 4x + 2y + z; the faces below run counter-clockwise seen from
+    // outside and are written the other way round, as an inside-out file has them
+    obj << "vn -1 0 0\nvn 1 0 0\nvn 0 -1 0\nvn 0 1 0\nvn 0 0 -1\nvn 0 0 1\n";
+    const char* faces[] = {"1 2 4", "1 4 3", "5 7 8", "5 8 6", "1 5 6", "1 6 2",
+                           "3 4 8", "3 8 7", "1 3 7", "1 7 5", "2 6 8", "2 8 4"};
+    const int inward[] = {2, 2, 1, 1, 4, 4, 3, 3, 6, 6, 5, 5};  // the normal facing in
+    for (int f = 0; f < 12; ++f) {
+      int a, b, c;
+      std::sscanf(faces[f], "%d %d %d", &a, &b, &c);
+      obj << "f " << a << "//" << inward[f] << " " << c << "//" << inward[f] << " " << b << "//"
+          << inward[f] << "\n";
+    }
+  }
+  const Scene s = parse_scene(
+      R"({"bodies": [{"name": "cube", "shape": {"type": "mesh", "file": "inside_out.obj"},
+          "density": 1}]})",
+      "inward.json", dir);
+  EXPECT_NEAR(s.model.bodies[0].mass, 1.0, 1e-12);
+  ASSERT_TRUE(s.model.bodies[0].visual);
+  for (const VisualMesh::Part& p : s.model.bodies[0].visual->parts)
+    for (std::size_t c = 0; c < p.corners.size(); c += 3) {
+      const Vec3 middle = (p.corners[c] + p.corners[c + 1] + p.corners[c + 2]) / 3.0;
+      const Vec3 turn = (p.corners[c + 1] - p.corners[c]).cross(p.corners[c + 2] - p.corners[c]);
+      EXPECT_GT(turn.dot(middle), 0.0) << c;  // the body's origin is the cube's centre
+      for (std::size_t k = c; k < c + 3; ++k) EXPECT_GT(p.normals[k].dot(middle), 0.0) << k;
+    }
+  // A compound part's warnings reach the scene, naming the part.
+  const Scene l = parse_scene(
+      R"({"bodies": [{"name": "c", "shape": {"type": "compound", "parts": [
+          {"shape": {"type": "box", "size": [1, 1, 1]}},
+          {"shape": {"type": "mesh", "file": "l_one_object.obj"}, "position": [3, 0, 0]}]}}]})",
+      "parts.json", kMeshes);
+  ASSERT_EQ(l.warnings.size(), 1u);
+  EXPECT_NE(l.warnings[0].find("body 'c': part 1: l_one_object.obj: its convex hull holds 17 %"),
+            std::string::npos)
+      << l.warnings[0];
+  std::filesystem::remove_all(dir);
 }
 
 // A COLLADA file painting its triangles with a PNG beside it (urdf_tutorial's finger): every
