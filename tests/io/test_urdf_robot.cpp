@@ -66,15 +66,25 @@ TEST(UrdfRobot, PandaHasTheUrdfsMassesAndInertias) {
   EXPECT_NEAR(total, urdf_total, 1e-12);
   EXPECT_TRUE(body_named(s, "panda_link0").is_static);
   EXPECT_NEAR(body_named(s, "panda_link7").mass, 0.735522 + 0.73, 1e-15);
-  // Links whose <inertial> has rpy 0 keep its matrix (link frame axes, about the CoM).
-  const Mat3 link1 = (Mat3() << 0.70337, -0.000139, 0.006772, -0.000139, 0.70661, 0.019169,
-                      0.006772, 0.019169, 0.009117)
-                         .finished();
-  EXPECT_LE((body_named(s, "panda_link1").inertia - link1).cwiseAbs().maxCoeff(), 1e-15);
-  const Mat3 link4 = (Mat3() << 0.025853, 0.007796, -0.001332, 0.007796, 0.019552, 0.008641,
-                      -0.001332, 0.008641, 0.028323)
-                         .finished();
-  EXPECT_LE((body_named(s, "panda_link4").inertia - link4).cwiseAbs().maxCoeff(), 1e-15);
+  // Every link that is a body of its own keeps its <inertial>'s matrix (rpy 0 throughout, so
+  // in the link frame's axes, about the CoM): ixx ixy ixz iyy iyz izz as panda.urdf gives them.
+  const struct {
+    const char* link;
+    double i[6];
+  } inertials[] = {{"panda_link1", {0.70337, -0.000139, 0.006772, 0.70661, 0.019169, 0.009117}},
+                   {"panda_link2", {0.007962, -0.003925, 0.010254, 0.02811, 0.000704, 0.025995}},
+                   {"panda_link3", {0.037242, -0.004761, -0.011396, 0.036155, -0.012805, 0.01083}},
+                   {"panda_link4", {0.025853, 0.007796, -0.001332, 0.019552, 0.008641, 0.028323}},
+                   {"panda_link5", {0.035549, -0.002117, -0.004037, 0.029474, 0.000229, 0.008627}},
+                   {"panda_link6", {0.001964, 0.000109, -0.001158, 0.004354, 0.000341, 0.005433}},
+                   {"panda_leftfinger", {2.375e-06, 0, 0, 2.375e-06, 0, 7.5e-07}},
+                   {"panda_rightfinger", {2.375e-06, 0, 0, 2.375e-06, 0, 7.5e-07}}};
+  for (const auto& e : inertials) {
+    const double* i = e.i;
+    const Mat3 expected =
+        (Mat3() << i[0], i[1], i[2], i[1], i[3], i[4], i[2], i[4], i[5]).finished();
+    EXPECT_LE((body_named(s, e.link).inertia - expected).cwiseAbs().maxCoeff(), 1e-15) << e.link;
+  }
   // The body sits at the CoM: link1's is (0.003875, 0.002081, -0.04762) in its frame, which at
   // q = 0 is the world frame moved up 0.333 m.
   EXPECT_LE((s.initial.bodies[std::size_t(s.model.body_index("panda_link1"))].position -
