@@ -230,7 +230,7 @@ void write_textures(hid_t id, const std::vector<RunBody>& bodies, hsize_t corner
   const hsize_t np = part_texture.size(), nt = images.size();
   h5::write_dataset(id, "visual_part_texture", H5T_NATIVE_INT32, H5T_STD_I32LE, {np},
                     part_texture.data());
-  h5::write_dataset(id, "visual_uv", H5T_NATIVE_DOUBLE, H5T_IEEE_F64LE, {corner_count, 2},
+  h5::write_dataset(id, "visual_uv", H5T_NATIVE_DOUBLE, H5T_IEEE_F32LE, {corner_count, 2},
                     uv.data());
   h5::write_dataset(id, "visual_texture_offset", H5T_NATIVE_INT64, H5T_STD_I64LE, {nt + 1},
                     offset.data());
@@ -267,9 +267,10 @@ void write_visuals(hid_t id, const std::vector<RunBody>& bodies) {
                     part_offset.data());
   h5::write_dataset(id, "visual_corner_offset", H5T_NATIVE_INT64, H5T_STD_I64LE, {np + 1},
                     corner_offset.data());
-  h5::write_dataset(id, "visual_corners", H5T_NATIVE_DOUBLE, H5T_IEEE_F64LE, {nc, 3},
+  // Drawn, never simulated, and read from model files in single precision: stored as such.
+  h5::write_dataset(id, "visual_corners", H5T_NATIVE_DOUBLE, H5T_IEEE_F32LE, {nc, 3},
                     corners.data());
-  h5::write_dataset(id, "visual_normals", H5T_NATIVE_DOUBLE, H5T_IEEE_F64LE, {nc, 3},
+  h5::write_dataset(id, "visual_normals", H5T_NATIVE_DOUBLE, H5T_IEEE_F32LE, {nc, 3},
                     normals.data());
   h5::write_dataset(id, "visual_color", H5T_NATIVE_FLOAT, H5T_IEEE_F32LE, {np, 4}, color.data());
   write_textures(id, bodies, nc);

@@ -1154,9 +1154,13 @@ TEST(RunFile, MeshBodiesKeepTheirSurface) {
     const auto& want = sc.model.bodies[1].visual;
     ASSERT_TRUE(got);
     ASSERT_EQ(got->parts.size(), want->parts.size());
+    // Stored in single precision, as model files hold them: each to the float nearest it.
     for (std::size_t k = 0; k < got->parts.size(); ++k) {
-      EXPECT_EQ(got->parts[k].corners, want->parts[k].corners);
-      EXPECT_EQ(got->parts[k].normals, want->parts[k].normals);
+      ASSERT_EQ(got->parts[k].corners.size(), want->parts[k].corners.size());
+      for (std::size_t c = 0; c < got->parts[k].corners.size(); ++c) {
+        EXPECT_EQ(got->parts[k].corners[c], want->parts[k].corners[c].cast<float>().cast<double>());
+        EXPECT_EQ(got->parts[k].normals[c], want->parts[k].normals[c].cast<float>().cast<double>());
+      }
       EXPECT_EQ(got->parts[k].color, want->parts[k].color);
     }
   }
@@ -1199,7 +1203,9 @@ TEST(RunFile, TexturedSurfacesKeepTheirImages) {
       ASSERT_EQ(got->parts.size(), want->parts.size());
       for (std::size_t k = 0; k < got->parts.size(); ++k) {
         ASSERT_TRUE(got->parts[k].texture);
-        EXPECT_EQ(got->parts[k].uv, want->parts[k].uv);
+        ASSERT_EQ(got->parts[k].uv.size(), want->parts[k].uv.size());
+        for (std::size_t c = 0; c < got->parts[k].uv.size(); ++c)
+          EXPECT_EQ(got->parts[k].uv[c], want->parts[k].uv[c].cast<float>().cast<double>());
         EXPECT_EQ(got->parts[k].texture->name, want->parts[k].texture->name);
         EXPECT_EQ(got->parts[k].texture->encoded, want->parts[k].texture->encoded);
       }
