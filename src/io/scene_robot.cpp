@@ -16,6 +16,7 @@
 #include "engine/geometry/mass_properties.hpp"
 #include "engine/geometry/polytope.hpp"
 #include "io/scene_body.hpp"
+#include "io/scene_limits.hpp"
 #include "io/urdf_file.hpp"
 
 namespace pegsim {
@@ -208,6 +209,9 @@ void place_robot(const UrdfRobot& robot, const std::vector<double>& q, const Rob
     BodyState state;
     state.position = pose[b] * com[b];
     state.orientation = pose[b].rotation;
+    // As for scene bodies (docs/scene-format.md, "Limits").
+    if (!(state.position.cwiseAbs().maxCoeff() <= kMaxStateMagnitude))
+      fail_link(u.name, "a link placed within +-1e9 m of the origin");
     index[b] = static_cast<int>(model.bodies.size());
     model.bodies.push_back(std::move(body));
     scene.initial.bodies.push_back(state);

@@ -90,7 +90,8 @@ class Reader {
           "`xacro FILE.urdf.xacro > robot.urdf`, and open robot.urdf");
     std::string error;
     const urdf::ModelInterfaceSharedPtr model = parse(text, error);
-    if (!model)
+    // urdfdom may log an error (a malformed <inertial>) and still return what it read.
+    if (!model || !error.empty())
       fail("a URDF <robot> (" + (error.empty() ? "urdfdom could not read it" : error) + ")");
     model_ = model;
     robot_.name = model->getName();

@@ -291,6 +291,50 @@ TEST(UrdfRobot, WhatCannotBeRepresentedIsRefusedByName) {
   EXPECT_NE(why.find("--package-path"), std::string::npos) << why;
 }
 
+// Damaged robot files: each refused with the file and what is wrong, never half read.
+TEST(UrdfRobot, DamagedFilesAreRefusedNamingTheElement) {
+  const std::string two_links =
+      R"(<link name="a"><collision><geometry><box size="1 1 1"/></geometry></collision></link>
+         <link name="b"><inertial><mass value="MASS"/>
+           <inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0" izz="1"/></inertial>
+           <collision><geometry><sphere radius="0.1"/></geometry></collision></link>)";
+  auto robot = [&](const std::string& mass, const std::string& joint) {
+    std::string links = two_links;
+    links.replace(links.find("MASS"), 4, mass);
+    return "<robot name=\"r\">" + links + joint + "</robot>";
+  };
+  const std::string hinge =
+      R"(<joint name="j" type="continuous"><parent link="a"/><child link="b"/>
+         <axis xyz="0 0 1"/>ORIGIN</joint>)";
+  auto with_origin = [&](const std::string& origin) {
+    std::string j = hinge;
+    return j.replace(j.find("ORIGIN"), 6, origin);
+  };
+  const struct {
+    const char* name;
+    std::string text, expected;
+  } cases[] = {
+      {"empty.urdf", "", "expected a URDF <robot> (Error document empty.)"},
+      {"no_links.urdf", "<robot name=\"r\"/>", "expected a URDF <robot> (No link elements"},
+      {"bad_mass.urdf", robot("abc", with_origin("")),
+       "expected a URDF <robot> (Could not parse inertial element for Link [b])"},
+      {"negative_inertia.urdf",
+       robot("1", with_origin("")).replace(robot("1", "").find("ixx=\"1\""), 7, "ixx=\"-1\""),
+       "expected a positive definite inertia (link 'b'"},
+      {"far.urdf", robot("1", with_origin("<origin xyz=\"1e300 0 0\"/>")),
+       "expected a link placed within +-1e9 m of the origin (link 'b'"},
+      {"flat_box.urdf",
+       R"(<robot name="r"><link name="a"><collision><geometry><box size="-1 1 1"/></geometry>
+          </collision></link></robot>)",
+       "expected a solid shape (link 'a': box length x must be a positive number)"}};
+  for (const auto& c : cases) {
+    const fs::path file = fresh_file(c.name, c.text);
+    const std::string what = error_of(R"({"robots": [{"file": ")" + file.string() + "\"}]}");
+    EXPECT_NE(what.find(c.name), std::string::npos) << what;
+    EXPECT_NE(what.find(c.expected), std::string::npos) << c.name << ": " << what;
+  }
+}
+
 // The scene's robot fields: joint names and positions checked against the robot.
 TEST(UrdfRobot, SceneFieldsAreChecked) {
   const std::string panda = R"({"robots": [{"file": ")" + kPanda.string() + "\", ";
