@@ -15,6 +15,7 @@
 #include "engine/geometry/compound.hpp"
 #include "engine/geometry/mass_properties.hpp"
 #include "engine/geometry/polytope.hpp"
+#include "io/rigid_placement.hpp"
 #include "io/scene_body.hpp"
 #include "io/scene_limits.hpp"
 #include "io/urdf_file.hpp"
@@ -29,25 +30,16 @@ constexpr double kDefaultDensity = 1000.0;
 constexpr std::array<float, 4> kLinkColor{0.82f, 0.82f, 0.84f, 1.0f};
 constexpr int kSphereRings = 12;
 
-struct Pose {
-  Quat rotation = Quat::Identity();
-  Vec3 position = Vec3::Zero();
-  Vec3 operator*(const Vec3& x) const { return rotation * x + position; }
-  Pose operator*(const Pose& inner) const {
-    return {rotation * inner.rotation, rotation * inner.position + position};
-  }
-};
-
 struct RobotPlacement {
   std::string prefix;
-  Pose base;
+  RigidPlacement base;
   bool fixed = true;
   bool self_collision = false;
   bool gravity_compensation = false;
 };
 
 // The joint's motion at position q: a turn about its axis or a slide along it.
-Pose motion(const UrdfJoint& j, double q) {
+RigidPlacement motion(const UrdfJoint& j, double q) {
   if (j.type == JointType::Prismatic) return {Quat::Identity(), q * j.axis};
   return {Quat(Eigen::AngleAxisd(q, j.axis)), Vec3::Zero()};
 }
@@ -143,11 +135,11 @@ void place_robot(const UrdfRobot& robot, const std::vector<double>& q, const Rob
   Model& model = scene.model;
   const std::size_t n = robot.bodies.size();
   // Link frames in the world.
-  std::vector<Pose> pose(n);
+  std::vector<RigidPlacement> pose(n);
   pose[0] = at.base;
   for (std::size_t k = 0; k < robot.joints.size(); ++k) {
     const UrdfJoint& j = robot.joints[k];
-    pose[j.child] = pose[j.parent] * Pose{j.rotation, j.position} * motion(j, q[k]);
+    pose[j.child] = pose[j.parent] * RigidPlacement{j.rotation, j.position} * motion(j, q[k]);
   }
   const JsonNode file = node.at("file", "");
   auto fail_link = [&](const std::string& link, const std::string& what) {

@@ -16,6 +16,7 @@
 #include "engine/geometry/triangle_mesh.hpp"
 #include "io/mesh_file.hpp"
 #include "io/package_uri.hpp"
+#include "io/rigid_placement.hpp"
 #include "io/scene.hpp"
 #include "io/text_file.hpp"
 
@@ -29,23 +30,13 @@ constexpr int kDrawnSides = 48;
 // A mesh's hull this much larger than the closed mesh is worth a warning (as scene meshes').
 constexpr double kHullExcess = 0.05;
 
-// A rigid placement x -> rotation x + position.
-struct Placement {
-  Quat rotation = Quat::Identity();
-  Vec3 position = Vec3::Zero();
-  Vec3 operator*(const Vec3& x) const { return rotation * x + position; }
-  Placement operator*(const Placement& inner) const {
-    return {rotation * inner.rotation, rotation * inner.position + position};
-  }
-};
-
 std::string number(double x) {
   char s[32];
   std::snprintf(s, sizeof s, "%g", x);
   return s;
 }
 
-Placement placement_of(const urdf::Pose& p) {
+RigidPlacement placement_of(const urdf::Pose& p) {
   double x, y, z, w;
   p.rotation.getQuaternion(x, y, z, w);
   return {Quat(w, x, y, z).normalized(), Vec3(p.position.x, p.position.y, p.position.z)};
@@ -99,7 +90,7 @@ class Reader {
     if (!root) fail("a URDF <robot> with a root link");
     robot_.bodies.push_back({root->name, {}, 0.0, Vec3::Zero(), Mat3::Zero(), {}, false, {}});
     moments_.emplace_back();
-    visit(*root, 0, Placement{});
+    visit(*root, 0, RigidPlacement{});
     for (std::size_t b = 0; b < robot_.bodies.size(); ++b) finish_mass(b);
     return std::move(robot_);
   }
@@ -118,13 +109,13 @@ class Reader {
 
   // Adds `link`, placed by `in_body` in body `b`'s frame, then its children: a fixed child
   // into the same body, a moving one as a new body behind a joint.
-  void visit(const urdf::Link& link, int b, const Placement& in_body) {
+  void visit(const urdf::Link& link, int b, const RigidPlacement& in_body) {
     robot_.bodies[b].links.push_back(link.name);
     add_inertial(link, b, in_body);
     add_geometry(link, b, in_body);
     for (const urdf::JointSharedPtr& j : link.child_joints) {
       urdf::LinkConstSharedPtr child = model_->getLink(j->child_link_name);
-      const Placement origin = in_body * placement_of(j->parent_to_joint_origin_transform);
+      const RigidPlacement origin = in_body * placement_of(j->parent_to_joint_origin_transform);
       if (j->type == urdf::Joint::FIXED) {
         visit(*child, b, origin);
         continue;
@@ -133,11 +124,11 @@ class Reader {
       robot_.bodies.push_back({child->name, {}, 0.0, Vec3::Zero(), Mat3::Zero(), {}, false, {}});
       moments_.emplace_back();
       robot_.joints.back().child = static_cast<int>(robot_.bodies.size()) - 1;
-      visit(*child, robot_.joints.back().child, Placement{});
+      visit(*child, robot_.joints.back().child, RigidPlacement{});
     }
   }
 
-  UrdfJoint joint(const urdf::Joint& j, int parent, const Placement& origin) {
+  UrdfJoint joint(const urdf::Joint& j, int parent, const RigidPlacement& origin) {
     const std::string where = "joint '" + j.name + "'";
     UrdfJoint out;
     out.name = j.name;
@@ -191,7 +182,7 @@ class Reader {
     return out;
   }
 
-  void add_inertial(const urdf::Link& link, int b, const Placement& in_body) {
+  void add_inertial(const urdf::Link& link, int b, const RigidPlacement& in_body) {
     if (!link.inertial) return;
     const urdf::Inertial& i = *link.inertial;
     const std::string where = "link '" + link.name + "' <inertial>";
@@ -200,7 +191,7 @@ class Reader {
     Mat3 inertia;
     inertia << i.ixx, i.ixy, i.ixz, i.ixy, i.iyy, i.iyz, i.ixz, i.iyz, i.izz;
     if (!inertia.allFinite()) fail("a finite inertia (" + where + ")");
-    const Placement frame = in_body * placement_of(i.origin);
+    const RigidPlacement frame = in_body * placement_of(i.origin);
     const Mat3 R = frame.rotation.toRotationMatrix();
     const Vec3 c = frame.position;
     Moments& m = moments_[b];
@@ -221,7 +212,7 @@ class Reader {
     body.inertia = 0.5 * (body.inertia + body.inertia.transpose());
   }
 
-  void add_geometry(const urdf::Link& link, int b, const Placement& in_body) {
+  void add_geometry(const urdf::Link& link, int b, const RigidPlacement& in_body) {
     UrdfBody& body = robot_.bodies[b];
     for (const urdf::CollisionSharedPtr& c : link.collision_array)
       if (c && c->geometry)
@@ -230,7 +221,7 @@ class Reader {
     const bool stand_in = link.collision_array.empty();
     for (const urdf::VisualSharedPtr& v : link.visual_array) {
       if (!v || !v->geometry) continue;
-      const Placement where = in_body * placement_of(v->origin);
+      const RigidPlacement where = in_body * placement_of(v->origin);
       const std::string element = "link '" + link.name + "' <visual>";
       if (stand_in) {
         body.parts.push_back(part(*v->geometry, where, element));
@@ -271,7 +262,8 @@ class Reader {
   }
 
   // A collision element as a convex part of the body, placed by `where`.
-  CompoundPart part(const urdf::Geometry& g, const Placement& where, const std::string& element) {
+  CompoundPart part(const urdf::Geometry& g, const RigidPlacement& where,
+                    const std::string& element) {
     CompoundPart out{Shape{}, where.position, where.rotation};
     try {
       switch (g.type) {
@@ -300,7 +292,8 @@ class Reader {
   }
 
   // A mesh collides as its convex hull, re-centred on the hull's centroid.
-  CompoundPart mesh_hull(const urdf::Mesh& m, const Placement& where, const std::string& element) {
+  CompoundPart mesh_hull(const urdf::Mesh& m, const RigidPlacement& where,
+                         const std::string& element) {
     MeshFile file = mesh(m, element);
     std::vector<Vec3> points;
     bool closed = true;
@@ -326,7 +319,7 @@ class Reader {
   }
 
   // A visual element as drawn triangles, placed by `where`.
-  std::vector<VisualMesh::Part> look(const urdf::Geometry& g, const Placement& where,
+  std::vector<VisualMesh::Part> look(const urdf::Geometry& g, const RigidPlacement& where,
                                      const std::string& element) {
     std::vector<VisualMesh::Part> parts;
     if (g.type == urdf::Geometry::MESH) {

@@ -612,6 +612,15 @@ TEST(RunFile, SurvivesSigkillWithEveryFlushedFrame) {
 
 // Replays `file` from its own model, settings and first frame (prepare_replay_step applies
 // each step's recorded settings and wrench) and expects every recorded pose bit for bit.
+// Runs `steps` steps of the scene, recording them to `file`.
+void record(const Scene& sc, const fs::path& file, int steps) {
+  Simulator sim(sc.model, sc.initial, sc.settings);
+  RunWriter writer(file, make_run_header(sc, sim.model(), sim.settings(), "test"), sim.state());
+  sim.add_observer(&writer);
+  for (int k = 0; k < steps; ++k) ASSERT_FALSE(sim.step().failed) << k;
+  writer.close();
+}
+
 void expect_exact_replay(const fs::path& file) {
   RunReader reader(file);
   const RunFrame first = reader.frame(0);
@@ -1011,13 +1020,8 @@ TEST(RunFile, ControlledLimitedDampedJointsReplayExactly) {
 TEST(RunFile, RobotScenesReplayWithoutTheRobotFile) {
   const fs::path file = fresh("panda.h5");
   const Scene sc = scene("panda_push");
-  {
-    Simulator sim(sc.model, sc.initial, sc.settings);
-    RunWriter writer(file, make_run_header(sc, sim.model(), sim.settings(), "test"), sim.state());
-    sim.add_observer(&writer);
-    for (int k = 0; k < 900; ++k) ASSERT_FALSE(sim.step().failed);  // into the push
-    writer.close();
-  }
+  // into the push
+  record(sc, file, 900);
   RunReader reader(file);
   const Model model = reader.model();
   ASSERT_EQ(model.joints.size(), sc.model.joints.size());
@@ -1139,13 +1143,7 @@ TEST(RunFile, MeshBodiesKeepTheirSurface) {
       {"name": "l", "shape": {"type": "mesh", "file": "l_two_objects.obj"}, "position": [0, 0, 0.6]}]})",
                                "mesh.json", fs::path(PEGSIM_SOURCE_DIR) / "tests/io/data/meshes");
   ASSERT_TRUE(sc.model.bodies[1].visual);
-  {
-    Simulator sim(sc.model, sc.initial, sc.settings);
-    RunWriter writer(file, make_run_header(sc, sim.model(), sim.settings(), "test"), sim.state());
-    sim.add_observer(&writer);
-    for (int k = 0; k < 10; ++k) ASSERT_FALSE(sim.step().failed);
-    writer.close();
-  }
+  record(sc, file, 10);
   {
     RunReader reader(file);
     const Model read = reader.model();  // built afresh on each call
@@ -1186,13 +1184,7 @@ TEST(RunFile, TexturedSurfacesKeepTheirImages) {
       {"name": "ball", "shape": {"type": "sphere", "radius": 0.1}, "position": [0, 0, 1]}]})",
                                "textured.json", meshes);
   ASSERT_TRUE(sc.model.bodies[0].visual && sc.model.bodies[0].visual->parts[0].texture);
-  {
-    Simulator sim(sc.model, sc.initial, sc.settings);
-    RunWriter writer(file, make_run_header(sc, sim.model(), sim.settings(), "test"), sim.state());
-    sim.add_observer(&writer);
-    for (int k = 0; k < 3; ++k) ASSERT_FALSE(sim.step().failed);
-    writer.close();
-  }
+  record(sc, file, 3);
   {
     RunReader reader(file);
     const Model read = reader.model();
