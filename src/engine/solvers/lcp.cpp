@@ -64,7 +64,9 @@ double natural_residual(const Lcp& lcp, const VecX& z) {
   const Eigen::Index n = lcp.q.size();
   if (z.size() != n || m_rows(lcp) != n || m_cols(lcp) != n) return INFINITY;
   if (z.size() == 0) return 0.0;
-  VecX w;
+  // Every solver computes this after every solve: a thread's buffer, grown once, spares the
+  // allocation that dominates tiny problems.
+  thread_local VecX w;
   multiply_m(lcp, z, w);
   w += lcp.q;
   // min(z, w) vanishes exactly when z >= 0, w >= 0 and z_i w_i = 0 for every i.

@@ -22,11 +22,11 @@ SolveReport LemkeSolver::solve(const Lcp& lcp, VecX& z, const SolverOptions& opt
   auto finish = [&](SolveStatus status, std::string message) {
     return finish_report(std::move(report), status, std::move(message), lcp, z, t0);
   };
-  // The fast path's answers come with their residual, computed over M's nonzeros.
+  // An answer comes with its residual: the fast path's computed over M's nonzeros, the
+  // tableau's by accept() (a warm basis taken as it is: by try_basis).
   auto finish_answer = [&](Answer answer) {
-    return answer == Answer::Fast
-               ? finish_report(std::move(report), SolveStatus::Solved, "", fast_residual_, t0)
-               : finish(SolveStatus::Solved, "");
+    return finish_report(std::move(report), SolveStatus::Solved, "",
+                         answer == Answer::Fast ? fast_residual_ : accepted_residual_, t0);
   };
 
   // The fast path reads every entry of M as it binds the problem, and checks them there: one
@@ -68,8 +68,8 @@ LemkeTableau<double>& LemkeSolver::dense(const Lcp& lcp) {
 
 template <typename T>
 bool LemkeSolver::accept(const Lcp& lcp, LemkeTableau<T>& tableau, VecX& z) {
-  tableau.extract(z);
-  if (natural_residual(lcp, z) > tolerance_) return false;
+  accepted_residual_ = tableau.extract(z);
+  if (accepted_residual_ > tolerance_) return false;
   tableau.basic_z(basis_);
   return true;
 }
@@ -252,7 +252,9 @@ bool LemkeSolver::try_basis(const Lcp& lcp, const std::vector<int>& Z, VecX& z, 
   if (!zZ_.allFinite() || (k > 0 && zZ_.minCoeff() < -tolerance)) return false;
   candidate_.setZero(lcp.size());
   for (int j = 0; j < k; ++j) candidate_(Z[j]) = std::max(0.0, zZ_(j));
-  if (natural_residual(lcp, candidate_) > tolerance) return false;
+  const double residual = natural_residual(lcp, candidate_);
+  if (residual > tolerance) return false;
+  accepted_residual_ = residual;
   z = candidate_;
   return true;
 }

@@ -59,6 +59,7 @@ class LemkeSolver final : public Solver {
   int budget_ = 0;              // of this call: options.max_iterations pivots
   bool dense_bound_ = false;    // fast_ is bound to this call's problem
   double fast_residual_ = 0.0;  // natural residual of the fast path's last candidate
+  double accepted_residual_ = 0.0;  // natural residual of the last Dense answer
 
   LemkeTableau<double> fast_;
   LemkeTableau<long double> exact_;

@@ -133,29 +133,37 @@ class LemkeTableau {
   }
 
   // z from the final basis: the basic values refined, then (if z0 has left) recomputed from
-  // M_ZZ z_Z = -q_Z when that is more accurate.
-  void extract(VecX& z) {
+  // M_ZZ z_Z = -q_Z when that is more accurate. Returns z's natural residual.
+  double extract(VecX& z) {
     const int n = n_;
     refine();
     z.setZero(n);
-    std::vector<int> Z;
+    // Workspaces kept between solves: a tiny problem then allocates nothing here.
+    std::vector<int>& Z = extract_Z_;
+    Z.clear();
     for (int i = 0; i < n; ++i) {
       const int r = row_of_[n + i];
       if (r < 0) continue;
       z(i) = std::max(0.0, static_cast<double>(x_(r)));
       Z.push_back(i);
     }
-    if (row_of_[2 * n] >= 0 || Z.empty()) return;  // z0 still basic (at zero level, or a ray)
-    const Mat MZZ = gather(Z, Z);
-    const Eigen::PartialPivLU<Mat> lu(MZZ);
-    Vec qZ(Z.size());
-    for (std::size_t i = 0; i < Z.size(); ++i) qZ(i) = q_(Z[i]);
-    Vec zZ = -lu.solve(qZ);
-    if (!zZ.allFinite()) return;
-    VecX refined = VecX::Zero(n);
-    for (std::size_t i = 0; i < Z.size(); ++i)
-      refined(Z[i]) = std::max(0.0, static_cast<double>(zZ(i)));
-    if (natural_residual(*lcp_, refined) < natural_residual(*lcp_, z)) z = refined;
+    // z0 still basic (at zero level, or a ray): no M_ZZ to solve.
+    if (row_of_[2 * n] >= 0 || Z.empty()) return natural_residual(*lcp_, z);
+    gather_m(*lcp_, Z, Z, extract_M_);
+    extract_lu_.compute(extract_M_.cast<T>());
+    const Eigen::Index k = static_cast<Eigen::Index>(Z.size());
+    extract_q_.resize(k);
+    for (Eigen::Index i = 0; i < k; ++i) extract_q_(i) = q_(Z[std::size_t(i)]);
+    extract_z_.noalias() = -extract_lu_.solve(extract_q_);
+    const double basic = natural_residual(*lcp_, z);
+    if (!extract_z_.allFinite()) return basic;
+    extract_refined_.setZero(n);
+    for (Eigen::Index i = 0; i < k; ++i)
+      extract_refined_(Z[std::size_t(i)]) = std::max(0.0, static_cast<double>(extract_z_(i)));
+    const double refined = natural_residual(*lcp_, extract_refined_);
+    if (!(refined < basic)) return basic;
+    z = extract_refined_;
+    return refined;
   }
 
  private:
@@ -325,6 +333,12 @@ class LemkeTableau {
   T lex_zero_ = 0;          // |M| eps: smaller tableau entries count as zero
   double tolerance_ = 0.0;  // natural residual accepted as a solution
   Rule rule_ = Rule::Harris;
+  // extract()'s workspaces.
+  std::vector<int> extract_Z_;
+  MatX extract_M_;
+  Eigen::PartialPivLU<Mat> extract_lu_;
+  Vec extract_q_, extract_z_;
+  VecX extract_refined_;
   std::vector<int> basic_;              // variable basic in each row
   std::vector<int> row_of_;             // row of each variable, -1 when nonbasic
   Vec a_, col_, res_;                   // entering column, pivot column and residual workspaces
