@@ -176,6 +176,35 @@ void collect(const aiNode& node, const aiMatrix4x4& above, Collector& c) {
   for (unsigned k = 0; k < node.mNumChildren; ++k) collect(*node.mChildren[k], placed, c);
 }
 
+std::string plural(int n, const char* one, const char* many) {
+  return std::to_string(n) + " " + (n == 1 ? one : many);
+}
+
+// Why a part bounds no volume, for the message: its open, shared and flipped edges.
+std::string closure_defect(const TriangleMesh& part, const MeshClosure& c) {
+  std::string what;
+  auto add = [&](const std::string& s) { what += (what.empty() ? "" : ", ") + s; };
+  if (c.open_edges > 0) add(plural(c.open_edges, "open edge", "open edges"));
+  if (c.shared_edges > 0)
+    add(plural(c.shared_edges, "edge of three or more triangles",
+               "edges of three or more triangles"));
+  if (c.misoriented_edges > 0)
+    add(plural(c.misoriented_edges, "edge of flipped triangles", "edges of flipped triangles"));
+  return (part.name.empty() ? "a part" : "part '" + part.name + "'") + " is not closed (" + what +
+         ")";
+}
+
+// A drawn part whose triangles face into its solid, turned round: each triangle's corners in
+// the other order (with their normals and texture coordinates), every normal reversed.
+void turn_outwards(VisualMesh::Part& part) {
+  for (std::size_t c = 0; c + 2 < part.corners.size(); c += 3) {
+    std::swap(part.corners[c + 1], part.corners[c + 2]);
+    std::swap(part.normals[c + 1], part.normals[c + 2]);
+    if (!part.uv.empty()) std::swap(part.uv[c + 1], part.uv[c + 2]);
+  }
+  for (Vec3& n : part.normals) n = -n;
+}
+
 }  // namespace
 
 MeshFile read_mesh_file(const std::filesystem::path& file, const Vec3& scale) {
@@ -205,6 +234,19 @@ MeshFile read_mesh_file(const std::filesystem::path& file, const Vec3& scale) {
   if (out.parts.empty())
     throw SceneError(name + ": the file has no triangles (expected a surface mesh)");
   return out;
+}
+
+std::string close_solid(MeshFile& mesh) {
+  for (std::size_t k = 0; k < mesh.parts.size(); ++k) {
+    TriangleMesh& part = mesh.parts[k];
+    const MeshClosure c = mesh_closure(part);
+    if (!c.closed()) return closure_defect(part, c);
+    if (mesh_mass_properties(part).volume < 0.0) {
+      for (auto& t : part.triangles) std::swap(t[1], t[2]);
+      turn_outwards(mesh.visual[k]);
+    }
+  }
+  return "";
 }
 
 }  // namespace pegsim

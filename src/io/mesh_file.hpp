@@ -24,8 +24,18 @@ struct MeshFile {
   std::vector<std::string> warnings;  // e.g. a texture the file names that is not beside it
 };
 
+// A convex hull this much larger than the closed mesh it wraps is worth a warning: the object is
+// not convex and collides as if it were.
+constexpr double kHullExcess = 0.05;
+
 // Throws SceneError naming the file: missing, not a regular file, larger than kMaxMeshFileBytes,
 // not a model format Assimp reads, or without triangles.
 MeshFile read_mesh_file(const std::filesystem::path& file, const Vec3& scale);
+
+// Makes the file's parts one solid: each part whose triangles face into its volume is turned
+// round (its triangles and its drawn surface). Returns "" when every part is closed, else why
+// the first that is not bounds no volume ("part 'x' is not closed (4 open edges)"), leaving the
+// rest as they are.
+std::string close_solid(MeshFile& mesh);
 
 }  // namespace pegsim

@@ -202,8 +202,9 @@ void write_textures(hid_t id, const std::vector<RunBody>& bodies, hsize_t corner
   std::vector<const VisualTexture*> images;
   std::vector<std::int32_t> part_texture;
   std::vector<double> uv;
-  for (const RunBody& b : bodies)
-    for (const VisualMesh::Part& p : b.visual ? b.visual->parts : std::vector<VisualMesh::Part>{}) {
+  for (const RunBody& b : bodies) {
+    if (!b.visual) continue;
+    for (const VisualMesh::Part& p : b.visual->parts) {
       std::int32_t t = -1;
       if (p.texture && p.uv.size() == p.corners.size()) {
         // Bodies loaded from the same file hold equal images apart: each image is stored once.
@@ -218,6 +219,7 @@ void write_textures(hid_t id, const std::vector<RunBody>& bodies, hsize_t corner
       for (std::size_t c = 0; c < p.corners.size(); ++c)
         uv.insert(uv.end(), {t >= 0 ? p.uv[c].x() : 0.0, t >= 0 ? p.uv[c].y() : 0.0});
     }
+  }
   if (images.empty()) return;
   std::vector<std::int64_t> offset{0};
   std::vector<std::uint8_t> bytes;

@@ -71,11 +71,6 @@ void read_damping(const JsonNode& node, Joint& joint) {
   }
 }
 
-void add_no_collide(Body& body, int other) {
-  if (std::find(body.no_collide.begin(), body.no_collide.end(), other) == body.no_collide.end())
-    body.no_collide.push_back(other);
-}
-
 // A 2D scene's joints keep its bodies in the plane: revolute about z, prismatic along an
 // in-plane axis [x, y] (default [1, 0]), fixed; anchors [x, y].
 void planar_anchor_axis(const JsonNode& node, JointType type, const JsonNode& type_node,
@@ -100,6 +95,11 @@ void planar_anchor_axis(const JsonNode& node, JointType type, const JsonNode& ty
 }
 
 }  // namespace
+
+void add_no_collide(Body& body, int other) {
+  if (std::find(body.no_collide.begin(), body.no_collide.end(), other) == body.no_collide.end())
+    body.no_collide.push_back(other);
+}
 
 void read_joints(const JsonNode& list, Scene& scene) {
   list.require_array("an array of joints");

@@ -12,4 +12,7 @@ namespace pegsim {
 // was expected.
 void read_joints(const JsonNode& list, Scene& scene);
 
+// Adds `other` to the body's no-collide list, once (a jointed pair, a robot's links).
+void add_no_collide(Body& body, int other);
+
 }  // namespace pegsim

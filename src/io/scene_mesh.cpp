@@ -24,9 +24,6 @@ constexpr const char* kUnit = "a length unit: m, dm, cm, mm, in or ft";
 constexpr const char* kCollision =
     "a collision geometry: \"hull\" (the convex hull of the whole mesh) or \"parts\" (the hull of "
     "each of the file's meshes, a compound)";
-// A hull this much larger than the closed mesh it wraps is worth a warning: the object is not
-// convex and collides as if it were.
-constexpr double kHullExcess = 0.05;
 
 Vec3 scale_of(const JsonNode& s) {
   Vec3 scale = Vec3::Ones();
@@ -54,41 +51,12 @@ Vec3 scale_of(const JsonNode& s) {
   return scale;
 }
 
-std::string plural(int n, const char* one, const char* many) {
-  return std::to_string(n) + " " + (n == 1 ? one : many);
-}
-
-// Why a part bounds no volume, for the message: its open, shared and flipped edges.
-std::string closure_defect(const TriangleMesh& part, const MeshClosure& c) {
-  std::string what;
-  auto add = [&](const std::string& s) { what += (what.empty() ? "" : ", ") + s; };
-  if (c.open_edges > 0) add(plural(c.open_edges, "open edge", "open edges"));
-  if (c.shared_edges > 0)
-    add(plural(c.shared_edges, "edge of three or more triangles",
-               "edges of three or more triangles"));
-  if (c.misoriented_edges > 0)
-    add(plural(c.misoriented_edges, "edge of flipped triangles", "edges of flipped triangles"));
-  return (part.name.empty() ? "a part" : "part '" + part.name + "'") + " is not closed (" + what +
-         ")";
-}
-
 Polytope hull_of(const std::vector<Vec3>& points, const JsonNode& file, const std::string& what) {
   try {
     return make_convex_hull(points);
   } catch (const GeometryError& e) {
     file.fail(what + " spanning a volume (" + e.what() + ")");
   }
-}
-
-// A drawn part whose triangles face into its solid, turned round: each triangle's corners in
-// the other order (with their normals and texture coordinates), every normal reversed.
-void turn_outwards(VisualMesh::Part& part) {
-  for (std::size_t c = 0; c + 2 < part.corners.size(); c += 3) {
-    std::swap(part.corners[c + 1], part.corners[c + 2]);
-    std::swap(part.normals[c + 1], part.normals[c + 2]);
-    if (!part.uv.empty()) std::swap(part.uv[c + 1], part.uv[c + 2]);
-  }
-  for (Vec3& n : part.normals) n = -n;
 }
 
 double volume_of(const Polytope& p) {
@@ -173,18 +141,8 @@ SceneShape parse_mesh_shape(const JsonNode& s, const std::filesystem::path& base
 
   // The solid: every part closed, each turned outwards if its triangles face in.
   SceneShape out;
-  for (std::size_t k = 0; k < mesh.parts.size(); ++k) {
-    TriangleMesh& part = mesh.parts[k];
-    const MeshClosure c = mesh_closure(part);
-    if (!c.closed()) {
-      out.mass_defect = name + ": " + closure_defect(part, c);
-      break;
-    }
-    if (mesh_mass_properties(part).volume < 0.0) {
-      for (auto& t : part.triangles) std::swap(t[1], t[2]);
-      turn_outwards(mesh.visual[k]);
-    }
-  }
+  if (const std::string defect = close_solid(mesh); !defect.empty())
+    out.mass_defect = name + ": " + defect;
   MassProperties solid;
   if (out.mass_defect.empty()) {
     solid = mesh_mass_properties(mesh.parts);

@@ -17,6 +17,7 @@
 #include "engine/geometry/polytope.hpp"
 #include "io/rigid_placement.hpp"
 #include "io/scene_body.hpp"
+#include "io/scene_joint.hpp"
 #include "io/scene_limits.hpp"
 #include "io/urdf_file.hpp"
 
@@ -123,11 +124,6 @@ MassProperties geometry_mass(const std::vector<CompoundPart>& parts) {
     return m;
   }
   return compound_mass_properties(make_compound(spheres_as_polytopes(parts), false));
-}
-
-void add_no_collide(Body& body, int other) {
-  if (std::find(body.no_collide.begin(), body.no_collide.end(), other) == body.no_collide.end())
-    body.no_collide.push_back(other);
 }
 
 void place_robot(const UrdfRobot& robot, const std::vector<double>& q, const RobotPlacement& at,

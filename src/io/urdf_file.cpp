@@ -27,8 +27,6 @@ namespace {
 // most r (1 - cos(pi / 24)) = 0.0086 r from it) and drawn.
 constexpr int kCylinderSides = 24;
 constexpr int kDrawnSides = 48;
-// A mesh's hull this much larger than the closed mesh is worth a warning (as scene meshes').
-constexpr double kHullExcess = 0.05;
 
 std::string number(double x) {
   char s[32];
@@ -88,9 +86,7 @@ class Reader {
     robot_.name = model->getName();
     const urdf::LinkConstSharedPtr root = model->getRoot();
     if (!root) fail("a URDF <robot> with a root link");
-    robot_.bodies.push_back({root->name, {}, 0.0, Vec3::Zero(), Mat3::Zero(), {}, false, {}});
-    moments_.emplace_back();
-    visit(*root, 0, RigidPlacement{});
+    visit(*root, new_body(root->name), RigidPlacement{});
     for (std::size_t b = 0; b < robot_.bodies.size(); ++b) finish_mass(b);
     return std::move(robot_);
   }
@@ -107,6 +103,14 @@ class Reader {
     throw SceneError(file_.string() + ": expected " + what);
   }
 
+  // A body for the link `name` and the links to be welded to it; its index.
+  int new_body(const std::string& name) {
+    robot_.bodies.emplace_back();
+    robot_.bodies.back().name = name;
+    moments_.emplace_back();
+    return static_cast<int>(robot_.bodies.size()) - 1;
+  }
+
   // Adds `link`, placed by `in_body` in body `b`'s frame, then its children: a fixed child
   // into the same body, a moving one as a new body behind a joint.
   void visit(const urdf::Link& link, int b, const RigidPlacement& in_body) {
@@ -121,9 +125,7 @@ class Reader {
         continue;
       }
       robot_.joints.push_back(joint(*j, b, origin));
-      robot_.bodies.push_back({child->name, {}, 0.0, Vec3::Zero(), Mat3::Zero(), {}, false, {}});
-      moments_.emplace_back();
-      robot_.joints.back().child = static_cast<int>(robot_.bodies.size()) - 1;
+      robot_.joints.back().child = new_body(child->name);
       visit(*child, robot_.joints.back().child, RigidPlacement{});
     }
   }
@@ -249,12 +251,18 @@ class Reader {
          "\"package_path\")");
   }
 
+  // The mesh file, read once per file and scale however many elements name it (a link's
+  // <visual> and <collision> often do).
   MeshFile mesh(const urdf::Mesh& m, const std::string& element) {
     const std::filesystem::path path = mesh_path(m, element);
+    const Vec3 scale(m.scale.x, m.scale.y, m.scale.z);
+    for (const auto& [key, file] : meshes_)
+      if (key.first == path && key.second == scale) return file;
     try {
-      MeshFile file = read_mesh_file(path, Vec3(m.scale.x, m.scale.y, m.scale.z));
+      MeshFile file = read_mesh_file(path, scale);
       for (const std::string& w : file.warnings)
         robot_.warnings.push_back(element + " \"" + m.filename + "\": " + w);
+      meshes_.emplace_back(std::make_pair(path, scale), file);
       return file;
     } catch (const SceneError& e) {
       fail("a readable mesh (" + element + ": " + e.what() + ")");
@@ -296,16 +304,11 @@ class Reader {
                          const std::string& element) {
     MeshFile file = mesh(m, element);
     std::vector<Vec3> points;
-    bool closed = true;
-    for (TriangleMesh& p : file.parts) {
+    for (const TriangleMesh& p : file.parts)
       points.insert(points.end(), p.vertices.begin(), p.vertices.end());
-      closed = closed && mesh_closure(p).closed();
-      if (closed && mesh_mass_properties(p).volume < 0.0)
-        for (auto& t : p.triangles) std::swap(t[1], t[2]);
-    }
     Polytope hull = make_convex_hull(points);
     const MassProperties h = polytope_mass_properties(hull);
-    if (closed) {
+    if (close_solid(file).empty()) {
       const double solid = mesh_mass_properties(file.parts).volume;
       if (solid > 0.0 && h.volume > (1.0 + kHullExcess) * solid)
         robot_.warnings.push_back(element + " \"" + m.filename + "\": its convex hull holds " +
@@ -397,6 +400,7 @@ class Reader {
   urdf::ModelInterfaceSharedPtr model_;
   UrdfRobot robot_;
   std::vector<Moments> moments_;
+  std::vector<std::pair<std::pair<std::filesystem::path, Vec3>, MeshFile>> meshes_;
 };
 
 }  // namespace
