@@ -139,6 +139,10 @@ commands:
       --tolerance T                solver tolerance on the natural-map residual
       --max-iterations N           solver iteration / pivot limit
       --on-failure stop|continue   what a step no solver answers does
+      --time-budget S              wall-clock seconds a step's solve may take; past it
+                                   the step goes on with the best answer found
+                                   (approximate, and no longer reproducible; default 0:
+                                   no limit)
       --csv FILE                   write the trajectory (one row per step)
       --record RUN.h5              record the run to an HDF5 run file (docs/run-format.md)
       --record-problems            with --record: also each step's LCP (M, q, z)
@@ -279,6 +283,7 @@ void apply_overrides(const Args& a, Settings& s, int dimension) {
     if (!parse_failure_policy(*v, s.on_failure))
       throw UsageError("--on-failure: expected stop or continue, got '" + *v + "'");
   }
+  if (auto t = a.non_negative_number("time-budget")) s.time_budget = *t;
   if (std::string why = check_settings(s); !why.empty()) throw UsageError(why);
 }
 
@@ -310,6 +315,7 @@ int run(const std::vector<std::string>& argv) {
           "tolerance",
           "max-iterations",
           "on-failure",
+          "time-budget",
           "csv",
           "record",
           "package-path"});

@@ -78,7 +78,11 @@ void RunSummary::on_step(const Model& model, const State& state, const StepRepor
     max_residual = std::max(max_residual, r.solve.residual);
     solve_seconds += r.timings.solve;
     ++answered_by[r.solve.solver];
-    if (!r.solve.solved()) ++unsolved;
+    if (!r.solve.solved()) {
+      ++unsolved;
+      over_budget += r.time_budget_spent;
+      unsolved_residual = std::max(unsolved_residual, r.solve.residual);
+    }
     if (r.dropped_cross_constraints > 0) ++dropped_cross;
     if (r.cross_energy_refused) ++cross_energy;
   }
@@ -122,6 +126,8 @@ nlohmann::json summary_json(const RunInfo& info, const RunSummary& s, const Simu
   j["fallback_steps"] = s.fallbacks;
   j["answered_by"] = s.answered_by;
   j["unsolved_steps"] = s.unsolved;
+  j["over_budget_steps"] = s.over_budget;
+  j["unsolved_max_residual"] = s.unsolved_residual;
   j["dropped_cross_steps"] = s.dropped_cross;
   j["cross_energy_steps"] = s.cross_energy;
   j["primaries"] = to_string(sim.settings().primaries);
@@ -206,9 +212,16 @@ void print_summary(std::ostream& out, const RunInfo& info, const RunSummary& s,
        s.solves, answered.empty() ? "none" : answered.c_str(), s.max_problem_size,
        s.solves ? double(s.iterations) / double(s.solves) : 0.0, s.max_residual);
   emit("solver failures  %lld, fallbacks %lld", s.failures, s.fallbacks);
-  if (s.unsolved > 0)
-    emit("unsolved steps   %lld (no solver answered; on_failure continue took the best answer)",
-         s.unsolved);
+  if (s.unsolved > s.over_budget)
+    emit(
+        "unsolved steps   %lld (no solver answered; on_failure continue took the best answer, "
+        "approximate: residual up to %.2e)",
+        s.unsolved - s.over_budget, s.unsolved_residual);
+  if (s.over_budget > 0)
+    emit(
+        "time budget      %lld steps went on with the best answer found in %g s (approximate: "
+        "residual up to %.2e)",
+        s.over_budget, sim.settings().time_budget, s.unsolved_residual);
   if (s.dropped_cross > 0)
     emit(
         "X dropped        %lld steps, solved without their X-constraints (%lld unsatisfiable "

@@ -23,13 +23,15 @@ class RunSummary : public StepObserver {
   long long steps = 0;
   long long contacts = 0;  // summed over steps
   int max_contacts = 0;
-  long long enforced = 0;       // summed over steps
-  long long solves = 0;         // steps that solved an LCP
-  long long failures = 0;       // steps no solver answered
-  long long fallbacks = 0;      // steps answered by a fallback (or failed after trying one)
-  long long unsolved = 0;       // steps no solver answered, continued (on_failure: continue)
-  long long dropped_cross = 0;  // steps solved only without their X-constraints (§4.2.3)
-  long long cross_energy = 0;   // of those, steps whose answer added too much energy
+  long long enforced = 0;          // summed over steps
+  long long solves = 0;            // steps that solved an LCP
+  long long failures = 0;          // steps no solver answered
+  long long fallbacks = 0;         // steps answered by a fallback (or failed after trying one)
+  long long unsolved = 0;          // steps no solver answered, continued (on_failure: continue)
+  long long over_budget = 0;       // of those, steps whose solve ran out of Settings::time_budget
+  double unsolved_residual = 0.0;  // the largest natural residual the unsolved steps went on with
+  long long dropped_cross = 0;     // steps solved only without their X-constraints (§4.2.3)
+  long long cross_energy = 0;      // of those, steps whose answer added too much energy
   // Settings::primaries = several: steps that searched (some I-constraint had two or more
   // C_iota contacts), the LCPs they solved, steps whose answer moved a primary off the largest
   // gap, and steps where no leaf met (4.13).

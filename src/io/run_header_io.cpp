@@ -64,6 +64,7 @@ void write_settings(hid_t file, const Settings& s) {
   h5::write_attribute(id, "tolerance", std::vector<double>{s.tolerance});
   h5::write_attribute(id, "max_iterations", std::int64_t{s.max_iterations});
   h5::write_attribute(id, "on_failure", std::string(to_string(s.on_failure)));
+  h5::write_attribute(id, "time_budget", std::vector<double>{s.time_budget});
   h5::write_attribute(id, "warm_start", std::int64_t{s.warm_start ? 1 : 0});
   h5::write_attribute(id, "joint_correction", std::int64_t{s.joint_correction ? 1 : 0});
   h5::write_attribute(id, "joint_position_tolerance",
@@ -137,6 +138,13 @@ Settings read_settings(hid_t file) {
   if (!parse_failure_policy(policy, s.on_failure))
     throw Failure("/settings on_failure: expected stop or continue, got '" + policy + "'");
   s.warm_start = h5::read_int_attribute(id, "warm_start") != 0;
+  // Absent from files written before the option: every step exact.
+  if (h5::has_attribute(id, "time_budget")) {
+    s.time_budget = one_double(id, "time_budget");
+    if (!(s.time_budget >= 0.0))
+      throw Failure("/settings time_budget: expected a time >= 0 in s, got " +
+                    std::to_string(s.time_budget));
+  }
   // Added within version 1: absent from older files (correction off, default tolerances).
   if (h5::has_attribute(id, "joint_correction")) {
     s.joint_correction = h5::read_int_attribute(id, "joint_correction") != 0;

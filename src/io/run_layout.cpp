@@ -46,7 +46,7 @@ h5::Handle feature_kind_type() {
 
 h5::Handle status_type() {
   return enum_type({SolveStatus::Solved, SolveStatus::MaxIterations, SolveStatus::Unsolvable,
-                    SolveStatus::NumericalFailure},
+                    SolveStatus::NumericalFailure, SolveStatus::TimeBudget},
                    true);
 }
 

@@ -61,9 +61,8 @@ bool exists(hid_t file, const char* name) {
 }
 
 SolveStatus to_status(std::int8_t s) {
-  return s >= 0 && s <= static_cast<int>(SolveStatus::NumericalFailure)
-             ? static_cast<SolveStatus>(s)
-             : SolveStatus::NumericalFailure;
+  return s >= 0 && s <= static_cast<int>(SolveStatus::TimeBudget) ? static_cast<SolveStatus>(s)
+                                                                  : SolveStatus::NumericalFailure;
 }
 
 }  // namespace
@@ -337,12 +336,12 @@ void RunReader::Impl::read_settings_log() {
   Column frame_column, row_column;
   open_column(frame_column, L::kSettingsLogFrame, {});
   open_column(row_column, L::kSettingsLogRows, {});
-  const h5::Handle type =
-      L::settings_type(has_member(row_column.dataset.get(), "joint_correction"),
-                       has_member(row_column.dataset.get(), "sm_enforce"),
-                       has_member(row_column.dataset.get(), "gyroscopic"),
-                       has_member(row_column.dataset.get(), "primaries"),
-                       has_member(row_column.dataset.get(), "cone_orientation"));
+  const h5::Handle type = L::settings_type(has_member(row_column.dataset.get(), "joint_correction"),
+                                           has_member(row_column.dataset.get(), "sm_enforce"),
+                                           has_member(row_column.dataset.get(), "gyroscopic"),
+                                           has_member(row_column.dataset.get(), "primaries"),
+                                           has_member(row_column.dataset.get(), "cone_orientation"),
+                                           has_member(row_column.dataset.get(), "time_budget"));
   check_fields(row_column.dataset.get(), type.get(), L::kSettingsLogRows);
   const auto count = static_cast<std::int64_t>(std::min(frame_column.rows, row_column.rows));
   const auto frames = rows<std::int64_t>(frame_column, H5T_NATIVE_INT64, 0, count);

@@ -121,6 +121,7 @@ Settings parse_settings(const JsonNode& s, int dimension) {
                 "tolerance",
                 "max_iterations",
                 "on_failure",
+                "time_budget",
                 "warm_start",
                 "joint_correction",
                 "joint_position_tolerance",
@@ -167,6 +168,8 @@ Settings parse_settings(const JsonNode& s, int dimension) {
   if (auto n = s.find("max_iterations"))
     out.max_iterations = n->integer("an integer iteration limit >= 1", 1);
   if (auto n = s.find("on_failure")) out.on_failure = failure_policy(*n);
+  if (auto n = s.find("time_budget"))
+    out.time_budget = n->non_negative("a time >= 0 in s a step's solve may take (0: no limit)");
   if (auto n = s.find("warm_start")) out.warm_start = n->boolean();
   if (auto n = s.find("joint_correction")) out.joint_correction = n->boolean();
   if (auto n = s.find("joint_position_tolerance"))

@@ -145,6 +145,26 @@ TEST(Cli, BadArgumentsGiveAClearErrorAndStatus2) {
   EXPECT_NE(r.out.find("/no/such/scene.json"), std::string::npos) << r.out;
 }
 
+// --time-budget: a budget no solve can meet (1 ns) makes steps go on with the best answer
+// found, and the summary counts them with their largest residual; a negative one is refused.
+TEST(Cli, StepsOverTheTimeBudgetAreCountedAsApproximate) {
+  Result r = cli("run " + scene("stack10") + " --steps 20 --time-budget 1e-9 --json --quiet");
+  ASSERT_EQ(r.status, 0) << r.out;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_GT(j["over_budget_steps"].get<long long>(), 0) << r.out;
+  EXPECT_LE(j["over_budget_steps"].get<long long>(), j["unsolved_steps"].get<long long>());
+  EXPECT_GT(j["unsolved_max_residual"].get<double>(), 1e-10) << r.out;
+  r = cli("run " + scene("stack10") + " --steps 20 --time-budget 1e-9 --quiet");
+  ASSERT_EQ(r.status, 0) << r.out;
+  EXPECT_NE(r.out.find("time budget      "), std::string::npos) << r.out;
+  r = cli("run " + scene("stack10") + " --steps 5 --json --quiet");
+  ASSERT_EQ(r.status, 0) << r.out;
+  EXPECT_EQ(nlohmann::json::parse(r.out)["over_budget_steps"], 0);
+  r = cli("run " + scene("stack10") + " --time-budget -1");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.out.find("--time-budget"), std::string::npos) << r.out;
+}
+
 TEST(Cli, VersionIsTheProjects) {
   for (const char* flag : {"--version", "version"}) {
     const Result r = cli(flag);

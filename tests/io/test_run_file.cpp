@@ -787,6 +787,7 @@ TEST(RunFile, SettingsChangedMidRunAreRecordedAndReplayed) {
   pgs.solver = "pgs";
   pgs.fallbacks = {"lemke"};
   pgs.max_iterations = 300;
+  pgs.time_budget = 30.0;  // never reached here: the replay stays exact
   {
     Simulator sim(sc.model, sc.initial, sc.settings);
     RunWriter writer(file, make_run_header(sc, sim.model(), sim.settings(), "test"), sim.state());
@@ -809,6 +810,8 @@ TEST(RunFile, SettingsChangedMidRunAreRecordedAndReplayed) {
   EXPECT_EQ(log[1].settings.solver, "pgs");
   EXPECT_EQ(log[1].settings.fallbacks, pgs.fallbacks);
   EXPECT_EQ(log[1].settings.max_iterations, 300);
+  EXPECT_EQ(log[1].settings.time_budget, 30.0);
+  EXPECT_EQ(log[0].settings.time_budget, 0.0);
   EXPECT_EQ(log[1].settings.gravity, sc.settings.gravity);
   for (std::int64_t k : {0, 1, 40}) {
     EXPECT_EQ(reader.settings(k).h, sc.settings.h) << k;

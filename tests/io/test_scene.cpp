@@ -177,7 +177,7 @@ TEST(Scene, SettingsFieldsAreRead) {
       "h": 0.005, "gravity": [0, -1, -9], "epsilon": 0.02, "eps_theta": -0.3,
       "feasibility_depth": 0.001, "feasibility_angle": 0.2, "friction_directions": 4,
       "formulation": "anitescu-potra", "solver": "pgs", "fallbacks": ["lemke"],
-      "tolerance": 1e-8, "max_iterations": 50, "on_failure": "continue", "warm_start": false,
+      "tolerance": 1e-8, "max_iterations": 50, "on_failure": "continue", "warm_start": false, "time_budget": 0.05,
       "gyroscopic": "explicit", "primaries": "several", "cone_orientation": "fixed"},
     "bodies": [{"name": "b", "shape": {"type": "sphere", "radius": 1}}]})");
   const Settings& t = s.settings;
@@ -195,6 +195,8 @@ TEST(Scene, SettingsFieldsAreRead) {
   EXPECT_DOUBLE_EQ(t.tolerance, 1e-8);
   EXPECT_EQ(t.max_iterations, 50);
   EXPECT_EQ(t.on_failure, FailurePolicy::Continue);
+  EXPECT_EQ(t.time_budget, 0.05);
+  EXPECT_EQ(Settings{}.time_budget, 0.0);
   EXPECT_FALSE(t.warm_start);
   EXPECT_EQ(t.gyroscopic, Gyroscopic::Explicit);
   EXPECT_EQ(Settings{}.gyroscopic, Gyroscopic::Midpoint);

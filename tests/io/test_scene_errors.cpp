@@ -51,6 +51,8 @@ TEST(SceneErrors, EachNamesThePointerAndWhatWasExpected) {
        "/settings/fallbacks/1"},
       {R"({"settings": {"on_failure": "retry"}, "bodies": [{"name": "a", "shape": {"type": "plane"}}]})",
        "/settings/on_failure"},
+      {R"({"settings": {"time_budget": -0.1}, "bodies": [{"name": "a", "shape": {"type": "plane"}}]})",
+       "/settings/time_budget"},
       {R"({"settings": {"gyroscopic": "semi"}, "bodies": [{"name": "a", "shape": {"type": "plane"}}]})",
        "/settings/gyroscopic"},
       {R"({"settings": {"primaries": "all"}, "bodies": [{"name": "a", "shape": {"type": "plane"}}]})",

@@ -93,6 +93,12 @@ struct Settings {
   double tolerance = 1e-10;    // natural-map residual accepted as solved
   int max_iterations = 10000;  // per solve (pivots for Lemke, sweeps for PGS)
   FailurePolicy on_failure = FailurePolicy::Stop;
+  // Wall-clock seconds each solve of a step may take (0: no limit, every step exact). Past
+  // it each solver stops (the last of the chain gets a quarter of the budget of its own so that
+  // an answer exists) and the step goes on with the best answer found, whatever on_failure says;
+  // StepReport::time_budget_spent marks it. Steps then depend on the machine's speed: live play
+  // in the desktop application, never a recording unless asked for.
+  double time_budget = 0.0;
   bool warm_start = true;  // seed solvers with the previous step's impulses
   // Post-step joint correction, thesis Alg. 1: project positions until the joint violation
   // norm is <= the position tolerance (eps_p), then velocities until ||G^T nu|| <= eps_v.

@@ -66,6 +66,8 @@ std::string check_settings(const Settings& s) {
            to_string(s.formulation);
   if (!(s.tolerance > 0.0)) return "tolerance must be > 0";
   if (s.max_iterations < 1) return "max_iterations must be >= 1";
+  if (!(s.time_budget >= 0.0 && std::isfinite(s.time_budget)))
+    return "time_budget must be >= 0 s (0: no limit)";
   if (!(s.joint_position_tolerance > 0.0)) return "joint_position_tolerance must be > 0";
   if (!(s.joint_velocity_tolerance > 0.0)) return "joint_velocity_tolerance must be > 0";
   if (!make_solver(s.solver)) return "unknown solver '" + s.solver + "'";
@@ -562,6 +564,10 @@ void Simulator::solve(ContactProblem& problem) {
   SolverOptions options;
   options.tolerance = settings_.tolerance;
   options.max_iterations = settings_.max_iterations;
+  const bool budgeted = settings_.time_budget > 0.0;
+  const auto budget = std::chrono::duration_cast<Clock::duration>(
+      std::chrono::duration<double>(budgeted ? settings_.time_budget : 0.0));
+  const auto budget_end = Clock::now() + budget;
   double best_residual = INFINITY;
   bool best_mixed = false, last_mixed = false;
   used_mixed_ = false;
@@ -582,6 +588,9 @@ void Simulator::solve(ContactProblem& problem) {
     options.warm_start = have_warm || mixed;
     // The previous basis covers the contact blocks only, not the mixed form's free rows.
     options.warm_basis = mixed || warm_basis_.empty() ? nullptr : &warm_basis_in_;
+    if (budgeted)  // the chain's last solver gets a quarter of the budget at least
+      options.deadline =
+          k + 1 == chain_.size() ? std::max(budget_end, Clock::now() + budget / 4) : budget_end;
     SolveReport attempt =
         ncp ? chain_[k]->solve_ncp(problem.ncp, z_, options) : chain_[k]->solve(lcp, z_, options);
     last_mixed = mixed;
@@ -603,7 +612,11 @@ void Simulator::solve(ContactProblem& problem) {
 
   if (!r.solve.solved()) {
     r.fell_back = chain_.size() > 1;
-    if (settings_.on_failure == FailurePolicy::Continue && std::isfinite(best_residual)) {
+    r.time_budget_spent =
+        std::any_of(r.attempts.begin(), r.attempts.end(),
+                    [](const SolveReport& a) { return a.status == SolveStatus::TimeBudget; });
+    if ((settings_.on_failure == FailurePolicy::Continue || r.time_budget_spent) &&
+        std::isfinite(best_residual)) {
       z_ = best_z_;
       used_mixed_ = best_mixed;
       if (ncp)

@@ -48,6 +48,9 @@ struct StepOutcome {
   bool fell_back = false;  // the first solver did not answer (also on a step
                            // solved only without its X-constraints)
   bool failed = false;     // no solver answered; see failure
+  // No solver answered within Settings::time_budget: the step went on with the best answer
+  // found (solve.residual says how far from exact it is).
+  bool time_budget_spent = false;
   // Geometrically implicit: the steps the step was taken as, where Newton found no answer at h
   // (halved down to h / 8, implicit_step.hpp; fell_back is then set and solve.message says so).
   int substeps = 1;

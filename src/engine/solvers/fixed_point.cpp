@@ -39,6 +39,7 @@ SolveReport FixedPointSolver::solve(const Lcp& lcp, VecX& z, const SolverOptions
       z.setZero(n);
       return finish(SolveStatus::NumericalFailure, "the iterates became non-finite (diverged)");
     }
+    if (options.out_of_time()) return finish(SolveStatus::TimeBudget, time_budget_message(k));
   }
   if (natural_residual(lcp, z) <= tolerance) return finish(SolveStatus::Solved, "");
   return finish(SolveStatus::MaxIterations,

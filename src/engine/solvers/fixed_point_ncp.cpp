@@ -39,6 +39,7 @@ SolveReport FixedPointSolver::solve_ncp(const Ncp& ncp, VecX& z, const SolverOpt
     }
     if (residual <= tolerance) return finish(SolveStatus::Solved, "");
     if (k == options.max_iterations) break;
+    if (options.out_of_time()) return finish(SolveStatus::TimeBudget, time_budget_message(k));
     report.iterations = k + 1;
     // The gradient step on every row, projected on [0, inf) where bounded (free rows: a
     // cone's tangents, projected below) ...

@@ -120,6 +120,10 @@ SolveReport InteriorPointSolver::solve(const Lcp& lcp, VecX& z, const SolverOpti
       z = best;
       return finish(SolveStatus::NumericalFailure, "the iterates became non-finite");
     }
+    if (options.out_of_time()) {
+      z = best;
+      return finish(SolveStatus::TimeBudget, time_budget_message(k));
+    }
   }
   z = best;
   return finish(SolveStatus::MaxIterations,

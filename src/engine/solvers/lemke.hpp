@@ -23,6 +23,7 @@ class LemkeSolver final : public Solver {
   //  2. the classical cold start (d = e) with Harris' ratio test, in double;
   //  3. the cold start with the lexicographic ratio test, which cannot cycle, in double and
   //     then in long double: only a ray of the long double run is reported as Unsolvable.
+  // Past options.deadline it stops with SolveStatus::TimeBudget and the warm start (or zero).
   // Iterations count the complementary pivots of every run.
   SolveReport solve(const Lcp& lcp, VecX& z, const SolverOptions& options) override;
   const std::vector<char>* final_basis() const override {
@@ -67,6 +68,7 @@ class LemkeSolver final : public Solver {
   std::vector<char> basis_;  // final basis of the last solved call (empty otherwise)
   MatX MZZ_;                 // warm-basis workspaces
   VecX qZ_, zZ_, candidate_, polished_;
+  VecX start_;  // the warm start, returned when the time budget is spent
 };
 
 }  // namespace pegsim

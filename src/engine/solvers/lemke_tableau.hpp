@@ -48,6 +48,13 @@ class LemkeTableau {
     columns_indexed_ = false;
   }
 
+  // The wall-clock time after which run() stops as at its pivot limit (SolverOptions::deadline).
+  void set_deadline(std::chrono::steady_clock::time_point deadline) { deadline_ = deadline; }
+  bool out_of_time() const {
+    return deadline_ != std::chrono::steady_clock::time_point::max() &&
+           std::chrono::steady_clock::now() >= deadline_;
+  }
+
   void start_cold() {
     index_columns();
     Binv_.setIdentity(n_, n_);
@@ -112,7 +119,7 @@ class LemkeTableau {
     // degenerate path can bring z0 to zero without it leaving; the point then solves the LCP
     // (its residual is at most |d| z0), so the method stops there too.
     while (leaving != z0 && x_(row_of_[z0]) * d_.cwiseAbs().maxCoeff() > T(tolerance_)) {
-      if (report.iterations >= max_pivots) return End::IterationLimit;
+      if (report.iterations >= max_pivots || out_of_time()) return End::IterationLimit;
       const int entering = leaving < n ? leaving + n : leaving - n;
       entering_column(entering, a_);
       row = leaving_row(a_);
@@ -332,6 +339,7 @@ class LemkeTableau {
   T x_floor_ = 0;           // how far below zero Harris' test lets a basic value go
   T lex_zero_ = 0;          // |M| eps: smaller tableau entries count as zero
   double tolerance_ = 0.0;  // natural residual accepted as a solution
+  std::chrono::steady_clock::time_point deadline_ = std::chrono::steady_clock::time_point::max();
   Rule rule_ = Rule::Harris;
   // extract()'s workspaces.
   std::vector<int> extract_Z_;

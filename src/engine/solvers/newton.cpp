@@ -140,6 +140,7 @@ SolveReport NewtonSolver::solve(const Lcp& lcp, VecX& z, const SolverOptions& op
     H_.swap(H_trial_);
     Phi_.swap(Phi_trial_);
     report.residual_history.push_back(natural_residual(lcp, z.cwiseMax(0.0)));
+    if (options.out_of_time()) return finish(SolveStatus::TimeBudget, time_budget_message(k));
   }
   if (natural_residual(lcp, z.cwiseMax(0.0)) <= tolerance) return finish(SolveStatus::Solved, "");
   return finish(SolveStatus::MaxIterations,

@@ -54,7 +54,9 @@ class NewtonSolver final : public Solver {
   void jacobian(const VecX& z, const VecX& w);
   // The same for the NCP (w = M z + q and F(z) on the way).
   void evaluate(const Ncp& ncp, const VecX& z, VecX& w, VecX& F, VecX& H, VecX& Phi);
-  bool run_ncp(const Ncp& ncp, VecX& z, int max_iterations, double tolerance, SolveReport& report);
+  // Newton steps on the NCP until solved (true), stalled, max_iterations or options' deadline.
+  bool run_ncp(const Ncp& ncp, VecX& z, const SolverOptions& options, double tolerance,
+               SolveReport& report);
   void jacobian(const Ncp& ncp, const VecX& z, const VecX& w, const VecX& F);
   // The merit's Jacobian: JF_ for minmap, J_ for Fischer.
   const JacobianRows& merit_jacobian() const { return map_ == Map::MinMap ? JF_ : J_; }

@@ -69,7 +69,7 @@ void NewtonSolver::jacobian(const Ncp& ncp, const VecX& z, const VecX& w, const 
 
 // Newton steps from z until solved (true), the merit stalls (no decrease, or kStall steps
 // without gain) or the report's iterations reach `max_iterations` (false).
-bool NewtonSolver::run_ncp(const Ncp& ncp, VecX& z, int max_iterations, double tolerance,
+bool NewtonSolver::run_ncp(const Ncp& ncp, VecX& z, const SolverOptions& options, double tolerance,
                            SolveReport& report) {
   auto solved = [&] {
     if (natural_residual_at(ncp, z, F_) > tolerance) return false;
@@ -90,7 +90,7 @@ bool NewtonSolver::run_ncp(const Ncp& ncp, VecX& z, int max_iterations, double t
   };
   double best = INFINITY;
   int since_gain = 0;
-  while (report.iterations < max_iterations) {
+  while (report.iterations < options.max_iterations && !options.out_of_time()) {
     if (solved()) return true;
     const double psi = 0.5 * Phi_.squaredNorm();
     if (psi < 0.999 * best)
@@ -140,8 +140,9 @@ SolveReport NewtonSolver::solve_ncp(const Ncp& ncp, VecX& z, const SolverOptions
   for (int attempt = 0; attempt < 2 && report.iterations < options.max_iterations; ++attempt) {
     slip_partners_ = attempt == 1;
     if (attempt == 1) z = start;
-    if (run_ncp(ncp, z, options.max_iterations, tolerance, report))
-      return finish(SolveStatus::Solved, "");
+    if (run_ncp(ncp, z, options, tolerance, report)) return finish(SolveStatus::Solved, "");
+    if (options.out_of_time())
+      return finish(SolveStatus::TimeBudget, time_budget_message(report.iterations));
   }
   if (report.iterations >= options.max_iterations)
     return finish(SolveStatus::MaxIterations,

@@ -220,6 +220,10 @@ SolveReport PathSolver::solve(const Lcp& lcp, VecX& z, const SolverOptions& opti
     // at a natural residual of 1e-2, Lemke ends on a ray, 100 interior-point steps reach 5e-9
     // and Newton finishes in 19 steps from there). Once.
     const int left = options.max_iterations - report.iterations;
+    if (options.out_of_time()) {
+      z = best_;
+      return finish(SolveStatus::TimeBudget, time_budget_message(report.iterations));
+    }
     if (left > 0 && interior_start(lcp, z, std::min(left, kInteriorSteps), report)) {
       const int budget = options.max_iterations - report.iterations;
       std::string second;
@@ -232,6 +236,8 @@ SolveReport PathSolver::solve(const Lcp& lcp, VecX& z, const SolverOptions& opti
   }
   if (phase == Phase::Solved) return finish(SolveStatus::Solved, "");
   z = best_;
+  if (options.out_of_time())
+    return finish(SolveStatus::TimeBudget, time_budget_message(report.iterations));
   return finish(SolveStatus::MaxIterations,
                 "iteration limit " + std::to_string(options.max_iterations) + " reached");
 }
@@ -318,6 +324,7 @@ PathSolver::Phase PathSolver::newton_phase(const Lcp& lcp, VecX& z, const Solver
   merits_.assign(1, psi);
   for (int k = 1; k <= budget; ++k) {
     if (solved_at(lcp, z, w_, tolerance)) return Phase::Solved;
+    if (options.out_of_time()) return Phase::Limit;
     ++report.iterations;
     const double slope = descent_direction(lcp, z, regularization);
     double trial_psi = psi;

@@ -60,7 +60,9 @@ SolveReport PathSolver::solve_ncp(const Ncp& ncp, VecX& z, const SolverOptions& 
   if (absorb(newton_.solve_ncp(ncp, z, options))) return finish(SolveStatus::Solved, "");
   const double tolerance = options.tolerance * (1.0 + ncp.linear.q.cwiseAbs().maxCoeff());
   SolverOptions part = options;
-  auto left = [&] { return options.max_iterations - report.iterations; };
+  auto left = [&] {
+    return options.out_of_time() ? 0 : options.max_iterations - report.iterations;
+  };
   best_ = start_;
   double best = natural_residual(ncp, best_);
   auto keep_if_best = [&](const VecX& candidate) {
@@ -118,6 +120,11 @@ SolveReport PathSolver::solve_ncp(const Ncp& ncp, VecX& z, const SolverOptions& 
     z = swept;  // Newton may have ended anywhere (its restarts from zero): sweep on
   }
   if (crossover_.solve(ncp, z, tolerance)) return finish(SolveStatus::Solved, "");
+  if (options.out_of_time()) {
+    keep_if_best(z);
+    z = best_;
+    return finish(SolveStatus::TimeBudget, time_budget_message(report.iterations));
+  }
   return finish(SolveStatus::MaxIterations,
                 "iteration limit " + std::to_string(options.max_iterations) +
                     " reached (Fischer-Newton and the proximal Newton stalled; fixed-point "

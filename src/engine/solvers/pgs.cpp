@@ -118,6 +118,11 @@ SolveReport PgsSolver::solve(const Lcp& lcp, VecX& z, const SolverOptions& optio
       z += step_;
       add_columns_product(lcp, 0, n, step_, w_);
     }
+    if (options.out_of_time()) {  // the last sweep may have answered: its residual decides
+      const bool answered = natural_residual(lcp, z) <= tolerance;
+      return finish(answered ? SolveStatus::Solved : SolveStatus::TimeBudget,
+                    answered ? "" : time_budget_message(sweep));
+    }
   }
   return finish(SolveStatus::MaxIterations,
                 "sweep limit " + std::to_string(options.max_iterations) + " reached");

@@ -217,6 +217,12 @@ SolveReport PgsSolver::solve_body_form(const Lcp& lcp, VecX& z, const SolverOpti
       z += step_;
       for (int r = 0; r < n; ++r) add_impulse(f, r, step_(r), dv_);
     }
+    if (options.out_of_time()) {  // the last sweep may have answered: its residual decides
+      velocity_change(f, z, dv_);
+      const bool answered = body_form_residual(lcp, z) <= tolerance;
+      return finish(answered ? SolveStatus::Solved : SolveStatus::TimeBudget,
+                    answered ? "" : time_budget_message(sweep));
+    }
   }
   return finish(SolveStatus::MaxIterations,
                 "sweep limit " + std::to_string(options.max_iterations) + " reached");

@@ -89,7 +89,9 @@ SolveReport ProximalNewton::solve(const Ncp& ncp, VecX& z, const SolverOptions& 
   double eps = kFirstEps;
   double floor = kSmallestEps;  // raised past every eps whose subproblem stalled
   int solved_in_row = 0;
-  for (int k = 0; k < kSubproblems && report.iterations < options.max_iterations; ++k) {
+  for (int k = 0;
+       k < kSubproblems && report.iterations < options.max_iterations && !options.out_of_time();
+       ++k) {
     ncp.evaluate(z, w_ncp_, F_ncp_);
     const double residual = natural_residual_at(ncp, z, F_ncp_);
     if (residual <= tolerance) return finish(SolveStatus::Solved, "");
@@ -114,6 +116,8 @@ SolveReport ProximalNewton::solve(const Ncp& ncp, VecX& z, const SolverOptions& 
   }
   ncp.evaluate(z, w_ncp_, F_ncp_);
   if (natural_residual_at(ncp, z, F_ncp_) <= tolerance) return finish(SolveStatus::Solved, "");
+  if (options.out_of_time())
+    return finish(SolveStatus::TimeBudget, time_budget_message(report.iterations));
   return finish(SolveStatus::MaxIterations,
                 "proximal Newton on Alart-Curnier's equations: iteration limit " +
                     std::to_string(options.max_iterations) + " or " + std::to_string(kSubproblems) +

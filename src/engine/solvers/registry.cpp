@@ -95,8 +95,14 @@ const char* to_string(SolveStatus s) {
       return "unsolvable";
     case SolveStatus::NumericalFailure:
       return "numerical-failure";
+    case SolveStatus::TimeBudget:
+      return "time-budget";
   }
   return "?";
+}
+
+std::string time_budget_message(int iterations) {
+  return "time budget spent after " + std::to_string(iterations) + " iterations";
 }
 
 namespace {

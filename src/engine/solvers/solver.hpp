@@ -19,6 +19,7 @@ enum class SolveStatus {
   Unsolvable,        // the method proved (by its own logic) that it cannot reach a solution,
                      // e.g. Lemke ending on a secondary ray
   NumericalFailure,  // singular pivot, NaN, ...
+  TimeBudget,        // SolverOptions::deadline passed first: z is the best the solver had
 };
 
 struct SolverOptions {
@@ -29,6 +30,13 @@ struct SolverOptions {
   // pivoting solve (Solver::final_basis), mapped like z; null or empty when unknown. A basis
   // says more than z > 0: a sticking contact's slip variable is basic at zero.
   const std::vector<char>* warm_basis = nullptr;
+  // Wall-clock time by which the solver stops (SolveStatus::TimeBudget), returning the best z it
+  // has: the step's time budget (Settings::time_budget). max() = none, and no clock is read.
+  std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max();
+  bool out_of_time() const {
+    return deadline != std::chrono::steady_clock::time_point::max() &&
+           std::chrono::steady_clock::now() >= deadline;
+  }
 };
 
 struct SolveReport {
@@ -68,6 +76,8 @@ std::unique_ptr<Solver> make_solver(std::string_view name);
 std::vector<std::string> solver_names();
 
 const char* to_string(SolveStatus s);
+// The message of a solve stopped by its deadline after `iterations` iterations (or pivots).
+std::string time_budget_message(int iterations);
 
 // Closes a solver's report: status, message, the natural residual of the returned z (also the
 // last entry of the history), and the seconds since `start`.

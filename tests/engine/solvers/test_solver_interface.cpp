@@ -2,6 +2,7 @@
 // come back as a status, never as an exception or garbage.
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cmath>
 #include <limits>
 #include <set>
@@ -34,11 +35,54 @@ TEST(SolverInterface, RegistryMakesEveryListedSolver) {
 TEST(SolverInterface, StatusNamesAreDistinct) {
   std::set<std::string> seen;
   for (SolveStatus s : {SolveStatus::Solved, SolveStatus::MaxIterations, SolveStatus::Unsolvable,
-                        SolveStatus::NumericalFailure}) {
+                        SolveStatus::NumericalFailure, SolveStatus::TimeBudget}) {
     const std::string name = to_string(s);
     EXPECT_FALSE(name.empty());
     EXPECT_TRUE(seen.insert(name).second) << name;
   }
+}
+
+// A deadline already past (SolverOptions::deadline): every solver stops at its first check with
+// TimeBudget, an iterate of the problem's size that is finite and honestly reported; a deadline
+// far ahead changes nothing, bit for bit (the solver never reads the clock's answer otherwise).
+TEST(SolverInterface, ADeadlineStopsEverySolverWithItsBestIterate) {
+  std::mt19937 rng(7);
+  const Lcp lcp = test::random_spd(40, rng);
+  for (const std::string& solver : solver_names()) {
+    SolverOptions past;
+    past.deadline = std::chrono::steady_clock::now() - std::chrono::seconds(1);
+    const test::Run stopped = run(solver, lcp, past);
+    EXPECT_EQ(stopped.report.status, SolveStatus::TimeBudget)
+        << solver << ": " << describe(stopped);
+    EXPECT_LE(stopped.report.iterations, 2) << solver;
+    EXPECT_NE(stopped.report.message.find("time budget"), std::string::npos) << solver;
+    ASSERT_EQ(stopped.z.size(), lcp.size()) << solver;
+    EXPECT_TRUE(stopped.z.allFinite()) << solver;
+    EXPECT_TRUE(test::report_matches(lcp, stopped.z, stopped.report)) << solver;
+
+    SolverOptions ahead;
+    ahead.deadline = std::chrono::steady_clock::now() + std::chrono::hours(1);
+    const test::Run unlimited = run(solver, lcp);
+    const test::Run budgeted = run(solver, lcp, ahead);
+    EXPECT_EQ(budgeted.report.status, unlimited.report.status) << solver;
+    EXPECT_EQ(budgeted.report.iterations, unlimited.report.iterations) << solver;
+    EXPECT_EQ(budgeted.z, unlimited.z) << solver;
+  }
+}
+
+// Lemke past its deadline hands back the warm start it was given (its intermediate bases carry
+// the artificial z0 and answer nothing): the previous step's impulses.
+TEST(SolverInterface, LemkePastItsDeadlineReturnsTheWarmStart) {
+  std::mt19937 rng(11);
+  const Lcp lcp = test::random_spd(40, rng);
+  SolverOptions options;
+  options.warm_start = true;
+  options.deadline = std::chrono::steady_clock::now() - std::chrono::seconds(1);
+  const VecX start = VecX::Constant(lcp.size(), 0.25);
+  const test::Run r = run("lemke", lcp, options, start);
+  EXPECT_EQ(r.report.status, SolveStatus::TimeBudget) << describe(r);
+  EXPECT_EQ(r.z, start);
+  EXPECT_EQ(r.report.residual, natural_residual(lcp, start));
 }
 
 // Non-finite data (NaN in q, inf in q, NaN in M): no exception, never Solved, and z stays finite
