@@ -192,6 +192,18 @@ TEST(MainWindow, TheStatusBadgeShowsFallbacksAndFailures) {
   f.solve.fell_back_how = "the step was taken as 3 shorter steps";  // an implicit step's note
   win.w.statusPanel()->showFrame(f);
   EXPECT_EQ(win.w.statusPanel()->badgeToolTip(), "the step was taken as 3 shorter steps");
+  f.solve.approximate = true;  // the best answer found, past the live budget
+  f.solve.over_budget = true;
+  f.solve.time_budget = 0.1;
+  f.solve.residual = 0.031;
+  win.w.statusPanel()->showFrame(f);
+  EXPECT_EQ(win.w.statusPanel()->badgeText(), "APPROXIMATE");
+  EXPECT_NE(win.w.statusPanel()->badgeToolTip().indexOf("time budget (100 ms)"), -1)
+      << win.w.statusPanel()->badgeToolTip().toStdString();
+  EXPECT_NE(win.w.statusPanel()->badgeToolTip().indexOf("3.10e-02"), -1);
+  f.solve.over_budget = false;  // on_failure continue
+  win.w.statusPanel()->showFrame(f);
+  EXPECT_NE(win.w.statusPanel()->badgeToolTip().indexOf("on_failure continue"), -1);
   f.solve.failed = true;
   win.w.statusPanel()->showFrame(f);
   EXPECT_EQ(win.w.statusPanel()->badgeText(), "STEP FAILED");

@@ -227,5 +227,51 @@ TEST(SimWorker, RecordsTheLiveRunToARunFileFromTheCurrentFrame) {
   std::filesystem::remove(file);
 }
 
+// Live play gives each solve the live budget: with one no solve can meet (1e-12 s) a single step
+// of stack10 goes on with the best answer found and its frame says so. A batch (runSteps) and a
+// recorded step are exact, and the run file's settings carry no budget.
+TEST(SimWorker, LiveStepsGoOnWithTheBestAnswerPastTheLiveBudgetAndRecordingsStayExact) {
+  Harness h;
+  h.load(test::scene_path("stack10"));
+  EXPECT_EQ(h.settings.time_budget, 0.0) << "the scene's own settings, shown in the dock";
+  emit h.thread.setLiveTimeBudget(1e-12);
+  emit h.thread.stepOnce();
+  ASSERT_TRUE(test::wait_until([&] { return h.frames.size() == 1; }));
+  const SolveSummary& live = h.frames.back()->solve;
+  ASSERT_GT(live.problem_size, 0);
+  EXPECT_TRUE(live.approximate);
+  EXPECT_TRUE(live.over_budget);
+  EXPECT_EQ(live.time_budget, 1e-12);
+  EXPECT_GT(live.residual, 0.0);
+  EXPECT_FALSE(live.failed);
+
+  emit h.thread.runSteps(1);
+  ASSERT_TRUE(test::wait_until([&] { return h.frames.size() == 2; }));
+  EXPECT_FALSE(h.frames.back()->solve.approximate);
+  EXPECT_EQ(h.frames.back()->solve.time_budget, 0.0);
+
+  const std::filesystem::path file = std::filesystem::temp_directory_path() /
+                                     ("pegsim-gui-budget-" + std::to_string(::getpid()) + ".h5");
+  std::filesystem::remove(file);
+  bool stopped = false;
+  QObject::connect(h.thread.worker(), &SimWorker::recordingChanged, &h.context,
+                   [&](bool on, QString) { stopped = !on; });
+  emit h.thread.startRecording(QString::fromStdString(file.string()), false);
+  emit h.thread.stepOnce();
+  emit h.thread.stopRecording();
+  ASSERT_TRUE(test::wait_until([&] { return stopped && h.frames.size() == 3; }));
+  EXPECT_FALSE(h.frames.back()->solve.approximate) << "a recorded step is exact";
+  {
+    RunReader reader(file);
+    EXPECT_EQ(reader.header().settings.time_budget, 0.0);
+    EXPECT_TRUE(reader.settings_changes().empty());
+  }
+  std::filesystem::remove(file);
+
+  emit h.thread.stepOnce();  // live again, recording over
+  ASSERT_TRUE(test::wait_until([&] { return h.frames.size() == 4; }));
+  EXPECT_TRUE(h.frames.back()->solve.over_budget);
+}
+
 }  // namespace
 }  // namespace pegsim::gui

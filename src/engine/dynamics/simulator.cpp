@@ -159,6 +159,12 @@ void Simulator::set_settings(const Settings& settings) {
   for (const std::string& name : settings_.fallbacks) chain_.push_back(make_solver(name));
 }
 
+void Simulator::set_time_budget(double seconds) {
+  if (!(seconds >= 0.0 && std::isfinite(seconds)))
+    throw std::invalid_argument("settings: time_budget must be >= 0 s (0: no limit)");
+  settings_.time_budget = seconds;
+}
+
 void Simulator::apply_wrench(int body, const Vec3& force, const Vec3& torque) {
   state_.bodies.at(body).force += force;
   state_.bodies.at(body).torque += torque;

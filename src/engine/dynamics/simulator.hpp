@@ -41,6 +41,9 @@ class Simulator {
   const Settings& settings() const { return settings_; }
   // Takes effect at the next step. Throws std::invalid_argument for unusable settings.
   void set_settings(const Settings& settings);
+  // Settings::time_budget alone, from the next solve on (live play's budget: nothing else of
+  // the settings, nor the solvers' workspaces, changes). Throws std::invalid_argument if < 0.
+  void set_time_budget(double seconds);
   // External force/torque (world frame) applied during the next step only.
   void apply_wrench(int body, const Vec3& force, const Vec3& torque);
   // Replaces (rather than adds to) the wrench of the next step: a replay sets the recorded

@@ -110,6 +110,9 @@ FramePtr make_snapshot(const Model& model, const State& state, const StepReport*
   f->solve.failed = r.failed;
   f->solve.failure = r.failure;
   f->solve.seconds = r.timings.solve;
+  f->solve.approximate = r.problem_size > 0 && !r.failed && !r.solve.solved();
+  f->solve.over_budget = r.time_budget_spent;
+  if (settings) f->solve.time_budget = settings->time_budget;
   if (settings) {
     f->h = settings->h;
     f->configured_solver = settings->solver;
@@ -161,6 +164,11 @@ FramePtr make_snapshot(const Model& model, const RunFrame& frame, const Settings
   f->solve.fell_back = frame.solve.fell_back;
   f->solve.failed = frame.solve.failed;
   f->solve.seconds = frame.solve.timings.solve;
+  f->solve.approximate = frame.solve.problem_size > 0 && !frame.solve.failed &&
+                         frame.solve.status && *frame.solve.status != SolveStatus::Solved;
+  for (const RecordedAttempt& a : frame.solve.attempts)
+    f->solve.over_budget = f->solve.over_budget || a.status == SolveStatus::TimeBudget;
+  if (settings) f->solve.time_budget = settings->time_budget;
   if (settings && frame.step > 0) {
     f->h = settings->h;
     f->configured_solver = settings->solver;

@@ -56,6 +56,12 @@ struct SolveSummary {
   bool failed = false;
   std::string failure;
   double seconds = 0.0;  // wall time of every solver attempt together
+  // No solver answered, yet the step went on with the best answer found (residual above):
+  // past the time budget (over_budget, of time_budget s; StepReport::time_budget_spent) or
+  // under on_failure continue.
+  bool approximate = false;
+  bool over_budget = false;
+  double time_budget = 0.0;
 };
 
 // A joint in this frame, as the engine measures it (thesis §2.2.3): its two frames in the

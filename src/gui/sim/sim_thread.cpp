@@ -25,6 +25,7 @@ SimThread::SimThread(QObject* parent) : QObject(parent), worker_(new SimWorker) 
   connect(this, &SimThread::reset, worker_, &SimWorker::reset);
   connect(this, &SimThread::setSettings, worker_, &SimWorker::setSettings);
   connect(this, &SimThread::setSpeed, worker_, &SimWorker::setSpeed);
+  connect(this, &SimThread::setLiveTimeBudget, worker_, &SimWorker::setLiveTimeBudget);
   connect(this, &SimThread::startRecording, worker_, &SimWorker::startRecording);
   connect(this, &SimThread::stopRecording, worker_, &SimWorker::stopRecording);
   thread_.setObjectName("pegsim-simulation");

@@ -31,6 +31,7 @@ class SimThread : public QObject {
   void reset();
   void setSettings(const pegsim::Settings& settings);
   void setSpeed(double fraction);
+  void setLiveTimeBudget(double seconds);
   void startRecording(const QString& file, bool overwrite);
   void stopRecording();
 

@@ -2,6 +2,7 @@
 
 #include "engine/dynamics/scene_checks.hpp"
 
+#include <cmath>
 #include <exception>
 
 #include "io/run_header.hpp"
@@ -43,6 +44,7 @@ void SimWorker::start(Scene scene, const QString& file) {
   stopRunning();
   stopRecording();
   sim_ = std::move(sim);
+  own_budget_ = scene.settings.time_budget;
   scene_ = std::move(scene);
   model_ = std::make_shared<const Model>(sim_->model());
   emit sceneLoaded(model_, sim_->settings(), QString::fromStdString(scene_->name), file,
@@ -96,6 +98,7 @@ FramePtr SimWorker::step() {
 void SimWorker::startRecording(const QString& file, bool overwrite) {
   if (!sim_ || !scene_) return;
   stopRecording();
+  useLiveBudget(false);  // the header's settings: what the recorded steps run with
   try {
     RunWriterOptions options;
     options.overwrite = overwrite;
@@ -126,12 +129,14 @@ void SimWorker::stopRecording() {
 void SimWorker::stepOnce() {
   if (!sim_) return;
   stopRunning();
+  useLiveBudget(true);
   emit framesReady({step()});
 }
 
 void SimWorker::runSteps(int count) {
   if (sim_) {
     stopRunning();
+    useLiveBudget(false);
     QList<FramePtr> frames;
     frames.reserve(count);
     for (int k = 0; k < count; ++k) {
@@ -155,6 +160,7 @@ void SimWorker::setSettings(const pegsim::Settings& settings) {
   if (!sim_) return;
   try {
     sim_->set_settings(settings);
+    own_budget_ = settings.time_budget;
     emit settingsApplied(sim_->settings());
   } catch (const std::exception& e) {
     emit settingsRejected(QString::fromStdString(e.what()));
@@ -170,8 +176,17 @@ void SimWorker::setSpeed(double fraction) {
   }
 }
 
+void SimWorker::setLiveTimeBudget(double seconds) {
+  if (seconds >= 0.0 && std::isfinite(seconds)) live_budget_ = seconds;
+}
+
+void SimWorker::useLiveBudget(bool live) {
+  sim_->set_time_budget(live && !recorder_ && own_budget_ == 0.0 ? live_budget_ : own_budget_);
+}
+
 void SimWorker::tick() {
   if (!sim_ || !running_) return;
+  useLiveBudget(true);
   QElapsedTimer budget;
   budget.start();
   QList<FramePtr> frames;

@@ -20,6 +20,10 @@ namespace pegsim::gui {
 
 using ScenePtr = std::shared_ptr<const Scene>;
 
+// The live budget a window starts with, s: a solve that needs more (a pile's stalling Lemke)
+// goes on with the best answer found, and the status bar says APPROXIMATE.
+constexpr double kLiveTimeBudget = 0.1;
+
 class SimWorker : public QObject {
   Q_OBJECT
  public:
@@ -40,6 +44,8 @@ class SimWorker : public QObject {
   void setSettings(const pegsim::Settings& settings);
   // Fraction of real time (1 = 100 %); <= 0 runs as fast as possible.
   void setSpeed(double fraction);
+  // Wall-clock seconds each solve of live play may take (0: exact; see useLiveBudget).
+  void setLiveTimeBudget(double seconds);
   // Records from the current state on (frame 0) to a run file; an existing file is replaced
   // only with `overwrite`. Loading a scene or resetting ends the recording.
   void startRecording(const QString& file, bool overwrite);
@@ -66,6 +72,10 @@ class SimWorker : public QObject {
   void tick();
   void stopRunning();
   FramePtr step();  // one step and its snapshot
+  // Live play (play, a single step) gives each solve the live budget, so that a stalling solve
+  // cannot hold the run for seconds, unless the settings carry a budget of their own; batches
+  // (runSteps: comparisons, --steps) and recordings keep the settings' own (0: exact).
+  void useLiveBudget(bool live);
 
   std::unique_ptr<Simulator> sim_;
   std::optional<Scene> scene_;  // the loaded scene: a run file's header embeds it
@@ -73,6 +83,8 @@ class SimWorker : public QObject {
   ModelPtr model_;
   QTimer* timer_;
   double speed_ = 1.0;
+  double live_budget_ = kLiveTimeBudget;
+  double own_budget_ = 0.0;  // Settings::time_budget of the scene or the Settings dock
   bool running_ = false;
   QElapsedTimer wall_;
   double anchor_sim_ = 0.0;  // simulated time when the wall clock was (re)started

@@ -98,6 +98,7 @@ MainWindow::MainWindow(bool interactive, QWidget* parent)
     emit stepsDone();
   });
   connect(settings_, &SettingsPanel::settingsEdited, &sim_, &SimThread::setSettings);
+  connect(settings_, &SettingsPanel::liveBudgetChanged, &sim_, &SimThread::setLiveTimeBudget);
   connect(settings_, &SettingsPanel::historyCapacityChanged, this, [this](int n) {
     live_.set_capacity(n);
     if (!run_) syncTimeline();
@@ -751,6 +752,8 @@ bool MainWindow::compareWith(const QString& contact_model) {
   connect(&sim_, &SimThread::runSteps, c, &SimThread::runSteps);
   connect(&sim_, &SimThread::reset, c, &SimThread::reset);
   connect(&sim_, &SimThread::setSpeed, c, &SimThread::setSpeed);
+  connect(settings_, &SettingsPanel::liveBudgetChanged, c, &SimThread::setLiveTimeBudget);
+  emit c->setLiveTimeBudget(settings_->liveBudget());
   connect(settings_, &SettingsPanel::settingsEdited, c, [c, model](pegsim::Settings s) {
     s.contact_model = model;
     emit c->setSettings(s);

@@ -1,5 +1,7 @@
 #include "gui/ui/settings_panel.hpp"
 
+#include <cmath>
+
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QDoubleValidator>
@@ -10,6 +12,7 @@
 
 #include "engine/dynamics/simulator.hpp"
 #include "engine/solvers/solver.hpp"
+#include "gui/sim/sim_worker.hpp"
 
 namespace pegsim::gui {
 
@@ -88,6 +91,18 @@ SettingsPanel::SettingsPanel(QWidget* parent) : QWidget(parent) {
   tolerance_ = new QLineEdit;
   tolerance_->setObjectName("tolerance");
   tolerance_->setValidator(new QDoubleValidator(0.0, 1.0, 20, tolerance_));
+  live_budget_ = new QSpinBox;
+  live_budget_->setObjectName("live_budget");
+  live_budget_->setRange(0, 60000);
+  live_budget_->setSingleStep(50);
+  live_budget_->setSuffix(" ms");
+  live_budget_->setSpecialValueText("none (exact)");
+  live_budget_->setValue(int(std::lround(kLiveTimeBudget * 1e3)));
+  live_budget_->setToolTip(
+      "Wall-clock time each solve may take while the run plays live. A solve that needs more "
+      "(a pile's stalling Lemke) stops, the step goes on with the best answer found and the "
+      "status bar says APPROXIMATE. Recordings, batches and scenes with their own "
+      "\"time_budget\" are not affected.");
   history_ = new QSpinBox;
   history_->setRange(10, 10000000);
   history_->setSingleStep(1000);
@@ -114,6 +129,7 @@ SettingsPanel::SettingsPanel(QWidget* parent) : QWidget(parent) {
   form->addRow("ε (contact distance)", epsilon_);
   form->addRow("ε_θ (applicability)", eps_theta_);
   form->addRow("Tolerance", tolerance_);
+  form->addRow("Live step budget", live_budget_);
   form->addRow("Timeline keeps", history_);
   form->addRow(problem_);
 
@@ -130,6 +146,8 @@ SettingsPanel::SettingsPanel(QWidget* parent) : QWidget(parent) {
   connect(epsilon_, &QDoubleSpinBox::valueChanged, this, &SettingsPanel::edited);
   connect(eps_theta_, &QDoubleSpinBox::valueChanged, this, &SettingsPanel::edited);
   connect(tolerance_, &QLineEdit::editingFinished, this, &SettingsPanel::edited);
+  connect(live_budget_, &QSpinBox::valueChanged, this,
+          [this](int ms) { emit liveBudgetChanged(ms * 1e-3); });
   connect(history_, &QSpinBox::valueChanged, this, [this](int n) {
     if (!updating_) emit historyCapacityChanged(n);
   });
@@ -154,6 +172,10 @@ void SettingsPanel::setSettings(const pegsim::Settings& s) {
   eps_theta_->setValue(s.eps_theta);
   tolerance_->setText(QString::number(s.tolerance, 'g', 6));
   updating_ = false;
+}
+
+double SettingsPanel::liveBudget() const {
+  return live_budget_->value() * 1e-3;
 }
 
 void SettingsPanel::setHistoryCapacity(int frames) {

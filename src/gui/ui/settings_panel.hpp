@@ -1,7 +1,7 @@
 // The settings dock: step size, solver, fallback solvers, formulation, contact model, the
 // I-constraint primaries, gyroscopic term, friction directions and cone orientation, epsilon,
-// eps_theta, tolerance, and how many live frames the timeline keeps. Every edit is sent at once:
-// the worker applies it at the next step, also while running.
+// eps_theta, tolerance, the live step budget and how many live frames the timeline keeps. Every
+// edit is sent at once: the worker applies it at the next step, also while running.
 #pragma once
 
 #include <QWidget>
@@ -24,6 +24,7 @@ class SettingsPanel : public QWidget {
   void setSettings(const pegsim::Settings& settings);
   pegsim::Settings settings() const;
   void setHistoryCapacity(int frames);
+  double liveBudget() const;             // s, 0: none
   void showProblem(const QString& why);  // empty clears it
   // A line under the title saying whose settings these are (a replay's frame); empty hides it.
   void showNote(const QString& note);
@@ -32,6 +33,8 @@ class SettingsPanel : public QWidget {
  signals:
   void settingsEdited(const pegsim::Settings& settings);
   void historyCapacityChanged(int frames);
+  // The live budget (s, 0: none) edited: see SimWorker::setLiveTimeBudget.
+  void liveBudgetChanged(double seconds);
 
  private:
   void edited();
@@ -51,6 +54,7 @@ class SettingsPanel : public QWidget {
   QDoubleSpinBox* epsilon_;
   QDoubleSpinBox* eps_theta_;
   QLineEdit* tolerance_;
+  QSpinBox* live_budget_;
   QSpinBox* history_;
   QLabel* problem_;
   QLabel* note_;

@@ -86,6 +86,23 @@ void StatusPanel::showFrame(const FrameSnapshot& f, const Model* model) {
     badge_->setStyleSheet(
         "background: #c62828; color: white; font-weight: bold; border-radius: 3px");
     badge_->show();
+  } else if (f.solve.approximate) {
+    badge_->setText(" APPROXIMATE ");
+    const QString residual = QString::number(f.solve.residual, 'e', 2);
+    badge_->setToolTip(
+        f.solve.over_budget
+            ? QString("No solver answered within the step's time budget (%1 ms): the step went "
+                      "on with the best answer found, natural residual %2. Live play gives each "
+                      "solve a budget (Settings dock); recordings and pegsim-cli are exact "
+                      "unless asked otherwise.")
+                  .arg(f.solve.time_budget * 1e3, 0, 'g', 4)
+                  .arg(residual)
+            : QString("No solver answered: the step went on with the best answer found "
+                      "(on_failure continue), natural residual %1.")
+                  .arg(residual));
+    badge_->setStyleSheet(
+        "background: #ef6c00; color: white; font-weight: bold; border-radius: 3px");
+    badge_->show();
   } else if (f.solve.fell_back) {
     badge_->setText(" FELL BACK ");
     badge_->setToolTip(f.solve.fell_back_how.empty()
