@@ -226,15 +226,27 @@ void fill_m(ContactProblem& p,
   S.resize(n, n);  // keeps the storage of the step before
   auto& data = S.data();
   int* outer = S.outerIndexPtr();
-  auto put = [&](int r, double v) {
-    if (v != 0.0) data.append(v, r);
-  };
   static const std::vector<std::pair<int, char>> none;
+  // Room for every entry a column may hold (its bodies' columns, its slip entry; all columns
+  // under joints), so that an entry is written without a branch and kept only if nonzero: the
+  // zero test mispredicts on contact problems, where many products are exactly zero.
+  std::size_t room = 0;
+  for (int j = 0; j < n; ++j) room += static_cast<std::size_t>(joints ? ncols + 1 : nd + 1);
+  for (const auto& columns : columns_of_body) room += 2 * columns.size() * columns.size();
+  data.resize(static_cast<Eigen::Index>(room));
+  double* value = data.valuePtr();
+  int* index = data.indexPtr();
+  std::size_t size = 0;
+  auto put = [&](int r, double v) {
+    value[size] = v;
+    index[size] = r;
+    size += v != 0.0;
+  };
   std::vector<int>& row_of = p.column_rows;
   row_of.resize(static_cast<std::size_t>(ncols));
   for (int c = 0; c < ncols; ++c) row_of[static_cast<std::size_t>(c)] = p.row_of_column(c);
   for (int j = 0; j < n; ++j) {
-    outer[j] = static_cast<int>(data.size());
+    outer[j] = static_cast<int>(size);
     const int i = j < limit_row ? j / block : -1;  // the contact of a contact block's row
     if (i >= 0 && j - i * block == nd + 1) {       // a slip column: E
       if (slip_constants)
@@ -260,6 +272,12 @@ void fill_m(ContactProblem& p,
       slip_value = j == i * block ? p.mu[i] : -1.0;
     }
     std::size_t k1 = 0, k2 = 0;
+    // Read once per column (the entries' stores could alias them for the compiler): the normal
+    // row's compliance on the diagonal, a bristle's stiffness.
+    const int compliant = i >= 0 && j == i * block ? c2 : -1;
+    const double compliance = compliant >= 0 ? p.compliance[i] : 0.0;
+    const double stick = i >= 0 ? p.stick_compliance[i] : 0.0;
+    const int d2 = c2 - i * cols_per_contact;  // a friction column's direction, 1..nd
     auto entry = [&](int c1) {
       double v = 0.0;
       if (k1 < L1.size() && L1[k1].first == c1) {
@@ -271,12 +289,12 @@ void fill_m(ContactProblem& p,
         ++k2;
       }
       if (joints) v -= p.joint_coupling(c1, c2);
-      if (c1 == c2 && i >= 0 && j == i * block) v += p.compliance[i];
+      if (c1 == compliant) v += compliance;
       // A bristle couples its contact's friction rows by c d_j . d_k (a torque column's d is 0).
-      const int k1 = c1 - i * cols_per_contact, k2 = c2 - i * cols_per_contact;
-      if (i >= 0 && p.stick_compliance[i] > 0.0 && k1 > 0 && k2 > 0 && k1 <= nd && k2 <= nd)
-        v += p.stick_compliance[i] *
-             p.tangents[std::size_t(i * nd + k1 - 1)].dot(p.tangents[std::size_t(i * nd + k2 - 1)]);
+      const int d1 = c1 - i * cols_per_contact;
+      if (stick > 0.0 && d1 > 0 && d2 > 0 && d1 <= nd && d2 <= nd)
+        v += stick *
+             p.tangents[std::size_t(i * nd + d1 - 1)].dot(p.tangents[std::size_t(i * nd + d2 - 1)]);
       const int r = row_of[static_cast<std::size_t>(c1)];
       if (slip_row >= 0 && slip_row < r) {
         put(slip_row, slip_value);
@@ -295,7 +313,8 @@ void fill_m(ContactProblem& p,
     }
     if (slip_row >= 0) put(slip_row, slip_value);
   }
-  outer[n] = static_cast<int>(data.size());
+  outer[n] = static_cast<int>(size);
+  data.resize(static_cast<Eigen::Index>(size));
 }
 }  // namespace
 

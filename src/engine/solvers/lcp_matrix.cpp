@@ -21,6 +21,9 @@ double m_entry(const Lcp& lcp, int i, int j) {
 // (S may be uncompressed, e.g. after an insertion: read it through its iterators.)
 bool m_all_finite(const Lcp& lcp) {
   if (!m_is_sparse(lcp)) return lcp.M.allFinite();
+  // Compressed: the nonzeros lie in one array, checked in one vectorized pass.
+  if (lcp.S.isCompressed())
+    return Eigen::Map<const VecX>(lcp.S.valuePtr(), lcp.S.nonZeros()).allFinite();
   bool finite = true;
   for (Eigen::Index j = 0; j < lcp.S.outerSize(); ++j)
     for (SparseMatX::InnerIterator it(lcp.S, j); it; ++it)
@@ -30,6 +33,10 @@ bool m_all_finite(const Lcp& lcp) {
 
 double m_max_abs(const Lcp& lcp) {
   if (!m_is_sparse(lcp)) return lcp.M.size() ? lcp.M.cwiseAbs().maxCoeff() : 0.0;
+  if (lcp.S.isCompressed())
+    return lcp.S.nonZeros()
+               ? Eigen::Map<const VecX>(lcp.S.valuePtr(), lcp.S.nonZeros()).cwiseAbs().maxCoeff()
+               : 0.0;
   double m = 0.0;
   for (Eigen::Index j = 0; j < lcp.S.outerSize(); ++j)
     for (SparseMatX::InnerIterator it(lcp.S, j); it; ++it) m = std::max(m, std::abs(it.value()));
@@ -61,6 +68,7 @@ void add_product(const SparseMatX& S, int first, int count, const double* x, Vec
     const int jend = std::min(j2 + chunk, count);
     for (int j = j2; j < jend; ++j) {
       const double xj = x[j];
+      if (xj == 0.0) continue;  // +-0 products change no sum (M is finite)
       for (SparseMatX::InnerIterator it(S, first + j); it; ++it)
         sum[static_cast<std::size_t>(it.row())] += it.value() * xj;
     }
