@@ -43,9 +43,10 @@ TEST(ScenePhysics, Stack10StandsForTenSeconds) {
   EXPECT_LE(drift, 1e-6);
 }
 
-// pour20's first impacts produce degenerate 450-570 row LCPs (coplanar face contacts, seven
-// friction directions per contact) on which double-precision pivoting once ended on false
-// rays at steps 49 and 52; Lemke must answer each of these steps itself, within tolerance.
+// pour20's first impacts produce degenerate LCPs of over 500 rows (coplanar face contacts,
+// seven friction directions per contact), on which double-precision pivoting can end on false
+// rays (the lattice pour of tests/data: steps 49 and 52); Lemke must answer each of these steps
+// itself, within tolerance.
 TEST(ScenePhysics, Pour20LemkeAnswersTheFirstImpacts) {
   Scene scene = shipped("pour20");
   Simulator sim(scene.model, scene.initial, scene.settings);

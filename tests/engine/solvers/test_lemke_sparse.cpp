@@ -27,8 +27,9 @@ namespace {
 // The LCPs of pour20's steps 0..steps-1 with at least `min_rows` rows, as the simulator
 // posed them (warm-started Lemke answering, as in a run).
 std::vector<Lcp> pour20_problems(int steps, int min_rows) {
+  // The lattice pour whose steps 49 and 52 once ended on false rays in double.
   const Scene scene =
-      load_scene(std::filesystem::path(PEGSIM_SOURCE_DIR) / "scenes" / "pour20.json");
+      load_scene(std::filesystem::path(PEGSIM_TESTDATA_DIR) / "pour20_lattice.json");
   Simulator sim(scene.model, scene.initial, scene.settings);
   std::vector<Lcp> problems;
   for (int k = 0; k < steps; ++k) {

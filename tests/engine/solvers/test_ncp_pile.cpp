@@ -32,7 +32,8 @@ struct NcpStep {
 };
 
 NcpStep pour20_ncp_step(int step, History history) {
-  Scene scene = load_scene(std::filesystem::path(PEGSIM_SOURCE_DIR) / "scenes" / "pour20.json");
+  // The lattice pour the hard steps below were found on (tests/data/pour20_lattice.json).
+  Scene scene = load_scene(std::filesystem::path(PEGSIM_TESTDATA_DIR) / "pour20_lattice.json");
   Settings ncp = scene.settings;
   // The history the steps below were chosen from: cones from a fixed tangent, backward Euler.
   ncp.cone_orientation = ConeOrientation::Fixed;
