@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "engine/solvers/lcp_matrix.hpp"
+#include "engine/solvers/lemke_cover.hpp"
 
 namespace pegsim {
 
@@ -57,14 +58,20 @@ bool LemkeRevised::start(const std::vector<int>& Z) {
   last_leaving_ = -1;
   basic_.resize(n);
   row_of_.assign(2 * n + 1, -1);
-  d_.setOnes(n);
   for (int i = 0; i < n; ++i) basic_[i] = i;
+  if (Z.empty()) {  // the cold start: B = I, d = B^-1 d = the covering vector
+    cold_covering_vector(*lcp_, d_);
+    cover_ = d_;
+  } else {
+    d_.setOnes(n);
+    cover_.setOnes(n);
+  }
   for (int j : Z) {
     basic_[j] = n + j;
     d_(j) = 0.0;
   }
   for (int i = 0; i < n; ++i) row_of_[basic_[i]] = i;
-  // d = B e: the w columns' e_i plus the z columns' -M_j.
+  // From a warm basis d = B e: the w columns' e_i plus the z columns' -M_j.
   for (int j : Z)
     for (int k = col_start_[j]; k < col_start_[j + 1]; ++k) d_(m_row_[k]) -= m_value_[k];
   return refactor();
@@ -297,9 +304,10 @@ LemkeRevised::End LemkeRevised::run(int max_pivots, SolveReport& report) {
   if (feasible()) return End::Solution;
   if (max_pivots < 1) return End::Doubtful;
 
-  // z0 enters with column B^-1 (-d) = -e and replaces the lexicographically smallest row of
-  // [x, B^-1] / 1, i.e. the most negative x_r (Cottle–Pang–Stone §4.9).
-  a_.setOnes(n);
+  // z0 enters with column B^-1 (-d) = -cover_ and replaces the lexicographically smallest row
+  // of [x, B^-1] / cover_ (from a warm basis, cover_ = e: the most negative x_r; Cottle–Pang–
+  // Stone §4.9).
+  a_ = cover_;
   cached_row_.clear();
   int row = lexicographic_row(a_, 0.0);
   a_ = -a_;

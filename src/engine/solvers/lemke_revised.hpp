@@ -34,8 +34,8 @@ class LemkeRevised {
   bool bind(const Lcp& lcp, double tolerance);
 
   // Factors the complementary basis {z_i : i in Z} ∪ {w_i : i not in Z} with covering vector
-  // d = B e (Z empty: the classical cold start B = I, d = e) and computes x = B^-1 q. False if
-  // the factor is singular or x is not finite.
+  // d = B e (Z empty: the cold start B = I with lemke_cover.hpp's d) and computes x = B^-1 q. False
+  // if the factor is singular or x is not finite.
   bool start(const std::vector<int>& Z);
   // True if the started basis is feasible as it is (x >= 0): it then solves the LCP.
   bool feasible() const { return n_ == 0 || x_.minCoeff() >= 0.0; }
@@ -99,6 +99,7 @@ class LemkeRevised {
   std::vector<int> basic_, row_of_;  // variables: w_i = i, z_i = n + i, z0 = 2n
   int last_leaving_ = -1;            // the variable the last pivot of run() took out
   VecX x_, d_, a_, res_, solved_, part_;
+  VecX cover_;  // B^-1 d at the start: cold_covering_vector, or e from a warm basis
   // The factored block S of B_0 (refactor()): per equation the slot of its basic w_i or -1, the
   // slots of the basic z's (and z0), the rows R without a basic w and each row's place in R.
   std::vector<int> w_slot_, z_slot_, r_row_, r_index_;

@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "engine/solvers/lcp_matrix.hpp"
+#include "engine/solvers/lemke_cover.hpp"
 #include "engine/solvers/solver.hpp"
 
 namespace pegsim {
@@ -55,11 +56,17 @@ class LemkeTableau {
            std::chrono::steady_clock::now() >= deadline_;
   }
 
-  void start_cold() {
+  // The classical cold start B = I with d = e, or with `slip_cover` lemke_cover.hpp's d (the
+  // fast path's cold start, which the solver tries first on large problems).
+  void start_cold(bool slip_cover = false) {
     index_columns();
     Binv_.setIdentity(n_, n_);
     x_ = q_;
-    d_.setOnes(n_);
+    if (slip_cover)
+      cold_covering_vector(*lcp_, d_);
+    else
+      d_.setOnes(n_);
+    cover_ = d_;  // B = I
     basic_.resize(n_);
     row_of_.assign(2 * n_ + 1, -1);
     for (int i = 0; i < n_; ++i) basic_[i] = row_of_[i] = i;
@@ -93,6 +100,7 @@ class LemkeTableau {
     }
     for (int j : Z)
       for (int k = col_start_[j]; k < col_start_[j + 1]; ++k) d_(m_row_[k]) -= m_value_[k];
+    cover_.setOnes(n);  // B^-1 d = e
     x_.noalias() = Binv_ * q_;
     return x_.allFinite();
   }
@@ -106,9 +114,10 @@ class LemkeTableau {
     if (x_.minCoeff() >= T(0)) return End::Solution;  // the starting basis is already feasible
     if (max_pivots < 1) return End::IterationLimit;
 
-    // z0 enters with column B^-1 (-d) = -e; it replaces the lexicographically smallest row of
-    // [x, B^-1], i.e. the most negative x_r, and makes every x_i >= 0.
-    a_.setOnes(n);
+    // z0 enters with column B^-1 (-d) = -cover_; it replaces the lexicographically smallest row
+    // of [x, B^-1] / cover_ (from a warm basis, cover_ = e: the most negative x_r) and makes
+    // every x_i >= 0.
+    a_ = cover_;
     int row = lexicographic_row(a_, T(0));
     a_ = -a_;
     int leaving = basic_[row];
@@ -336,6 +345,7 @@ class LemkeTableau {
   Mat Binv_;                // inverse of the basis matrix, columns of [I, -M, -d]
   Vec x_;                   // values of the basic variables, row by row
   Vec d_;                   // covering vector
+  Vec cover_;               // B^-1 d at the start: cold_covering_vector, or e from a warm basis
   T x_floor_ = 0;           // how far below zero Harris' test lets a basic value go
   T lex_zero_ = 0;          // |M| eps: smaller tableau entries count as zero
   double tolerance_ = 0.0;  // natural residual accepted as a solution

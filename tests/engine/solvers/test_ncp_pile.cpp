@@ -207,8 +207,12 @@ TEST(NcpPile, PathOutOfIterationsReturnsAnAnswerOfTheRightSize) {
 }
 
 // The polygonal cone's LCP: its answer, mapped to the round cone, keeps every impulse inside the
-// round cone (the polygon is inscribed) and solves the NCP to the polygon's error: friction
-// within 1 - cos(pi / 16) ~ 2 % of the cone's radius. Checked on step 39's pile.
+// round cone (the polygon is inscribed) and moves the contacts as the round cone's solution
+// does, to about the polygon's error (friction within 1 - cos(pi / 16) ~ 2 % of the cone's
+// radius): every contact's velocity (normal and tangential) within 5 % of the largest contact
+// speed of path's answer. The pile is statically indeterminate, so the two answers' friction
+// impulses need not agree (they differ by up to a quarter of the largest normal impulse here),
+// only the motion. Checked on step 39's pile.
 TEST(NcpPile, ThePolygonalConesAnswerIsNearTheRoundConesSolution) {
   const NcpStep step = pour20_ncp_step(39, History::LcpLemke);
   const Ncp& ncp = step.ncp;
@@ -220,23 +224,29 @@ TEST(NcpPile, ThePolygonalConesAnswerIsNearTheRoundConesSolution) {
   ASSERT_TRUE(lemke.solve(polygon.lcp, z_lcp, SolverOptions{}).solved());
   VecX z;
   ncp_point(ncp, polygon, z_lcp, z);
-  double largest_impulse = 0.0;
   for (const FrictionCone& c : ncp.cones) {
     EXPECT_GE(z(c.normal), 0.0);
     EXPECT_LE(z.segment(c.normal + 1, c.tangents).norm(),
               c.mu * z(c.normal) * (1.0 + 1e-12) + 1e-15);
-    largest_impulse = std::max(largest_impulse, z(c.normal));
   }
   // Not a solution of the round cone, but near one: path's answer from zero.
   VecX exact;
   solve_with_path(ncp, exact);
-  double friction_gap = 0.0;
-  for (const FrictionCone& c : ncp.cones)
-    friction_gap = std::max(
-        friction_gap,
-        (z.segment(c.normal + 1, c.tangents) - exact.segment(c.normal + 1, c.tangents)).norm());
   EXPECT_GT(natural_residual(ncp, z), 1e-6);
-  EXPECT_LT(friction_gap, 0.1 * largest_impulse);
+  VecX w, w_exact;
+  multiply_m(ncp.linear, z, w);
+  w += ncp.linear.q;
+  multiply_m(ncp.linear, exact, w_exact);
+  w_exact += ncp.linear.q;
+  double velocity_gap = 0.0, fastest = 0.0;
+  for (const FrictionCone& c : ncp.cones) {
+    const int rows = 1 + c.tangents;
+    velocity_gap = std::max(velocity_gap,
+                            (w.segment(c.normal, rows) - w_exact.segment(c.normal, rows)).norm());
+    fastest = std::max(fastest, w_exact.segment(c.normal, rows).norm());
+  }
+  EXPECT_GT(fastest, 1.0);  // a pile still moving
+  EXPECT_LT(velocity_gap, 0.05 * fastest);
 }
 
 // The crossover (ncp_crossover.hpp) from an iterate that creeps near a solution, as the Newton
