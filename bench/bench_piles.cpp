@@ -52,9 +52,14 @@ void run_scene(benchmark::State& bench, const std::string& name) {
 
 void pegsim::bench::register_all() {
   // Stacks stand for their 10 s; piles are timed over their 3 s (300 steps of h = 0.01 s).
-  for (const auto& [name, steps] :
-       {std::pair<const char*, int>{"stack5", 1000}, {"stack10", 1000}, {"stack20", 1000},
-        {"stack40", 1000}, {"pile10", 300}, {"pile20", 300}, {"pile40", 300}, {"pile80", 300}})
+  for (const auto& [name, steps] : {std::pair<const char*, int>{"stack5", 1000},
+                                    {"stack10", 1000},
+                                    {"stack20", 1000},
+                                    {"stack40", 1000},
+                                    {"pile10", 300},
+                                    {"pile20", 300},
+                                    {"pile40", 300},
+                                    {"pile80", 300}})
     benchmark::RegisterBenchmark(name, run_scene, std::string(name))
         ->Unit(benchmark::kMicrosecond)
         ->Iterations(steps)

@@ -163,21 +163,20 @@ LemkeSolver::Answer LemkeSolver::warm_start(const Lcp& lcp, const SolverOptions&
 // Runs 2 and 3 in double, each of at most 4 n + 100 pivots. 2: the classical method with
 // Harris' ratio test: on the degenerate problems of contact (coplanar contacts, friction
 // directions spanning one plane) it keeps the pivots large. 3: the lexicographic rule, which
-// cannot cycle. On large problems the fast path goes first, with the slip rows' small covering
-// entries (lemke_cover.hpp), then with d = e: two different paths, each ten times cheaper a
-// pivot than the tableau (pile40's 300 steps: every solve answered, 35 s, against six left to
-// PGS and 118 s with the slip cover alone, 244 s with d = e alone).
+// cannot cycle. On large problems the fast path goes first, from the covering vectors of
+// lemke_cover.hpp in turn: different paths, each ten times cheaper a pivot than the tableau
+// (pile40's 300 steps with Slip and Unit: every solve answered, 35 s, against six left to PGS
+// and 118 s with Slip alone, 244 s with d = e alone).
 LemkeSolver::Answer LemkeSolver::cold_start(const Lcp& lcp, VecX& z, SolveReport& report) {
   using Fast = LemkeTableau<double>;
   const int quick = std::min(budget_, 4 * lcp.size() + 100);
   Z_.clear();
-  if (fast_solved_from(lcp, Z_, std::min(budget_, report.iterations + quick), z, report))
-    return Answer::Fast;
-  if (fast_.out_of_time()) return Answer::None;
-  if (fast_solved_from(lcp, Z_, std::min(budget_, report.iterations + quick), z, report, nullptr,
-                       false))
-    return Answer::Fast;
-  if (fast_.out_of_time()) return Answer::None;
+  for (Cover cover : {Cover::Slip, Cover::Unit, Cover::Diagonal}) {
+    if (fast_solved_from(lcp, Z_, std::min(budget_, report.iterations + quick), z, report, nullptr,
+                         cover))
+      return Answer::Fast;
+    if (fast_.out_of_time()) return Answer::None;
+  }
   dense(lcp).start_cold();
   if (dense_solved(
           lcp, fast_.run(Fast::Rule::Harris, std::min(budget_, report.iterations + quick), report),
@@ -229,12 +228,11 @@ std::pair<SolveStatus, std::string> LemkeSolver::exact_lexicographic(const Lcp& 
 // Harris' run from it. Its answer counts only if its natural residual on (M, q) is within the
 // tolerance; otherwise z is left as it came and the dense tableau runs from the same start.
 bool LemkeSolver::fast_solved_from(const Lcp& lcp, const std::vector<int>& Z, int max_pivots,
-                                   VecX& z, SolveReport& report, bool* ended_on_ray,
-                                   bool slip_cover) {
+                                   VecX& z, SolveReport& report, bool* ended_on_ray, Cover cover) {
   if (ended_on_ray) *ended_on_ray = false;
   // Small problems (PGS's 9-row contact blocks, stack10) are done faster dense.
   if (lcp.size() < kFastPathRows) return false;
-  if (!revised_.start(Z, slip_cover)) return false;
+  if (!revised_.start(Z, cover)) return false;
   // The basis as it is, if it solves the problem to the tolerance (its degenerate basic values
   // may sit a rounding error below zero); else Lemke from it.
   revised_.extract(candidate_);

@@ -21,8 +21,8 @@ class LemkeSolver final : public Solver {
   //     previous basis had z_i (options.warm_basis) or z_i > 0, w_i elsewhere} as it is, then
   //     Lemke from that basis (covering vector d = B e);
   //  2. the cold start with Harris' ratio test, in double: on problems of kFastPathRows and more
-  //     first through the fast path with the slip rows' covering entries of lemke_cover.hpp,
-  //     then with d = e; then the tableau with d = e;
+  //     first through the fast path from each covering vector of lemke_cover.hpp (Slip, Unit,
+  //     Diagonal), then the tableau with d = e;
   //  3. the cold start with the lexicographic ratio test, which cannot cycle, in double and
   //     then in long double: only a ray of the long double run is reported as Unsolvable.
   // Past options.deadline it stops with SolveStatus::TimeBudget and the warm start (or zero).
@@ -51,7 +51,8 @@ class LemkeSolver final : public Solver {
   // The fast path's answer from the basis of Z; `ended_on_ray`, if given, tells a run that
   // ended on a ray.
   bool fast_solved_from(const Lcp& lcp, const std::vector<int>& Z, int max_pivots, VecX& z,
-                        SolveReport& report, bool* ended_on_ray = nullptr, bool slip_cover = true);
+                        SolveReport& report, bool* ended_on_ray = nullptr,
+                        Cover cover = Cover::Slip);
 
   // Smaller problems skip the fast path: dense is faster there (stack10, 360 rows: 0.3 ms per
   // step dense, 1.1 ms through the sparse LU).

@@ -6,7 +6,6 @@
 #include <limits>
 
 #include "engine/solvers/lcp_matrix.hpp"
-#include "engine/solvers/lemke_cover.hpp"
 
 namespace pegsim {
 
@@ -53,14 +52,14 @@ bool LemkeRevised::bind(const Lcp& lcp, double tolerance) {
   return finite;
 }
 
-bool LemkeRevised::start(const std::vector<int>& Z, bool slip_cover) {
+bool LemkeRevised::start(const std::vector<int>& Z, Cover cover) {
   const int n = n_;
   last_leaving_ = -1;
   basic_.resize(n);
   row_of_.assign(2 * n + 1, -1);
   for (int i = 0; i < n; ++i) basic_[i] = i;
-  if (Z.empty() && slip_cover) {  // the cold start: B = I, d = B^-1 d = the covering vector
-    cold_covering_vector(*lcp_, d_);
+  if (Z.empty()) {  // the cold start: B = I, B^-1 d = d
+    cold_covering_vector(*lcp_, cover, d_);
     cover_ = d_;
   } else {
     d_.setOnes(n);

@@ -19,6 +19,7 @@
 #include <Eigen/SparseLU>
 #include <vector>
 
+#include "engine/solvers/lemke_cover.hpp"
 #include "engine/solvers/solver.hpp"
 
 namespace pegsim {
@@ -34,9 +35,9 @@ class LemkeRevised {
   bool bind(const Lcp& lcp, double tolerance);
 
   // Factors the complementary basis {z_i : i in Z} ∪ {w_i : i not in Z} with covering vector
-  // d = B e (Z empty: the cold start B = I with lemke_cover.hpp's d, or d = e without
-  // `slip_cover`) and computes x = B^-1 q. False if the factor is singular or x is not finite.
-  bool start(const std::vector<int>& Z, bool slip_cover = true);
+  // d = B e (Z empty: the cold start B = I with lemke_cover.hpp's d of `cover`) and computes
+  // x = B^-1 q. False if the factor is singular or x is not finite.
+  bool start(const std::vector<int>& Z, Cover cover = Cover::Slip);
   // True if the started basis is feasible as it is (x >= 0): it then solves the LCP.
   bool feasible() const { return n_ == 0 || x_.minCoeff() >= 0.0; }
 

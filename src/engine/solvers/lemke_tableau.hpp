@@ -56,16 +56,12 @@ class LemkeTableau {
            std::chrono::steady_clock::now() >= deadline_;
   }
 
-  // The classical cold start B = I with d = e, or with `slip_cover` lemke_cover.hpp's d (the
-  // fast path's cold start, which the solver tries first on large problems).
-  void start_cold(bool slip_cover = false) {
+  // The cold start B = I with lemke_cover.hpp's d of `cover` (the classical d = e by default).
+  void start_cold(Cover cover = Cover::Unit) {
     index_columns();
     Binv_.setIdentity(n_, n_);
     x_ = q_;
-    if (slip_cover)
-      cold_covering_vector(*lcp_, d_);
-    else
-      d_.setOnes(n_);
+    cold_covering_vector(*lcp_, cover, d_);
     cover_ = d_;  // B = I
     basic_.resize(n_);
     row_of_.assign(2 * n_ + 1, -1);
