@@ -171,9 +171,10 @@ LemkeSolver::Answer LemkeSolver::cold_start(const Lcp& lcp, VecX& z, SolveReport
   using Fast = LemkeTableau<double>;
   const int quick = std::min(budget_, 4 * lcp.size() + 100);
   Z_.clear();
-  // A cover's run that answers takes at most ~0.8 n pivots (pile40, pile80): n + 100 each lets
-  // all three try within the budget.
-  const int per_cover = std::min(budget_, lcp.size() + 100);
+  // A cover's run that answers takes up to ~n pivots (pile40, pile80; n + 100 each left one of
+  // pile40's solves to PGS): 2 n + 100 each, so that a run that wanders cannot take the whole
+  // pivot budget from the others on problems under ~2400 rows.
+  const int per_cover = std::min(budget_, 2 * lcp.size() + 100);
   for (Cover cover : {Cover::Slip, Cover::Unit, Cover::Diagonal}) {
     if (fast_solved_from(lcp, Z_, std::min(budget_, report.iterations + per_cover), z, report,
                          nullptr, cover))
