@@ -15,7 +15,8 @@ namespace pegsim {
 //            later pivots to take it back. On pile40's cold starts of 567, 1458 and 1908 rows:
 //            194, 709 and 1446 pivots, against 328, 1181 and > 9540 (5 n) with d = e.
 //  Unit:     d = e, the classical start.
-//  Diagonal: d_i = M_ii, kSlipCover where M_ii = 0: each row covered in its own scale. It
+//  Diagonal: d_i = M_ii, kSlipCover where M_ii = 0 (1 where M_ii < 0, which contact problems do
+//            not have, so that d stays positive): each row covered in its own scale. It
 //            answered both pile40 problems (2187 and 2259 rows) on which Slip and Unit ended on
 //            bases missing the answer by 0.1 to 2600.
 enum class Cover { Slip, Unit, Diagonal };
@@ -32,7 +33,7 @@ void cold_covering_vector(const Lcp& lcp, Cover cover, Vec& d) {
     else if (diagonal == 0.0)
       d(i) = kSlipCover;
     else
-      d(i) = cover == Cover::Slip ? 1.0 : diagonal;
+      d(i) = cover == Cover::Slip || diagonal < 0.0 ? 1.0 : diagonal;
   }
 }
 
