@@ -570,10 +570,11 @@ void Simulator::solve(ContactProblem& problem) {
   SolverOptions options;
   options.tolerance = settings_.tolerance;
   options.max_iterations = settings_.max_iterations;
+  // No clock is read without a time budget.
   const bool budgeted = settings_.time_budget > 0.0;
   const auto budget = std::chrono::duration_cast<Clock::duration>(
-      std::chrono::duration<double>(budgeted ? settings_.time_budget : 0.0));
-  const auto budget_end = Clock::now() + budget;
+      std::chrono::duration<double>(settings_.time_budget));
+  const Deadline budget_end = budgeted ? Clock::now() + budget : kNoDeadline;
   double best_residual = INFINITY;
   bool best_mixed = false, last_mixed = false;
   used_mixed_ = false;

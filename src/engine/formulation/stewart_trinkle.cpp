@@ -230,8 +230,8 @@ void fill_m(ContactProblem& p,
   // Room for every entry a column may hold (its bodies' columns, its slip entry; all columns
   // under joints), so that an entry is written without a branch and kept only if nonzero: the
   // zero test mispredicts on contact problems, where many products are exactly zero.
-  std::size_t room = 0;
-  for (int j = 0; j < n; ++j) room += static_cast<std::size_t>(joints ? ncols + 1 : nd + 1);
+  std::size_t room =
+      static_cast<std::size_t>(n) * static_cast<std::size_t>(joints ? ncols + 1 : nd + 1);
   for (const auto& columns : columns_of_body) room += 2 * columns.size() * columns.size();
   data.resize(static_cast<Eigen::Index>(room));
   double* value = data.valuePtr();

@@ -44,13 +44,14 @@ SolveReport LemkeSolver::solve(const Lcp& lcp, VecX& z, const SolverOptions& opt
   }
   budget_ = options.max_iterations;
   dense_bound_ = false;
-  revised_.set_deadline(options.deadline);
-  fast_.set_deadline(options.deadline);
-  exact_.set_deadline(options.deadline);
+  deadline_ = options.deadline;
+  revised_.set_deadline(deadline_);
+  fast_.set_deadline(deadline_);
+  exact_.set_deadline(deadline_);
   // Past the deadline the best z at hand is the warm start (the previous step's impulses):
   // Lemke's intermediate bases carry z0 and answer nothing.
   const bool warm = options.warm_start && z.size() == n && z.allFinite();
-  auto out_of_time = [&] {
+  auto timed_out = [&] {
     if (warm)
       z = start_;
     else
@@ -62,16 +63,16 @@ SolveReport LemkeSolver::solve(const Lcp& lcp, VecX& z, const SolverOptions& opt
     start_ = z;
     const Answer answer = warm_start(lcp, options, z, report);
     if (answer != Answer::None) return finish_answer(answer);
-    if (options.out_of_time()) return out_of_time();
+    if (past(deadline_)) return timed_out();
   }
   // z = 0 solves the problem when q >= 0 (to the tolerance: the residual is then max(-q_i)).
   z.setZero(n);
   if (n == 0 || lcp.q.minCoeff() >= -tolerance_) return finish(SolveStatus::Solved, "");
   const Answer cold = cold_start(lcp, z, report);
   if (cold != Answer::None) return finish_answer(cold);
-  if (options.out_of_time()) return out_of_time();
+  if (past(deadline_)) return timed_out();
   const auto [status, message] = exact_lexicographic(lcp, z, report);
-  if (status != SolveStatus::Solved && options.out_of_time()) return out_of_time();
+  if (status != SolveStatus::Solved && past(deadline_)) return timed_out();
   return finish(status, message);
 }
 
@@ -143,7 +144,7 @@ LemkeSolver::Answer LemkeSolver::warm_start(const Lcp& lcp, const SolverOptions&
   // ray proves nothing about the LCP: the covering vector d = B e has negative entries, and
   // Lemke's ray argument (Cottle–Pang–Stone §4.4) needs d > 0. pour20's pile meets one on a
   // few steps in a hundred (along the ray z0 and z grow without bound, d^T z < 0).
-  if (ray || fast_.out_of_time()) return Answer::None;
+  if (ray || past(deadline_)) return Answer::None;
   if (try_basis(lcp, Z_, z, tolerance_)) {
     basis_.assign(n, 0);
     for (int i : Z_) basis_[i] = 1;
@@ -179,14 +180,14 @@ LemkeSolver::Answer LemkeSolver::cold_start(const Lcp& lcp, VecX& z, SolveReport
     if (fast_solved_from(lcp, Z_, std::min(budget_, report.iterations + per_cover), z, report,
                          nullptr, cover))
       return Answer::Fast;
-    if (fast_.out_of_time()) return Answer::None;
+    if (past(deadline_)) return Answer::None;
   }
   dense(lcp).start_cold();
   if (dense_solved(
           lcp, fast_.run(Fast::Rule::Harris, std::min(budget_, report.iterations + quick), report),
           z, report))
     return Answer::Dense;
-  if (fast_.out_of_time()) return Answer::None;
+  if (past(deadline_)) return Answer::None;
   dense(lcp).start_cold();
   if (dense_solved(lcp,
                    fast_.run(Fast::Rule::Lexicographic,
@@ -203,7 +204,7 @@ LemkeSolver::Answer LemkeSolver::cold_start(const Lcp& lcp, VecX& z, SolveReport
 std::pair<SolveStatus, std::string> LemkeSolver::exact_lexicographic(const Lcp& lcp, VecX& z,
                                                                      SolveReport& report) {
   using Exact = LemkeTableau<long double>;
-  if (exact_.out_of_time()) return {SolveStatus::TimeBudget, ""};
+  if (past(deadline_)) return {SolveStatus::TimeBudget, ""};
   exact_.bind(lcp, tolerance_);
   exact_.start_cold();
   const Exact::End end = exact_.run(Exact::Rule::Lexicographic, budget_, report);

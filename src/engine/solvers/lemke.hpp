@@ -57,13 +57,14 @@ class LemkeSolver final : public Solver {
   // Smaller problems skip the fast path: dense is faster there (stack10, 360 rows: 0.3 ms per
   // step dense, 1.1 ms through the sparse LU).
   static constexpr int kFastPathRows = 400;
-  LemkeRevised revised_;        // the fast path, bound to problems of kFastPathRows rows and more;
-                                // the tableaus below are the verified fallback
-  double tolerance_ = 0.0;      // of this call: options.tolerance (1 + |q|_inf)
-  int budget_ = 0;              // of this call: options.max_iterations pivots
-  bool dense_bound_ = false;    // fast_ is bound to this call's problem
-  double fast_residual_ = 0.0;  // natural residual of the fast path's last candidate
-  double accepted_residual_ = 0.0;  // natural residual of the last Dense answer
+  LemkeRevised revised_;    // the fast path, bound to problems of kFastPathRows rows and more;
+                            // the tableaus below are the verified fallback
+  double tolerance_ = 0.0;  // of this call: options.tolerance (1 + |q|_inf)
+  int budget_ = 0;          // of this call: options.max_iterations pivots
+  Deadline deadline_ = kNoDeadline;  // of this call: options.deadline
+  bool dense_bound_ = false;         // fast_ is bound to this call's problem
+  double fast_residual_ = 0.0;       // natural residual of the fast path's last candidate
+  double accepted_residual_ = 0.0;   // natural residual of the last Dense answer
 
   LemkeTableau<double> fast_;
   LemkeTableau<long double> exact_;

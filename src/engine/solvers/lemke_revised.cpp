@@ -315,10 +315,7 @@ LemkeRevised::End LemkeRevised::run(int max_pivots, SolveReport& report) {
   record_residual(report);
 
   while (leaving != z0 && x_(row_of_[z0]) * d_.cwiseAbs().maxCoeff() > tolerance_) {
-    if (report.iterations >= max_pivots) return End::Doubtful;
-    if (deadline_ != std::chrono::steady_clock::time_point::max() &&
-        std::chrono::steady_clock::now() >= deadline_)
-      return End::Doubtful;
+    if (report.iterations >= max_pivots || past(deadline_)) return End::Doubtful;
     const int entering = leaving < n ? leaving + n : leaving - n;
     column_of(entering, a_);
     ftran(a_);

@@ -46,7 +46,7 @@ class LemkeRevised {
   // cumulative), a singular factor (Doubtful).
   End run(int max_pivots, SolveReport& report);
   // The wall-clock time after which run() stops as at its pivot limit (SolverOptions::deadline).
-  void set_deadline(std::chrono::steady_clock::time_point deadline) { deadline_ = deadline; }
+  void set_deadline(Deadline deadline) { deadline_ = deadline; }
 
   // After run() ended on Solution with z0 still basic (at z0 |d| <= tolerance): the last
   // variable to leave returns in z0's row, so the basis is complementary and its x = B^-1 q
@@ -89,7 +89,7 @@ class LemkeRevised {
   const Lcp* lcp_ = nullptr;
   int n_ = 0;
   double tolerance_ = 0.0, x_floor_ = 0.0, lex_zero_ = 0.0;
-  std::chrono::steady_clock::time_point deadline_ = std::chrono::steady_clock::time_point::max();
+  Deadline deadline_ = kNoDeadline;
   std::vector<int> col_start_, m_row_;  // M in compressed sparse columns
   // coupled_blocks(): per row its block, per body the blocks acting on it, per block the blocks
   // it may couple with (coupled_start_ indexes coupled_), and workspaces.

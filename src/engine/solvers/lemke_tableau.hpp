@@ -50,11 +50,7 @@ class LemkeTableau {
   }
 
   // The wall-clock time after which run() stops as at its pivot limit (SolverOptions::deadline).
-  void set_deadline(std::chrono::steady_clock::time_point deadline) { deadline_ = deadline; }
-  bool out_of_time() const {
-    return deadline_ != std::chrono::steady_clock::time_point::max() &&
-           std::chrono::steady_clock::now() >= deadline_;
-  }
+  void set_deadline(Deadline deadline) { deadline_ = deadline; }
 
   // The cold start B = I with lemke_cover.hpp's d of `cover` (the classical d = e by default).
   void start_cold(Cover cover = Cover::Unit) {
@@ -124,7 +120,7 @@ class LemkeTableau {
     // degenerate path can bring z0 to zero without it leaving; the point then solves the LCP
     // (its residual is at most |d| z0), so the method stops there too.
     while (leaving != z0 && x_(row_of_[z0]) * d_.cwiseAbs().maxCoeff() > T(tolerance_)) {
-      if (report.iterations >= max_pivots || out_of_time()) return End::IterationLimit;
+      if (report.iterations >= max_pivots || past(deadline_)) return End::IterationLimit;
       const int entering = leaving < n ? leaving + n : leaving - n;
       entering_column(entering, a_);
       row = leaving_row(a_);
@@ -345,7 +341,7 @@ class LemkeTableau {
   T x_floor_ = 0;           // how far below zero Harris' test lets a basic value go
   T lex_zero_ = 0;          // |M| eps: smaller tableau entries count as zero
   double tolerance_ = 0.0;  // natural residual accepted as a solution
-  std::chrono::steady_clock::time_point deadline_ = std::chrono::steady_clock::time_point::max();
+  Deadline deadline_ = kNoDeadline;
   Rule rule_ = Rule::Harris;
   // extract()'s workspaces.
   std::vector<int> extract_Z_;

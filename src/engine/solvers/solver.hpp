@@ -22,6 +22,14 @@ enum class SolveStatus {
   TimeBudget,        // SolverOptions::deadline passed first: z is the best the solver had
 };
 
+// A solve's wall-clock deadline; kNoDeadline = none.
+using Deadline = std::chrono::steady_clock::time_point;
+constexpr Deadline kNoDeadline = Deadline::max();
+// Whether `deadline` has passed; without one no clock is read.
+inline bool past(Deadline deadline) {
+  return deadline != kNoDeadline && std::chrono::steady_clock::now() >= deadline;
+}
+
 struct SolverOptions {
   double tolerance = 1e-10;  // on the natural-map residual, scaled by (1 + ||q||_inf)
   int max_iterations = 10000;
@@ -32,11 +40,8 @@ struct SolverOptions {
   const std::vector<char>* warm_basis = nullptr;
   // Wall-clock time by which the solver stops (SolveStatus::TimeBudget), returning the best z it
   // has: the step's time budget (Settings::time_budget). max() = none, and no clock is read.
-  std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max();
-  bool out_of_time() const {
-    return deadline != std::chrono::steady_clock::time_point::max() &&
-           std::chrono::steady_clock::now() >= deadline;
-  }
+  Deadline deadline = kNoDeadline;
+  bool out_of_time() const { return past(deadline); }
 };
 
 struct SolveReport {

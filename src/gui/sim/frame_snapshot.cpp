@@ -112,8 +112,8 @@ FramePtr make_snapshot(const Model& model, const State& state, const StepReport*
   f->solve.seconds = r.timings.solve;
   f->solve.approximate = r.problem_size > 0 && !r.failed && !r.solve.solved();
   f->solve.over_budget = r.time_budget_spent;
-  if (settings) f->solve.time_budget = settings->time_budget;
   if (settings) {
+    f->solve.time_budget = settings->time_budget;
     f->h = settings->h;
     f->configured_solver = settings->solver;
     f->contact_model = to_string(settings->contact_model);
