@@ -8,7 +8,7 @@
 namespace pegsim {
 
 SolveReport FixedPointSolver::solve(const Lcp& lcp, VecX& z, const SolverOptions& options) {
-  const auto t0 = std::chrono::steady_clock::now();
+  const auto t0 = solve_start(options);
   SolveReport report;
   report.solver = "fixed-point";
   const int n = lcp.size();

@@ -10,7 +10,7 @@
 namespace pegsim {
 
 SolveReport FixedPointSolver::solve_ncp(const Ncp& ncp, VecX& z, const SolverOptions& options) {
-  const auto t0 = std::chrono::steady_clock::now();
+  const auto t0 = solve_start(options);
   SolveReport report;
   report.solver = "fixed-point";
   const int n = ncp.size();

@@ -11,8 +11,6 @@
 namespace pegsim {
 namespace {
 
-using Clock = std::chrono::steady_clock;
-
 constexpr double kToBoundary = 0.995;  // fraction of the step to the boundary of z, w > 0
 
 // Largest alpha in (0, 1] with x + alpha dx >= 0.
@@ -26,7 +24,7 @@ double step_to_boundary(const VecX& x, const VecX& dx) {
 }  // namespace
 
 SolveReport InteriorPointSolver::solve(const Lcp& lcp, VecX& z, const SolverOptions& options) {
-  const auto t0 = Clock::now();
+  const auto t0 = solve_start(options);
   SolveReport report;
   report.solver = "interior-point";
   const int n = lcp.size();

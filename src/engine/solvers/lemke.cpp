@@ -11,10 +11,8 @@
 
 namespace pegsim {
 
-using Clock = std::chrono::steady_clock;
-
 SolveReport LemkeSolver::solve(const Lcp& lcp, VecX& z, const SolverOptions& options) {
-  const auto t0 = Clock::now();
+  const auto t0 = solve_start(options);
   SolveReport report;
   report.solver = "lemke";
   const int n = lcp.size();
@@ -31,10 +29,16 @@ SolveReport LemkeSolver::solve(const Lcp& lcp, VecX& z, const SolverOptions& opt
 
   // The fast path reads every entry of M as it binds the problem, and checks them there: one
   // pass over the dense M instead of two (on pour20's 900-row problems, 6.5 MB each).
+  // So does the copy of a tiny problem into LemkeSmall's arrays.
   const bool sparse = n >= kFastPathRows;
-  if (const char* defect = sparse ? lcp_shape_defect(lcp) : lcp_defect(lcp)) {
+  const bool tiny = n <= LemkeSmall::kMaxRows;
+  if (const char* defect = sparse || tiny ? lcp_shape_defect(lcp) : lcp_defect(lcp)) {
     z.setZero(n);
     return finish(SolveStatus::NumericalFailure, defect);
+  }
+  if (tiny && !small_.bind(lcp)) {
+    z.setZero(n);
+    return finish(SolveStatus::NumericalFailure, lcp_defect(lcp));
   }
   const double q_norm = n ? lcp.q.cwiseAbs().maxCoeff() : 0.0;
   tolerance_ = options.tolerance * (1.0 + q_norm);
@@ -68,6 +72,13 @@ SolveReport LemkeSolver::solve(const Lcp& lcp, VecX& z, const SolverOptions& opt
   // z = 0 solves the problem when q >= 0 (to the tolerance: the residual is then max(-q_i)).
   z.setZero(n);
   if (n == 0 || lcp.q.minCoeff() >= -tolerance_) return finish(SolveStatus::Solved, "");
+  if (tiny) {
+    double residual = 0.0;
+    if (small_.solve(tolerance_, budget_, deadline_, z, residual, basis_, report))
+      return finish_report(std::move(report), SolveStatus::Solved, "", residual, t0);
+    z.setZero(n);
+    if (past(deadline_)) return timed_out();
+  }
   const Answer cold = cold_start(lcp, z, report);
   if (cold != Answer::None) return finish_answer(cold);
   if (past(deadline_)) return timed_out();
@@ -85,7 +96,7 @@ LemkeTableau<double>& LemkeSolver::dense(const Lcp& lcp) {
 }
 
 template <typename T>
-bool LemkeSolver::accept(const Lcp& lcp, LemkeTableau<T>& tableau, VecX& z) {
+bool LemkeSolver::accept(LemkeTableau<T>& tableau, VecX& z) {
   accepted_residual_ = tableau.extract(z);
   if (accepted_residual_ > tolerance_) return false;
   tableau.basic_z(basis_);
@@ -110,7 +121,7 @@ bool LemkeSolver::restart_from(const Lcp& lcp, LemkeTableau<T>& tableau, VecX& z
          fast_.run(LemkeTableau<double>::Rule::Harris,
                    std::min(budget_, report.iterations + n / 2 + 20),
                    report) == LemkeTableau<double>::End::Solution &&
-         accept(lcp, fast_, z);
+         accept(fast_, z);
 }
 
 // Whether a run of the dense tableau in double ended on an answer within the tolerance (after
@@ -118,7 +129,7 @@ bool LemkeSolver::restart_from(const Lcp& lcp, LemkeTableau<T>& tableau, VecX& z
 bool LemkeSolver::dense_solved(const Lcp& lcp, LemkeTableau<double>::End end, VecX& z,
                                SolveReport& report) {
   return end == LemkeTableau<double>::End::Solution &&
-         (accept(lcp, fast_, z) || restart_from(lcp, fast_, z, report));
+         (accept(fast_, z) || restart_from(lcp, fast_, z, report));
 }
 
 // 1. Warm start: the previous basis as it is, else the method from that basis. The basis, when
@@ -209,8 +220,7 @@ std::pair<SolveStatus, std::string> LemkeSolver::exact_lexicographic(const Lcp& 
   exact_.start_cold();
   const Exact::End end = exact_.run(Exact::Rule::Lexicographic, budget_, report);
   if (end == Exact::End::Solution) {
-    if (accept(lcp, exact_, z) || restart_from(lcp, exact_, z, report))
-      return {SolveStatus::Solved, ""};
+    if (accept(exact_, z) || restart_from(lcp, exact_, z, report)) return {SolveStatus::Solved, ""};
     exact_.extract(z);
     return {SolveStatus::NumericalFailure,
             "complementary basis reached but its residual exceeds the tolerance "

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "engine/solvers/lemke_revised.hpp"
+#include "engine/solvers/lemke_small.hpp"
 #include "engine/solvers/lemke_tableau.hpp"
 #include "engine/solvers/solver.hpp"
 
@@ -20,8 +21,9 @@ class LemkeSolver final : public Solver {
   //  1. warm start (options.warm_start): the complementary basis {z_i basic where the
   //     previous basis had z_i (options.warm_basis) or z_i > 0, w_i elsewhere} as it is, then
   //     Lemke from that basis (covering vector d = B e);
-  //  2. the cold start with Harris' ratio test, in double: on problems of kFastPathRows and more
-  //     first through the fast path from each covering vector of lemke_cover.hpp (Slip, Unit,
+  //  2. the cold start with Harris' ratio test, in double: on problems of LemkeSmall::kMaxRows
+  //     rows or fewer first on lemke_small.hpp's fixed arrays; on problems of kFastPathRows and
+  //     more first through the fast path from each covering vector of lemke_cover.hpp (Slip, Unit,
   //     Diagonal), then the tableau with d = e;
   //  3. the cold start with the lexicographic ratio test, which cannot cycle, in double and
   //     then in long double: only a ray of the long double run is reported as Unsolvable.
@@ -43,7 +45,7 @@ class LemkeSolver final : public Solver {
   LemkeTableau<double>& dense(const Lcp& lcp);
   // z from the tableau's basis, kept (with basis_) if within the tolerance.
   template <typename T>
-  bool accept(const Lcp& lcp, LemkeTableau<T>& tableau, VecX& z);
+  bool accept(LemkeTableau<T>& tableau, VecX& z);
   template <typename T>
   bool restart_from(const Lcp& lcp, LemkeTableau<T>& tableau, VecX& z, SolveReport& report);
   bool dense_solved(const Lcp& lcp, LemkeTableau<double>::End end, VecX& z, SolveReport& report);
@@ -66,6 +68,7 @@ class LemkeSolver final : public Solver {
   double fast_residual_ = 0.0;       // natural residual of the fast path's last candidate
   double accepted_residual_ = 0.0;   // natural residual of the last Dense answer
 
+  LemkeSmall small_;  // cold runs of tiny problems
   LemkeTableau<double> fast_;
   LemkeTableau<long double> exact_;
   std::vector<int> Z_;       // indices of the basic z_i of the warm start

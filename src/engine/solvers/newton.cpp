@@ -10,8 +10,6 @@
 namespace pegsim {
 namespace {
 
-using Clock = std::chrono::steady_clock;
-
 constexpr double kArmijo = 1e-4;    // sufficient decrease of psi per unit of directional slope
 constexpr double kMinStep = 1e-12;  // the line search gives up below this step length
 constexpr double kUseful = 1e-6;    // least decrease a Newton-like direction promises, / psi
@@ -86,7 +84,7 @@ bool NewtonSolver::descend(const VecX& z, double psi, const std::function<double
 }
 
 SolveReport NewtonSolver::solve(const Lcp& lcp, VecX& z, const SolverOptions& options) {
-  const auto t0 = Clock::now();
+  const auto t0 = solve_start(options);
   SolveReport report;
   report.solver = std::string(name());
   const int n = lcp.size();

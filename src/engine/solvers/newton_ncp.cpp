@@ -11,8 +11,6 @@
 namespace pegsim {
 namespace {
 
-using Clock = std::chrono::steady_clock;
-
 bool is_free(const Ncp& ncp, Eigen::Index i) {
   return ncp.linear.lower(i) == -INFINITY;
 }
@@ -114,7 +112,7 @@ bool NewtonSolver::run_ncp(const Ncp& ncp, VecX& z, const SolverOptions& options
 }
 
 SolveReport NewtonSolver::solve_ncp(const Ncp& ncp, VecX& z, const SolverOptions& options) {
-  const auto t0 = Clock::now();
+  const auto t0 = solve_start(options);
   SolveReport report;
   report.solver = std::string(name());
   const int n = ncp.size();

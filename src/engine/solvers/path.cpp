@@ -14,8 +14,6 @@
 namespace pegsim {
 namespace {
 
-using Clock = std::chrono::steady_clock;
-
 constexpr double kArmijo = 1e-4;          // sufficient decrease per unit of directional slope
 constexpr double kMinStep = 1e-12;        // the line search gives up below this step length
 constexpr std::size_t kMemory = 10;       // non-monotone reference: max psi of the last 10 iterates
@@ -178,7 +176,7 @@ bool PathSolver::pivot(const Lcp& lcp, VecX& z, const SolverOptions& options, So
 }
 
 SolveReport PathSolver::solve(const Lcp& lcp, VecX& z, const SolverOptions& options) {
-  const auto t0 = Clock::now();
+  const auto t0 = solve_start(options);
   SolveReport report;
   report.solver = "path";
   const int n = lcp.size();

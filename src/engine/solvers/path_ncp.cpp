@@ -40,7 +40,7 @@ constexpr int kProximalSteps = 2000;
 }  // namespace
 
 SolveReport PathSolver::solve_ncp(const Ncp& ncp, VecX& z, const SolverOptions& options) {
-  const auto t0 = std::chrono::steady_clock::now();
+  const auto t0 = solve_start(options);
   SolveReport report;
   report.solver = "path";
   auto finish = [&](SolveStatus status, std::string message) {

@@ -12,8 +12,6 @@
 namespace pegsim {
 namespace {
 
-using Clock = std::chrono::steady_clock;
-
 // Block boundaries [starts[k], starts[k+1]), one row each when the LCP has no block structure.
 // Returns false when the structure is not ascending from 0 within the problem.
 bool block_bounds(const Lcp& lcp, std::vector<int>& bounds) {
@@ -36,7 +34,7 @@ bool block_bounds(const Lcp& lcp, std::vector<int>& bounds) {
 }  // namespace
 
 SolveReport PgsSolver::solve(const Lcp& lcp, VecX& z, const SolverOptions& options) {
-  const auto t0 = Clock::now();
+  const auto t0 = solve_start(options);
   SolveReport report;
   report.solver = std::string(name());
   const int n = lcp.size();
@@ -68,6 +66,7 @@ SolveReport PgsSolver::solve(const Lcp& lcp, VecX& z, const SolverOptions& optio
   SolverOptions block_options;
   block_options.tolerance = options.tolerance;
   block_options.warm_start = true;
+  block_options.timed = false;  // the sweep is timed, not each block
   std::string why;
 
   // The blocks' diagonal blocks of M, once: a sweep re-solves each block's own LCP.

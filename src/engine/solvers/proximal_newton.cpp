@@ -65,7 +65,7 @@ bool ProximalNewton::newton(const Ncp& ncp, VecX& z, double tolerance, double in
 }
 
 SolveReport ProximalNewton::solve(const Ncp& ncp, VecX& z, const SolverOptions& options) {
-  const auto t0 = std::chrono::steady_clock::now();
+  const auto t0 = solve_start(options);
   SolveReport report;
   report.solver = "proximal-newton";
   auto finish = [&](SolveStatus status, std::string message) {

@@ -1,0 +1,194 @@
+#include "engine/solvers/lemke_small.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "engine/solvers/lcp_matrix.hpp"
+
+namespace pegsim {
+
+bool LemkeSmall::bind(const Lcp& lcp) {
+  const int n = n_ = lcp.size();
+  double m_norm = 0.0, q_norm = 0.0;
+  bool finite = true;
+  auto take = [&](double& to, double v) {
+    to = v;
+    finite = finite && std::isfinite(v);
+    m_norm = std::max(m_norm, std::abs(v));
+  };
+  if (m_is_sparse(lcp)) {
+    for (int j = 0; j < n; ++j) std::fill_n(M_[j], n, 0.0);
+    for (int j = 0; j < n; ++j)
+      for_each_in_column(lcp, j, [&](int i, double v) { take(M_[j][i], v); });
+  } else {
+    for (int j = 0; j < n; ++j)
+      for (int i = 0; i < n; ++i) take(M_[j][i], lcp.M(i, j));
+  }
+  for (int i = 0; i < n; ++i) {
+    q_[i] = lcp.q(i);
+    finite = finite && std::isfinite(q_[i]);
+    q_norm = std::max(q_norm, std::abs(q_[i]));
+  }
+  lex_zero_ = m_norm * std::numeric_limits<double>::epsilon();
+  x_floor_ = kTie * q_norm;
+  return finite;
+}
+
+bool LemkeSmall::solve(double tolerance, int max_pivots, Deadline deadline, VecX& z,
+                       double& residual, std::vector<char>& basis, SolveReport& report) {
+  const int n = n_;
+  const int z0 = 2 * n;
+  for (int i = 0; i < n; ++i) {
+    x_[i] = q_[i];
+    std::fill_n(Binv_[i], n, 0.0);
+    Binv_[i][i] = 1.0;
+    basic_[i] = i;
+  }
+  std::fill_n(row_of_, 2 * n + 1, -1);
+  for (int i = 0; i < n; ++i) row_of_[i] = i;
+  report.residual_history.reserve(report.residual_history.size() + 2 * n + 2);
+
+  // z0 enters with column -d = -e and replaces the lexicographically smallest row of
+  // [x, B^-1] (the most negative q_r), which makes every x_i >= 0.
+  std::fill_n(a_, n, 1.0);
+  int row = 0;
+  for (int r = 1; r < n; ++r)
+    if (x_[r] < x_[row] || (x_[r] == x_[row] && lex_less(r, row))) row = r;
+  std::fill_n(a_, n, -1.0);
+  int leaving = basic_[row];
+  pivot(row, z0);
+  report.residual_history.push_back(pivot_residual());
+
+  // Complementary pivots until z0 leaves, or reaches zero (then the point solves the LCP).
+  while (leaving != z0 && x_[row_of_[z0]] > tolerance) {
+    if (report.iterations >= max_pivots || past(deadline)) return false;
+    const int entering = leaving < n ? leaving + n : leaving - n;
+    if (entering < n) {
+      std::copy_n(Binv_[entering], n, a_);  // B^-1 e_i
+    } else {
+      const double* m = M_[entering - n];  // B^-1 (-M e_j)
+      std::fill_n(a_, n, 0.0);
+      for (int k = 0; k < n; ++k)
+        if (m[k] != 0.0)
+          for (int i = 0; i < n; ++i) a_[i] -= Binv_[k][i] * m[k];
+    }
+    row = leaving_row();
+    if (row < 0) return false;  // a ray: the general runs decide what it means
+    leaving = basic_[row];
+    pivot(row, entering);
+    ++report.iterations;
+    for (int i = 0; i < n; ++i)
+      if (!std::isfinite(x_[i])) return false;
+    report.residual_history.push_back(pivot_residual());
+  }
+
+  residual = extract(z);
+  if (!(residual <= tolerance)) return false;
+  basis.assign(n, 0);
+  for (int i = 0; i < n; ++i) basis[i] = row_of_[n + i] >= 0;
+  return true;
+}
+
+// z from the basic values, refined twice with B^-1 as LemkeTableau::extract refines them (the
+// tableau's second correction, z_Z from an LU of M_ZZ, is left to the general runs: a tiny
+// answer that misses the tolerance goes there). Returns z's natural residual.
+double LemkeSmall::extract(VecX& z) {
+  const int n = n_;
+  for (int round = 0; round < 2; ++round) {
+    double res[kMaxRows];
+    std::copy_n(q_, n, res);
+    for (int r = 0; r < n; ++r) {
+      const int v = basic_[r];
+      if (v < n)
+        res[v] -= x_[r];
+      else if (v < 2 * n)
+        for (int k = 0; k < n; ++k) res[k] += x_[r] * M_[v - n][k];
+      else
+        for (int k = 0; k < n; ++k) res[k] += x_[r];
+    }
+    for (int k = 0; k < n; ++k)
+      for (int i = 0; i < n; ++i) x_[i] += Binv_[k][i] * res[k];
+  }
+  z.setZero(n);
+  for (int i = 0; i < n; ++i)
+    if (row_of_[n + i] >= 0) z(i) = std::max(0.0, x_[row_of_[n + i]]);
+  return residual_of(z);
+}
+
+// max_i |min(z_i, (M z + q)_i)|.
+double LemkeSmall::residual_of(const VecX& z) const {
+  double residual = 0.0;
+  for (int i = 0; i < n_; ++i) {
+    double w = q_[i];
+    for (int j = 0; j < n_; ++j) w += M_[j][i] * z(j);
+    residual = std::max(residual, std::abs(std::min(z(i), w)));
+  }
+  return residual;
+}
+
+// Harris' ratio test as LemkeTableau::leaving_row: the largest pivot among the rows whose
+// ratio is within the relaxed minimum; z0's row first (it ends the run).
+int LemkeSmall::leaving_row() const {
+  double largest = 1.0;
+  for (int r = 0; r < n_; ++r) largest = std::max(largest, std::abs(a_[r]));
+  const double threshold = kPivot * largest;
+  double theta = std::numeric_limits<double>::infinity();
+  for (int r = 0; r < n_; ++r)
+    if (a_[r] > threshold) theta = std::min(theta, (std::max(x_[r], 0.0) + x_floor_) / a_[r]);
+  if (std::isinf(theta)) return -1;
+  const int z0_row = row_of_[2 * n_];
+  int best = -1;
+  for (int r = 0; r < n_; ++r) {
+    if (a_[r] <= threshold || std::max(x_[r], 0.0) / a_[r] > theta) continue;
+    if (r == z0_row) return r;
+    if (best < 0 || a_[r] > a_[best] * (1 + kTie) ||
+        (!(a_[best] > a_[r] * (1 + kTie)) && lex_less(r, best)))
+      best = r;
+  }
+  return best;
+}
+
+// Is row r1 of B^-1 / a lexicographically smaller than row r2 (§4.9)? Entries below |M| eps
+// count as zero, differences are compared cross-multiplied.
+bool LemkeSmall::lex_less(int r1, int r2) const {
+  for (int k = 0; k < n_; ++k) {
+    const double b1 = std::abs(Binv_[k][r1]) < lex_zero_ ? 0.0 : Binv_[k][r1];
+    const double b2 = std::abs(Binv_[k][r2]) < lex_zero_ ? 0.0 : Binv_[k][r2];
+    const double delta = b1 * a_[r2] - b2 * a_[r1];
+    if (delta < -lex_zero_) return true;
+    if (delta > lex_zero_) return false;
+  }
+  return false;
+}
+
+// Gauss–Jordan step on `row` with the entering column a_.
+void LemkeSmall::pivot(int row, int variable) {
+  const double p = a_[row];
+  const double x_row = x_[row] / p;
+  for (int k = 0; k < n_; ++k) {
+    const double r = Binv_[k][row];
+    if (r == 0.0) continue;
+    const double scaled = r / p;
+    for (int i = 0; i < n_; ++i)
+      if (i != row) Binv_[k][i] -= a_[i] * scaled;
+    Binv_[k][row] = scaled;
+  }
+  for (int i = 0; i < n_; ++i)
+    if (i != row) x_[i] -= x_row * a_[i];
+  x_[row] = x_row;
+  row_of_[basic_[row]] = -1;
+  basic_[row] = variable;
+  row_of_[variable] = row;
+}
+
+// Natural residual of the almost-complementary point: M z + q = w - d z0 there.
+double LemkeSmall::pivot_residual() const {
+  auto value = [&](int v) { return row_of_[v] >= 0 ? x_[row_of_[v]] : 0.0; };
+  const double z0 = value(2 * n_);
+  double r = 0.0;
+  for (int i = 0; i < n_; ++i) r = std::max(r, std::abs(std::min(value(n_ + i), value(i) - z0)));
+  return r;
+}
+
+}  // namespace pegsim

@@ -1,0 +1,138 @@
+// Lemke's method on fixed-size arrays for tiny problems (lemke_small.hpp): the same pivots and
+// answers as the general tableau's cold Harris run, verified solutions, and the general runs
+// behind it when it does not answer.
+#include <gtest/gtest.h>
+
+#include <random>
+#include <string>
+#include <vector>
+
+#include "engine/solvers/lemke.hpp"
+#include "engine/solvers/lemke_small.hpp"
+#include "engine/solvers/lemke_tableau.hpp"
+#include "lcp_testing.hpp"
+
+namespace pegsim {
+namespace {
+
+using test::is_solution;
+using test::siconos;
+
+// The Siconos problems of at most LemkeSmall::kMaxRows rows that have a solution.
+const std::vector<std::string> kTinySolvable = {
+    "lcp_deudeu",    "lcp_deudeu_block", "lcp_trivial", "lcp_trivial_block",
+    "lcp_ortiz",     "lcp_ortiz_block",  "lcp_exp_murty", "lcp_exp_murty2",
+    "lcp_CPS_1",     "lcp_CPS_2",        "lcp_CPS_4",     "lcp_CPS_4bis",
+    "lcp_CPS_5",     "lcp_Pang_isolated_sol", "lcp_inf_sol_perturbed", "lcp_enum_fails",
+};
+
+double tolerance_of(const Lcp& lcp) {
+  return SolverOptions{}.tolerance * (1.0 + lcp.q.cwiseAbs().maxCoeff());
+}
+
+// Pivot for pivot the cold run of LemkeTableau<double> (d = e, Harris' ratio test): the same
+// number of pivots and the same z to rounding, each a verified solution.
+TEST(LemkeSmall, FollowsTheTableausColdRunOnEveryTinySiconosProblem) {
+  for (const std::string& name : kTinySolvable) {
+    const Lcp lcp = siconos(name);
+    ASSERT_LE(lcp.size(), LemkeSmall::kMaxRows) << name;
+    const double tolerance = tolerance_of(lcp);
+
+    LemkeSmall small;
+    ASSERT_TRUE(small.bind(lcp)) << name;
+    SolveReport small_report;
+    VecX z;
+    double residual = -1.0;
+    std::vector<char> basis;
+    ASSERT_TRUE(small.solve(tolerance, 10000, kNoDeadline, z, residual, basis, small_report))
+        << name;
+    EXPECT_TRUE(is_solution(lcp, z)) << name;
+    EXPECT_LE(residual, tolerance) << name;
+    EXPECT_NEAR(residual, natural_residual(lcp, z), 1e-12 * (1.0 + lcp.q.cwiseAbs().maxCoeff()))
+        << name;
+    ASSERT_EQ(basis.size(), static_cast<std::size_t>(lcp.size())) << name;
+    for (int i = 0; i < lcp.size(); ++i)
+      EXPECT_TRUE(z(i) == 0.0 || basis[i]) << name << ": z_" << i << " > 0 but not basic";
+
+    LemkeTableau<double> tableau;
+    tableau.bind(lcp, tolerance);
+    tableau.start_cold();
+    SolveReport tableau_report;
+    ASSERT_EQ(tableau.run(LemkeTableau<double>::Rule::Harris, 10000, tableau_report),
+              LemkeTableau<double>::End::Solution)
+        << name;
+    VecX expected;
+    tableau.extract(expected);
+    EXPECT_EQ(small_report.iterations, tableau_report.iterations) << name;
+    EXPECT_EQ(small_report.residual_history.size(), tableau_report.residual_history.size())
+        << name;
+    EXPECT_LE((z - expected).cwiseAbs().maxCoeff(), 1e-12 * (1.0 + expected.cwiseAbs().maxCoeff()))
+        << name;
+  }
+}
+
+// Random P-matrix problems of 1 to kMaxRows rows (unique solution): always answered, and
+// LemkeSolver's report is the small run's.
+TEST(LemkeSmall, SolvesRandomTinyPMatrixProblems) {
+  std::mt19937 rng(20261130);
+  for (int n = 1; n <= LemkeSmall::kMaxRows; ++n)
+    for (const bool symmetric : {true, false}) {
+      const Lcp lcp = symmetric ? test::random_spd(n, rng) : test::random_dominant(n, rng);
+      const std::string what = (symmetric ? "spd n = " : "dominant n = ") + std::to_string(n);
+      LemkeSmall small;
+      ASSERT_TRUE(small.bind(lcp)) << what;
+      SolveReport report;
+      VecX z;
+      double residual = 0.0;
+      std::vector<char> basis;
+      EXPECT_TRUE(small.solve(tolerance_of(lcp), 10000, kNoDeadline, z, residual, basis, report))
+          << what;
+      EXPECT_TRUE(is_solution(lcp, z)) << what;
+
+      const test::Run r = test::run("lemke", lcp);
+      EXPECT_EQ(r.report.status, SolveStatus::Solved) << what;
+      EXPECT_EQ(r.report.iterations, report.iterations) << what;
+      EXPECT_EQ(r.z, z) << what;
+    }
+}
+
+// A problem with no solution ends the small run on a ray (no answer); LemkeSolver's general
+// runs then prove it (lexicographic rule in long double) and say Unsolvable.
+TEST(LemkeSmall, LeavesARayToTheGeneralRuns) {
+  const Lcp lcp = siconos("lcp_Pang_isolated_sol_perturbed");
+  LemkeSmall small;
+  ASSERT_TRUE(small.bind(lcp));
+  SolveReport report;
+  VecX z;
+  double residual = 0.0;
+  std::vector<char> basis;
+  EXPECT_FALSE(small.solve(tolerance_of(lcp), 10000, kNoDeadline, z, residual, basis, report));
+  EXPECT_EQ(test::run("lemke", lcp).report.status, SolveStatus::Unsolvable);
+}
+
+// A non-finite entry of a tiny problem is refused with lcp_defect's message, as for any size.
+TEST(LemkeSmall, ANonFiniteEntryIsRefused) {
+  Lcp lcp = siconos("lcp_CPS_1");
+  LemkeSmall small;
+  lcp.M(1, 0) = std::numeric_limits<double>::quiet_NaN();
+  EXPECT_FALSE(small.bind(lcp));
+  const test::Run r = test::run("lemke", lcp);
+  EXPECT_EQ(r.report.status, SolveStatus::NumericalFailure);
+  EXPECT_EQ(r.report.message, std::string(lcp_defect(lcp)));
+  lcp.M(1, 0) = 0.0;
+  lcp.q(0) = std::numeric_limits<double>::infinity();
+  EXPECT_EQ(test::run("lemke", lcp).report.status, SolveStatus::NumericalFailure);
+}
+
+// SolverOptions::timed: a solve reads the clock for its report's seconds only when asked.
+TEST(LemkeSmall, AnUntimedSolveReportsNoSeconds) {
+  const Lcp lcp = siconos("lcp_exp_murty2");
+  SolverOptions options;
+  options.timed = false;
+  EXPECT_EQ(test::run("lemke", lcp, options).report.seconds, 0.0);
+  options.timed = true;
+  EXPECT_GT(test::run("lemke", lcp, options).report.seconds, 0.0);
+}
+
+}  // namespace
+}  // namespace pegsim
