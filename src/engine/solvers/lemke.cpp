@@ -184,15 +184,18 @@ LemkeSolver::Answer LemkeSolver::cold_start(const Lcp& lcp, VecX& z, SolveReport
   const int quick = std::min(budget_, 4 * lcp.size() + 100);
   Z_.clear();
   // A cover's run that answers takes up to ~n pivots (pile40, pile80; n + 100 each left one of
-  // pile40's solves to PGS): 2 n + 100 each, so that a run that wanders cannot take the whole
-  // pivot budget from the others on problems under ~2400 rows.
+  // pile40's solves to PGS): each run gets 2 n + 100 of its own (at most the budget), so that a
+  // run that wanders cannot take the others' turn. On pile80's 4000-4500-row problems the
+  // budget of 10 000 pivots shared would let the first cover take it all.
   const int per_cover = std::min(budget_, 2 * lcp.size() + 100);
   for (Cover cover : {Cover::Slip, Cover::Unit, Cover::Diagonal}) {
-    if (fast_solved_from(lcp, Z_, std::min(budget_, report.iterations + per_cover), z, report,
-                         nullptr, cover))
+    if (fast_solved_from(lcp, Z_, report.iterations + per_cover, z, report, nullptr, cover))
       return Answer::Fast;
     if (past(deadline_)) return Answer::None;
   }
+  // The tableaus share what is left of the budget; with none left they are not bound (a
+  // long double B^-1 of pile80's size is 300 MB).
+  if (report.iterations >= budget_) return Answer::None;
   dense(lcp).start_cold();
   if (dense_solved(
           lcp, fast_.run(Fast::Rule::Harris, std::min(budget_, report.iterations + quick), report),
@@ -216,6 +219,10 @@ std::pair<SolveStatus, std::string> LemkeSolver::exact_lexicographic(const Lcp& 
                                                                      SolveReport& report) {
   using Exact = LemkeTableau<long double>;
   if (past(deadline_)) return {SolveStatus::TimeBudget, ""};
+  if (report.iterations >= budget_) {
+    z.setZero(lcp.size());
+    return {SolveStatus::MaxIterations, "pivot limit " + std::to_string(budget_) + " reached"};
+  }
   exact_.bind(lcp, tolerance_);
   exact_.start_cold();
   const Exact::End end = exact_.run(Exact::Rule::Lexicographic, budget_, report);

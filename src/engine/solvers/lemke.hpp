@@ -28,7 +28,9 @@ class LemkeSolver final : public Solver {
   //  3. the cold start with the lexicographic ratio test, which cannot cycle, in double and
   //     then in long double: only a ray of the long double run is reported as Unsolvable.
   // Past options.deadline it stops with SolveStatus::TimeBudget and the warm start (or zero).
-  // Iterations count the complementary pivots of every run.
+  // Iterations count the complementary pivots of every run. options.max_iterations bounds their
+  // sum, except that each covering vector's run of the fast path has min(max_iterations,
+  // 2 n + 100) pivots of its own.
   SolveReport solve(const Lcp& lcp, VecX& z, const SolverOptions& options) override;
   const std::vector<char>* final_basis() const override {
     return basis_.empty() ? nullptr : &basis_;

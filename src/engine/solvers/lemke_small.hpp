@@ -42,9 +42,9 @@ class LemkeSmall {
   static constexpr double kTie = 1e-12;
 
   int n_ = 0;
-  double lex_zero_ = 0.0;  // |M| eps: lexicographic entries below it count as zero
-  double x_floor_ = 0.0;   // kTie |q|: Harris' allowance below zero
-  double M_[kMaxRows][kMaxRows];     // M(i, j) as M_[j][i]: column-wise
+  double lex_zero_ = 0.0;         // |M| eps: lexicographic entries below it count as zero
+  double x_floor_ = 0.0;          // kTie |q|: Harris' allowance below zero
+  double M_[kMaxRows][kMaxRows];  // M(i, j) as M_[j][i]: column-wise
   double q_[kMaxRows];
   double Binv_[kMaxRows][kMaxRows];  // B^-1(i, k) as Binv_[k][i]
   double x_[kMaxRows];               // basic values

@@ -20,10 +20,22 @@ using test::siconos;
 
 // The Siconos problems of at most LemkeSmall::kMaxRows rows that have a solution.
 const std::vector<std::string> kTinySolvable = {
-    "lcp_deudeu",    "lcp_deudeu_block", "lcp_trivial", "lcp_trivial_block",
-    "lcp_ortiz",     "lcp_ortiz_block",  "lcp_exp_murty", "lcp_exp_murty2",
-    "lcp_CPS_1",     "lcp_CPS_2",        "lcp_CPS_4",     "lcp_CPS_4bis",
-    "lcp_CPS_5",     "lcp_Pang_isolated_sol", "lcp_inf_sol_perturbed", "lcp_enum_fails",
+    "lcp_deudeu",
+    "lcp_deudeu_block",
+    "lcp_trivial",
+    "lcp_trivial_block",
+    "lcp_ortiz",
+    "lcp_ortiz_block",
+    "lcp_exp_murty",
+    "lcp_exp_murty2",
+    "lcp_CPS_1",
+    "lcp_CPS_2",
+    "lcp_CPS_4",
+    "lcp_CPS_4bis",
+    "lcp_CPS_5",
+    "lcp_Pang_isolated_sol",
+    "lcp_inf_sol_perturbed",
+    "lcp_enum_fails",
 };
 
 double tolerance_of(const Lcp& lcp) {
@@ -64,8 +76,7 @@ TEST(LemkeSmall, FollowsTheTableausColdRunOnEveryTinySiconosProblem) {
     VecX expected;
     tableau.extract(expected);
     EXPECT_EQ(small_report.iterations, tableau_report.iterations) << name;
-    EXPECT_EQ(small_report.residual_history.size(), tableau_report.residual_history.size())
-        << name;
+    EXPECT_EQ(small_report.residual_history.size(), tableau_report.residual_history.size()) << name;
     EXPECT_LE((z - expected).cwiseAbs().maxCoeff(), 1e-12 * (1.0 + expected.cwiseAbs().maxCoeff()))
         << name;
   }

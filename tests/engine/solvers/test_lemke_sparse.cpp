@@ -205,6 +205,24 @@ TEST(LemkeSparse, FastPathColdAnswersSolveThePour20Problems) {
   EXPECT_GE(4 * finished, 3 * static_cast<int>(problems().size()));
 }
 
+// The pivot limit on a problem of the fast path: each covering vector's cold run has the limit
+// of its own (pile80's 4000-row problems took the whole shared budget in the first run), and
+// the tableaus, which share it, are not run once it is spent.
+TEST(LemkeSparse, EachCoveringVectorGetsThePivotLimitOfItsOwn) {
+  const Lcp* large = nullptr;
+  for (const Lcp& lcp : problems())
+    if (lcp.size() >= 400 && (!large || lcp.size() > large->size())) large = &lcp;
+  ASSERT_NE(large, nullptr);
+  SolverOptions options;
+  options.max_iterations = 20;  // fewer than any cold run of these problems takes
+  LemkeSolver solver;
+  VecX z;
+  const SolveReport r = solver.solve(*large, z, options);
+  EXPECT_EQ(r.status, SolveStatus::MaxIterations) << r.message;
+  EXPECT_EQ(r.iterations, 3 * options.max_iterations);  // Slip, Unit, Diagonal; no tableau
+  EXPECT_EQ(r.message, "pivot limit 20 reached");
+}
+
 // A run that stops with z0 basic at z0 |d| <= tolerance answers with a residual of about the
 // tolerance, and the next step's warm basis then misses by as much; LemkeRevised::drop_z0 leaves
 // the complementary basis, whose answer the next step's problem, moved a little, still accepts
