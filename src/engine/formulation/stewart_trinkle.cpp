@@ -228,19 +228,29 @@ void fill_m(ContactProblem& p,
   int* outer = S.outerIndexPtr();
   static const std::vector<std::pair<int, char>> none;
   // Room for every entry a column may hold (its bodies' columns, its slip entry; all columns
-  // under joints), so that an entry is written without a branch and kept only if nonzero: the
-  // zero test mispredicts on contact problems, where many products are exactly zero.
+  // under joints), so that a column's entries are written without a branch and then compacted
+  // to the nonzeros: the zero test mispredicts on contact problems, where many products are
+  // exactly zero, and testing as each entry is written would chain every entry's store to the
+  // previous entry's product.
   std::size_t room =
       static_cast<std::size_t>(n) * static_cast<std::size_t>(joints ? ncols + 1 : nd + 1);
   for (const auto& columns : columns_of_body) room += 2 * columns.size() * columns.size();
   data.resize(static_cast<Eigen::Index>(room));
   double* value = data.valuePtr();
   int* index = data.indexPtr();
-  std::size_t size = 0;
+  std::size_t size = 0, written = 0;
   auto put = [&](int r, double v) {
-    value[size] = v;
-    index[size] = r;
-    size += v != 0.0;
+    value[written] = v;
+    index[written] = r;
+    ++written;
+  };
+  auto keep_nonzeros = [&] {
+    for (std::size_t k = size; k < written; ++k) {
+      value[size] = value[k];
+      index[size] = index[k];
+      size += value[k] != 0.0;
+    }
+    written = size;
   };
   std::vector<int>& row_of = p.column_rows;
   row_of.resize(static_cast<std::size_t>(ncols));
@@ -251,6 +261,7 @@ void fill_m(ContactProblem& p,
     if (i >= 0 && j - i * block == nd + 1) {       // a slip column: E
       if (slip_constants)
         for (int k = 1; k <= nd; ++k) put(i * block + k, 1.0);
+      keep_nonzeros();
       continue;
     }
     const int c2 = i >= 0 ? i * cols_per_contact + (j - i * block) : limit_col + (j - limit_row);
@@ -312,6 +323,7 @@ void fill_m(ContactProblem& p,
       }
     }
     if (slip_row >= 0) put(slip_row, slip_value);
+    keep_nonzeros();
   }
   outer[n] = static_cast<int>(size);
   data.resize(static_cast<Eigen::Index>(size));
