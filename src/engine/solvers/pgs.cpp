@@ -3,8 +3,10 @@
 // kept up to date (column by column in Gauss–Seidel order), so the residual ||min(z, w)|| is O(n).
 #include "engine/solvers/pgs.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <string>
 
 #include "engine/solvers/lcp_matrix.hpp"
@@ -32,6 +34,27 @@ bool block_bounds(const Lcp& lcp, std::vector<int>& bounds) {
 }
 
 }  // namespace
+
+bool PgsSolver::stalled(double residual, double tolerance, int limit) {
+  best_.push_back(best_.empty() ? residual : std::min(best_.back(), residual));
+  const int sweep = static_cast<int>(best_.size());
+  const int window = std::max(100, limit / 20);
+  if (sweep < 2 * window) return false;
+  const double now = best_.back(), then = best_[static_cast<std::size_t>(sweep - window - 1)];
+  // Near the tolerance the rate says little (stack10's sweeps can hover just above it for a
+  // window and then answer), and the iterate is good already.
+  if (now <= 1e3 * tolerance) return false;
+  if (!(now < then)) return true;                     // no better iterate in a whole window
+  const double rate = std::log(then / now) / window;  // e-folds a sweep, recently
+  return std::log(now / tolerance) > 10.0 * rate * (limit - sweep);
+}
+
+std::string PgsSolver::stall_message(double residual, int sweep) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.3g", residual);
+  return "stalled after " + std::to_string(sweep) + " sweeps at residual " + text +
+         ": at its recent rate the tolerance is out of reach within the sweep limit";
+}
 
 SolveReport PgsSolver::solve(const Lcp& lcp, VecX& z, const SolverOptions& options) {
   const auto t0 = solve_start(options);
@@ -79,6 +102,7 @@ SolveReport PgsSolver::solve(const Lcp& lcp, VecX& z, const SolverOptions& optio
       block_M_[k].resize(0, 0);
   }
   cg_.restart();
+  best_.clear();
   for (int sweep = 1; sweep <= options.max_iterations; ++sweep) {
     if (acceleration_ == Acceleration::Nncg) before_ = z;
     if (sweep_ == Sweep::Jacobi) change_.setZero(n);
@@ -113,6 +137,8 @@ SolveReport PgsSolver::solve(const Lcp& lcp, VecX& z, const SolverOptions& optio
       z.setZero(n);
       return finish(SolveStatus::NumericalFailure, "the iterates became non-finite (diverged)");
     }
+    if (stalled(residual, tolerance, options.max_iterations))
+      return finish(SolveStatus::MaxIterations, stall_message(residual, sweep));
     if (acceleration_ == Acceleration::Nncg && cg_.momentum(before_, z, step_)) {
       z += step_;
       add_columns_product(lcp, 0, n, step_, w_);

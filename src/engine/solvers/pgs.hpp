@@ -33,8 +33,14 @@ class PgsSolver final : public Solver {
     if (sweep_ == Sweep::Jacobi) return "projected-jacobi";
     return relaxation_ == 1.0 ? "pgs" : "psor";
   }
-  // The residual history has one entry per sweep. Gauss–Seidel sweeps in the body form of M
-  // when the problem has one (Lcp::body_form; pgs_bodies.cpp), over the dense M otherwise.
+  // The residual history has one entry per sweep. A run whose best residual falls so slowly
+  // over the last max(100, max_iterations / 20) sweeps that even ten times that rate would not
+  // reach the tolerance within the sweep limit, while more than 1000 times the tolerance, stops
+  // there (MaxIterations, "stalled"): PGS
+  // converges linearly at best, and on a pile it does not solve (pile80's steps that Lemke
+  // leaves to it) its residual hovers for all 10 000 sweeps, a minute a step. Gauss–Seidel sweeps
+  // in the body form of M when the problem has one (Lcp::body_form; pgs_bodies.cpp), over the dense
+  // M otherwise.
   SolveReport solve(const Lcp& lcp, VecX& z, const SolverOptions& options) override;
 
  private:
@@ -63,11 +69,16 @@ class PgsSolver final : public Solver {
   bool solve_block(const Lcp& lcp, const MatX& M_bb, const VecX& z, const VecX& w, int s, int m,
                    SolverOptions& options, VecX& dz, std::string& why);
 
+  // Records a sweep's residual; true when the run has stalled (see solve()).
+  bool stalled(double residual, double tolerance, int limit);
+  static std::string stall_message(double residual, int sweep);
+
   Sweep sweep_;
   double relaxation_;
   Acceleration acceleration_;
   NonsmoothCg cg_;
-  VecX before_, step_;  // the iterate before a sweep, the conjugate gradient step after it
+  VecX before_, step_;        // the iterate before a sweep, the conjugate gradient step after it
+  std::vector<double> best_;  // the best residual up to each sweep of this solve
   LemkeSolver block_solver_;
   Lcp block_;
   VecX block_z_, w_, change_;

@@ -183,6 +183,7 @@ SolveReport PgsSolver::solve_body_form(const Lcp& lcp, VecX& z, const SolverOpti
   velocity_change(f, z, dv_);
   std::string why;
   cg_.restart();
+  best_.clear();
   for (int sweep = 1; sweep <= options.max_iterations; ++sweep) {
     if (acceleration_ == Acceleration::Nncg) before_ = z;
     // The natural residual of each group as the sweep reaches it, before its update.
@@ -214,6 +215,8 @@ SolveReport PgsSolver::solve_body_form(const Lcp& lcp, VecX& z, const SolverOpti
       z.setZero(n);
       return finish(SolveStatus::NumericalFailure, "the iterates became non-finite (diverged)");
     }
+    if (stalled(residual, tolerance, options.max_iterations))
+      return finish(SolveStatus::MaxIterations, stall_message(residual, sweep));
     if (acceleration_ == Acceleration::Nncg && cg_.momentum(before_, z, step_)) {
       z += step_;
       for (int r = 0; r < n; ++r) add_impulse(f, r, step_(r), dv_);

@@ -71,6 +71,34 @@ TEST(Pgs, StopsAtTheSweepLimit) {
   EXPECT_TRUE(report_matches(lcp, r.z, r.report));
 }
 
+// A problem without a solution (w_1 + w_2 = -2 for every z): the sweeps climb z_1 = 1 + z_2,
+// z_2 = 1 + z_1 for ever without reducing the residual. The run stops as stalled after two
+// windows of max(100, limit / 20) sweeps, not at the limit, for every sweep method.
+TEST(Pgs, StopsWhenTheResidualStalls) {
+  Lcp lcp;
+  lcp.M.resize(2, 2);
+  lcp.M << 1.0, -1.0, -1.0, 1.0;
+  lcp.q = VecX::Constant(2, -1.0);
+  for (const char* solver : {"pgs", "psor", "projected-jacobi", "nncg"}) {
+    const test::Run r = run(solver, lcp);
+    EXPECT_EQ(r.report.status, SolveStatus::MaxIterations) << solver << ": " << describe(r);
+    EXPECT_EQ(r.report.iterations, 2 * 500) << solver;  // 10 000 / 20 a window
+    EXPECT_NE(r.report.message.find("stalled after 1000 sweeps"), std::string::npos)
+        << solver << ": " << r.report.message;
+  }
+  // A run that converges steadily, however slowly, is not stopped: the 1D Laplacian of 60 rows
+  // (PGS's rate 1 - O(1 / n^2) a sweep) takes thousands of sweeps to the tolerance.
+  const int n = 60;
+  Lcp slow;
+  slow.M = 2.0 * MatX::Identity(n, n);
+  for (int i = 0; i + 1 < n; ++i) slow.M(i, i + 1) = slow.M(i + 1, i) = -1.0;
+  slow.q = VecX::Constant(n, -1.0);
+  const test::Run r = run("pgs", slow);
+  EXPECT_EQ(r.report.status, SolveStatus::Solved) << describe(r);
+  EXPECT_GT(r.report.iterations, 2 * 500) << "the stall test ran";
+  EXPECT_TRUE(is_solution(slow, r.z));
+}
+
 // Two frictional contacts in Stewart–Trinkle form with one friction direction (+t, -t), one
 // block per contact [p_n; p_f+; p_f-; s]: rows
 //   normal     G_n^T W G z + v_n
