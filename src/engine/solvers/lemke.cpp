@@ -148,8 +148,11 @@ LemkeSolver::Answer LemkeSolver::warm_start(const Lcp& lcp, const SolverOptions&
     if (z(i) > 0.0 || (was_basic && (*was_basic)[i])) Z_.push_back(i);
   if (Z_.empty()) return Answer::None;
   bool ray = false;
-  if (fast_solved_from(lcp, Z_, std::min(budget_, report.iterations + n / 2 + 20), z, report, &ray))
-    return Answer::Fast;
+  const int cap = std::min(budget_, report.iterations + n / 2 + 20);
+  if (fast_solved_from(lcp, Z_, cap, z, report, &ray)) return Answer::Fast;
+  // So would it a warm run the fast path took to its cap: it wandered (pile40: a third of its
+  // warm runs), and the tableau would wander along (Harris' rule both) at n times the cost.
+  if (n >= kFastPathRows && report.iterations >= cap) return Answer::None;
   // A warm run the fast path ended on a ray, the dense tableau would repeat pivot for pivot
   // (test FastPathWarmAnswersSolveThePour20Problems): the cold start follows at once. Such a
   // ray proves nothing about the LCP: the covering vector d = B e has negative entries, and
