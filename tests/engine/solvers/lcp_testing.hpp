@@ -10,6 +10,7 @@
 #include <ostream>
 #include <random>
 #include <string>
+#include <vector>
 
 #include "engine/solvers/lcp_matrix.hpp"
 #include "engine/solvers/ncp.hpp"
@@ -147,6 +148,29 @@ inline Lcp siconos_mlcp(const std::string& name) {
   return read_siconos_mlcp(std::filesystem::path(PEGSIM_TESTDATA_DIR) / "siconos-mlcp" /
                            (name + "_mlcp.dat"));
 }
+
+// The Siconos problems that have a solution (NOTICE.md, and by hand: the CPS and Pang ones
+// are positive semidefinite and feasible, or have an explicit solution).
+inline const std::vector<std::string> kSolvableSiconos = {
+    "lcp_mmc",
+    "lcp_deudeu",
+    "lcp_deudeu_block",
+    "lcp_trivial",
+    "lcp_trivial_block",
+    "lcp_ortiz",
+    "lcp_ortiz_block",
+    "lcp_exp_murty",
+    "lcp_exp_murty2",
+    "lcp_CPS_1",
+    "lcp_CPS_2",
+    "lcp_CPS_4",
+    "lcp_CPS_4bis",
+    "lcp_CPS_5",
+    "lcp_Pang_isolated_sol",
+    "lcp_inf_sol_perturbed",
+    "lcp_enum_fails",
+    "lcp_tobenna",
+};
 
 inline Lcp siconos(const std::string& name) {
   return read_siconos_lcp(std::filesystem::path(PEGSIM_TESTDATA_DIR) / "siconos-lcp" /

@@ -17,33 +17,10 @@ using test::report_matches;
 using test::run;
 using test::siconos;
 
-// The Siconos problems that have a solution (NOTICE.md, and by hand: the CPS and Pang ones
-// are positive semidefinite and feasible, or have an explicit solution).
-const std::vector<std::string> kSolvable = {
-    "lcp_mmc",
-    "lcp_deudeu",
-    "lcp_deudeu_block",
-    "lcp_trivial",
-    "lcp_trivial_block",
-    "lcp_ortiz",
-    "lcp_ortiz_block",
-    "lcp_exp_murty",
-    "lcp_exp_murty2",
-    "lcp_CPS_1",
-    "lcp_CPS_2",
-    "lcp_CPS_4",
-    "lcp_CPS_4bis",
-    "lcp_CPS_5",
-    "lcp_Pang_isolated_sol",
-    "lcp_inf_sol_perturbed",
-    "lcp_enum_fails",
-    "lcp_tobenna",
-};
-
 // Lemke solves every solvable Siconos problem: status Solved and a verified solution, with a
 // consistent report.
 TEST(Lemke, SolvesEverySolvableSiconosProblem) {
-  for (const std::string& name : kSolvable) {
+  for (const std::string& name : test::kSolvableSiconos) {
     const Lcp lcp = siconos(name);
     const test::Run r = run("lemke", lcp);
     EXPECT_EQ(r.report.status, SolveStatus::Solved) << name << ": " << describe(r);
