@@ -150,8 +150,8 @@ LemkeSolver::Answer LemkeSolver::warm_start(const Lcp& lcp, const SolverOptions&
   bool ray = false;
   const int cap = std::min(budget_, report.iterations + n / 2 + 20);
   if (fast_solved_from(lcp, Z_, cap, z, report, &ray)) return Answer::Fast;
-  // So would it a warm run the fast path took to its cap: it wandered (pile40: a third of its
-  // warm runs), and the tableau would wander along (Harris' rule both) at n times the cost.
+  // A warm run the fast path took to its cap has wandered; the tableau, under the same Harris
+  // rule, would wander along at n times the cost a pivot: the cold start follows at once.
   if (n >= kFastPathRows && report.iterations >= cap) return Answer::None;
   // A warm run the fast path ended on a ray, the dense tableau would repeat pivot for pivot
   // (test FastPathWarmAnswersSolveThePour20Problems): the cold start follows at once. Such a

@@ -33,12 +33,12 @@ class PgsSolver final : public Solver {
     if (sweep_ == Sweep::Jacobi) return "projected-jacobi";
     return relaxation_ == 1.0 ? "pgs" : "psor";
   }
-  // The residual history has one entry per sweep. A run whose best residual falls so slowly
-  // over the last max(100, max_iterations / 20) sweeps that even ten times that rate would not
-  // reach the tolerance within the sweep limit, while more than 1000 times the tolerance, stops
-  // there (MaxIterations, "stalled"): PGS
-  // converges linearly at best, and on a pile it does not solve (pile80's steps that Lemke
-  // leaves to it) its residual hovers for all 10 000 sweeps, a minute a step. Gauss–Seidel sweeps
+  // The residual history has one entry per sweep. A run whose best residual, still over 1000
+  // times the tolerance, falls so slowly over the last max(100, max_iterations / 20) sweeps
+  // that even ten times that rate would not reach the tolerance within the sweep limit stops
+  // there (MaxIterations, "stalled"): PGS converges linearly at best, and on a pile it does not
+  // solve (pile80's steps that Lemke leaves to it) its residual hovers for all 10 000 sweeps, a
+  // minute a step. Gauss–Seidel sweeps
   // in the body form of M when the problem has one (Lcp::body_form; pgs_bodies.cpp), over the dense
   // M otherwise.
   SolveReport solve(const Lcp& lcp, VecX& z, const SolverOptions& options) override;
