@@ -38,9 +38,8 @@ class PgsSolver final : public Solver {
   // that even ten times that rate would not reach the tolerance within the sweep limit stops
   // there (MaxIterations, "stalled"): PGS converges linearly at best, and on a pile it does not
   // solve (pile80's steps that Lemke leaves to it) its residual hovers for all 10 000 sweeps, a
-  // minute a step. Gauss–Seidel sweeps
-  // in the body form of M when the problem has one (Lcp::body_form; pgs_bodies.cpp), over the dense
-  // M otherwise.
+  // minute a step. Gauss–Seidel sweeps in the body form of M when the problem has one
+  // (Lcp::body_form; pgs_bodies.cpp), over the dense M otherwise.
   SolveReport solve(const Lcp& lcp, VecX& z, const SolverOptions& options) override;
 
  private:
