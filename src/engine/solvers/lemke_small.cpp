@@ -116,7 +116,8 @@ double LemkeSmall::extract(VecX& z) {
   return residual_of(z);
 }
 
-// max_i |min(z_i, (M z + q)_i)|.
+// max_i |min(z_i, (M z + q)_i)| on the copy: natural_residual on the Lcp (its sparse or dense
+// product) costs 10-15 ns more at n = 2, a tenth of the solve this file exists to make cheap.
 double LemkeSmall::residual_of(const VecX& z) const {
   double residual = 0.0;
   for (int i = 0; i < n_; ++i) {
