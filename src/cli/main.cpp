@@ -378,6 +378,7 @@ int run(const std::vector<std::string>& argv) {
                      make_run_header(scene, sim.model(), sim.settings(), "pegsim-cli"), sim.state(),
                      options);
     sim.add_observer(&*recorder);
+    if (options.record_problems) sim.set_full_problems(true);
   }
   const StopSignals signals;  // SIGINT and SIGTERM end the run after the step under way
 

@@ -44,6 +44,9 @@ class Simulator {
   // Settings::time_budget alone, from the next solve on (live play's budget: nothing else of
   // the settings, nor the solvers' workspaces, changes). Throws std::invalid_argument if < 0.
   void set_time_budget(double seconds);
+  // Assemble each step's M in full even when the solver reads only its diagonal blocks
+  // (Lcp::blocks_only), so that StepReport::lcp is the whole problem (recording problems).
+  void set_full_problems(bool full);
   // External force/torque (world frame) applied during the next step only.
   void apply_wrench(int body, const Vec3& force, const Vec3& torque);
   // Replaces (rather than adds to) the wrench of the next step: a replay sets the recorded
@@ -112,6 +115,8 @@ class Simulator {
   Settings settings_;
   double implicit_margin_ = 0.0;  // implicit_broad_margin of the model under settings_
   std::vector<std::unique_ptr<Solver>> chain_;  // settings_.solver then its fallbacks
+  bool full_problems_ = false;                  // set_full_problems
+  void want_blocks_only();                      // problem_.want_blocks_only from the chain
   std::vector<StepObserver*> observers_;
   std::vector<std::unique_ptr<Controller>> controllers_;
 

@@ -55,8 +55,12 @@ void assemble_constraint_problem(const Model& model, const State& state, const S
                                  std::vector<int>& primaries, ContactProblem& p) {
   primaries.clear();
   for (const ConstraintGroup& g : set.groups) primaries.push_back(set.primary(g));
-  assemble_stewart_trinkle(model, state, settings, contacts, primaries, p);
   const int ns = slack_rows(set);
+  // The slack rows couple groups through M itself (4.45): M in full then.
+  const bool want_blocks_only = p.want_blocks_only;
+  p.want_blocks_only = want_blocks_only && ns == 0;
+  assemble_stewart_trinkle(model, state, settings, contacts, primaries, p);
+  p.want_blocks_only = want_blocks_only;
   if (ns == 0) return;
 
   Lcp& lcp = p.lcp;

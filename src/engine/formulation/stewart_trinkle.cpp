@@ -328,6 +328,70 @@ void fill_m(ContactProblem& p,
   outer[n] = static_cast<int>(size);
   data.resize(static_cast<Eigen::Index>(size));
 }
+
+// M's diagonal blocks alone (Lcp::blocks_only): per contact its columns' g_c1^T W g_c2 over its
+// two bodies (ascending, as fill_m sums them), the normal row's compliance, a bristle's
+// stiffness, U and E; per joint limit its diagonal entry. No joints (their Schur complement
+// couples every column).
+void fill_diagonal_blocks(ContactProblem& p, bool slip_constants, SparseMatX& S) {
+  const int n = p.lcp.size();
+  const int nd = p.directions, block = p.block_size(), cols_per_contact = 1 + nd;
+  const int limit_row = p.limit_row_start(), limit_col = p.limit_column_start();
+  S.resize(n, n);
+  auto& data = S.data();
+  data.resize(static_cast<Eigen::Index>(static_cast<std::size_t>(n) * (nd + 2)));
+  double* value = data.valuePtr();
+  int* index = data.indexPtr();
+  int* outer = S.outerIndexPtr();
+  int size = 0;
+  auto put = [&](int r, double v) {
+    value[size] = v;
+    index[size] = r;
+    size += v != 0.0;
+  };
+  // g_c1^T W g_c2 for two columns on the same bodies a, b (-1: static), the lower index first.
+  auto coupling = [&](int c1, int c2, int a, int b) {
+    const bool b_first = a < 0 || (b >= 0 && b < a);
+    double v = 0.0;
+    if (b_first) {
+      if (b >= 0) v += p.G_b[c1].dot(p.WG_b[c2]);
+      if (a >= 0) v += p.G_a[c1].dot(p.WG_a[c2]);
+    } else {
+      if (a >= 0) v += p.G_a[c1].dot(p.WG_a[c2]);
+      if (b >= 0) v += p.G_b[c1].dot(p.WG_b[c2]);
+    }
+    return v;
+  };
+  for (int j = 0; j < n; ++j) {
+    outer[j] = size;
+    if (j >= limit_row) {
+      const int c = limit_col + (j - limit_row);
+      const LimitRow& row = p.limit_rows[c - limit_col];
+      put(j, coupling(c, c, row.body_a, row.body_b));
+      continue;
+    }
+    const int i = j / block, k2 = j - i * block, base = i * block;
+    if (k2 == nd + 1) {  // a slip column: E
+      if (slip_constants)
+        for (int k = 1; k <= nd; ++k) put(base + k, 1.0);
+      continue;
+    }
+    const int c2 = i * cols_per_contact + k2;
+    const double stick = p.stick_compliance[i];
+    for (int k1 = 0; k1 < cols_per_contact; ++k1) {
+      const int c1 = i * cols_per_contact + k1;
+      double v = coupling(c1, c2, p.body_a[i], p.body_b[i]);
+      if (k1 == 0 && k2 == 0) v += p.compliance[i];
+      if (stick > 0.0 && k1 > 0 && k2 > 0)
+        v += stick *
+             p.tangents[std::size_t(i * nd + k1 - 1)].dot(p.tangents[std::size_t(i * nd + k2 - 1)]);
+      put(base + k1, v);
+    }
+    if (slip_constants) put(base + nd + 1, k2 == 0 ? p.mu[i] : -1.0);
+  }
+  outer[n] = size;
+  data.resize(size);
+}
 }  // namespace
 
 namespace {
@@ -590,7 +654,11 @@ void assemble_stewart_trinkle(const Model& model, const State& state, const Sett
   fill_q(contacts, settings, p);
   const bool slip_constants = !ncp && !frictionless;
   p.lcp.M.resize(0, 0);
-  fill_m(p, by_body, slip_constants, true, p.lcp.S);
+  p.lcp.blocks_only = p.want_blocks_only && !ncp && p.joint_rows.empty();
+  if (p.lcp.blocks_only)
+    fill_diagonal_blocks(p, slip_constants, p.lcp.S);
+  else
+    fill_m(p, by_body, slip_constants, true, p.lcp.S);
   if (settings.formulation == Formulation::MixedLcp && !p.joint_rows.empty())
     fill_m(p, by_body, slip_constants, false, p.contact_m);
   else

@@ -50,6 +50,10 @@ struct ContactProblem {
   // The LCP, its M held by its nonzeros (lcp.S). PEG's slack rows and columns are added to it
   // from m_entries (row, column, term), summed in the order written.
   Lcp lcp;
+  // Set by the caller: assemble only M's diagonal blocks where the body form holds every
+  // coupling between them (no joints, not the NCP, no slack rows); lcp.blocks_only says
+  // whether it was done. For a solver that reads nothing else (takes_blocks_only).
+  bool want_blocks_only = false;
   std::vector<Eigen::Triplet<double>> m_entries;
   // Formulation mixed-lcp with joints: M_c, M of the LCP without the joints' Schur complement
   // (see `mixed`), and PEG's terms of it (m_entries less the joints' share); else empty.

@@ -23,10 +23,13 @@ int Lcp::free_rows() const {
 
 namespace {
 // The input check of lcp_defect; `dense_m` = false skips the pass over M's entries (solvers
-// that read the body form check what they read).
-const char* defect(const Lcp& lcp, bool bounds_allowed, bool dense_m) {
+// that read the body form check what they read), `blocks_only` allows Lcp::blocks_only.
+const char* defect(const Lcp& lcp, bool bounds_allowed, bool dense_m, bool blocks_only = false) {
   const Eigen::Index n = lcp.q.size();
   if (m_rows(lcp) != n || m_cols(lcp) != n) return "M is not square of the size of q";
+  if (lcp.blocks_only && !blocks_only)
+    return "M holds only its diagonal blocks (the couplings are in the body form): this solver "
+           "reads all of M; use pgs-contact";
   if ((dense_m && !m_all_finite(lcp)) || !lcp.q.allFinite()) return "M or q has a non-finite entry";
   if (!lcp.has_bounds()) return nullptr;
   if (lcp.lower.size() != n || lcp.upper.size() != n)
@@ -57,7 +60,7 @@ const char* body_form_defect(const Lcp& lcp) {
   };
   if (!finite(f.J_a) || !finite(f.J_b) || !finite(f.WJ_a) || !finite(f.WJ_b))
     return "M or q has a non-finite entry";
-  return defect(lcp, false, false);
+  return defect(lcp, false, false, true);
 }
 
 double natural_residual(const Lcp& lcp, const VecX& z) {

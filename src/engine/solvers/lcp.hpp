@@ -57,6 +57,10 @@ struct Lcp {
   VecX lower, upper;
   // Optional body form of M's coupling between blocks (see LcpBodyForm); empty if none.
   LcpBodyForm body_form;
+  // M holds its diagonal blocks alone and the body form every coupling between blocks (the
+  // assembly of the interactive preset, whose solver reads nothing else): a solver that reads
+  // M elsewhere refuses the problem (lcp_defect), only Solver::takes_blocks_only() takes it.
+  bool blocks_only = false;
 
   int size() const { return static_cast<int>(q.size()); }
   bool has_bounds() const { return lower.size() > 0 || upper.size() > 0; }
@@ -75,7 +79,8 @@ const char* lcp_shape_defect(const Lcp& lcp);
 
 // lcp_defect for a solver that reads M only in its diagonal blocks and couples them through
 // the body form (PGS in the body form): the sizes, q and the body form's vectors are checked
-// here, the diagonal blocks by the solver as it copies them; nullptr when well-formed.
+// here, the diagonal blocks by the solver as it copies them; nullptr when well-formed. It
+// allows Lcp::blocks_only: a solver that merges blocks must refuse that itself.
 const char* body_form_defect(const Lcp& lcp);
 
 // Natural-map residual ||z - mid(l, u, z - w)||_inf with w = M z + q: zero exactly at a solution.

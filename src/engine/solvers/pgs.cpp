@@ -69,7 +69,8 @@ SolveReport PgsSolver::solve(const Lcp& lcp, VecX& z, const SolverOptions& optio
   // The body-form sweep reads M's diagonal blocks only (checked as group_blocks copies them):
   // no pass over the dense M, here or in its residual.
   const bool bodies = sweep_ == Sweep::GaussSeidel && !lcp.body_form.empty();
-  if (const char* defect = bodies ? body_form_defect(lcp) : lcp_defect(lcp)) {
+  // Its groups merge blocks, whose coupling a blocks-only M does not hold (lcp_defect says so).
+  if (const char* defect = bodies && !lcp.blocks_only ? body_form_defect(lcp) : lcp_defect(lcp)) {
     z.setZero(n);
     return finish(SolveStatus::NumericalFailure, defect);
   }

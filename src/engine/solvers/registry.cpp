@@ -6,6 +6,7 @@
 #include "engine/solvers/newton.hpp"
 #include "engine/solvers/path.hpp"
 #include "engine/solvers/pgs.hpp"
+#include "engine/solvers/pgs_contact.hpp"
 #include "engine/solvers/solver.hpp"
 
 namespace pegsim {
@@ -28,6 +29,7 @@ struct SolverEntry {
 constexpr SolverEntry kSolvers[] = {
     {"lemke", []() -> Made { return std::make_unique<LemkeSolver>(); }},
     {"pgs", []() -> Made { return std::make_unique<PgsSolver>(); }},
+    {"pgs-contact", []() -> Made { return std::make_unique<PgsContactSolver>(); }},
     {"nncg",
      []() -> Made {
        return std::make_unique<PgsSolver>(Sweep::GaussSeidel, 1.0, PgsSolver::Acceleration::Nncg);

@@ -84,6 +84,9 @@ class Solver {
   // After a solved call of a pivoting method: per variable, 1 if z_i was basic at the end, for
   // the next step's SolverOptions::warm_basis. Null for methods without a basis.
   virtual const std::vector<char>* final_basis() const { return nullptr; }
+  // True if the solver reads M only in its diagonal blocks and couples the blocks through the
+  // body form, so that it takes a problem assembled with Lcp::blocks_only.
+  virtual bool takes_blocks_only() const { return false; }
 };
 
 // Creates a solver by name (see solver_names()); returns nullptr for an unknown name.

@@ -19,9 +19,9 @@ using test::run;
 // Every listed name makes a solver of that name; an unknown name gives nullptr.
 TEST(SolverInterface, RegistryMakesEveryListedSolver) {
   const std::vector<std::string> names = solver_names();
-  EXPECT_EQ(names, (std::vector<std::string>{"lemke", "pgs", "nncg", "psor", "projected-jacobi",
-                                             "fixed-point", "interior-point", "minmap-newton",
-                                             "fischer-newton", "path"}));
+  EXPECT_EQ(names, (std::vector<std::string>{"lemke", "pgs", "pgs-contact", "nncg", "psor",
+                                             "projected-jacobi", "fixed-point", "interior-point",
+                                             "minmap-newton", "fischer-newton", "path"}));
   for (const std::string& name : names) {
     const auto s = make_solver(name);
     ASSERT_NE(s, nullptr) << name;
