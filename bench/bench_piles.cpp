@@ -1,7 +1,9 @@
 // Step time at scale: the peer engines' comparison scenes (bench/scenes: stacks of 5-40 cubes,
-// piles of 10-80 cubes dropped into a 4 m box) under the default settings, exact. Per scene the
-// whole run is timed step by step: the median and the slowest step (a pile's stalls), their
-// ratio, the pivots a solve and the steps no solver answered.
+// piles of 10-80 cubes dropped into a 4 m box) under the default settings, exact, and under the
+// interactive preset (<scene>/interactive). Per scene the whole run is timed step by step: the
+// median and the slowest step (a pile's stalls), their ratio, the stages' shares, the pivots
+// (or sweeps) a solve, the steps no solver answered and the deepest penetration of an enforced
+// contact.
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
@@ -10,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/core/settings_preset.hpp"
 #include "engine/dynamics/simulator.hpp"
 #include "io/scene.hpp"
 
@@ -19,10 +22,13 @@ namespace {
 
 using namespace pegsim;
 
-void run_scene(benchmark::State& bench, const std::string& name) {
-  const Scene scene =
+void run_scene(benchmark::State& bench, const std::string& name, const std::string& preset) {
+  Scene scene =
       load_scene(std::filesystem::path(PEGSIM_SOURCE_DIR) / "bench" / "scenes" / (name + ".json"));
+  if (!preset.empty()) apply_preset(preset, scene.settings);
   Simulator sim(scene.model, scene.initial, scene.settings);
+  StepTimings spent;
+  double penetration = 0.0;
   std::vector<double> step_seconds;
   step_seconds.reserve(static_cast<std::size_t>(bench.max_iterations));
   long long solves = 0, pivots = 0, unsolved = 0, rows = 0;
@@ -31,12 +37,23 @@ void run_scene(benchmark::State& bench, const std::string& name) {
     const StepReport& r = sim.step();
     step_seconds.push_back(
         std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+    spent.detect += r.timings.detect;
+    spent.formulate += r.timings.formulate;
+    spent.solve += r.timings.solve;
+    penetration = std::max(penetration, r.max_penetration);
     if (r.problem_size == 0) continue;
     ++solves;
     pivots += r.solve.iterations;
     rows += r.problem_size;
-    unsolved += !r.solve.solved();
+    unsolved += !r.solve.solved() && !r.iteration_budget_spent;
   }
+  const auto per_step_us = [](double seconds) {
+    return benchmark::Counter(1e6 * seconds, benchmark::Counter::kAvgIterations);
+  };
+  bench.counters["detect_us"] = per_step_us(spent.detect);
+  bench.counters["formulate_us"] = per_step_us(spent.formulate);
+  bench.counters["solve_us"] = per_step_us(spent.solve);
+  bench.counters["max_penetration_mm"] = 1e3 * penetration;
   std::vector<double> sorted = step_seconds;
   std::sort(sorted.begin(), sorted.end());
   const double median = sorted[sorted.size() / 2], slowest = sorted.back();
@@ -60,8 +77,11 @@ void pegsim::bench::register_all() {
                                     {"pile20", 300},
                                     {"pile40", 300},
                                     {"pile80", 300}})
-    benchmark::RegisterBenchmark(name, run_scene, std::string(name))
-        ->Unit(benchmark::kMicrosecond)
-        ->Iterations(steps)
-        ->Repetitions(1);
+    for (const std::string preset : {"", "interactive"})
+      benchmark::RegisterBenchmark(
+          (std::string(name) + (preset.empty() ? "" : "/" + preset)).c_str(), run_scene,
+          std::string(name), preset)
+          ->Unit(benchmark::kMicrosecond)
+          ->Iterations(steps)
+          ->Repetitions(1);
 }

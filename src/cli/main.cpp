@@ -22,6 +22,7 @@
 #include "cli/run_overlap.hpp"
 #include "cli/run_summary.hpp"
 #include "cli/trajectory_csv.hpp"
+#include "engine/core/settings_preset.hpp"
 #include "engine/dynamics/scene_checks.hpp"
 #include "engine/dynamics/simulator.hpp"
 #include "engine/solvers/solver.hpp"
@@ -114,6 +115,9 @@ commands:
       --package-path DIRS          folders holding robots' packages (package:// URIs),
                                    ':'-separated, searched before ROS_PACKAGE_PATH
       --duration T | --steps N     how long (default: the scene's duration)
+      --preset exact|interactive   the solver settings of a preset, before the options
+                                   below: interactive = pgs-contact alone, 20 sweeps a
+                                   step as a budget (approximate, bounded cost)
       --h H                        step size in s
       --solver NAME                @SOLVERS@
       --fallbacks A,B | none       solvers tried when the first fails
@@ -143,6 +147,9 @@ commands:
                                    the step goes on with the best answer found
                                    (approximate, and no longer reproducible; default 0:
                                    no limit)
+      --iteration-budget           --max-iterations is a budget: a step whose solver
+                                   reaches it goes on with its answer (approximate,
+                                   reproducible)
       --csv FILE                   write the trajectory (one row per step)
       --record RUN.h5              record the run to an HDF5 run file (docs/run-format.md)
       --record-problems            with --record: also each step's LCP (M, q, z)
@@ -232,6 +239,12 @@ std::vector<std::string> split_list(const std::string& s) {
 
 // `dimension`: the scene's (3, or 2 for a planar scene), for what friction_directions takes.
 void apply_overrides(const Args& a, Settings& s, int dimension) {
+  // The preset first: the options beside it override its fields.
+  if (auto v = a.value("preset")) {
+    if (!apply_preset(*v, s))
+      throw UsageError("--preset: expected one of " + name_list(preset_names(), ", ", false) +
+                       ", got '" + *v + "'");
+  }
   if (auto h = a.positive_number("h")) s.h = *h;
   if (auto v = a.value("solver")) s.solver = *v;
   if (auto v = a.value("fallbacks")) s.fallbacks = split_list(*v);
@@ -284,6 +297,7 @@ void apply_overrides(const Args& a, Settings& s, int dimension) {
       throw UsageError("--on-failure: expected stop or continue, got '" + *v + "'");
   }
   if (auto t = a.non_negative_number("time-budget")) s.time_budget = *t;
+  if (a.flag("iteration-budget")) s.iteration_budget = true;
   if (std::string why = check_settings(s); !why.empty()) throw UsageError(why);
 }
 
@@ -297,9 +311,10 @@ void draw_progress(long long done, long long total, double wall) {
 }
 
 int run(const std::vector<std::string>& argv) {
-  Args a(argv, {"json", "quiet", "force", "record-problems"},
+  Args a(argv, {"json", "quiet", "force", "record-problems", "iteration-budget"},
          {"duration",
           "steps",
+          "preset",
           "h",
           "solver",
           "fallbacks",

@@ -81,6 +81,7 @@ void RunSummary::on_step(const Model& model, const State& state, const StepRepor
     if (!r.solve.solved()) {
       ++unsolved;
       over_budget += r.time_budget_spent;
+      iteration_budget += r.iteration_budget_spent;
       unsolved_residual = std::max(unsolved_residual, r.solve.residual);
     }
     if (r.dropped_cross_constraints > 0) ++dropped_cross;
@@ -127,6 +128,7 @@ nlohmann::json summary_json(const RunInfo& info, const RunSummary& s, const Simu
   j["answered_by"] = s.answered_by;
   j["unsolved_steps"] = s.unsolved;
   j["over_budget_steps"] = s.over_budget;
+  j["iteration_budget_steps"] = s.iteration_budget;
   j["unsolved_max_residual"] = s.unsolved_residual;
   j["dropped_cross_steps"] = s.dropped_cross;
   j["cross_energy_steps"] = s.cross_energy;
@@ -212,11 +214,16 @@ void print_summary(std::ostream& out, const RunInfo& info, const RunSummary& s,
        s.solves, answered.empty() ? "none" : answered.c_str(), s.max_problem_size,
        s.solves ? double(s.iterations) / double(s.solves) : 0.0, s.max_residual);
   emit("solver failures  %lld, fallbacks %lld", s.failures, s.fallbacks);
-  if (s.unsolved > s.over_budget)
+  if (s.unsolved > s.over_budget + s.iteration_budget)
     emit(
         "unsolved steps   %lld (no solver answered; on_failure continue took the best answer, "
         "approximate: residual up to %.2e)",
-        s.unsolved - s.over_budget, s.unsolved_residual);
+        s.unsolved - s.over_budget - s.iteration_budget, s.unsolved_residual);
+  if (s.iteration_budget > 0)
+    emit(
+        "iteration budget %lld steps went on after %d iterations (approximate: residual up to "
+        "%.2e)",
+        s.iteration_budget, sim.settings().max_iterations, s.unsolved_residual);
   if (s.over_budget > 0)
     emit(
         "time budget      %lld steps went on with the best answer found in %g s (approximate: "

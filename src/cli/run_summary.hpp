@@ -29,6 +29,7 @@ class RunSummary : public StepObserver {
   long long fallbacks = 0;         // steps answered by a fallback (or failed after trying one)
   long long unsolved = 0;          // steps no solver answered, continued (on_failure: continue)
   long long over_budget = 0;       // of those, steps whose solve ran out of Settings::time_budget
+  long long iteration_budget = 0;  // of those, steps that spent Settings::iteration_budget
   double unsolved_residual = 0.0;  // the largest natural residual the unsolved steps went on with
   long long dropped_cross = 0;     // steps solved only without their X-constraints (§4.2.3)
   long long cross_energy = 0;      // of those, steps whose answer added too much energy

@@ -65,6 +65,7 @@ void write_settings(hid_t file, const Settings& s) {
   h5::write_attribute(id, "max_iterations", std::int64_t{s.max_iterations});
   h5::write_attribute(id, "on_failure", std::string(to_string(s.on_failure)));
   h5::write_attribute(id, "time_budget", std::vector<double>{s.time_budget});
+  h5::write_attribute(id, "iteration_budget", std::int64_t{s.iteration_budget ? 1 : 0});
   h5::write_attribute(id, "warm_start", std::int64_t{s.warm_start ? 1 : 0});
   h5::write_attribute(id, "joint_correction", std::int64_t{s.joint_correction ? 1 : 0});
   h5::write_attribute(id, "joint_position_tolerance",
@@ -145,6 +146,9 @@ Settings read_settings(hid_t file) {
       throw Failure("/settings time_budget: expected a time >= 0 in s, got " +
                     std::to_string(s.time_budget));
   }
+  // Absent from files written before the option: max_iterations a limit.
+  if (h5::has_attribute(id, "iteration_budget"))
+    s.iteration_budget = h5::read_int_attribute(id, "iteration_budget") != 0;
   // Added within version 1: absent from older files (correction off, default tolerances).
   if (h5::has_attribute(id, "joint_correction")) {
     s.joint_correction = h5::read_int_attribute(id, "joint_correction") != 0;

@@ -336,12 +336,14 @@ void RunReader::Impl::read_settings_log() {
   Column frame_column, row_column;
   open_column(frame_column, L::kSettingsLogFrame, {});
   open_column(row_column, L::kSettingsLogRows, {});
-  const h5::Handle type = L::settings_type(has_member(row_column.dataset.get(), "joint_correction"),
-                                           has_member(row_column.dataset.get(), "sm_enforce"),
-                                           has_member(row_column.dataset.get(), "gyroscopic"),
-                                           has_member(row_column.dataset.get(), "primaries"),
-                                           has_member(row_column.dataset.get(), "cone_orientation"),
-                                           has_member(row_column.dataset.get(), "time_budget"));
+  const h5::Handle type =
+      L::settings_type(has_member(row_column.dataset.get(), "joint_correction"),
+                       has_member(row_column.dataset.get(), "sm_enforce"),
+                       has_member(row_column.dataset.get(), "gyroscopic"),
+                       has_member(row_column.dataset.get(), "primaries"),
+                       has_member(row_column.dataset.get(), "cone_orientation"),
+                       has_member(row_column.dataset.get(), "time_budget"),
+                       has_member(row_column.dataset.get(), "iteration_budget"));
   check_fields(row_column.dataset.get(), type.get(), L::kSettingsLogRows);
   const auto count = static_cast<std::int64_t>(std::min(frame_column.rows, row_column.rows));
   const auto frames = rows<std::int64_t>(frame_column, H5T_NATIVE_INT64, 0, count);

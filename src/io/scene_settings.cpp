@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/core/settings_preset.hpp"
 #include "engine/solvers/solver.hpp"
 #include "io/scene_limits.hpp"
 
@@ -122,6 +123,8 @@ Settings parse_settings(const JsonNode& s, int dimension) {
                 "max_iterations",
                 "on_failure",
                 "time_budget",
+                "iteration_budget",
+                "preset",
                 "warm_start",
                 "joint_correction",
                 "joint_position_tolerance",
@@ -131,6 +134,12 @@ Settings parse_settings(const JsonNode& s, int dimension) {
                 "primaries",
                 "cone_orientation"});
   Settings out = default_settings(dimension);
+  // A preset first: the fields written beside it override its own.
+  if (auto n = s.find("preset")) {
+    std::string what = "a preset name:";
+    for (const std::string& name : preset_names()) what += " \"" + name + "\"";
+    if (!apply_preset(n->string(what.c_str()), out)) n->fail(what);
+  }
   const bool planar = dimension == 2;
   if (auto n = s.find("h")) out.h = n->positive("a positive time step in s");
   if (auto n = s.find("gravity")) {
@@ -170,6 +179,7 @@ Settings parse_settings(const JsonNode& s, int dimension) {
   if (auto n = s.find("on_failure")) out.on_failure = failure_policy(*n);
   if (auto n = s.find("time_budget"))
     out.time_budget = n->non_negative("a time >= 0 in s a step's solve may take (0: no limit)");
+  if (auto n = s.find("iteration_budget")) out.iteration_budget = n->boolean();
   if (auto n = s.find("warm_start")) out.warm_start = n->boolean();
   if (auto n = s.find("joint_correction")) out.joint_correction = n->boolean();
   if (auto n = s.find("joint_position_tolerance"))

@@ -165,6 +165,32 @@ TEST(Cli, StepsOverTheTimeBudgetAreCountedAsApproximate) {
   EXPECT_NE(r.out.find("--time-budget"), std::string::npos) << r.out;
 }
 
+// --preset interactive: pgs-contact alone, its sweep budget's steps counted as approximate with
+// their residual; options beside it override it; an unknown preset is refused by name.
+TEST(Cli, TheInteractivePresetCountsItsBudgetSteps) {
+  Result r = cli("run " + scene("stack10") + " --steps 20 --preset interactive --json --quiet");
+  ASSERT_EQ(r.status, 0) << r.out;
+  auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["solver"], "pgs-contact");
+  EXPECT_EQ(j["answered_by"]["pgs-contact"], 20) << r.out;
+  EXPECT_GT(j["iteration_budget_steps"].get<long long>(), 10) << r.out;
+  EXPECT_GT(j["unsolved_max_residual"].get<double>(), 1e-10) << r.out;
+  EXPECT_EQ(j["over_budget_steps"], 0);
+  r = cli("run " + scene("stack10") + " --steps 5 --preset interactive --quiet");
+  ASSERT_EQ(r.status, 0) << r.out;
+  EXPECT_NE(r.out.find("iteration budget 5 steps went on after 20 iterations"), std::string::npos)
+      << r.out;
+  r = cli("run " + scene("stack10") +
+          " --steps 5 --preset interactive --solver lemke --json --quiet");
+  ASSERT_EQ(r.status, 0) << r.out;
+  j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["solver"], "lemke");
+  EXPECT_EQ(j["iteration_budget_steps"], 0);
+  r = cli("run " + scene("stack10") + " --preset fast");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.out.find("--preset: expected one of exact, interactive"), std::string::npos) << r.out;
+}
+
 TEST(Cli, VersionIsTheProjects) {
   for (const char* flag : {"--version", "version"}) {
     const Result r = cli(flag);

@@ -69,7 +69,7 @@ TEST(Keyboard, FFitsTheViewAlsoWhenThe3DViewHasTheFocus) {
 
 TEST(Keyboard, KeysTypedIntoASettingsFieldEditTheTextInsteadOfDrivingTheTimeline) {
   test::Window win(10);
-  auto* h = win.w.settingsPanel()->findChild<QDoubleSpinBox*>();  // the first spin box is h
+  auto* h = win.w.settingsPanel()->findChild<QDoubleSpinBox*>("h");
   ASSERT_NE(h, nullptr);
   win.w.activateWindow();
   h->setFocus();

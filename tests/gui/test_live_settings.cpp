@@ -1,15 +1,19 @@
 // Switching solver and step size in the Settings dock while the simulation runs: the run never
-// stops, and the frames that follow each switch were stepped with the new settings.
+// stops, and the frames that follow each switch were stepped with the new settings; the
+// interactive preset chosen there runs on its sweep budget.
 #include <gtest/gtest.h>
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QLabel>
 #include <QLineEdit>
+#include <QSpinBox>
 #include <QTest>
 #include <cmath>
 
 #include "engine/core/settings.hpp"
+#include "engine/core/settings_preset.hpp"
 #include "engine/solvers/solver.hpp"
 #include "gui/ui/settings_panel.hpp"
 #include "window_fixture.hpp"
@@ -26,9 +30,8 @@ TEST(LiveSettings, SwitchingSolverAndStepSizeWhileRunningKeepsTheRunGoingWithThe
                    [&frames](const QList<FramePtr>& batch) {
                      frames.insert(frames.end(), batch.begin(), batch.end());
                    });
-  auto* h = win.w.settingsPanel()->findChild<QDoubleSpinBox*>();  // the first spin box is h
-  auto* solver =
-      win.w.settingsPanel()->findChild<QComboBox*>();  // the first combo box is the solver
+  auto* h = win.w.settingsPanel()->findChild<QDoubleSpinBox*>("h");
+  auto* solver = win.w.settingsPanel()->findChild<QComboBox*>("solver");
   ASSERT_TRUE(h && solver);
   // Iterative solvers reach 1e-3 on this scene; at 1e-6 PGS can still end a step at 7e-5 after
   // 10 000 sweeps, and a step no solver answers stops the run by design (FailurePolicy::Stop).
@@ -86,8 +89,7 @@ TEST(LiveSettings, SwitchingSolverAndStepSizeWhileRunningKeepsTheRunGoingWithThe
 TEST(LiveSettings, SwitchingTheFormulationWhileRunningAppliesFromTheNextStep) {
   test::Window win(0, "rolling_cart");
   auto* formulation = win.w.settingsPanel()->findChild<QComboBox*>("formulation");
-  auto* solver =
-      win.w.settingsPanel()->findChild<QComboBox*>();  // the first combo box is the solver
+  auto* solver = win.w.settingsPanel()->findChild<QComboBox*>("solver");
   auto* problem = win.w.settingsPanel()->findChild<QLabel*>("problem");
   ASSERT_TRUE(formulation && solver && problem);
   std::vector<std::string> items;
@@ -168,6 +170,61 @@ TEST(LiveSettings, TheGeometricallyImplicitFormulationRunsTheDiscAndIsRefusedFor
       << why->text().toStdString();
   jointed.run(2);
   EXPECT_EQ(jointed.w.sceneView()->frame()->formulation, before);
+}
+
+}  // namespace
+}  // namespace pegsim::gui
+
+namespace pegsim::gui {
+namespace {
+
+using test::wait_until;
+
+// The Settings dock's preset: choosing interactive sets pgs-contact alone with 20 sweeps as a
+// budget (the dock shows them), the running stack10 steps on with it, every step either exact
+// or marked approximate by its spent budget, never failed; editing a field makes it custom, and
+// exact brings the defaults back.
+TEST(LiveSettings, TheInteractivePresetRunsOnItsSweepBudget) {
+  test::Window win(0, "stack10");
+  std::vector<FramePtr> frames;
+  QObject::connect(win.w.simulation()->worker(), &SimWorker::framesReady, &win.w,
+                   [&frames](const QList<FramePtr>& batch) {
+                     frames.insert(frames.end(), batch.begin(), batch.end());
+                   });
+  SettingsPanel* panel = win.w.settingsPanel();
+  auto* preset = panel->findChild<QComboBox*>("preset");
+  auto* solver = panel->findChild<QComboBox*>("solver");
+  ASSERT_TRUE(preset && solver);
+  EXPECT_EQ(preset->currentText(), "exact");
+  preset->setCurrentText("interactive");
+  emit preset->activated(preset->currentIndex());
+  EXPECT_EQ(solver->currentText(), "pgs-contact");
+  EXPECT_EQ(panel->findChild<QSpinBox*>("max_iterations")->value(), kInteractiveSweeps);
+  EXPECT_TRUE(panel->findChild<QCheckBox*>("iteration_budget")->isChecked());
+  EXPECT_TRUE(panel->settings().fallbacks.empty());
+  QTest::keyClick(&win.w, Qt::Key_Space);  // play
+  auto interactive = [&] {
+    int n = 0;
+    for (const FramePtr& f : frames) n += f->configured_solver == "pgs-contact";
+    return n;
+  };
+  ASSERT_TRUE(wait_until([&] { return interactive() >= 20; }, 30000));
+  QTest::keyClick(&win.w, Qt::Key_Space);  // pause
+  int marked = 0;
+  for (const FramePtr& f : frames) {
+    if (f->configured_solver != "pgs-contact") continue;
+    EXPECT_FALSE(f->solve.failed) << f->solve.failure;
+    EXPECT_EQ(f->solve.approximate, f->solve.iteration_budget) << "step " << f->step;
+    marked += f->solve.iteration_budget;
+  }
+  EXPECT_GT(marked, 10);
+  panel->findChild<QSpinBox*>("max_iterations")->setValue(30);
+  EXPECT_EQ(preset->currentText(), "custom");
+  preset->setCurrentText("exact");
+  emit preset->activated(preset->currentIndex());
+  EXPECT_EQ(solver->currentText(), "lemke");
+  EXPECT_EQ(panel->settings().max_iterations, Settings{}.max_iterations);
+  EXPECT_FALSE(panel->settings().iteration_budget);
 }
 
 }  // namespace

@@ -201,7 +201,14 @@ TEST(MainWindow, TheStatusBadgeShowsFallbacksAndFailures) {
   EXPECT_NE(win.w.statusPanel()->badgeToolTip().indexOf("time budget (100 ms)"), -1)
       << win.w.statusPanel()->badgeToolTip().toStdString();
   EXPECT_NE(win.w.statusPanel()->badgeToolTip().indexOf("3.10e-02"), -1);
-  f.solve.over_budget = false;  // on_failure continue
+  f.solve.over_budget = false;  // the interactive preset's sweeps spent
+  f.solve.iteration_budget = true;
+  f.solve.max_iterations = 20;
+  win.w.statusPanel()->showFrame(f);
+  EXPECT_EQ(win.w.statusPanel()->badgeText(), "APPROXIMATE");
+  EXPECT_NE(win.w.statusPanel()->badgeToolTip().indexOf("budget of 20 iterations"), -1)
+      << win.w.statusPanel()->badgeToolTip().toStdString();
+  f.solve.iteration_budget = false;  // on_failure continue
   win.w.statusPanel()->showFrame(f);
   EXPECT_NE(win.w.statusPanel()->badgeToolTip().indexOf("on_failure continue"), -1);
   f.solve.failed = true;
@@ -250,7 +257,7 @@ namespace {
 TEST(MainWindow, AnEditInTheSettingsPanelChangesTheNextStep) {
   Window win(2);
   const double t2 = win.w.sceneView()->frame()->time;
-  auto* h = win.w.settingsPanel()->findChild<QDoubleSpinBox*>();  // the first spin box is h
+  auto* h = win.w.settingsPanel()->findChild<QDoubleSpinBox*>("h");
   ASSERT_NE(h, nullptr);
   const double h0 = h->value();
   h->setValue(h0 / 2.0);

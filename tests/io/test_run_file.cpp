@@ -787,7 +787,8 @@ TEST(RunFile, SettingsChangedMidRunAreRecordedAndReplayed) {
   pgs.solver = "pgs";
   pgs.fallbacks = {"lemke"};
   pgs.max_iterations = 300;
-  pgs.time_budget = 30.0;  // never reached here: the replay stays exact
+  pgs.time_budget = 30.0;       // never reached here: the replay stays exact
+  pgs.iteration_budget = true;  // PGS answers every step within its 300 sweeps
   {
     Simulator sim(sc.model, sc.initial, sc.settings);
     RunWriter writer(file, make_run_header(sc, sim.model(), sim.settings(), "test"), sim.state());
@@ -812,6 +813,8 @@ TEST(RunFile, SettingsChangedMidRunAreRecordedAndReplayed) {
   EXPECT_EQ(log[1].settings.max_iterations, 300);
   EXPECT_EQ(log[1].settings.time_budget, 30.0);
   EXPECT_EQ(log[0].settings.time_budget, 0.0);
+  EXPECT_TRUE(log[1].settings.iteration_budget);
+  EXPECT_FALSE(log[0].settings.iteration_budget);
   EXPECT_EQ(log[1].settings.gravity, sc.settings.gravity);
   for (std::int64_t k : {0, 1, 40}) {
     EXPECT_EQ(reader.settings(k).h, sc.settings.h) << k;

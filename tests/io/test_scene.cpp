@@ -172,6 +172,21 @@ TEST(Scene, NcpFormulationIsRead) {
   EXPECT_EQ(s.settings.fallbacks, (std::vector<std::string>{"lemke", "path"}));
 }
 
+// "preset" sets the solver fields of the named preset; fields written beside it override them.
+TEST(Scene, APresetSetsItsFieldsAndExplicitOnesOverrideIt) {
+  const Scene s = parse(R"({"settings": {"preset": "interactive", "max_iterations": 40},
+    "bodies": [{"name": "b", "shape": {"type": "sphere", "radius": 1}}]})");
+  EXPECT_EQ(s.settings.solver, "pgs-contact");
+  EXPECT_TRUE(s.settings.fallbacks.empty());
+  EXPECT_TRUE(s.settings.iteration_budget);
+  EXPECT_EQ(s.settings.max_iterations, 40);
+  const Scene exact = parse(R"({"settings": {"preset": "exact", "iteration_budget": true},
+    "bodies": [{"name": "b", "shape": {"type": "sphere", "radius": 1}}]})");
+  EXPECT_EQ(exact.settings.solver, "lemke");
+  EXPECT_TRUE(exact.settings.iteration_budget);
+  EXPECT_FALSE(Settings{}.iteration_budget);
+}
+
 TEST(Scene, SettingsFieldsAreRead) {
   const Scene s = parse(R"({"duration": 2.5, "settings": {
       "h": 0.005, "gravity": [0, -1, -9], "epsilon": 0.02, "eps_theta": -0.3,

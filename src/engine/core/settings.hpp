@@ -99,6 +99,12 @@ struct Settings {
   // StepReport::time_budget_spent marks it. Steps then depend on the machine's speed: live play
   // in the desktop application, never a recording unless asked for.
   double time_budget = 0.0;
+  // max_iterations as a budget rather than a limit: a solve that reaches it without the
+  // tolerance (a fixed number of PGS sweeps) is not a failure; the step goes on with that
+  // answer whatever on_failure says, and StepReport::iteration_budget_spent marks it
+  // approximate (its residual in solve.residual). Steps stay deterministic. The interactive
+  // preset turns it on (settings_preset.hpp).
+  bool iteration_budget = false;
   bool warm_start = true;  // seed solvers with the previous step's impulses
   // Post-step joint correction, thesis Alg. 1: project positions until the joint violation
   // norm is <= the position tolerance (eps_p), then velocities until ||G^T nu|| <= eps_v.

@@ -635,7 +635,12 @@ void Simulator::solve(ContactProblem& problem) {
     r.time_budget_spent =
         std::any_of(r.attempts.begin(), r.attempts.end(),
                     [](const SolveReport& a) { return a.status == SolveStatus::TimeBudget; });
-    if ((settings_.on_failure == FailurePolicy::Continue || r.time_budget_spent) &&
+    r.iteration_budget_spent =
+        !r.time_budget_spent && settings_.iteration_budget &&
+        std::any_of(r.attempts.begin(), r.attempts.end(),
+                    [](const SolveReport& a) { return a.status == SolveStatus::MaxIterations; });
+    if ((settings_.on_failure == FailurePolicy::Continue || r.time_budget_spent ||
+         r.iteration_budget_spent) &&
         std::isfinite(best_residual)) {
       z_ = best_z_;
       used_mixed_ = best_mixed;

@@ -51,6 +51,9 @@ struct StepOutcome {
   // No solver answered within Settings::time_budget: the step went on with the best answer
   // found (solve.residual says how far from exact it is).
   bool time_budget_spent = false;
+  // Settings::iteration_budget: the chain's solvers stopped at max_iterations, and the step
+  // went on with the best answer (approximate, as above).
+  bool iteration_budget_spent = false;
   // Geometrically implicit: the steps the step was taken as, where Newton found no answer at h
   // (halved down to h / 8, implicit_step.hpp; fell_back is then set and solve.message says so).
   int substeps = 1;

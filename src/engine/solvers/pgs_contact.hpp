@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "engine/solvers/lemke.hpp"
+#include "engine/solvers/nonsmooth_cg.hpp"
 #include "engine/solvers/pgs.hpp"
 #include "engine/solvers/solver.hpp"
 
@@ -23,12 +24,16 @@ namespace pegsim {
 // contact's p_n in closed form, then its f, so a fixed point of the sweep is a solution of the
 // LCP; z's beta and s are rebuilt from f at the end (the two directions spanning f's sector; s
 // the largest -d_k . u on the polygon's boundary), and the report's residual is the LCP's.
-// Per contact a sweep costs O(n_d) instead of a block Lemke solve.
+// Per contact a sweep costs O(n_d) instead of a block Lemke solve. Each sweep is followed by the
+// nonsmooth conjugate gradient step of nonsmooth_cg.hpp on the unknowns (p_n, f) (and the other
+// blocks' rows), projected back onto p_n >= 0 and the polygon.
 //
 // Blocks of other shapes (a torsion row, a joint limit's or a frictionless contact's single
 // row, whatever is not a plain contact) are solved exactly with the others fixed, as PgsSolver
 // does; a problem without a body form (joints by their Schur complement, PEG) goes to PgsSolver.
-// max_iterations is the number of sweeps.
+// max_iterations is the number of sweeps. The residual history holds the LCP's natural residual
+// where it is measured (it costs a sweep): after a sweep that changed no velocity by more than
+// the tolerance, and at the end.
 class PgsContactSolver final : public Solver {
  public:
   std::string_view name() const override { return "pgs-contact"; }
@@ -73,9 +78,15 @@ class PgsContactSolver final : public Solver {
   double sweep(const Lcp& lcp, VecX& z, std::string& why);
   // The LCP's natural residual of z (contacts rebuilt) from dv recomputed.
   double residual(const Lcp& lcp, VecX& z);
+  void gather(const VecX& z, VecX& x) const;
+  Vec2 into_polygon(const Block& b, const Vec2& f, double radius) const;
+  void step_by(const Lcp& lcp, VecX& z, const VecX& step);
+  int unknowns_ = 0;
+  NonsmoothCg cg_;
+  VecX before_, after_, step_;
 
   std::vector<Block> blocks_;
-  std::vector<Vec2> coords_;  // the directions d_k in the tangent basis, per contact
+  std::vector<Vec2> coords_;   // the directions d_k in the tangent basis, per contact
   std::vector<MatX> block_M_;  // M_bb of the Block kind (by index in blocks_, else empty)
   VecX dv_, c_, x_, w_;
   MatX M_bb_;

@@ -112,8 +112,10 @@ FramePtr make_snapshot(const Model& model, const State& state, const StepReport*
   f->solve.seconds = r.timings.solve;
   f->solve.approximate = r.problem_size > 0 && !r.failed && !r.solve.solved();
   f->solve.over_budget = r.time_budget_spent;
+  f->solve.iteration_budget = r.iteration_budget_spent;
   if (settings) {
     f->solve.time_budget = settings->time_budget;
+    f->solve.max_iterations = settings->max_iterations;
     f->h = settings->h;
     f->configured_solver = settings->solver;
     f->contact_model = to_string(settings->contact_model);
@@ -166,9 +168,17 @@ FramePtr make_snapshot(const Model& model, const RunFrame& frame, const Settings
   f->solve.seconds = frame.solve.timings.solve;
   f->solve.approximate = frame.solve.problem_size > 0 && !frame.solve.failed &&
                          frame.solve.status && *frame.solve.status != SolveStatus::Solved;
-  for (const RecordedAttempt& a : frame.solve.attempts)
+  bool stopped_at_limit = false;
+  for (const RecordedAttempt& a : frame.solve.attempts) {
     f->solve.over_budget = f->solve.over_budget || a.status == SolveStatus::TimeBudget;
-  if (settings) f->solve.time_budget = settings->time_budget;
+    stopped_at_limit = stopped_at_limit || a.status == SolveStatus::MaxIterations;
+  }
+  if (settings) {
+    f->solve.time_budget = settings->time_budget;
+    f->solve.max_iterations = settings->max_iterations;
+    f->solve.iteration_budget = f->solve.approximate && !f->solve.over_budget &&
+                                settings->iteration_budget && stopped_at_limit;
+  }
   if (settings && frame.step > 0) {
     f->h = settings->h;
     f->configured_solver = settings->solver;

@@ -62,6 +62,10 @@ struct SolveSummary {
   bool approximate = false;
   bool over_budget = false;
   double time_budget = 0.0;
+  // Settings::iteration_budget spent (StepReport::iteration_budget_spent): the solver stopped
+  // after max_iterations, its answer taken as it was (the interactive preset).
+  bool iteration_budget = false;
+  int max_iterations = 0;
 };
 
 // A joint in this frame, as the engine measures it (thesis §2.2.3): its two frames in the

@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QDoubleValidator>
@@ -10,6 +11,7 @@
 #include <QLineEdit>
 #include <QSpinBox>
 
+#include "engine/core/settings_preset.hpp"
 #include "engine/dynamics/simulator.hpp"
 #include "engine/solvers/solver.hpp"
 #include "gui/sim/sim_worker.hpp"
@@ -18,12 +20,23 @@ namespace pegsim::gui {
 
 SettingsPanel::SettingsPanel(QWidget* parent) : QWidget(parent) {
   auto* form = new QFormLayout(this);
+  preset_ = new QComboBox;
+  preset_->setObjectName("preset");
+  for (const std::string& name : preset_names()) preset_->addItem(QString::fromStdString(name));
+  preset_->addItem("custom");
+  preset_->setToolTip(
+      "exact: Lemke, every step solved to the tolerance (the default). interactive: pgs-contact "
+      "alone, a budget of 20 sweeps a step, the game engines' trade: bounded cost, approximate "
+      "answers (the status bar says APPROXIMATE with the residual). custom: any other "
+      "solver settings.");
   h_ = new QDoubleSpinBox;
+  h_->setObjectName("h");
   h_->setDecimals(5);
   h_->setRange(1e-5, 0.1);
   h_->setSingleStep(0.001);
   h_->setSuffix(" s");
   solver_ = new QComboBox;
+  solver_->setObjectName("solver");
   for (const std::string& name : solver_names()) solver_->addItem(QString::fromStdString(name));
   fallbacks_ = new QLineEdit;
   fallbacks_->setObjectName("fallbacks");
@@ -88,6 +101,15 @@ SettingsPanel::SettingsPanel(QWidget* parent) : QWidget(parent) {
   eps_theta_->setDecimals(3);
   eps_theta_->setRange(-1.0, 1.0);
   eps_theta_->setSingleStep(0.01);
+  max_iterations_ = new QSpinBox;
+  max_iterations_->setObjectName("max_iterations");
+  max_iterations_->setRange(1, 100000000);
+  max_iterations_->setToolTip("Pivots (Lemke) or sweeps (the PGS family) a solve may take");
+  iteration_budget_ = new QCheckBox("a budget: go on with the answer");
+  iteration_budget_->setObjectName("iteration_budget");
+  iteration_budget_->setToolTip(
+      "A solve that reaches the iteration limit is not a failure: the step goes on with its "
+      "answer, marked APPROXIMATE (its residual). Steps stay reproducible.");
   tolerance_ = new QLineEdit;
   tolerance_->setObjectName("tolerance");
   tolerance_->setValidator(new QDoubleValidator(0.0, 1.0, 20, tolerance_));
@@ -116,9 +138,12 @@ SettingsPanel::SettingsPanel(QWidget* parent) : QWidget(parent) {
   note_->hide();
 
   form->addRow(note_);
+  form->addRow("Preset", preset_);
   form->addRow("Step size h", h_);
   form->addRow("Solver", solver_);
   form->addRow("Fallbacks", fallbacks_);
+  form->addRow("Iterations", max_iterations_);
+  form->addRow("", iteration_budget_);
   form->addRow("Formulation", formulation_);
   form->addRow("Contact model", contact_model_);
   form->addRow("I-constraint primaries", primaries_);
@@ -133,6 +158,15 @@ SettingsPanel::SettingsPanel(QWidget* parent) : QWidget(parent) {
   form->addRow("Timeline keeps", history_);
   form->addRow(problem_);
 
+  // A preset chosen sets its solver fields on the panel, then goes out as any edit.
+  connect(preset_, &QComboBox::activated, this, [this] {
+    pegsim::Settings s = settings();
+    if (!apply_preset(preset_->currentText().toStdString(), s)) return;  // "custom"
+    setSettings(s);
+    edited();
+  });
+  connect(max_iterations_, &QSpinBox::valueChanged, this, &SettingsPanel::edited);
+  connect(iteration_budget_, &QCheckBox::toggled, this, &SettingsPanel::edited);
   connect(h_, &QDoubleSpinBox::valueChanged, this, &SettingsPanel::edited);
   connect(solver_, &QComboBox::currentIndexChanged, this, &SettingsPanel::edited);
   connect(fallbacks_, &QLineEdit::editingFinished, this, &SettingsPanel::edited);
@@ -171,7 +205,15 @@ void SettingsPanel::setSettings(const pegsim::Settings& s) {
   epsilon_->setValue(s.epsilon);
   eps_theta_->setValue(s.eps_theta);
   tolerance_->setText(QString::number(s.tolerance, 'g', 6));
+  max_iterations_->setValue(s.max_iterations);
+  iteration_budget_->setChecked(s.iteration_budget);
+  showPreset(s);
   updating_ = false;
+}
+
+void SettingsPanel::showPreset(const pegsim::Settings& s) {
+  const std::string name = preset_of(s);
+  preset_->setCurrentText(name.empty() ? QString("custom") : QString::fromStdString(name));
 }
 
 double SettingsPanel::liveBudget() const {
@@ -206,6 +248,8 @@ pegsim::Settings SettingsPanel::settings() const {
   bool ok = false;
   const double tol = tolerance_->text().toDouble(&ok);
   if (ok && tol > 0.0) s.tolerance = tol;
+  s.max_iterations = max_iterations_->value();
+  s.iteration_budget = iteration_budget_->isChecked();
   return s;
 }
 
@@ -231,6 +275,9 @@ void SettingsPanel::edited() {
   }
   showProblem({});
   base_ = s;
+  updating_ = true;
+  showPreset(s);
+  updating_ = false;
   emit settingsEdited(s);
 }
 

@@ -1,4 +1,5 @@
-// The settings dock: step size, solver, fallback solvers, formulation, contact model, the
+// The settings dock: a preset (exact, interactive, custom), step size, solver, fallback solvers,
+// the iteration limit and whether it is a budget, formulation, contact model, the
 // I-constraint primaries, gyroscopic term, friction directions and cone orientation, epsilon,
 // eps_theta, tolerance, the live step budget and how many live frames the timeline keeps. Every
 // edit is sent at once: the worker applies it at the next step, also while running.
@@ -8,6 +9,7 @@
 
 #include "engine/core/settings.hpp"
 
+class QCheckBox;
 class QComboBox;
 class QDoubleSpinBox;
 class QLabel;
@@ -38,9 +40,11 @@ class SettingsPanel : public QWidget {
 
  private:
   void edited();
+  void showPreset(const pegsim::Settings& s);  // the preset s matches, or "custom"
 
   pegsim::Settings base_;  // fields the panel does not show are kept as loaded
   bool updating_ = false;
+  QComboBox* preset_;
   QDoubleSpinBox* h_;
   QComboBox* solver_;
   QLineEdit* fallbacks_;
@@ -53,6 +57,8 @@ class SettingsPanel : public QWidget {
   QSpinBox* directions_;
   QDoubleSpinBox* epsilon_;
   QDoubleSpinBox* eps_theta_;
+  QSpinBox* max_iterations_;
+  QCheckBox* iteration_budget_;
   QLineEdit* tolerance_;
   QSpinBox* live_budget_;
   QSpinBox* history_;

@@ -89,17 +89,25 @@ void StatusPanel::showFrame(const FrameSnapshot& f, const Model* model) {
   } else if (f.solve.approximate) {
     badge_->setText(" APPROXIMATE ");
     const QString residual = QString::number(f.solve.residual, 'e', 2);
-    badge_->setToolTip(
-        f.solve.over_budget
-            ? QString("No solver answered within the step's time budget (%1 ms): the step went "
-                      "on with the best answer found, natural residual %2. Live play gives each "
-                      "solve a budget (Settings dock); recordings and pegsim-cli are exact "
-                      "unless asked otherwise.")
-                  .arg(f.solve.time_budget * 1e3, 0, 'g', 4)
-                  .arg(residual)
-            : QString("No solver answered: the step went on with the best answer found "
-                      "(on_failure continue), natural residual %1.")
-                  .arg(residual));
+    if (f.solve.over_budget)
+      badge_->setToolTip(
+          QString("No solver answered within the step's time budget (%1 ms): the step went "
+                  "on with the best answer found, natural residual %2. Live play gives each "
+                  "solve a budget (Settings dock); recordings and pegsim-cli are exact "
+                  "unless asked otherwise.")
+              .arg(f.solve.time_budget * 1e3, 0, 'g', 4)
+              .arg(residual));
+    else if (f.solve.iteration_budget)
+      badge_->setToolTip(QString("The solver stopped after its budget of %1 iterations (the "
+                                 "interactive preset's sweeps): the step went on with that "
+                                 "answer, natural residual %2. The exact preset solves every "
+                                 "step to the tolerance.")
+                             .arg(f.solve.max_iterations)
+                             .arg(residual));
+    else
+      badge_->setToolTip(QString("No solver answered: the step went on with the best answer found "
+                                 "(on_failure continue), natural residual %1.")
+                             .arg(residual));
     badge_->setStyleSheet(
         "background: #ef6c00; color: white; font-weight: bold; border-radius: 3px");
     badge_->show();
