@@ -109,9 +109,13 @@ void PgsContactSolver::read_contact(const Lcp& lcp, Block& b) {
   b.K.setZero();
   b.k_nt.setZero();
   b.k_tn.setZero();
+  rows_of_p_.resize(static_cast<std::size_t>(nd));
   for (int k = 0; k < nd; ++k) {
-    Vec2 p = Ginv * c[k];
-    if (b.tangents == 1) p.y() = 0.0;
+    rows_of_p_[std::size_t(k)] = Ginv * c[k];
+    if (b.tangents == 1) rows_of_p_[std::size_t(k)].y() = 0.0;
+  }
+  for (int k = 0; k < nd; ++k) {
+    const Vec2& p = rows_of_p_[std::size_t(k)];
     const int r = b.start + 1 + k;
     for (int j = 0; j < 2; ++j) {
       b.J_a[1 + j] += p(j) * form.J_a[r];
@@ -122,11 +126,9 @@ void PgsContactSolver::read_contact(const Lcp& lcp, Block& b) {
     }
     b.k_tn += p * M(1 + k, 0);
     b.k_nt += p * M(0, 1 + k);
-    for (int l = 0; l < nd; ++l) {
-      Vec2 p_l = Ginv * c[l];
-      if (b.tangents == 1) p_l.y() = 0.0;
-      b.K += M(1 + k, 1 + l) * p * p_l.transpose();
-    }
+    Vec2 row = Vec2::Zero();  // (M_ff P^T)'s row k
+    for (int l = 0; l < nd; ++l) row += M(1 + k, 1 + l) * rows_of_p_[std::size_t(l)];
+    b.K += p * row.transpose();
   }
   if (b.tangents == 1) b.K(1, 1) = 1.0;  // t_2 carries nothing
   b.a = M(0, 0);
@@ -192,17 +194,16 @@ Vec2 PgsContactSolver::polygon_minimum(const Block& b, const Vec2& g, double rad
   const double det = b.K(0, 0) * b.K(1, 1) - b.K(0, 1) * b.K(1, 0);
   const Vec2 free((b.K(0, 1) * g.y() - b.K(1, 1) * g.x()) / det,
                   (b.K(1, 0) * g.x() - b.K(0, 0) * g.y()) / det);
-  bool inside = true;
-  for (int k = 0; k < nd && inside; ++k) {
-    const Vec2 edge = c[(k + 1) % nd] - c[k];
-    inside = cross(edge, free - radius * c[k]) >= 0.0;
-  }
-  if (inside) return free;
-  // Else on the boundary: the best point of each edge (a 1D clamp), the best of them.
+  // Else the minimum lies on an edge that sees it (the K-metric projection is a Euclidean one
+  // after a linear map, which keeps which side of an edge's line a point is on): the best point
+  // of each such edge, a 1D clamp.
   Vec2 best = Vec2::Zero();
   double lowest = INFINITY;
+  bool inside = true;
   for (int k = 0; k < nd; ++k) {
     const Vec2 p0 = radius * c[k], e = radius * (c[(k + 1) % nd] - c[k]);
+    if (cross(e, free - p0) >= 0.0) continue;
+    inside = false;
     const Vec2 Ke = b.K * e;
     const double t = std::clamp(-e.dot(b.K * p0 + g) / e.dot(Ke), 0.0, 1.0);
     const Vec2 p = p0 + t * e;
@@ -212,7 +213,7 @@ Vec2 PgsContactSolver::polygon_minimum(const Block& b, const Vec2& g, double rad
       best = p;
     }
   }
-  return best;
+  return inside ? free : best;
 }
 
 void PgsContactSolver::push_contact(const Block& b, double dn, const Vec2& df) {

@@ -86,8 +86,9 @@ class PgsContactSolver final : public Solver {
   VecX before_, after_, step_;
 
   std::vector<Block> blocks_;
-  std::vector<Vec2> coords_;   // the directions d_k in the tangent basis, per contact
-  std::vector<MatX> block_M_;  // M_bb of the Block kind (by index in blocks_, else empty)
+  std::vector<Vec2> coords_;     // the directions d_k in the tangent basis, per contact
+  std::vector<Vec2> rows_of_p_;  // read_contact's P, column by column
+  std::vector<MatX> block_M_;    // M_bb of the Block kind (by index in blocks_, else empty)
   VecX dv_, c_, x_, w_;
   MatX M_bb_;
   Lcp local_;
