@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <vector>
 
 #include "engine/collision/applicability.hpp"
 #include "engine/collision/closest_points.hpp"
@@ -123,12 +124,29 @@ void edge_edge_contacts(const PosedPolytope& A, int a_body, const PosedPolytope&
   const double eps = settings.epsilon;
   const int na = static_cast<int>(A.shape.edges.size());
   const int nb = static_cast<int>(B.shape.edges.size());
+  // B's edges as balls (midpoint, half length): two segments are at least |m_a - m_b| - l_a -
+  // l_b apart, so a pair farther than that plus eps is skipped before Alg. 7 (with a margin
+  // for rounding: whatever Alg. 7 would keep is kept).
+  thread_local std::vector<Vec3> middle;
+  thread_local std::vector<double> half;
+  middle.resize(static_cast<std::size_t>(nb));
+  half.resize(static_cast<std::size_t>(nb));
+  for (int eb = 0; eb < nb; ++eb) {
+    const Vec3 pb = B.vertex(B.shape.edges[eb].tail), qb = B.vertex(B.shape.edges[eb].head);
+    middle[std::size_t(eb)] = 0.5 * (pb + qb);
+    half[std::size_t(eb)] = 0.5 * (qb - pb).norm();
+  }
+  const double margin = eps * (1.0 + 1e-9) + 1e-12;
   for (int ea = 0; ea < na; ++ea) {
     if (is_flat_edge(A, ea)) continue;
     const Polytope::Edge& EA = A.shape.edges[ea];
     const Vec3 pa = A.vertex(EA.tail), qa = A.vertex(EA.head);
     const Vec3 da = qa - pa;
+    const Vec3 middle_a = 0.5 * (pa + qa);
+    const double half_a = 0.5 * da.norm();
     for (int eb = 0; eb < nb; ++eb) {
+      const double reach = half_a + half[std::size_t(eb)] + margin;
+      if ((middle_a - middle[std::size_t(eb)]).squaredNorm() > reach * reach) continue;
       const Polytope::Edge& EB = B.shape.edges[eb];
       const Vec3 pb = B.vertex(EB.tail), qb = B.vertex(EB.head);
       const SegmentSegment near = segment_segment(pa, qa, pb, qb);  // Alg. 7
