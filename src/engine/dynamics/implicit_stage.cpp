@@ -373,7 +373,8 @@ void ImplicitStage::step(const Model& model, const Settings& settings,
   o.gravity = settings.gravity;
   o.solver.tolerance = settings.tolerance;
   o.solver.max_iterations = std::min(settings.max_iterations, 200);
-  o.take_best = settings.on_failure == FailurePolicy::Continue;
+  // An iteration budget (the interactive preset) takes Newton's best iterate too, marked.
+  o.take_best = settings.on_failure == FailurePolicy::Continue || settings.iteration_budget;
   r.timings.formulate = seconds_since(t0);
   const auto t1 = Clock::now();
   const ImplicitStepReport solve = implicit_step(bodies_, pairs_, contacts_, o);
@@ -395,10 +396,10 @@ void ImplicitStage::step(const Model& model, const Settings& settings,
   }
   if (solve.took_best) {
     r.fell_back = true;
-    report.message =
-        "no answer at h nor in shorter steps; on_failure continue: the step ends at "
-        "the iterate of least residual (" +
-        solve.failure + ")";
+    r.iteration_budget_spent = settings.iteration_budget;
+    report.message = std::string("no answer at h nor in shorter steps; ") +
+                     (settings.iteration_budget ? "iteration budget" : "on_failure continue") +
+                     ": the step ends at the iterate of least residual (" + solve.failure + ")";
   }
   r.attempts = {report};
   r.problem_size = implicit_problem_size(bodies_, pairs_, o.dimension);
