@@ -527,8 +527,10 @@ void limit_columns(const Model& model, InverseInertias& inverse_inertia, Contact
 // G^T M^-1 G couples only columns that share a dynamic body: per body, its columns ascending,
 // each with the side (0: body A, 1: body B) it acts on.
 using ColumnsOfBody = std::vector<std::vector<std::pair<int, char>>>;
-ColumnsOfBody columns_of_body(const ContactProblem& p, int bodies) {
-  ColumnsOfBody out(bodies);
+// Into `out`, whose lists keep their storage from step to step.
+const ColumnsOfBody& columns_of_body(const ContactProblem& p, int bodies, ColumnsOfBody& out) {
+  out.resize(static_cast<std::size_t>(bodies));
+  for (auto& columns : out) columns.clear();
   const int cols_per_contact = 1 + p.directions;
   for (int i = 0; i < static_cast<int>(p.contact.size()); ++i) {
     for (int k = 0; k < cols_per_contact; ++k) {
@@ -646,7 +648,7 @@ void assemble_stewart_trinkle(const Model& model, const State& state, const Sett
   limit_columns(model, inverse_inertia, p);
 
   const int nb = static_cast<int>(model.bodies.size());
-  const ColumnsOfBody by_body = columns_of_body(p, nb);
+  const ColumnsOfBody& by_body = columns_of_body(p, nb, p.columns_of_body);
   eliminate_joints(model, state, settings.h, contacts, inverse_inertia, by_body, p);
   // -Y^T A^-1 Y: what the joints take from the contacts' effective inverse mass.
   if (!p.joint_rows.empty() && ncols > 0)

@@ -61,6 +61,8 @@ struct ContactProblem {
   std::vector<Eigen::Triplet<double>> contact_m_entries;
   SparseMatX grown_m;            // workspace of add_m_entries
   std::vector<int> column_rows;  // workspace: the LCP row of each Jacobian column
+  // Workspace: per body, its Jacobian columns ascending with the end (0: A, 1: B) they act on.
+  std::vector<std::vector<std::pair<int, char>>> columns_of_body;
 
   // Joints, eliminated by their Schur complement (thesis (2.37)-(2.39)): with W = M^-1,
   // A = G_b^T W G_b and Y = G_b^T W G_c (G_c: the contact columns), the bilateral impulses are

@@ -83,8 +83,15 @@ void PgsContactSolver::read_contact(const Lcp& lcp, Block& b) {
   const Vec2* c = &coords_[static_cast<std::size_t>(b.first)];
   auto fail = [&] { coords_.resize(static_cast<std::size_t>(b.first)); };
   if (b.tangents == 2) {
-    for (int k = 0; k < nd; ++k)
+    // The inscribed circle of the unit polygon (shrunk by a rounding margin, so that a point
+    // inside it passes every edge test too): its squared radius.
+    double inner = INFINITY;
+    for (int k = 0; k < nd; ++k) {
+      const Vec2 edge = c[(k + 1) % nd] - c[k];
       if (!(cross(c[k], c[(k + 1) % nd]) > 0.0)) return fail();
+      inner = std::min(inner, cross(c[k], c[(k + 1) % nd]) / edge.norm());
+    }
+    b.inner_squared = (1.0 - 1e-9) * inner * inner;
   } else if (std::none_of(c, c + nd, [](const Vec2& d) { return d.x() < 0.0; })) {
     return fail();  // +t without -t: no polygon about 0
   }
@@ -190,10 +197,12 @@ Vec2 PgsContactSolver::polygon_minimum(const Block& b, const Vec2& g, double rad
     }
     return Vec2(std::clamp(-g.x() / b.K(0, 0), lo, hi), 0.0);
   }
-  // The unconstrained minimum -K^-1 g, if inside every edge (counter-clockwise).
+  // The unconstrained minimum -K^-1 g, if inside every edge (counter-clockwise); at once if
+  // inside the polygon's inscribed circle (a sticking contact's usual case).
   const double det = b.K(0, 0) * b.K(1, 1) - b.K(0, 1) * b.K(1, 0);
   const Vec2 free((b.K(0, 1) * g.y() - b.K(1, 1) * g.x()) / det,
                   (b.K(1, 0) * g.x() - b.K(0, 0) * g.y()) / det);
+  if (free.squaredNorm() <= radius * radius * b.inner_squared) return free;
   // Else the minimum lies on an edge that sees it (the K-metric projection is a Euclidean one
   // after a linear map, which keeps which side of an edge's line a point is on): the best point
   // of each such edge, a 1D clamp.
@@ -351,6 +360,7 @@ Vec2 PgsContactSolver::into_polygon(const Block& b, const Vec2& f, double radius
     }
     return Vec2(std::clamp(f.x(), lo, hi), 0.0);
   }
+  if (f.squaredNorm() <= radius * radius * b.inner_squared) return f;
   // Scaled toward 0 until inside every edge: t cross(e_k, f) >= radius cross(e_k, d_k).
   double t = 1.0;
   for (int k = 0; k < nd; ++k) {

@@ -52,6 +52,7 @@ class PgsContactSolver final : public Solver {
     int directions = 0;  // n_d
     int first = 0;       // its directions' coordinates in coords_
     double a = 0.0, mu = 0.0;
+    double inner_squared = 0.0;  // the unit polygon's inscribed circle, its squared radius
     Vec2 k_nt = Vec2::Zero(), k_tn = Vec2::Zero();
     Mat2 K = Mat2::Zero();
     Vec6 J_a[3], J_b[3], WJ_a[3], WJ_b[3];  // rows n, t_1, t_2 per end
