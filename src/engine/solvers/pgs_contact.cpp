@@ -92,8 +92,13 @@ void PgsContactSolver::read_contact(const Lcp& lcp, Block& b) {
       inner = std::min(inner, cross(c[k], c[(k + 1) % nd]) / edge.norm());
     }
     b.inner_squared = (1.0 - 1e-9) * inner * inner;
-  } else if (std::none_of(c, c + nd, [](const Vec2& d) { return d.x() < 0.0; })) {
-    return fail();  // +t without -t: no polygon about 0
+  } else {  // the segment [lo, hi] of the unit friction impulses along t_1
+    b.lo = b.hi = 0.0;
+    for (int k = 0; k < nd; ++k) {
+      b.lo = std::min(b.lo, c[k].x());
+      b.hi = std::max(b.hi, c[k].x());
+    }
+    if (!(b.lo < 0.0)) return fail();  // +t without -t: no polygon about 0
   }
   // P = (D D^T)^-1 D: tangent rows from the friction rows (every friction row is d_k . t rows,
   // its Jacobian and W J linear in d_k), and M's tangential block K = P M_ff P^T.
@@ -189,14 +194,8 @@ Vec2 PgsContactSolver::polygon_minimum(const Block& b, const Vec2& g, double rad
   if (!(radius > 0.0)) return Vec2::Zero();
   const Vec2* c = &coords_[static_cast<std::size_t>(b.first)];
   const int nd = b.directions;
-  if (b.tangents == 1) {
-    double lo = 0.0, hi = 0.0;
-    for (int k = 0; k < nd; ++k) {
-      lo = std::min(lo, radius * c[k].x());
-      hi = std::max(hi, radius * c[k].x());
-    }
-    return Vec2(std::clamp(-g.x() / b.K(0, 0), lo, hi), 0.0);
-  }
+  if (b.tangents == 1)
+    return Vec2(std::clamp(-g.x() / b.K(0, 0), radius * b.lo, radius * b.hi), 0.0);
   // The unconstrained minimum -K^-1 g, if inside every edge (counter-clockwise); at once if
   // inside the polygon's inscribed circle (a sticking contact's usual case).
   const double det = b.K(0, 0) * b.K(1, 1) - b.K(0, 1) * b.K(1, 0);
@@ -352,14 +351,7 @@ Vec2 PgsContactSolver::into_polygon(const Block& b, const Vec2& f, double radius
   if (!(radius > 0.0)) return Vec2::Zero();
   const Vec2* c = &coords_[static_cast<std::size_t>(b.first)];
   const int nd = b.directions;
-  if (b.tangents == 1) {
-    double lo = 0.0, hi = 0.0;
-    for (int k = 0; k < nd; ++k) {
-      lo = std::min(lo, radius * c[k].x());
-      hi = std::max(hi, radius * c[k].x());
-    }
-    return Vec2(std::clamp(f.x(), lo, hi), 0.0);
-  }
+  if (b.tangents == 1) return Vec2(std::clamp(f.x(), radius * b.lo, radius * b.hi), 0.0);
   if (f.squaredNorm() <= radius * radius * b.inner_squared) return f;
   // Scaled toward 0 until inside every edge: t cross(e_k, f) >= radius cross(e_k, d_k).
   double t = 1.0;

@@ -53,6 +53,7 @@ class PgsContactSolver final : public Solver {
     int first = 0;       // its directions' coordinates in coords_
     double a = 0.0, mu = 0.0;
     double inner_squared = 0.0;  // the unit polygon's inscribed circle, its squared radius
+    double lo = 0.0, hi = 0.0;   // planar: the unit impulses' segment along t_1
     Vec2 k_nt = Vec2::Zero(), k_tn = Vec2::Zero();
     Mat2 K = Mat2::Zero();
     Vec6 J_a[3], J_b[3], WJ_a[3], WJ_b[3];  // rows n, t_1, t_2 per end
