@@ -16,6 +16,7 @@
 #include "gui/render/overlay.hpp"
 #include "gui/render/scene_view.hpp"
 #include "gui/ui/main_window.hpp"
+#include "gui/ui/settings_panel.hpp"
 
 using namespace pegsim::gui;
 
@@ -133,6 +134,7 @@ int main(int argc, char** argv) {
       return fail(QString("%1: no body or joint named '%2'").arg(file, cl.select));
     const bool with_model = !cl.compare.isEmpty() && !cl.compare.endsWith(".h5");
     if (!window.replaying()) {
+      if (!cl.preset.isEmpty()) window.settingsPanel()->choosePreset(cl.preset);
       if (with_model && !window.compareWith(cl.compare)) return;
       if (cl.side_by_side) window.setSideBySide(true);
       const qint64 steps = cl.steps ? *cl.steps : cl.frame.value_or(0);

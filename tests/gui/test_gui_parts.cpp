@@ -77,6 +77,7 @@ TEST(CommandLine, ParsesFileStepsOverlaysAndScreenshot) {
   const CommandLine resim = parse_command_line({"a.h5", "--compare=lnc", "--side-by-side"}, kKeys);
   EXPECT_TRUE(resim.error.isEmpty()) << resim.error.toStdString();
   EXPECT_EQ(resim.compare, "lnc");
+  EXPECT_EQ(parse_command_line({"a.json", "--preset", "interactive"}, kKeys).preset, "interactive");
 }
 
 TEST(CommandLine, RejectsBadInputWithAReason) {
@@ -99,6 +100,10 @@ TEST(CommandLine, RejectsBadInputWithAReason) {
                       "model (sm, lnc, peg, corrective, volumetric)"),
             std::string::npos);
   EXPECT_NE(error({"a.h5", "--side-by-side"}).find("needs --compare"), std::string::npos);
+  EXPECT_NE(error({"a.json", "--preset", "fast"}).find("not a preset (exact, interactive)"),
+            std::string::npos);
+  EXPECT_NE(error({"a.h5", "--preset", "exact"}).find("a run file replays its own"),
+            std::string::npos);
   EXPECT_TRUE(parse_command_line({}, kKeys).error.isEmpty());
 }
 

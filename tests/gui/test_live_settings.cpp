@@ -220,8 +220,9 @@ TEST(LiveSettings, TheInteractivePresetRunsOnItsSweepBudget) {
   EXPECT_GT(marked, 10);
   panel->findChild<QSpinBox*>("max_iterations")->setValue(30);
   EXPECT_EQ(preset->currentText(), "custom");
-  preset->setCurrentText("exact");
-  emit preset->activated(preset->currentIndex());
+  EXPECT_FALSE(panel->choosePreset("fast"));
+  EXPECT_TRUE(panel->choosePreset("exact"));  // as pegsim --preset exact does
+  EXPECT_EQ(preset->currentText(), "exact");
   EXPECT_EQ(solver->currentText(), "lemke");
   EXPECT_EQ(panel->settings().max_iterations, Settings{}.max_iterations);
   EXPECT_FALSE(panel->settings().iteration_budget);

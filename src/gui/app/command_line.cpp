@@ -1,20 +1,25 @@
 #include "gui/app/command_line.hpp"
 
 #include "engine/core/settings.hpp"
+#include "engine/core/settings_preset.hpp"
 
 namespace pegsim::gui {
 
 namespace {
+QString names(const std::vector<std::string>& list) {
+  QStringList out;
+  for (const std::string& m : list) out << QString::fromStdString(m);
+  return out.join(", ");
+}
 QString contact_models() {
-  QStringList names;
-  for (const std::string& m : contact_model_names()) names << QString::fromStdString(m);
-  return names.join(", ");
+  return names(contact_model_names());
 }
 }  // namespace
 
 QString command_line_usage() {
   return QStringLiteral(
-             "usage: pegsim [SCENE.json | ROBOT.urdf | RUN.h5] [--package-path DIRS]\n"
+             "usage: pegsim [SCENE.json | ROBOT.urdf | RUN.h5] [--package-path DIRS] [--preset "
+             "NAME]\n"
              "              [--steps N | --frame K] [--overlays LIST] [--plots]\n"
              "              [--select BODY|JOINT] [--compare MODEL|OTHER.h5 [--side-by-side]]\n"
              "              [--screenshot FILE.png [--quit]]\n"
@@ -24,6 +29,7 @@ QString command_line_usage() {
              "  ROBOT.urdf            open a robot as a scene: fixed base, joints at 0, gravity\n"
              "  --package-path DIRS   folders holding robots' packages (package:// URIs), "
              "':'-separated\n"
+             "  --preset NAME         the scene's solver settings from a preset: %3\n"
              "  --steps N             run N steps of the scene\n"
              "  --frame K             show frame K (of a run file; of a scene: after K steps)\n"
              "  --overlays LIST       comma-separated overlays to show, or none: %1\n"
@@ -42,7 +48,8 @@ QString command_line_usage() {
              "  --benchmark           measure the window's responsiveness (stack10), print it, "
              "exit\n"
              "  --version             print the program's version, exit\n")
-      .replace("%2", contact_models());
+      .replace("%2", contact_models())
+      .replace("%3", names(preset_names()));
 }
 
 CommandLine parse_command_line(const QStringList& args, const QStringList& overlay_keys) {
@@ -109,6 +116,9 @@ CommandLine parse_command_line(const QStringList& args, const QStringList& overl
     } else if (a == "--compare") {
       if (!next(c.compare) || c.compare.isEmpty())
         return fail("--compare: expected a contact model or a second run file (.h5)");
+    } else if (a == "--preset") {
+      if (!next(c.preset) || c.preset.isEmpty())
+        return fail("--preset: expected a preset name (" + names(preset_names()) + ")");
     } else if (a == "--package-path") {
       if (!next(c.package_path) || c.package_path.isEmpty())
         return fail("--package-path: expected folders separated by ':'");
@@ -124,6 +134,13 @@ CommandLine parse_command_line(const QStringList& args, const QStringList& overl
     }
   }
   if (c.steps && c.frame) return fail("--steps and --frame exclude each other");
+  if (!c.preset.isEmpty()) {
+    Settings probe;
+    if (!apply_preset(c.preset.toStdString(), probe))
+      return fail("--preset: '" + c.preset + "' is not a preset (" + names(preset_names()) + ")");
+    if (c.file.endsWith(".h5"))
+      return fail("--preset sets a scene's solver settings: a run file replays its own");
+  }
   if (c.quit && c.screenshot.isEmpty()) return fail("--quit needs --screenshot");
   if (c.side_by_side && c.compare.isEmpty()) return fail("--side-by-side needs --compare");
   if (c.compare.endsWith(".h5") && !c.file.endsWith(".h5"))

@@ -1,5 +1,6 @@
 // The command line of pegsim:
-//   pegsim [SCENE.json | ROBOT.urdf | RUN.h5] [--package-path DIRS] [--steps N | --frame K]
+//   pegsim [SCENE.json | ROBOT.urdf | RUN.h5] [--package-path DIRS] [--preset NAME]
+//          [--steps N | --frame K]
 //          [--overlays LIST] [--plots]
 //          [--select BODY] [--compare MODEL|OTHER.h5 [--side-by-side]]
 //          [--screenshot FILE.png --quit]
@@ -20,6 +21,7 @@ struct CommandLine {
   bool plots = false;                   // show the Plots dock
   QString select;                       // select this body (by name) once the file is open
   QString package_path;  // folders holding robots' packages, ':'-separated (docs/robots.md)
+  QString preset;        // a scene's solver settings from this preset (settings_preset.hpp)
   QString compare;       // a contact model to run the scene (re-simulate the run) under too, or a
                          // second run file (OTHER.h5) drawn translucent over RUN.h5
   bool side_by_side = false;  // ... or beside it, in a second view

@@ -159,12 +159,8 @@ SettingsPanel::SettingsPanel(QWidget* parent) : QWidget(parent) {
   form->addRow(problem_);
 
   // A preset chosen sets its solver fields on the panel, then goes out as any edit.
-  connect(preset_, &QComboBox::activated, this, [this] {
-    pegsim::Settings s = settings();
-    if (!apply_preset(preset_->currentText().toStdString(), s)) return;  // "custom"
-    setSettings(s);
-    edited();
-  });
+  connect(preset_, &QComboBox::activated, this,
+          [this] { choosePreset(preset_->currentText()); });  // "custom" changes nothing
   connect(max_iterations_, &QSpinBox::valueChanged, this, &SettingsPanel::edited);
   connect(iteration_budget_, &QCheckBox::toggled, this, &SettingsPanel::edited);
   connect(h_, &QDoubleSpinBox::valueChanged, this, &SettingsPanel::edited);
@@ -209,6 +205,14 @@ void SettingsPanel::setSettings(const pegsim::Settings& s) {
   iteration_budget_->setChecked(s.iteration_budget);
   showPreset(s);
   updating_ = false;
+}
+
+bool SettingsPanel::choosePreset(const QString& name) {
+  pegsim::Settings s = settings();
+  if (!apply_preset(name.toStdString(), s)) return false;
+  setSettings(s);
+  edited();
+  return true;
 }
 
 void SettingsPanel::showPreset(const pegsim::Settings& s) {

@@ -31,6 +31,8 @@ class SettingsPanel : public QWidget {
   // A line under the title saying whose settings these are (a replay's frame); empty hides it.
   void showNote(const QString& note);
   QString note() const;
+  // Applies preset `name`'s solver settings, shown and sent as an edit; false if unknown.
+  bool choosePreset(const QString& name);
 
  signals:
   void settingsEdited(const pegsim::Settings& settings);
