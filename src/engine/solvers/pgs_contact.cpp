@@ -34,11 +34,16 @@ void PgsContactSolver::classify(const Lcp& lcp, int start, int size) {
   Block b;
   b.start = start;
   b.size = size;
+  bool have_pair = false;
   for (int r = start; r < start + size; ++r) {
     if (f.body_a[r] < 0 && f.body_b[r] < 0) continue;
-    b.body_a = f.body_a[r];
-    b.body_b = f.body_b[r];
-    break;
+    if (!have_pair) {
+      b.body_a = f.body_a[r];
+      b.body_b = f.body_b[r];
+      have_pair = true;
+    } else if (f.body_a[r] != b.body_a || f.body_b[r] != b.body_b) {
+      one_pair_ = false;  // a block's own share is taken per body pair
+    }
   }
   b.kind = size == 1 ? Kind::Row : Kind::Block;
   const std::size_t k = blocks_.size();
@@ -402,9 +407,9 @@ double PgsContactSolver::residual(const Lcp& lcp, VecX& z) {
 
 SolveReport PgsContactSolver::solve(const Lcp& lcp, VecX& z, const SolverOptions& options) {
   if (lcp.body_form.empty()) {  // no body form: the block-wise PGS over M
-    SolveReport report = general_.solve(lcp, z, options);
-    report.solver = std::string(name());
-    return report;
+    SolveReport general = general_.solve(lcp, z, options);
+    general.solver = std::string(name());
+    return general;
   }
   const auto t0 = solve_start(options);
   SolveReport report;
@@ -417,6 +422,7 @@ SolveReport PgsContactSolver::solve(const Lcp& lcp, VecX& z, const SolverOptions
   // The blocks, ascending from row 0 (one row each without a structure).
   blocks_.clear();
   coords_.clear();
+  one_pair_ = true;
   const auto& starts = lcp.block_starts;
   if (!starts.empty() && starts.front() != 0) {
     z.setZero(n);
@@ -433,6 +439,18 @@ SolveReport PgsContactSolver::solve(const Lcp& lcp, VecX& z, const SolverOptions
                            "block_starts is not ascending from row 0", 0.0, t0);
     }
     classify(lcp, s, e - s);
+  }
+  if (!one_pair_) {  // a block on several body pairs: the sweep over M, which must be whole
+    if (lcp.blocks_only) {
+      z.setZero(n);
+      return finish_report(std::move(report), SolveStatus::NumericalFailure,
+                           "a block's rows act on several body pairs and M holds only its "
+                           "diagonal blocks",
+                           0.0, t0);
+    }
+    report = general_.solve(lcp, z, options);
+    report.solver = std::string(name());
+    return report;
   }
   for (std::size_t k = 0; k < blocks_.size(); ++k) {
     if (block_M_[k].allFinite()) continue;

@@ -30,7 +30,8 @@ namespace pegsim {
 //
 // Blocks of other shapes (a torsion row, a joint limit's or a frictionless contact's single
 // row, whatever is not a plain contact) are solved exactly with the others fixed, as PgsSolver
-// does; a problem without a body form (joints by their Schur complement, PEG) goes to PgsSolver.
+// does; a problem without a body form (joints by their Schur complement, PEG), or with a block
+// whose rows act on different body pairs, goes to PgsSolver.
 // max_iterations is the number of sweeps. The residual history holds the LCP's natural residual
 // where it is measured (it costs a sweep): after a sweep that changed no velocity by more than
 // the tolerance, and at the end.
@@ -84,6 +85,7 @@ class PgsContactSolver final : public Solver {
   Vec2 into_polygon(const Block& b, const Vec2& f, double radius) const;
   void step_by(const Lcp& lcp, VecX& z, const VecX& step);
   int unknowns_ = 0;
+  bool one_pair_ = true;  // every block's rows act on one body pair (else: general_)
   NonsmoothCg cg_;
   VecX before_, after_, step_;
 

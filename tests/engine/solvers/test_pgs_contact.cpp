@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <random>
 #include <string>
 
 #include "engine/dynamics/simulator.hpp"
@@ -135,6 +136,40 @@ TEST(PgsContact, SolvesProblemsWithoutABodyFormAsPgsDoes) {
   EXPECT_EQ(r.report.solver, "pgs-contact");
   EXPECT_TRUE(test::is_solution(lcp, r.z));
   EXPECT_EQ(r.z, test::run("pgs", lcp).z);
+}
+
+// A block whose rows act on different body pairs (not one contact) has no own share on one
+// pair: such a problem goes to the block-wise PGS over M, with its answer.
+TEST(PgsContact, ABlockOnSeveralBodyPairsIsSweptOverM) {
+  std::mt19937 rng(3);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  Lcp lcp;
+  LcpBodyForm& f = lcp.body_form;
+  f.bodies = 3;
+  f.body_a = {0, 1, 0};
+  f.body_b = {1, 2, 2};
+  for (int r = 0; r < 3; ++r) {
+    Vec6 a, b;
+    for (int k = 0; k < 6; ++k) a(k) = u(rng), b(k) = u(rng);
+    f.J_a.push_back(a);
+    f.J_b.push_back(b);
+    f.WJ_a.push_back(a);  // W = 1 on every body
+    f.WJ_b.push_back(b);
+  }
+  // M_ij = sum over the bodies rows i and j share of J_i . W J_j.
+  lcp.M.setZero(3, 3);
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j)
+      for (int ei = 0; ei < 2; ++ei)
+        for (int ej = 0; ej < 2; ++ej)
+          if ((ei ? f.body_b[i] : f.body_a[i]) == (ej ? f.body_b[j] : f.body_a[j]))
+            lcp.M(i, j) += (ei ? f.J_b[i] : f.J_a[i]).dot(ej ? f.WJ_b[j] : f.WJ_a[j]);
+  lcp.q = Vec3(-1.0, -0.5, 0.3);
+  lcp.block_starts = {0, 2};  // rows 0 and 1 (pairs 0-1 and 1-2) in one block
+  const test::Run contact = test::run("pgs-contact", lcp);
+  EXPECT_EQ(contact.report.status, SolveStatus::Solved) << test::describe(contact);
+  EXPECT_TRUE(test::is_solution(lcp, contact.z));
+  EXPECT_EQ(contact.z, test::run("pgs", lcp).z);
 }
 
 }  // namespace
