@@ -87,6 +87,10 @@ RunFileStats run_file_stats(const RunReader& reader) {
     iterations += r.iterations;
     s.iterations_max = std::max(s.iterations_max, r.iterations);
     s.residual_max = std::max(s.residual_max, r.residual);
+    if (r.status && *r.status != SolveStatus::Solved) {
+      ++s.approximate;
+      s.approximate_residual = std::max(s.approximate_residual, r.residual);
+    }
   }
   if (accepted) s.iterations_mean = double(iterations) / double(accepted);
 
@@ -144,6 +148,8 @@ nlohmann::json stats_json(const RunFileStats& s) {
           {"iterations_mean", s.iterations_mean},
           {"iterations_max", s.iterations_max},
           {"residual_max", s.residual_max},
+          {"approximate_steps", s.approximate},
+          {"approximate_max_residual", s.approximate_residual},
           {"contacts_per_step_mean", s.contacts_mean},
           {"contacts_per_step_max", s.contacts_max},
           {"max_penetration", s.max_penetration},
@@ -199,6 +205,13 @@ void print_stats(std::ostream& out, const std::string& file, const RunFileStats&
   out << line;
   std::snprintf(line, sizeof line, "  residual        max %.3g\n", s.residual_max);
   out << line;
+  if (s.approximate > 0) {
+    std::snprintf(line, sizeof line,
+                  "  approximate     %lld steps went on with an answer short of the tolerance "
+                  "(residual up to %.3g)\n",
+                  s.approximate, s.approximate_residual);
+    out << line;
+  }
   std::snprintf(line, sizeof line, "  max penetration %.3g m (enforced contacts)\n",
                 s.max_penetration);
   out << line;

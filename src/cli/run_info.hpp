@@ -29,7 +29,11 @@ struct RunFileStats {
   long long failures = 0, fallbacks = 0;
   double iterations_mean = 0.0;
   int iterations_max = 0;
-  double residual_max = 0.0;   // over accepted answers
+  double residual_max = 0.0;  // over accepted answers
+  // Accepted answers that were not solved to the tolerance (an iteration or time budget, or
+  // on_failure continue): steps that went on approximately, with their largest residual.
+  long long approximate = 0;
+  double approximate_residual = 0.0;
   double contacts_mean = 0.0;  // per recorded step (frames after the first)
   long long contacts_max = 0;
   double max_penetration = 0.0;  // m, deepest enforced contact

@@ -428,11 +428,33 @@ TEST(Cli, RecordThenInfoReportsTheRun) {
                    summary["contacts_per_step"].get<double>());
   EXPECT_DOUBLE_EQ(j["max_penetration"].get<double>(), summary["max_penetration"].get<double>());
   EXPECT_DOUBLE_EQ(j["residual_max"].get<double>(), summary["max_residual"].get<double>());
+  EXPECT_EQ(j["approximate_steps"], 0);
   r = cli("info " + run.string());
   ASSERT_EQ(r.status, 0) << r.out;
   for (const char* key : {"hello_world", "frames", "contacts/step", "solves", "solver failures",
                           "fallbacks", "iterations", "residual", "max penetration"})
     EXPECT_NE(r.out.find(key), std::string::npos) << key << " missing in\n" << r.out;
+  EXPECT_EQ(r.out.find("approximate"), std::string::npos) << r.out;
+}
+
+// A run under the interactive preset: info counts the steps its sweep budget left approximate,
+// as the run's summary did, with the same largest residual.
+TEST(Cli, InfoCountsTheApproximateStepsOfARecordedRun) {
+  const fs::path run = temp_dir() / "interactive.h5";
+  fs::remove(run);
+  Result r = cli("run " + scene("stack10") +
+                 " --steps 10 --preset interactive --quiet --json --record " + run.string());
+  ASSERT_EQ(r.status, 0) << r.out;
+  const auto summary = nlohmann::json::parse(r.out);
+  ASSERT_GT(summary["iteration_budget_steps"].get<long long>(), 0);
+  r = cli("info " + run.string() + " --json");
+  ASSERT_EQ(r.status, 0) << r.out;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["approximate_steps"], summary["iteration_budget_steps"]);
+  EXPECT_DOUBLE_EQ(j["approximate_max_residual"].get<double>(),
+                   summary["unsolved_max_residual"].get<double>());
+  r = cli("info " + run.string());
+  EXPECT_NE(r.out.find("approximate     "), std::string::npos) << r.out;
 }
 
 // A run whose h and solver change mid-run (as the GUI may do): info lists each change.
