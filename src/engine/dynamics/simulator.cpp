@@ -157,15 +157,15 @@ void Simulator::set_settings(const Settings& settings) {
   chain_.clear();
   chain_.push_back(make_solver(settings_.solver));
   for (const std::string& name : settings_.fallbacks) chain_.push_back(make_solver(name));
-  want_blocks_only();
+  choose_assembly();
 }
 
 void Simulator::set_full_problems(bool full) {
   full_problems_ = full;
-  want_blocks_only();
+  choose_assembly();
 }
 
-void Simulator::want_blocks_only() {
+void Simulator::choose_assembly() {
   // A chain of one solver that reads M only in its diagonal blocks spares the assembly of the
   // rest (the larger part of a step's formulation on a stack).
   problem_.want_blocks_only =

@@ -116,7 +116,7 @@ class Simulator {
   double implicit_margin_ = 0.0;  // implicit_broad_margin of the model under settings_
   std::vector<std::unique_ptr<Solver>> chain_;  // settings_.solver then its fallbacks
   bool full_problems_ = false;                  // set_full_problems
-  void want_blocks_only();                      // problem_.want_blocks_only from the chain
+  void choose_assembly();                       // problem_.want_blocks_only from the chain
   std::vector<StepObserver*> observers_;
   std::vector<std::unique_ptr<Controller>> controllers_;
 

@@ -57,10 +57,8 @@ void assemble_constraint_problem(const Model& model, const State& state, const S
   for (const ConstraintGroup& g : set.groups) primaries.push_back(set.primary(g));
   const int ns = slack_rows(set);
   // The slack rows couple groups through M itself (4.45): M in full then.
-  const bool want_blocks_only = p.want_blocks_only;
-  p.want_blocks_only = want_blocks_only && ns == 0;
-  assemble_stewart_trinkle(model, state, settings, contacts, primaries, p);
-  p.want_blocks_only = want_blocks_only;
+  assemble_stewart_trinkle(model, state, settings, contacts, primaries, p,
+                           p.want_blocks_only && ns == 0);
   if (ns == 0) return;
 
   Lcp& lcp = p.lcp;

@@ -609,7 +609,8 @@ void fill_q(const std::vector<Contact>& contacts, const Settings& settings, Cont
 
 void assemble_stewart_trinkle(const Model& model, const State& state, const Settings& settings,
                               const std::vector<Contact>& contacts,
-                              const std::vector<int>& enforced, ContactProblem& p) {
+                              const std::vector<int>& enforced, ContactProblem& p,
+                              bool blocks_only) {
   const bool ncp = settings.formulation == Formulation::Ncp;
   const bool frictionless = !ncp && all_frictionless(model, contacts, enforced);
   const int nc = static_cast<int>(enforced.size());
@@ -656,7 +657,7 @@ void assemble_stewart_trinkle(const Model& model, const State& state, const Sett
   fill_q(contacts, settings, p);
   const bool slip_constants = !ncp && !frictionless;
   p.lcp.M.resize(0, 0);
-  p.lcp.blocks_only = p.want_blocks_only && !ncp && p.joint_rows.empty();
+  p.lcp.blocks_only = blocks_only && !ncp && p.joint_rows.empty();
   if (p.lcp.blocks_only)
     fill_diagonal_blocks(p, slip_constants, p.lcp.S);
   else

@@ -50,9 +50,8 @@ struct ContactProblem {
   // The LCP, its M held by its nonzeros (lcp.S). PEG's slack rows and columns are added to it
   // from m_entries (row, column, term), summed in the order written.
   Lcp lcp;
-  // Set by the caller: assemble only M's diagonal blocks where the body form holds every
-  // coupling between them (no joints, not the NCP, no slack rows); lcp.blocks_only says
-  // whether it was done. For a solver that reads nothing else (takes_blocks_only).
+  // Set by the simulator: its solver reads M only in its diagonal blocks (takes_blocks_only),
+  // so assemble_constraint_problem may skip the rest (assemble_stewart_trinkle's blocks_only).
   bool want_blocks_only = false;
   std::vector<Eigen::Triplet<double>> m_entries;
   // Formulation mixed-lcp with joints: M_c, M of the LCP without the joints' Schur complement
@@ -139,10 +138,13 @@ void free_velocities(const Model& model, const State& state, const Settings& set
 // +-t, t = z x n, the exact 2D cone: it needs settings.friction_directions = 2.
 //
 // Builds (6.1) for the contacts listed in `enforced` (indices into `contacts`) and the joint
-// limits, with the model's joints eliminated; the LCP is empty when both are.
+// limits, with the model's joints eliminated; the LCP is empty when both are. With
+// `blocks_only`, M's diagonal blocks alone where the body form holds the rest (no joints, not
+// the NCP): lcp.blocks_only says whether it was done.
 void assemble_stewart_trinkle(const Model& model, const State& state, const Settings& settings,
                               const std::vector<Contact>& contacts,
-                              const std::vector<int>& enforced, ContactProblem& problem);
+                              const std::vector<int>& enforced, ContactProblem& problem,
+                              bool blocks_only = false);
 
 // Y_r for the rows of the Schur form assembled so far (one per Jacobian column).
 void set_joint_coupling_rows(ContactProblem& problem);

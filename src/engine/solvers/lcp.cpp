@@ -63,6 +63,12 @@ const char* body_form_defect(const Lcp& lcp) {
   return defect(lcp, false, false, true);
 }
 
+double block_residual(const Eigen::Ref<const VecX>& z, const Eigen::Ref<const VecX>& w) {
+  double r = 0.0;
+  for (Eigen::Index i = 0; i < z.size(); ++i) r = std::max(r, std::abs(std::min(z(i), w(i))));
+  return r;
+}
+
 double natural_residual(const Lcp& lcp, const VecX& z) {
   const Eigen::Index n = lcp.q.size();
   if (z.size() != n || m_rows(lcp) != n || m_cols(lcp) != n) return INFINITY;

@@ -83,6 +83,10 @@ const char* lcp_shape_defect(const Lcp& lcp);
 // allows Lcp::blocks_only: a solver that merges blocks must refuse that itself.
 const char* body_form_defect(const Lcp& lcp);
 
+// max_i |min(z_i, w_i)| over a block's rows (segments of z and w, read in place): its part of
+// an LCP's natural residual, for solvers that have w block by block.
+double block_residual(const Eigen::Ref<const VecX>& z, const Eigen::Ref<const VecX>& w);
+
 // Natural-map residual ||z - mid(l, u, z - w)||_inf with w = M z + q: zero exactly at a solution.
 // Without bounds it is ||min(z, w)||_inf.
 double natural_residual(const Lcp& lcp, const VecX& z);

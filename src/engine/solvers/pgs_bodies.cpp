@@ -19,13 +19,6 @@ bool acts(const LcpBodyForm& f, int row) {
   return f.body_a[row] >= 0 || f.body_b[row] >= 0;
 }
 
-// |min(z, w)| over a group's rows: its part of the natural residual.
-double natural_part(const VecX& z, const VecX& w) {
-  double r = 0.0;
-  for (Eigen::Index i = 0; i < z.size(); ++i) r = std::max(r, std::abs(std::min(z(i), w(i))));
-  return r;
-}
-
 // dv += W J_r^T dz: the two bodies' velocity change from an impulse change dz on row r.
 void add_impulse(const LcpBodyForm& f, int r, double dz, VecX& dv) {
   if (dz == 0.0) return;
@@ -130,7 +123,7 @@ bool PgsSolver::solve_group(int k, const VecX& c, const VecX& start, double tole
   }
   w_group_.noalias() = M * x;
   w_group_ += c;
-  if (x.allFinite() && x.minCoeff() >= 0.0 && natural_part(x, w_group_) <= tolerance) return true;
+  if (x.allFinite() && x.minCoeff() >= 0.0 && block_residual(x, w_group_) <= tolerance) return true;
   // Otherwise the group's exact solution by Lemke, warm-started from its current impulses.
   x = start.cwiseMax(0.0);  // an accelerated iterate (nncg) may have left z >= 0
   Lcp& local = block_;
@@ -162,7 +155,7 @@ double PgsSolver::body_form_residual(const Lcp& lcp, const VecX& z) {
     group_offset(lcp, g, z, c_);
     w_group_.noalias() = group_M_[k] * z.segment(g.start, g.size);
     w_group_ += c_;
-    residual = std::max(residual, natural_part(z.segment(g.start, g.size), w_group_));
+    residual = std::max(residual, block_residual(z.segment(g.start, g.size), w_group_));
   }
   return residual;
 }
@@ -194,7 +187,7 @@ SolveReport PgsSolver::solve_body_form(const Lcp& lcp, VecX& z, const SolverOpti
       start_ = z.segment(g.start, g.size);
       w_group_.noalias() = group_M_[k] * start_;
       w_group_ += c_;
-      visited = std::max(visited, natural_part(start_, w_group_));
+      visited = std::max(visited, block_residual(start_, w_group_));
       if (!solve_group(static_cast<int>(k), c_, start_, tolerance, x_, why))
         return finish(SolveStatus::NumericalFailure, why);
       x_ = (start_ + relaxation_ * (x_ - start_)).cwiseMax(0.0);  // relaxed and projected

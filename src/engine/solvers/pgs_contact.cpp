@@ -20,13 +20,6 @@ Vec3 row_direction(const LcpBodyForm& f, int row) {
   return f.body_b[row] >= 0 ? Vec3(f.J_b[row].head<3>()) : Vec3(-f.J_a[row].head<3>());
 }
 
-// |min(z, w)| over a block's rows: its part of the natural residual.
-double natural_part(const VecX& z, const VecX& w) {
-  double r = 0.0;
-  for (Eigen::Index i = 0; i < z.size(); ++i) r = std::max(r, std::abs(std::min(z(i), w(i))));
-  return r;
-}
-
 }  // namespace
 
 void PgsContactSolver::classify(const Lcp& lcp, int start, int size) {
@@ -400,7 +393,7 @@ double PgsContactSolver::residual(const Lcp& lcp, VecX& z) {
     rows_offset(lcp, b, z, c_);
     w_.noalias() = block_M_[i] * z.segment(b.start, b.size);
     w_ += c_;
-    worst = std::max(worst, natural_part(z.segment(b.start, b.size), w_));
+    worst = std::max(worst, block_residual(z.segment(b.start, b.size), w_));
   }
   return worst;
 }
