@@ -21,6 +21,8 @@
 #include "cli/run_info.hpp"
 #include "cli/run_overlap.hpp"
 #include "cli/run_summary.hpp"
+#include "cli/sweep/sweep_command.hpp"
+#include "cli/sweep/sweep_spec.hpp"
 #include "cli/trajectory_csv.hpp"
 #include "engine/core/settings_preset.hpp"
 #include "engine/dynamics/scene_checks.hpp"
@@ -191,6 +193,21 @@ commands:
       --write-scene FILE           write one trial's generated scene instead (polygon_pour,
                                    polyhedra_pour, grasp_2d): --seed N (default 0), --h H
                                    (default 0.01)
+  sweep SWEEP.json --out DIR      run every point of a parameter sweep (docs/sweeps.md) on
+                                   the local cores, resuming the points DIR lacks; writes
+                                   DIR/results.csv, results.h5 and the plots
+      --jobs N                     worker threads (default: SLURM_CPUS_PER_TASK, else the
+                                   machine's cores)
+      --shard i/N                  only the points whose index % N is i (default under a
+                                   Slurm array: SLURM_ARRAY_TASK_ID of SLURM_ARRAY_TASK_COUNT)
+      --quiet                      no progress
+  sweep merge DIR... --out DIR     combine shards' folders into the results of the whole
+                                   sweep (the same files a single run writes)
+  sweep slurm SWEEP.json --array N --out DIR
+                                   write DIR/slurm/sweep.sbatch (an array job of N shards),
+                                   merge.sbatch (after all of them) and submit.sh
+      --cpus-per-task C            each shard's workers (default 1)
+      --partition P, --time T      the jobs' partition and time limit
   help                 this text
   --version            the program's version
 
@@ -566,6 +583,16 @@ int experiment(const std::vector<std::string>& argv) {
   return 0;
 }
 
+int sweep(const std::vector<std::string>& argv) {
+  const StopSignals signals;  // SIGINT and SIGTERM abandon the points under way; a rerun resumes
+  try {
+    return sweep_command(
+        argv, [&] { return signals.received() != 0; }, std::cout);
+  } catch (const SweepError& e) {
+    throw UsageError(e.what());
+  }
+}
+
 }  // namespace
 }  // namespace pegsim::cli
 
@@ -583,8 +610,8 @@ int main(int argc, char** argv) {
   const std::string command = args[0];
   args.erase(args.begin());
   // `pegsim-cli run --help` and the like: the one usage text has every command's options.
-  const std::vector<std::string> commands = {"run",     "validate",        "info",      "export",
-                                             "overlap", "compare-solvers", "experiment"};
+  const std::vector<std::string> commands = {"run",     "validate",        "info",       "export",
+                                             "overlap", "compare-solvers", "experiment", "sweep"};
   const bool known = std::find(commands.begin(), commands.end(), command) != commands.end();
   if (known && (std::find(args.begin(), args.end(), "--help") != args.end() ||
                 std::find(args.begin(), args.end(), "-h") != args.end())) {
@@ -599,6 +626,7 @@ int main(int argc, char** argv) {
     if (command == "overlap") return overlap(args);
     if (command == "compare-solvers") return compare(args);
     if (command == "experiment") return experiment(args);
+    if (command == "sweep") return sweep(args);
     throw UsageError("unknown command '" + command + "' (try 'pegsim-cli help')");
   } catch (const UsageError& e) {
     std::cerr << "pegsim-cli: " << e.what() << '\n';

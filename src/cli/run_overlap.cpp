@@ -37,6 +37,8 @@ void PairOverlapRecord::add(std::int64_t k, double t, const OverlapTotals& total
   if (k > 0) {
     ++steps;
     steps_with_overlap += totals.overlapping_pairs > 0;
+    total_sum += totals.volume;
+    max_total = std::max(max_total, totals.volume);
   }
   max_unmeasured = std::max(max_unmeasured, totals.unmeasured_pairs);
   if (totals.max_pair_volume > max_pair) {

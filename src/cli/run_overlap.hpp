@@ -38,6 +38,9 @@ struct PairOverlapRecord {
   long long steps_with_overlap = 0;  // steps ending with some measured pair overlapping
   int max_unmeasured = 0;            // most interpenetrating pairs without an exact formula
                                      // (sphere-polytope, circle-polygon) in one frame
+  // The total over all pairs (the thesis' overlap error, §5.2.3): summed over the steps (the
+  // pours' per-trial error is total_sum / steps) and its largest after a step.
+  double total_sum = 0.0, max_total = 0.0;
 
   // The totals (metrics/overlap.hpp) of the state after `step` (0: the initial state).
   void add(std::int64_t step, double time, const OverlapTotals& totals);

@@ -22,6 +22,14 @@ std::string label(double v) {
   return b;
 }
 
+// A cell's text: a fraction to two decimals, another range's value to three digits.
+std::string cell_label(double v, bool fraction) {
+  if (fraction) return label(std::round(v * 100) / 100);
+  char b[32];
+  std::snprintf(b, sizeof b, "%.3g", v);
+  return b;
+}
+
 // White at 0 to #1b5e20 at 1.
 std::string colour(double v) {
   if (!std::isfinite(v)) return "#bdbdbd";
@@ -38,6 +46,23 @@ std::string colour(double v) {
 
 std::string heat_map_svg(const HeatMap& map) {
   const std::size_t nx = map.x.size(), ny = map.y.size();
+  double lo = map.lo, hi = map.hi;
+  if (lo == hi) {
+    lo = INFINITY;
+    hi = -INFINITY;
+    for (const auto& row : map.value)
+      for (double v : row)
+        if (std::isfinite(v)) {
+          lo = std::min(lo, v);
+          hi = std::max(hi, v);
+        }
+    if (!(lo < hi)) {
+      lo = std::isfinite(lo) ? lo - 0.5 : 0.0;
+      hi = lo + 1.0;
+    }
+  }
+  const bool fraction = lo == 0.0 && hi == 1.0;
+  auto level = [&](double v) { return (v - lo) / (hi - lo); };
   const double width = kLeft + kCell * double(nx) + kRight;
   const double height = kTop + kCell * double(ny) + kBottom;
   std::ostringstream s;
@@ -52,11 +77,13 @@ std::string heat_map_svg(const HeatMap& map) {
       const double left = kLeft + kCell * double(i);
       const double v = j < map.value.size() && i < map.value[j].size() ? map.value[j][i] : NAN;
       s << "<rect x=\"" << num(left) << "\" y=\"" << num(top) << "\" width=\"" << num(kCell)
-        << "\" height=\"" << num(kCell) << "\" fill=\"" << colour(v) << "\" stroke=\"#e0e0e0\"/>\n";
+        << "\" height=\"" << num(kCell) << "\" fill=\"" << colour(level(v))
+        << "\" stroke=\"#e0e0e0\"/>\n";
       if (std::isfinite(v))
         s << "<text x=\"" << num(left + kCell / 2) << "\" y=\"" << num(top + kCell / 2 + 4)
-          << "\" text-anchor=\"middle\" font-size=\"9\" fill=\"" << (v > 0.5 ? "white" : "#424242")
-          << "\">" << label(std::round(v * 100) / 100) << "</text>\n";
+          << "\" text-anchor=\"middle\" font-size=\"9\" fill=\""
+          << (level(v) > 0.5 ? "white" : "#424242") << "\">" << cell_label(v, fraction)
+          << "</text>\n";
     }
     s << "<text x=\"" << num(kLeft - 6) << "\" y=\"" << num(top + kCell / 2 + 4)
       << "\" text-anchor=\"end\">" << label(map.y[j]) << "</text>\n";
@@ -69,14 +96,16 @@ std::string heat_map_svg(const HeatMap& map) {
     << "\" text-anchor=\"middle\">" << map.x_label << "</text>\n";
   s << "<text transform=\"translate(18," << num(kTop + kCell * double(ny) / 2)
     << ") rotate(-90)\" text-anchor=\"middle\">" << map.y_label << "</text>\n";
-  // The colour scale: 0 at the bottom, 1 at the top.
+  // The colour scale: lo at the bottom, hi at the top.
   const double bar = kLeft + kCell * double(nx) + 30;
   for (int k = 0; k < 10; ++k)
     s << "<rect x=\"" << num(bar) << "\" y=\"" << num(kTop + kCell * double(ny) * (9 - k) / 10.0)
       << "\" width=\"14\" height=\"" << num(kCell * double(ny) / 10.0) << "\" fill=\""
       << colour((k + 0.5) / 10.0) << "\"/>\n";
-  s << "<text x=\"" << num(bar + 20) << "\" y=\"" << num(kTop + 8) << "\">1</text>\n";
-  s << "<text x=\"" << num(bar + 20) << "\" y=\"" << num(bottom) << "\">0</text>\n";
+  s << "<text x=\"" << num(bar + 20) << "\" y=\"" << num(kTop + 8) << "\">" << label(hi)
+    << "</text>\n";
+  s << "<text x=\"" << num(bar + 20) << "\" y=\"" << num(bottom) << "\">" << label(lo)
+    << "</text>\n";
   s << "</svg>\n";
   return s.str();
 }
