@@ -25,6 +25,8 @@ packages=(
   clang-14 libclang-rt-14-dev llvm-14
   # the formatting check (scripts/check-format.sh, .clang-format)
   clang-format-14
+  # the cluster path of `pegsim-cli sweep`: a one-node Slurm cluster in the tests
+  slurmctld slurmd slurm-client munge
   # packaging: man pages from the programs' help (help2man), the desktop entry's check, the
   # MIME database tool and Debian's package checker
   help2man desktop-file-utils shared-mime-info lintian

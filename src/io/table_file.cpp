@@ -38,8 +38,7 @@ void write_table_file(const std::filesystem::path& file, const TableFile& table)
     for (const auto& [key, value] : table.attributes)
       h5::write_attribute(f.get(), key.c_str(), value);
     h5::write_attribute(f.get(), "columns", names);
-    h5::Handle g =
-        h5::group(H5Gcreate2(f.get(), kGroup, H5P_DEFAULT, gcpl.get(), H5P_DEFAULT));
+    h5::Handle g = h5::group(H5Gcreate2(f.get(), kGroup, H5P_DEFAULT, gcpl.get(), H5P_DEFAULT));
     if (!g) throw h5::Failure("cannot create /results");
     for (const TableColumn& c : table.columns) {
       const std::string name = dataset_name(c.name);
@@ -56,14 +55,14 @@ void write_table_file(const std::filesystem::path& file, const TableFile& table)
         H5Tset_strpad(type.get(), H5T_STR_NULLPAD);
         h5::Handle d = h5::dataset(H5Dcreate2(g.get(), name.c_str(), type.get(), space.get(),
                                               H5P_DEFAULT, dcpl.get(), H5P_DEFAULT));
-        if (!d || (rows > 0 && H5Dwrite(d.get(), type.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT,
-                                        raw.data()) < 0))
+        if (!d || (rows > 0 &&
+                   H5Dwrite(d.get(), type.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, raw.data()) < 0))
           throw h5::Failure("cannot write column " + c.name);
       } else {
         h5::Handle d = h5::dataset(H5Dcreate2(g.get(), name.c_str(), H5T_IEEE_F64LE, space.get(),
                                               H5P_DEFAULT, dcpl.get(), H5P_DEFAULT));
-        if (!d || (rows > 0 && H5Dwrite(d.get(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL,
-                                        H5P_DEFAULT, c.numbers.data()) < 0))
+        if (!d || (rows > 0 && H5Dwrite(d.get(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT,
+                                        c.numbers.data()) < 0))
           throw h5::Failure("cannot write column " + c.name);
       }
     }

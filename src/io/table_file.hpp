@@ -14,8 +14,8 @@ namespace pegsim {
 struct TableColumn {
   std::string name;
   bool text = false;
-  std::vector<double> numbers;      // when !text
-  std::vector<std::string> texts;   // when text
+  std::vector<double> numbers;     // when !text
+  std::vector<std::string> texts;  // when text
 };
 
 struct TableFile {

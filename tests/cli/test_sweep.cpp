@@ -21,8 +21,8 @@ namespace fs = std::filesystem;
 using nlohmann::json;
 
 fs::path temp_dir(const std::string& tag) {
-  const fs::path d = fs::temp_directory_path() /
-                     ("pegsim-sweep-" + tag + "-" + std::to_string(::getpid()));
+  const fs::path d =
+      fs::temp_directory_path() / ("pegsim-sweep-" + tag + "-" + std::to_string(::getpid()));
   fs::remove_all(d);
   fs::create_directories(d);
   return d;
@@ -99,9 +99,10 @@ TEST(SweepFile, ErrorsNameTheFileThePointerAndWhatWasExpected) {
   EXPECT_NE(error_of(R"({"generator": {"name": "box"}, "parameters": []})")
                 .find("/generator/name: expected one of the generators polygon_pour"),
             std::string::npos);
-  EXPECT_NE(error_of(R"({"scene": "a.json", "parameters": [{"name": "h", "set": "settings.h"}]})")
-                .find("/parameters/0: expected exactly one of \"values\", \"range\" and \"uniform\""),
-            std::string::npos);
+  EXPECT_NE(
+      error_of(R"({"scene": "a.json", "parameters": [{"name": "h", "set": "settings.h"}]})")
+          .find("/parameters/0: expected exactly one of \"values\", \"range\" and \"uniform\""),
+      std::string::npos);
   EXPECT_NE(error_of(R"({"scene": "a.json", "parameters": [{"name": "s", "set": "seed",
                         "values": [1]}]})")
                 .find("/parameters/0/set: expected a target \"duration\""),
@@ -202,7 +203,8 @@ TEST(SweepPhysics, APourPointIsTheExperimentsTrialBitForBit) {
   ASSERT_EQ(points.size(), 8u);
   for (long long k : {1LL, 6LL}) {  // sm, h = 0.008, seed 1; peg, h = 0.016, seed 0
     const SweepPoint p = sweep_point(s, k);
-    PourSetup setup = polygon_pour_setup(p.values[2].get<std::uint64_t>(), p.values[1].get<double>());
+    PourSetup setup =
+        polygon_pour_setup(p.values[2].get<std::uint64_t>(), p.values[1].get<double>());
     setup.bodies = 8;
     setup.duration = 2.0;
     setup.contact_model = p.values[0].get<std::string>();

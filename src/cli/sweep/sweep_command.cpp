@@ -25,7 +25,8 @@ std::string file_list(const std::vector<fs::path>& files) {
 // --jobs, else the CPUs Slurm gave the task, else the machine's cores.
 int jobs_from(const Args& a) {
   if (auto n = a.positive_integer("jobs")) {
-    if (*n > 1024) throw UsageError("--jobs: expected at most 1024 workers, got " + std::to_string(*n));
+    if (*n > 1024)
+      throw UsageError("--jobs: expected at most 1024 workers, got " + std::to_string(*n));
     return int(*n);
   }
   if (const char* cpus = std::getenv("SLURM_CPUS_PER_TASK")) {
@@ -94,8 +95,8 @@ int merge(const std::vector<std::string>& argv, std::ostream& out) {
   for (const std::string& dir : a.positional()) {
     const SweepManifest m = read_manifest(dir);
     if (m.fingerprint != manifest.fingerprint)
-      throw SweepError(dir + ": holds another sweep than " + a.positional()[0] +
-                       " (fingerprints " + m.fingerprint + " and " + manifest.fingerprint + ")");
+      throw SweepError(dir + ": holds another sweep than " + a.positional()[0] + " (fingerprints " +
+                       m.fingerprint + " and " + manifest.fingerprint + ")");
     for (auto& [k, r] : read_points(dir, manifest.columns.size())) points.emplace(k, r);
     std::error_code ec;
     target_is_input = target_is_input || fs::equivalent(dir, target, ec);
@@ -108,10 +109,11 @@ int merge(const std::vector<std::string>& argv, std::ostream& out) {
       if (!points.count(k)) {
         missing += (listed++ ? ", " : "") + std::to_string(k);
       }
-    throw SweepError("sweep merge: the folders hold " + std::to_string(points.size()) + " of " +
-                     std::to_string(manifest.points) + " points (missing " + missing +
-                     (manifest.points - static_cast<long long>(points.size()) > listed ? ", ..." : "") +
-                     "): run the missing shards first (they resume)");
+    throw SweepError(
+        "sweep merge: the folders hold " + std::to_string(points.size()) + " of " +
+        std::to_string(manifest.points) + " points (missing " + missing +
+        (manifest.points - static_cast<long long>(points.size()) > listed ? ", ..." : "") +
+        "): run the missing shards first (they resume)");
   }
   // The merged folder is a sweep folder like the others: its points, then its results.
   open_sweep_dir(target, manifest);
@@ -123,8 +125,8 @@ int merge(const std::vector<std::string>& argv, std::ostream& out) {
   }
   const std::vector<fs::path> files = write_sweep_results(sweep, manifest, points, target);
   out << "sweep " << sweep.name << ": merged " << points.size() << " points from "
-      << a.positional().size() << (a.positional().size() == 1 ? " folder" : " folders") << "\nwrote "
-      << file_list(files) << '\n';
+      << a.positional().size() << (a.positional().size() == 1 ? " folder" : " folders")
+      << "\nwrote " << file_list(files) << '\n';
   return 0;
 }
 
@@ -153,8 +155,8 @@ int slurm(const std::vector<std::string>& argv, std::ostream& out) {
   const int dimension = check_sweep_points(sweep, base);
   open_sweep_dir(o.out, make_manifest(sweep, base, dimension));
   if (o.tasks > sweep.point_count())
-    throw UsageError("sweep slurm: --array " + std::to_string(o.tasks) + " is more shards than the " +
-                     std::to_string(sweep.point_count()) + " points");
+    throw UsageError("sweep slurm: --array " + std::to_string(o.tasks) +
+                     " is more shards than the " + std::to_string(sweep.point_count()) + " points");
   const std::vector<fs::path> files = write_slurm_scripts(o);
   out << "sweep " << sweep.name << ": " << sweep.point_count() << " points in " << o.tasks
       << " shards\nwrote " << file_list(files) << "\nsubmit with: bash "

@@ -20,7 +20,9 @@ std::uint64_t splitmix64(std::uint64_t x) {
   return x ^ (x >> 31);
 }
 
-std::string origin(const Sweep& s) { return s.file.empty() ? "sweep" : s.file.string(); }
+std::string origin(const Sweep& s) {
+  return s.file.empty() ? "sweep" : s.file.string();
+}
 
 // The value of the point's parameter that sets `target`, if any.
 const json* value_for(const Sweep& s, const SweepPoint& p, const std::string& target) {
@@ -81,8 +83,8 @@ json generated_scene(const Sweep& s, const SweepPoint& p) {
     if (!model.empty()) g.contact_model = model;
     return grasp_scene(g);
   }
-  PourSetup setup = s.generator == "polygon_pour" ? polygon_pour_setup(seed, h)
-                                                  : polyhedra_pour_setup(seed, h);
+  PourSetup setup =
+      s.generator == "polygon_pour" ? polygon_pour_setup(seed, h) : polyhedra_pour_setup(seed, h);
   setup.bodies = int(option(s, "bodies", setup.bodies, 1, 1000));
   if (double(setup.bodies) != option(s, "bodies", setup.bodies, 1, 1000))
     throw SweepError(origin(s) + ": /generator/bodies: expected an integer from 1 to 1000");
@@ -126,8 +128,8 @@ json& target_slot(json& scene, const std::string& target, bool offset, std::stri
         throw SweepError(where + ": expected an array to take component " + key + " of");
       const std::size_t i = std::stoul(key);
       if (i >= node->size())
-        throw SweepError(where + ": has no component " + key + " (" +
-                         std::to_string(node->size()) + " components)");
+        throw SweepError(where + ": has no component " + key + " (" + std::to_string(node->size()) +
+                         " components)");
       node = &(*node)[i];
     } else {
       if (!node->is_object()) throw SweepError(where + ": expected an object to set '" + key + "'");
@@ -168,8 +170,8 @@ SweepPoint sweep_point(const Sweep& sweep, long long index) {
   }
   for (std::size_t i = 0; i < sweep.parameters.size(); ++i)
     if (sweep.parameters[i].random)
-      p.values[i] = random_draw(sweep.seed, index, i, sweep.parameters[i].low,
-                                sweep.parameters[i].high);
+      p.values[i] =
+          random_draw(sweep.seed, index, i, sweep.parameters[i].low, sweep.parameters[i].high);
   return p;
 }
 
@@ -205,8 +207,8 @@ json point_scene_json(const Sweep& sweep, const SweepBase& base, const SweepPoin
       if (target == "seed") continue;  // the generator's
       std::string where;
       try {
-        json& slot = target == "duration" ? scene["duration"]
-                                          : target_slot(scene, target, q.offset, where);
+        json& slot =
+            target == "duration" ? scene["duration"] : target_slot(scene, target, q.offset, where);
         if (q.offset && !slot.is_number())
           throw SweepError(where + ": an offset needs a number there, the scene has " +
                            slot.dump());
@@ -249,8 +251,8 @@ int check_sweep_points(const Sweep& sweep, const SweepBase& base) {
       try {
         point_scene(sweep, base, p);
       } catch (const SweepError& e) {
-        throw SweepError(std::string(e.what()) + " (parameter '" + q.name + "' = " +
-                         values[k].dump() + ")");
+        throw SweepError(std::string(e.what()) + " (parameter '" + q.name +
+                         "' = " + values[k].dump() + ")");
       }
     }
   }

@@ -29,9 +29,9 @@ double random_draw(std::uint64_t seed, long long point, std::size_t parameter, d
 
 // The base a sweep's points start from: the scene file's JSON (read once) or the generator.
 struct SweepBase {
-  nlohmann::json scene;              // the base scene file's JSON; null for a generator
-  std::filesystem::path scene_dir;   // resolves the scene's relative mesh and robot paths
-  std::string scene_text;            // the file as read (part of the sweep's fingerprint)
+  nlohmann::json scene;             // the base scene file's JSON; null for a generator
+  std::filesystem::path scene_dir;  // resolves the scene's relative mesh and robot paths
+  std::string scene_text;           // the file as read (part of the sweep's fingerprint)
 };
 SweepBase load_sweep_base(const Sweep& sweep);
 

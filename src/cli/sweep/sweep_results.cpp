@@ -1,5 +1,7 @@
 #include "cli/sweep/sweep_results.hpp"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <cmath>
 #include <fstream>
@@ -37,8 +39,13 @@ std::string value_text(const json& v) {
   return v.is_string() ? v.get<std::string>() : v.dump();
 }
 
+// A temporary name of this process's own: shards that finish together may both write.
+fs::path temporary(const fs::path& file) {
+  return file.string() + ".tmp" + std::to_string(::getpid());
+}
+
 void write_file(const fs::path& file, const std::string& text) {
-  const fs::path tmp = file.string() + ".tmp";
+  const fs::path tmp = temporary(file);
   {
     std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
     out << text;
@@ -61,7 +68,8 @@ std::vector<json> levels(const Sweep& s, std::size_t p) {
   return s.parameters[p].values;
 }
 
-std::string plot_svg(const Sweep& s, const SweepManifest& m, const SweepPlot& plot, const Rows& rows) {
+std::string plot_svg(const Sweep& s, const SweepManifest& m, const SweepPlot& plot,
+                     const Rows& rows) {
   std::vector<std::string> params;
   for (const SweepParameter& p : s.parameters) params.push_back(p.name);
   const std::size_t metric = index_of(m.columns, plot.metric);
@@ -138,8 +146,7 @@ std::string plot_file_name(const SweepPlot& plot) {
                                           (plot.series.empty() ? "" : "_by_" + plot.series)
                                     : plot.metric + "_over_" + plot.x + "_" + plot.y;
   for (char& c : name)
-    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.'))
-      c = '_';
+    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.')) c = '_';
   return name + ".svg";
 }
 
@@ -192,7 +199,7 @@ std::vector<fs::path> write_sweep_results(const Sweep& sweep, const SweepManifes
   }
   std::vector<fs::path> files = {out / "results.csv", out / "results.h5"};
   write_file(files[0], csv);
-  const fs::path h5_tmp = out / "results.h5.tmp";
+  const fs::path h5_tmp = temporary(files[1]);
   try {
     write_table_file(h5_tmp, table);
   } catch (const std::runtime_error& e) {

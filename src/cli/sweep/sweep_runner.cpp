@@ -30,8 +30,7 @@ std::string run_file_name(long long point) {
   return name;
 }
 
-void draw(const SweepRunOptions& o, long long done, long long total, double wall,
-          int& last_tenth) {
+void draw(const SweepRunOptions& o, long long done, long long total, double wall, int& last_tenth) {
   if (o.progress_bar) {
     const int width = 40;
     const int filled = total ? int(width * done / total) : width;
@@ -114,9 +113,7 @@ SweepRunReport run_sweep(const Sweep& sweep, const SweepRunOptions& options) {
   long long finished = 0;
   int running = 0;
   std::string error;
-  auto stop = [&] {
-    return abandon.load() || (options.stop && options.stop());
-  };
+  auto stop = [&] { return abandon.load() || (options.stop && options.stop()); };
   auto work = [&] {
     for (std::size_t i; !stop() && (i = next++) < todo.size();) {
       const long long k = todo[i].second;
@@ -141,7 +138,8 @@ SweepRunReport run_sweep(const Sweep& sweep, const SweepRunOptions& options) {
     --running;
     changed.notify_all();
   };
-  const int jobs = std::max(1, std::min<int>(options.jobs, int(std::max<std::size_t>(todo.size(), 1))));
+  const int jobs =
+      std::max(1, std::min<int>(options.jobs, int(std::max<std::size_t>(todo.size(), 1))));
   std::vector<std::thread> workers;
   running = jobs;
   for (int j = 0; j < jobs; ++j) workers.emplace_back(work);

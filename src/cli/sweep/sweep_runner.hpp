@@ -14,11 +14,11 @@ namespace pegsim::cli {
 
 struct SweepRunOptions {
   std::filesystem::path out;
-  int jobs = 1;                // worker threads
-  int shard = 0, shards = 1;   // run the points with index % shards == shard
+  int jobs = 1;                 // worker threads
+  int shard = 0, shards = 1;    // run the points with index % shards == shard
   bool progress_bar = false;    // redraw a bar on stderr (a terminal)
   bool progress_lines = false;  // else a line on stderr per 10 % (a log file)
-  std::function<bool()> stop;  // asked between steps: abandon the points under way
+  std::function<bool()> stop;   // asked between steps: abandon the points under way
 };
 
 struct SweepRunReport {

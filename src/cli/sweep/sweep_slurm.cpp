@@ -51,8 +51,8 @@ std::string slurm_merge_script(const SlurmOptions& o) {
   s += "#SBATCH --cpus-per-task=1\n";
   s += "# After every shard: the results table and plots of the whole sweep.\n";
   s += "set -euo pipefail\n";
-  s += "exec " + quoted(o.program.string()) + " sweep merge " + quoted(o.out.string()) +
-       " --out " + quoted(o.out.string()) + "\n";
+  s += "exec " + quoted(o.program.string()) + " sweep merge " + quoted(o.out.string()) + " --out " +
+       quoted(o.out.string()) + "\n";
   return s;
 }
 

@@ -1,5 +1,6 @@
 #include "cli/sweep/sweep_spec.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -46,9 +47,9 @@ std::vector<json> parse_range(const JsonNode& node) {
   const bool whole = node.value()["from"].is_number_integer() &&
                      (!node.has("step") || node.value()["step"].is_number_integer());
   for (long long k = 0; k <= static_cast<long long>(n); ++k)
-    values.push_back(whole ? json(node.value()["from"].get<long long>() +
-                                  k * static_cast<long long>(step))
-                           : json(range_value(from, step, k)));
+    values.push_back(
+        whole ? json(node.value()["from"].get<long long>() + k * static_cast<long long>(step))
+              : json(range_value(from, step, k)));
   return values;
 }
 
@@ -227,7 +228,10 @@ std::vector<SweepPlot> default_plots(const Sweep& s) {
                                  : s.metrics.front().name;
   std::vector<std::string> numeric, other;
   for (const SweepParameter& p : s.parameters) {
-    if (p.random || p.values.size() < 2) continue;
+    // A generator's seed numbers replicates: their quartiles, not an axis to plot against.
+    const bool replicates =
+        std::find(p.targets.begin(), p.targets.end(), "seed") != p.targets.end();
+    if (p.random || p.values.size() < 2 || replicates) continue;
     (p.numeric() ? numeric : other).push_back(p.name);
   }
   if (numeric.empty()) return plots;
@@ -277,7 +281,8 @@ const std::vector<std::pair<std::string, std::string>>& sweep_figures() {
       {"max_contacts", "most contacts in one step"},
       {"max_problem_size", "largest LCP, rows"},
       {"max_penetration", "deepest enforced contact, m"},
-      {"mean_overlap", "total overlap of all body pairs at the end of each step, mean (m^3; 2D m^2)"},
+      {"mean_overlap",
+       "total overlap of all body pairs at the end of each step, mean (m^3; 2D m^2)"},
       {"max_overlap", "total overlap of all body pairs, largest over the steps"},
       {"max_pair_overlap", "largest overlap of one body pair (the run summary's)"},
       {"sm_traps", "SM traps summed over the steps"},
@@ -381,8 +386,7 @@ Sweep parse_sweep(const std::string& text, const std::filesystem::path& file) {
     long double points = 1;
     for (std::size_t i = 0; i < params.size(); ++i) {
       SweepParameter p = parse_parameter(params[i], !s.generator.empty());
-      if (!names.insert(p.name).second)
-        params[i].at("name", "").fail("a name no other column has");
+      if (!names.insert(p.name).second) params[i].at("name", "").fail("a name no other column has");
       if (!p.random) points *= static_cast<long double>(p.values.size());
       s.parameters.push_back(std::move(p));
     }
@@ -407,8 +411,7 @@ Sweep parse_sweep(const std::string& text, const std::filesystem::path& file) {
     }
     if (auto plots = root.find("plots")) {
       plots->require_array("an array of plots");
-      for (std::size_t i = 0; i < plots->size(); ++i)
-        s.plots.push_back(parse_plot((*plots)[i], s));
+      for (std::size_t i = 0; i < plots->size(); ++i) s.plots.push_back(parse_plot((*plots)[i], s));
     } else {
       s.plots = default_plots(s);
     }

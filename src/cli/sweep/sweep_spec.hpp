@@ -64,10 +64,10 @@ struct Sweep {
   std::filesystem::path scene;
   std::string generator;
   nlohmann::json generator_options = nlohmann::json::object();
-  std::uint64_t seed = 0;  // of the random parameters
-  double duration = 0.0;   // s; 0: the scene's
-  long long steps = 0;     // instead of a duration; 0: from the duration
-  double stop_speed = 0.0;        // stop a run once a body is faster (m/s); 0: never
+  std::uint64_t seed = 0;          // of the random parameters
+  double duration = 0.0;           // s; 0: the scene's
+  long long steps = 0;             // instead of a duration; 0: from the duration
+  double stop_speed = 0.0;         // stop a run once a body is faster (m/s); 0: never
   bool stop_below_static = false;  // stop once a body's centre is below every static body
   std::vector<SweepParameter> parameters;
   std::vector<SweepMetric> metrics;

@@ -46,8 +46,8 @@ void write_atomically(const fs::path& file, const std::string& text) {
 }
 
 json manifest_json(const SweepManifest& m) {
-  return {{"format", kFormat},     {"fingerprint", m.fingerprint}, {"points", m.points},
-          {"columns", m.columns},  {"sweep_file", m.sweep_file},   {"sweep", m.sweep}};
+  return {{"format", kFormat},    {"fingerprint", m.fingerprint}, {"points", m.points},
+          {"columns", m.columns}, {"sweep_file", m.sweep_file},   {"sweep", m.sweep}};
 }
 
 }  // namespace

@@ -21,8 +21,8 @@ struct SweepManifest {
   std::string fingerprint;           // of the sweep file, its base scene and the program
   std::vector<std::string> columns;  // Sweep::metric_columns of the scene's dimension
   long long points = 0;
-  nlohmann::json sweep;     // the sweep file's JSON
-  std::string sweep_file;   // where it was read (relative scene paths resolve from there)
+  nlohmann::json sweep;    // the sweep file's JSON
+  std::string sweep_file;  // where it was read (relative scene paths resolve from there)
 };
 
 SweepManifest make_manifest(const Sweep& sweep, const SweepBase& base, int dimension);
@@ -37,8 +37,7 @@ Sweep manifest_sweep(const SweepManifest& manifest);
 
 // Every finished point recorded in `dir`'s points/*.jsonl, by index (a line cut short by an
 // interruption is skipped; a point recorded twice keeps its first line, files in name order).
-std::map<long long, PointResult> read_points(const std::filesystem::path& dir,
-                                             std::size_t columns);
+std::map<long long, PointResult> read_points(const std::filesystem::path& dir, std::size_t columns);
 
 // Appends finished points to <dir>/points/<tag>.jsonl, one whole line per write, holding an
 // exclusive lock on it so two processes never write one log.

@@ -148,8 +148,7 @@ std::optional<PointResult> run_point(const Sweep& sweep, const SweepBase& base, 
   PointResult result;
   result.point = index;
   result.stop_reason = stop_reason;
-  const double wall =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   result.values = {stop_reason.empty() ? 1.0 : 0.0, double(summary.steps), sim.state().time};
   const State& end = sim.state();
   for (std::size_t m = 0; m < sweep.metrics.size(); ++m) {
