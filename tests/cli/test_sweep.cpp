@@ -219,6 +219,41 @@ TEST(SweepPhysics, APourPointIsTheExperimentsTrialBitForBit) {
   fs::remove_all(dir);
 }
 
+TEST(SweepPhysics, TheGearGraspSweepFindsTheExperimentsOutcomes) {
+  // sweeps/gear_grasp.json on the experiment's reduced grid (x = 0, y = -12, -4, 0 mm): the
+  // grasp by the outermost teeth from y = -4 mm only (test_experiments: missed, outer_teeth,
+  // disc).
+  const fs::path dir = temp_dir("gear");
+  json j = json::parse(read(std::string(PEGSIM_SOURCE_DIR) + "/sweeps/gear_grasp.json"));
+  j["scene"] = scene("gear_grasp");
+  j["parameters"][0].erase("range");
+  j["parameters"][0]["values"] = {-12, -4, 0};
+  j["parameters"][1].erase("range");
+  j["parameters"][1]["values"] = {0};
+  const Sweep s = write_sweep(dir, j);
+  ASSERT_TRUE(run(s, dir / "out", 2).complete);
+  const TableFile t = read_table_file(dir / "out" / "results.h5");
+  std::map<std::string, std::vector<double>> c;
+  for (const TableColumn& col : t.columns) c[col.name] = col.numbers;
+  EXPECT_EQ(c["y_mm"], (std::vector<double>{-12, -4, 0}));
+  EXPECT_EQ(c["outer_teeth"], (std::vector<double>{0, 1, 0}));
+  EXPECT_EQ(c["finished"], (std::vector<double>{1, 1, 1}));
+  fs::remove_all(dir);
+}
+
+TEST(SweepFile, TheShippedSweepsLoadAndEveryValueMakesAScene) {
+  for (const char* name : {"polygon_pour", "polyhedra_pour", "gear_grasp", "gear_grasp_full"}) {
+    const Sweep s = load_sweep(std::string(PEGSIM_SOURCE_DIR) + "/sweeps/" + name + ".json");
+    EXPECT_EQ(s.name, name);
+    EXPECT_NO_THROW(check_sweep_points(s, load_sweep_base(s))) << name;
+  }
+  EXPECT_EQ(load_sweep(std::string(PEGSIM_SOURCE_DIR) + "/sweeps/polygon_pour.json").point_count(),
+            640);
+  EXPECT_EQ(
+      load_sweep(std::string(PEGSIM_SOURCE_DIR) + "/sweeps/gear_grasp_full.json").point_count(),
+      21 * 21 * 4);
+}
+
 TEST(SweepRun, WorkersShardsAndMergesWriteTheSameBytes) {
   const fs::path dir = temp_dir("shards");
   const Sweep s = write_sweep(dir, pour_sweep());

@@ -17,6 +17,7 @@
 #include "cli/experiments/experiment_files.hpp"
 #include "cli/experiments/experiment_list.hpp"
 #include "cli/svg_heat_map.hpp"
+#include "cli/sweep/held_body.hpp"
 #include "engine/dynamics/implicit_stage.hpp"
 #include "engine/dynamics/simulator.hpp"
 #include "io/scene.hpp"
@@ -30,8 +31,6 @@ using nlohmann::json;
 constexpr int kOuterLeft = 1, kOuterRight = 6;
 // Random friction of the full sweep (the paper's bounds are not given): table and gripper.
 constexpr double kSupportMu[2] = {0.1, 0.3}, kGripperMu[2] = {0.2, 0.4};
-// A contact holds when its impulse is at least this fraction of the step's largest.
-constexpr double kHolding = 1e-2;
 // The gear counts as at rest below this speed (m/s).
 constexpr double kRest = 1e-3;
 
@@ -78,24 +77,8 @@ struct Trial {
   std::string failure;
 };
 
-// The gear's part whose surface holds `point` (world): the piece whose function is nearest zero
-// there.
-int part_at(const ImplicitBody& gear, const BodyState& pose, const Vec3& point) {
-  const Vec3 local = pose.orientation.conjugate() * (point - pose.position);
-  int best = 0;
-  double nearest = INFINITY;
-  for (int p = 0; p < piece_count(gear); ++p) {
-    const double v = std::abs(convex_value(piece_convex(gear, p), local));
-    if (v < nearest) {
-      nearest = v;
-      best = p;
-    }
-  }
-  return best;
-}
-
-Trial run_trial(const Scene& scene, const ImplicitBody& gear_shape, double x_mm, double y_mm,
-                double mu_support, double mu_gripper) {
+Trial run_trial(const Scene& scene, double x_mm, double y_mm, double mu_support,
+                double mu_gripper) {
   const Model& base = scene.model;
   const int gear = base.body_index("gear"), left = base.body_index("left"),
             right = base.body_index("right");
@@ -121,16 +104,9 @@ Trial run_trial(const Scene& scene, const ImplicitBody& gear_shape, double x_mm,
   }
   const BodyState& g = sim.state().bodies[std::size_t(gear)];
   t.gear_end = g.position;
-  double largest = 0.0;
-  for (double p : last->normal_impulse) largest = std::max(largest, p);
-  for (std::size_t i = 0; i < last->contacts.size(); ++i) {
-    const Contact& c = last->contacts[i];
-    if (last->normal_impulse[i] < kHolding * largest || (c.body_a != gear && c.body_b != gear))
-      continue;
-    const int finger = c.body_a == gear ? c.body_b : c.body_a;
-    const Vec3 on_gear = c.body_a == gear ? c.point_a : last->implicit[i].a2;
-    (finger == left ? t.left_parts : t.right_parts).insert(part_at(gear_shape, g, on_gear));
-  }
+  std::map<int, std::set<int>> parts = parts_touched(sim.model(), sim.state(), *last, gear);
+  t.left_parts = parts[left];
+  t.right_parts = parts[right];
   const bool held = !t.left_parts.empty() && !t.right_parts.empty() && g.velocity.norm() < kRest;
   if (!held)
     t.outcome = Outcome::Missed;
@@ -190,7 +166,7 @@ json run_gear_grasp(const ExperimentOptions& options) {
       for (int k = 0; k < grid.trials; ++k) {
         const double mu_s = grid.random_friction ? support(rng) : g.support.mu;
         const double mu_g = grid.random_friction ? gripper(rng) : g.mu;
-        const Trial t = run_trial(scene, gear_shape, x, y, mu_s, mu_g);
+        const Trial t = run_trial(scene, x, y, mu_s, mu_g);
         ++outcome_counts[int(t.outcome)];
         ++counts[int(t.outcome)];
         trials.add({CsvTable::number(x), CsvTable::number(y), CsvTable::number(mu_s),

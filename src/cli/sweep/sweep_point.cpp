@@ -133,7 +133,9 @@ json& target_slot(json& scene, const std::string& target, bool offset, std::stri
       node = &(*node)[i];
     } else {
       if (!node->is_object()) throw SweepError(where + ": expected an object to set '" + key + "'");
-      if (!node->contains(key) && offset && k + 1 < path.size()) {
+      const bool component_next =
+          k + 1 < path.size() && path[k + 1].find_first_not_of("0123456789") == std::string::npos;
+      if (!node->contains(key) && component_next) {
         (*node)[key] = json::array();
         for (int d = 0; d < dimension; ++d) (*node)[key].push_back(0.0);
       } else if (!node->contains(key) && offset) {

@@ -135,18 +135,36 @@ SweepMetric parse_metric(const JsonNode& node) {
     }
     return m;
   }
-  node.require_object("a figure name or an object");
+  node.require_object("a figure name or an object (final_pose, a predicate, a grasp)");
   if (node.has("final_pose")) {
     node.allow_only({"final_pose"});
     m.kind = MetricKind::FinalPose;
     m.name = m.body = node.at("final_pose", "").string("a body's name");
     return m;
   }
-  node.allow_only({"name", "body", "axis", "above", "below", "when"});
-  m.kind = MetricKind::Predicate;
   m.name = node.at("name", "a name").string("a non-empty name");
   if (m.name.empty() || m.name.find_first_of(",\"\n") != std::string::npos)
     node.at("name", "").fail("a non-empty name without commas, quotes or line breaks");
+  if (node.has("held")) {
+    node.allow_only({"name", "held", "by", "rest_speed"});
+    m.kind = MetricKind::Held;
+    m.body = node.at("held", "").string("a body's name");
+    const JsonNode by = node.at("by", "an object {\"HOLDER\": [parts], ...}");
+    by.require_object("an object {\"HOLDER\": [parts], ...}");
+    for (const auto& [holder, parts] : by.value().items()) {
+      const JsonNode list = by.at(holder, "");
+      list.require_array("an array of part indices");
+      std::vector<int> indices;
+      for (std::size_t i = 0; i < list.size(); ++i)
+        indices.push_back(list[i].integer("a part index >= 0", 0));
+      m.holders.emplace_back(holder, indices);
+    }
+    if (m.holders.empty()) by.fail("at least one holder");
+    if (auto r = node.find("rest_speed")) m.rest_speed = r->positive("a speed > 0 (m/s)");
+    return m;
+  }
+  node.allow_only({"name", "body", "axis", "above", "below", "when"});
+  m.kind = MetricKind::Predicate;
   m.body = node.at("body", "a body's name").string("a body's name");
   if (auto a = node.find("axis")) {
     const std::string axis = a->string("\"x\", \"y\" or \"z\"");

@@ -32,7 +32,7 @@ struct SweepParameter {
   bool numeric() const;          // every value a number (random ones are)
 };
 
-enum class MetricKind { Figure, FinalPose, Predicate };
+enum class MetricKind { Figure, FinalPose, Predicate, Held };
 enum class PredicateWhen { End, Always, Ever };
 
 struct SweepMetric {
@@ -45,6 +45,10 @@ struct SweepMetric {
   bool has_above = false, has_below = false;
   double above = 0.0, below = 0.0;
   PredicateWhen when = PredicateWhen::End;
+  // Held: body `body` slower than `rest_speed` at the end, each holder touching it through the
+  // contacts that carry force on exactly its listed parts (held_body.hpp).
+  std::vector<std::pair<std::string, std::vector<int>>> holders;
+  double rest_speed = 1e-3;
 };
 
 struct SweepPlot {

@@ -5,6 +5,7 @@
 
 #include "cli/experiments/pour_trial.hpp"
 #include "cli/run_summary.hpp"
+#include "cli/sweep/held_body.hpp"
 #include "io/run_header.hpp"
 #include "io/run_writer.hpp"
 
@@ -93,10 +94,13 @@ std::optional<PointResult> run_point(const Sweep& sweep, const SweepBase& base, 
   for (std::size_t m = 0; m < sweep.metrics.size(); ++m)
     if (sweep.metrics[m].kind != MetricKind::Figure) {
       predicates[m].body = scene.model.body_index(sweep.metrics[m].body);
-      if (predicates[m].body < 0)
-        throw SweepError((sweep.file.empty() ? std::string("sweep") : sweep.file.string()) +
-                         ": metric '" + sweep.metrics[m].name + "': the scene has no body named '" +
-                         sweep.metrics[m].body + "'");
+      std::vector<std::string> names = {sweep.metrics[m].body};
+      for (const auto& holder : sweep.metrics[m].holders) names.push_back(holder.first);
+      for (const std::string& name : names)
+        if (scene.model.body_index(name) < 0)
+          throw SweepError((sweep.file.empty() ? std::string("sweep") : sweep.file.string()) +
+                           ": metric '" + sweep.metrics[m].name +
+                           "': the scene has no body named '" + name + "'");
     }
   const long long steps = sweep.steps > 0
                               ? sweep.steps
@@ -105,6 +109,7 @@ std::optional<PointResult> run_point(const Sweep& sweep, const SweepBase& base, 
   const double bottom = sweep.stop_below_static ? box_bottom(sim.model(), sim.state(), up) : 0.0;
   double max_speed = 0.0;
   std::string stop_reason;
+  const StepReport* last = nullptr;  // the last step's report (the simulator keeps it)
   for (long long k = 0; k < steps; ++k) {
     if (stop && stop()) {
       recorder.reset();
@@ -112,6 +117,7 @@ std::optional<PointResult> run_point(const Sweep& sweep, const SweepBase& base, 
       return std::nullopt;
     }
     const StepReport& r = sim.step();
+    last = &r;
     if (r.failed) {
       stop_reason = "step " + std::to_string(k + 1) + " failed: " + r.failure;
       break;
@@ -160,6 +166,17 @@ std::optional<PointResult> run_point(const Sweep& sweep, const SweepBase& base, 
       const bool value = metric.when == PredicateWhen::End      ? holds(metric, end, p.body)
                          : metric.when == PredicateWhen::Always ? p.always
                                                                 : p.ever;
+      result.values.push_back(value ? 1.0 : 0.0);
+    } else if (metric.kind == MetricKind::Held) {
+      const int held = predicates[m].body;
+      bool value = stop_reason.empty() && last &&
+                   end.bodies[std::size_t(held)].velocity.norm() < metric.rest_speed;
+      if (value) {
+        std::map<int, std::set<int>> touched = parts_touched(sim.model(), end, *last, held);
+        for (const auto& [holder, parts] : metric.holders)
+          value = value && touched[scene.model.body_index(holder)] ==
+                               std::set<int>(parts.begin(), parts.end());
+      }
       result.values.push_back(value ? 1.0 : 0.0);
     } else {
       const BodyState& b = end.bodies[std::size_t(predicates[m].body)];
