@@ -12,6 +12,7 @@
 #include <iostream>
 #include <optional>
 #include <sstream>
+#include <thread>
 #include <vector>
 
 #include "cli/args.hpp"
@@ -188,6 +189,8 @@ commands:
       --full                       a sweep's full grid (gear_grasp: 1 mm cells, 4 trials each)
       --models A,B                 contact models to compare (default: every model)
       --primaries largest-gap|several  the models' I-constraint primaries (as for run)
+      --jobs N                     worker threads of the pours' trials (default: the
+                                   machine's cores); an interrupted pour resumes
       --scenes DIR                 the shipped scenes (default: found beside the program)
       --force                      allow replacing the files of an earlier run
       --write-scene FILE           write one trial's generated scene instead (polygon_pour,
@@ -551,7 +554,7 @@ int write_scene(const Experiment& e, const Args& a, const std::string& file) {
 
 int experiment(const std::vector<std::string>& argv) {
   Args a(argv, {"reduced", "full", "force"},
-         {"out", "models", "scenes", "write-scene", "seed", "h", "primaries"});
+         {"out", "models", "scenes", "write-scene", "seed", "h", "primaries", "jobs"});
   if (a.positional().size() != 1)
     throw UsageError("experiment: expected 'list' or one experiment name");
   const std::string name = a.positional()[0];
@@ -569,6 +572,9 @@ int experiment(const std::vector<std::string>& argv) {
   o.reduced = a.flag("reduced");
   o.full = a.flag("full");
   o.force = a.flag("force");
+  o.jobs =
+      int(a.positive_integer("jobs").value_or(std::max(1u, std::thread::hardware_concurrency())));
+  if (o.jobs > 1024) throw UsageError("--jobs: expected at most 1024 workers");
   if (auto v = a.value("models")) o.models = split_list(*v);
   if (auto v = a.value("primaries")) {
     if (!parse_primaries(*v, o.primaries))

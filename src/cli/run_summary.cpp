@@ -70,6 +70,15 @@ void RunSummary::on_step(const Model& model, const State& state, const StepRepor
     joints[k].max_angle = std::max(joints[k].max_angle, r.joints[k].angle_error);
     joints[k].last = r.joints[k];
   }
+  problem_size_sum += r.problem_size;
+  max_solve_seconds = std::max(max_solve_seconds, r.timings.solve);
+  if (r.cross_energy_need > 0.0) {
+    const double ratio = r.cross_energy_gain / r.cross_energy_need;
+    if (!r.cross_energy_refused)
+      cross_energy_ratio_kept = std::max(cross_energy_ratio_kept, ratio);
+    else if (cross_energy_ratio_refused == 0.0 || ratio < cross_energy_ratio_refused)
+      cross_energy_ratio_refused = ratio;
+  }
   if (r.problem_size > 0) {
     ++solves;
     if (r.fell_back) ++fallbacks;

@@ -33,21 +33,25 @@ class RunSummary : public StepObserver {
   double unsolved_residual = 0.0;  // the largest natural residual the unsolved steps went on with
   long long dropped_cross = 0;     // steps solved only without their X-constraints (§4.2.3)
   long long cross_energy = 0;      // of those, steps whose answer added too much energy
+  // The energy check's gain / need (StepReport::cross_energy_gain, _need): its largest over the
+  // answers kept with their X-constraints, its smallest over those refused (0 if none).
+  double cross_energy_ratio_kept = 0.0, cross_energy_ratio_refused = 0.0;
   // Settings::primaries = several: steps that searched (some I-constraint had two or more
   // C_iota contacts), the LCPs they solved, steps whose answer moved a primary off the largest
   // gap, and steps where no leaf met (4.13).
   long long primary_searches = 0, primary_leaves = 0, primaries_moved = 0, primary_unresolved = 0;
   long long iterations = 0;  // summed over solved steps
   int max_problem_size = 0;
-  double max_residual = 0.0;     // largest accepted natural-map residual
-  double max_penetration = 0.0;  // deepest negative gap of an enforced contact, m
+  long long problem_size_sum = 0;  // rows, summed over steps
+  double max_residual = 0.0;       // largest accepted natural-map residual
+  double max_penetration = 0.0;    // deepest negative gap of an enforced contact, m
   // The exact overlap of every body pair after each step (metrics/overlap.hpp), which sees
   // what max_penetration does not: bodies passing through each other with no enforced contact.
   PairOverlapRecord overlap;
   // SM traps (StepReport::sm_traps, thesis Fig. 4.1, 5.13): summed over steps, the most in one
   // step, and the steps with one.
   long long sm_traps = 0, sm_traps_max = 0, sm_trap_steps = 0;
-  double solve_seconds = 0.0;
+  double solve_seconds = 0.0, max_solve_seconds = 0.0;
   std::map<std::string, long long> answered_by;  // solver name -> steps it answered
   std::string stop_reason;                       // empty when the run completed
   // Per joint: constraint error (position m, angle rad) at the end of each step, its maximum

@@ -23,6 +23,7 @@ struct ExperimentOptions {
   bool force = false;                           // allow replacing files of an earlier run
   std::vector<std::string> models;              // contact models to compare (empty: every model)
   Primaries primaries = Primaries::LargestGap;  // of the compared models' I-constraints
+  int jobs = 1;  // worker threads of the experiments that run their trials as a sweep
 };
 
 // Bad experiment input (unknown name, unusable option): one line naming what was expected.

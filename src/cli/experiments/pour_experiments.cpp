@@ -3,6 +3,9 @@
 // seeds for each of 16 step sizes, per contact model. Per trial the overlap error is the mean
 // over the steps of the total overlap (area in 2D, volume in 3D) at the end of each step; per
 // model and step size the figure gives its median and quartiles over the seeds, as Fig. 5.10b.
+// The trials run as a parameter sweep (docs/sweeps.md): on every core, and resumable.
+#include <algorithm>
+#include <cmath>
 #include <map>
 
 #include "cli/experiments/contact_model_choice.hpp"
@@ -11,6 +14,8 @@
 #include "cli/experiments/pour_trial.hpp"
 #include "cli/experiments/quartiles.hpp"
 #include "cli/svg_chart.hpp"
+#include "cli/sweep/sweep_runner.hpp"
+#include "cli/sweep/sweep_store.hpp"
 
 namespace pegsim::cli {
 namespace {
@@ -28,32 +33,84 @@ struct PourPlan {
   double duration;  // 0: the thesis' 5 s
 };
 
+// The trial CSV's columns after model, seed and h: the sweep's metric columns (docs/sweeps.md)
+// under the names this experiment's files have always used.
+const std::vector<std::pair<std::string, std::string>> kTrialColumns = {
+    {"finished", "finished"},
+    {"steps", "steps"},
+    {"end_time", "end_time"},
+    {"mean_overlap", "mean_overlap"},
+    {"max_overlap", "max_overlap"},
+    {"mean_sm_traps", "mean_sm_traps"},
+    {"max_sm_traps", "max_sm_traps"},
+    {"steps_with_sm_traps", "sm_trap_steps"},
+    {"mean_contacts", "mean_contacts"},
+    {"mean_problem_size", "mean_problem_size"},
+    {"mean_solve_ms", "solve_ms"},
+    {"max_solve_ms", "max_solve_ms"},
+    {"steps_without_x", "dropped_cross_steps"},
+    {"steps_x_energy", "cross_energy_steps"},
+    {"x_energy_ratio_kept", "cross_energy_ratio_kept"},
+    {"x_energy_ratio_refused", "cross_energy_ratio_refused"},
+    {"max_speed", "max_speed"},
+    {"steps_primaries_moved", "primaries_moved_steps"},
+    {"steps_primaries_unresolved", "primaries_unresolved_steps"}};
+
+// The plan's grid as a sweep: the generator of the plan's scenes, the thesis' stop rules (a
+// body faster than kExplodedSpeed, or below the box), models x step sizes x seeds.
+json pour_sweep(const PourPlan& plan, const ExperimentOptions& options,
+                const std::vector<std::string>& models) {
+  json generator = {{"name", plan.name}};
+  if (plan.bodies > 0) generator["bodies"] = plan.bodies;
+  if (plan.duration > 0) generator["duration"] = plan.duration;
+  json metrics = json::array();
+  for (const auto& [column, figure] : kTrialColumns)
+    if (figure != "finished" && figure != "steps" && figure != "end_time")
+      metrics.push_back(figure);
+  return {{"name", plan.name},
+          {"generator", generator},
+          {"stop", {{"speed_above", kExplodedSpeed}, {"below_static", true}}},
+          {"parameters",
+           {{{"name", "model"}, {"set", "settings.contact_model"}, {"values", models}},
+            {{"name", "h"}, {"set", "settings.h"}, {"values", plan.step_sizes}},
+            {{"name", "seed"}, {"set", "seed"}, {"values", plan.seeds}},
+            {{"name", "primaries"},
+             {"set", "settings.primaries"},
+             {"values", {to_string(options.primaries)}}}}},
+          {"metrics", metrics},
+          {"plots", json::array()}};
+}
+
+// Runs the plan's trials as a sweep in <out>/<name>_points (resumed when an earlier run was
+// interrupted; started anew under --force) and returns every point's result in index order.
+std::vector<PointResult> run_trials(const PourPlan& plan, const ExperimentOptions& options,
+                                    const std::vector<std::string>& models,
+                                    std::vector<std::string>& columns) {
+  const Sweep sweep = parse_sweep(pour_sweep(plan, options, models).dump(), "");
+  const std::filesystem::path folder = options.out_dir / (plan.name + "_points");
+  if (options.force) std::filesystem::remove_all(folder);
+  SweepRunOptions o;
+  o.out = folder;
+  o.jobs = options.jobs;
+  run_sweep(sweep, o);
+  const SweepManifest manifest = read_manifest(folder);
+  columns = manifest.columns;
+  std::vector<PointResult> results;
+  for (auto& [index, r] : read_points(folder, columns.size())) results.push_back(std::move(r));
+  if (static_cast<long long>(results.size()) != sweep.point_count())
+    throw ExperimentError(plan.name + ": " + folder.string() + " holds " +
+                          std::to_string(results.size()) + " of " +
+                          std::to_string(sweep.point_count()) + " trials");
+  return results;
+}
+
 json run_pour(const PourPlan& plan, const ExperimentOptions& options, const json& thesis) {
   const bool planar = plan.dimension == 2;
   const char* unit = planar ? "m^2" : "m^3";
-  CsvTable trials({"model",
-                   "seed",
-                   "h",
-                   "finished",
-                   "steps",
-                   "end_time",
-                   "mean_overlap",
-                   "max_overlap",
-                   "mean_sm_traps",
-                   "max_sm_traps",
-                   "steps_with_sm_traps",
-                   "mean_contacts",
-                   "mean_problem_size",
-                   "mean_solve_ms",
-                   "max_solve_ms",
-                   "steps_without_x",
-                   "steps_x_energy",
-                   "x_energy_ratio_kept",
-                   "x_energy_ratio_refused",
-                   "max_speed",
-                   "steps_primaries_moved",
-                   "steps_primaries_unresolved",
-                   "failure"});
+  std::vector<std::string> header = {"model", "seed", "h"};
+  for (const auto& [column, figure] : kTrialColumns) header.push_back(column);
+  header.push_back("failure");
+  CsvTable trials(header);
   CsvTable steps(
       {"model", "step", "time", "contacts", "sm_traps", "problem_size", "overlap", "solve_ms"});
   Chart overlap_chart, traps_chart, solve_chart;
@@ -78,7 +135,15 @@ json run_pour(const PourPlan& plan, const ExperimentOptions& options, const json
                       "their last step)";
   summary["seeds"] = plan.seeds;
   summary["step_sizes"] = plan.step_sizes;
-  for (const std::string& model : chosen_models(options.models)) {
+  const std::vector<std::string> models = chosen_models(options.models);
+  std::vector<std::string> columns;
+  const std::vector<PointResult> results = run_trials(plan, options, models, columns);
+  auto at = [&](const PointResult& r, const std::string& figure) {
+    return r
+        .values[std::size_t(std::find(columns.begin(), columns.end(), figure) - columns.begin())];
+  };
+  std::size_t next = 0;  // the sweep's points run model by model, h by h, seed by seed
+  for (const std::string& model : models) {
     ChartSeries overlap_series, solve_series, contacts, traps;
     overlap_series.label = solve_series.label = model;
     overlap_series.markers = solve_series.markers = true;
@@ -91,56 +156,28 @@ json run_pour(const PourPlan& plan, const ExperimentOptions& options, const json
       std::vector<double> overlap, solve_ms, trap_rate;
       int finished = 0, without_x = 0, x_energy = 0, moved = 0;
       for (std::uint64_t seed : plan.seeds) {
-        PourSetup setup = plan.setup(seed, h);
-        if (plan.bodies > 0) setup.bodies = plan.bodies;
-        if (plan.duration > 0) setup.duration = plan.duration;
-        setup.contact_model = model;
-        setup.primaries = options.primaries;
-        const bool example = seed == plan.seeds.front() && h == plan.example_h;
-        const PourTrial t = run_pour_trial(setup, example);
-        overlap.push_back(t.mean_overlap);
-        solve_ms.push_back(1e3 * t.mean_solve_seconds);
-        trap_rate.push_back(t.steps ? double(t.steps_with_sm_traps) / t.steps : 0.0);
-        finished += t.finished;
-        without_x += t.steps_without_x > 0;
-        x_energy += t.steps_x_energy > 0;
-        moved += t.steps_primaries_moved > 0;
-        if (!t.finished)
-          failures.push_back({{"seed", seed}, {"h", h}, {"time", t.end_time}, {"why", t.failure}});
-        trials.add({model,
-                    std::to_string(seed),
-                    CsvTable::number(h),
-                    t.finished ? "1" : "0",
-                    std::to_string(t.steps),
-                    CsvTable::number(t.end_time),
-                    CsvTable::number(t.mean_overlap),
-                    CsvTable::number(t.max_overlap),
-                    CsvTable::number(t.mean_sm_traps),
-                    std::to_string(t.max_sm_traps),
-                    std::to_string(t.steps_with_sm_traps),
-                    CsvTable::number(t.mean_contacts),
-                    CsvTable::number(t.mean_problem_size),
-                    CsvTable::number(1e3 * t.mean_solve_seconds),
-                    CsvTable::number(1e3 * t.max_solve_seconds),
-                    std::to_string(t.steps_without_x),
-                    std::to_string(t.steps_x_energy),
-                    CsvTable::number(t.x_energy_ratio_kept),
-                    CsvTable::number(t.x_energy_ratio_refused),
-                    CsvTable::number(t.max_speed),
-                    std::to_string(t.steps_primaries_moved),
-                    std::to_string(t.steps_primaries_unresolved),
-                    "\"" + t.failure + "\""});
-        for (std::size_t k = 0; k < t.series.size(); ++k) {
-          const PourStep& s = t.series[k];
-          steps.add({model, std::to_string(k + 1), CsvTable::number(s.time),
-                     std::to_string(s.contacts), std::to_string(s.sm_traps),
-                     std::to_string(s.problem_size), CsvTable::number(s.overlap),
-                     CsvTable::number(1e3 * s.solve_seconds)});
-          contacts.x.push_back(s.time);
-          contacts.y.push_back(s.contacts);
-          traps.x.push_back(s.time);
-          traps.y.push_back(s.sm_traps);
+        const PointResult& t = results[next++];
+        const double steps_taken = at(t, "steps");
+        overlap.push_back(at(t, "mean_overlap"));
+        solve_ms.push_back(at(t, "solve_ms"));
+        trap_rate.push_back(steps_taken > 0 ? at(t, "sm_trap_steps") / steps_taken : 0.0);
+        const bool done = at(t, "finished") == 1.0;
+        finished += done;
+        without_x += at(t, "dropped_cross_steps") > 0;
+        x_energy += at(t, "cross_energy_steps") > 0;
+        moved += at(t, "primaries_moved_steps") > 0;
+        if (!done)
+          failures.push_back(
+              {{"seed", seed}, {"h", h}, {"time", at(t, "end_time")}, {"why", t.stop_reason}});
+        std::vector<std::string> row = {model, std::to_string(seed), CsvTable::number(h)};
+        for (const auto& [column, figure] : kTrialColumns) {
+          const double v = at(t, figure);
+          row.push_back(v == std::floor(v) && std::abs(v) < 1e15
+                            ? std::to_string(static_cast<long long>(v))
+                            : CsvTable::number(v));
         }
+        row.push_back("\"" + t.stop_reason + "\"");
+        trials.add(row);
       }
       const Quartiles o = quartiles(overlap), ms = quartiles(solve_ms), tr = quartiles(trap_rate);
       by_h.push_back({{"h", h},
@@ -163,6 +200,24 @@ json run_pour(const PourPlan& plan, const ExperimentOptions& options, const json
       solve_series.x.push_back(h);
       solve_series.y.push_back(ms.median);
     }
+    // The per-step figure (Fig. 5.13, 5.15): the first seed at the example step size, run
+    // again keeping its steps (the same trial: the engine is deterministic).
+    PourSetup setup = plan.setup(plan.seeds.front(), plan.example_h);
+    if (plan.bodies > 0) setup.bodies = plan.bodies;
+    if (plan.duration > 0) setup.duration = plan.duration;
+    setup.contact_model = model;
+    setup.primaries = options.primaries;
+    const PourTrial example = run_pour_trial(setup, true);
+    for (std::size_t k = 0; k < example.series.size(); ++k) {
+      const PourStep& s = example.series[k];
+      steps.add({model, std::to_string(k + 1), CsvTable::number(s.time), std::to_string(s.contacts),
+                 std::to_string(s.sm_traps), std::to_string(s.problem_size),
+                 CsvTable::number(s.overlap), CsvTable::number(1e3 * s.solve_seconds)});
+      contacts.x.push_back(s.time);
+      contacts.y.push_back(s.contacts);
+      traps.x.push_back(s.time);
+      traps.y.push_back(s.sm_traps);
+    }
     summary["models"][model] = {{"by_h", by_h},
                                 {"finished", finished_total},
                                 {"trials", trial_total},
@@ -181,6 +236,7 @@ json run_pour(const PourPlan& plan, const ExperimentOptions& options, const json
       write_experiment_file(options, n + ".svg", chart_svg(overlap_chart)).string(),
       write_experiment_file(options, n + "_traps.svg", chart_svg(traps_chart)).string(),
       write_experiment_file(options, n + "_solve.svg", chart_svg(solve_chart)).string()};
+  summary["trials_folder"] = (options.out_dir / (n + "_points")).string();
   return summary;
 }
 

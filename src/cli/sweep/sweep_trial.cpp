@@ -25,30 +25,37 @@ bool holds(const SweepMetric& m, const State& state, int body) {
 
 double figure(const std::string& name, const RunSummary& s, double max_speed, double wall) {
   const double steps = double(s.steps);
-  const double mean = steps > 0 ? 1.0 / steps : NAN;
+  auto mean = [&](double sum) { return steps > 0 ? sum / steps : NAN; };
   if (name == "failed_steps") return double(s.failures);
   if (name == "fallback_steps") return double(s.fallbacks);
   if (name == "unsolved_steps") return double(s.unsolved);
   if (name == "approximate_steps") return double(s.iteration_budget);
   if (name == "max_residual") return s.max_residual;
   if (name == "iterations") return double(s.iterations);
-  if (name == "mean_contacts") return double(s.contacts) * mean;
+  if (name == "mean_contacts") return mean(double(s.contacts));
   if (name == "max_contacts") return s.max_contacts;
   if (name == "max_problem_size") return s.max_problem_size;
   if (name == "max_penetration") return s.max_penetration;
-  if (name == "mean_overlap") return s.overlap.total_sum * mean;
+  if (name == "mean_overlap") return mean(s.overlap.total_sum);
   if (name == "max_overlap") return s.overlap.max_total;
   if (name == "max_pair_overlap") return s.overlap.max_pair;
   if (name == "sm_traps") return double(s.sm_traps);
   if (name == "sm_trap_steps") return double(s.sm_trap_steps);
   if (name == "max_sm_traps") return double(s.sm_traps_max);
+  if (name == "mean_problem_size") return mean(double(s.problem_size_sum));
+  if (name == "mean_sm_traps") return mean(double(s.sm_traps));
   if (name == "dropped_cross_steps") return double(s.dropped_cross);
+  if (name == "cross_energy_steps") return double(s.cross_energy);
+  if (name == "cross_energy_ratio_kept") return s.cross_energy_ratio_kept;
+  if (name == "cross_energy_ratio_refused") return s.cross_energy_ratio_refused;
   if (name == "primaries_moved_steps") return double(s.primaries_moved);
+  if (name == "primaries_unresolved_steps") return double(s.primary_unresolved);
   if (name == "energy_start") return s.energy_start;
   if (name == "energy_end") return s.energy_end;
   if (name == "energy_max") return s.energy_max;
   if (name == "max_speed") return max_speed;
-  if (name == "solve_ms") return 1e3 * s.solve_seconds * mean;
+  if (name == "solve_ms") return 1e3 * mean(s.solve_seconds);
+  if (name == "max_solve_ms") return 1e3 * s.max_solve_seconds;
   if (name == "wall_ms") return 1e3 * wall;
   return NAN;
 }
@@ -63,6 +70,7 @@ double fastest(const Model& model, const State& state, int& body) {
     if (body < 0 || !(v <= speed)) {
       speed = v;
       body = int(i);
+      if (std::isnan(v)) break;  // not finite: exploded
     }
   }
   return speed;
