@@ -166,6 +166,31 @@ TEST(SweepPoints, TheAxesCountInMixedRadixAndRandomDrawsDependOnThePointAlone) {
   EXPECT_NEAR(sum / 10000, 0.3, 3 * 0.2 / std::sqrt(12.0 * 10000));
 }
 
+TEST(SweepPoints, TargetsSetOffsetAndTurnTheScenesFields) {
+  const fs::path dir = temp_dir("targets");
+  const Sweep s = write_sweep(
+      dir,
+      {{"scene", scene("sliding_block")},
+       {"parameters",
+        {{{"name", "dx"}, {"set", "body.block.position.0"}, {"offset", true}, {"values", {0.25}}},
+         {{"name", "vz"}, {"set", "body.block.velocity.2"}, {"offset", true}, {"values", {-1.5}}},
+         {{"name", "yaw"}, {"set", "body.block.turn.z"}, {"scale", M_PI / 180}, {"values", {90}}},
+         {{"name", "h"}, {"set", "settings.h"}, {"values", {0.004}}}}}});
+  const SweepBase base = load_sweep_base(s);
+  const json scene_json = point_scene_json(s, base, sweep_point(s, 0));
+  const json& block = scene_json["bodies"][1];
+  EXPECT_DOUBLE_EQ(block["position"][0].get<double>(), -0.0625 + 0.25);
+  EXPECT_EQ(block["velocity"], json({0.0, 0.0, -1.5}));  // none in the scene: zeros, then -1.5
+  EXPECT_EQ(scene_json["settings"]["h"], 0.004);
+  // The scene's orientation (30 degrees about -y) turned by 90 degrees about world z.
+  const Quat q(block["orientation"][0].get<double>(), block["orientation"][1].get<double>(),
+               block["orientation"][2].get<double>(), block["orientation"][3].get<double>());
+  const Quat expected = Quat(Eigen::AngleAxisd(M_PI / 2, Vec3::UnitZ())) *
+                        Quat(Eigen::AngleAxisd(M_PI / 6, -Vec3::UnitY()));
+  EXPECT_NEAR(q.angularDistance(expected), 0.0, 1e-12);
+  fs::remove_all(dir);
+}
+
 TEST(SweepPhysics, ABlockOnAnInclineSlidesAsCoulombSaysAtEveryMu) {
   const fs::path dir = temp_dir("incline");
   const Sweep s = write_sweep(dir, incline_sweep());

@@ -91,15 +91,12 @@ int merge(const std::vector<std::string>& argv, std::ostream& out) {
   const fs::path target = out_folder(a, "sweep merge");
   const SweepManifest manifest = read_manifest(a.positional()[0]);
   std::map<long long, PointResult> points;
-  bool target_is_input = false;
   for (const std::string& dir : a.positional()) {
     const SweepManifest m = read_manifest(dir);
     if (m.fingerprint != manifest.fingerprint)
       throw SweepError(dir + ": holds another sweep than " + a.positional()[0] + " (fingerprints " +
                        m.fingerprint + " and " + manifest.fingerprint + ")");
     for (auto& [k, r] : read_points(dir, manifest.columns.size())) points.emplace(k, r);
-    std::error_code ec;
-    target_is_input = target_is_input || fs::equivalent(dir, target, ec);
   }
   const Sweep sweep = manifest_sweep(manifest);
   if (static_cast<long long>(points.size()) != manifest.points) {
@@ -115,10 +112,11 @@ int merge(const std::vector<std::string>& argv, std::ostream& out) {
         (manifest.points - static_cast<long long>(points.size()) > listed ? ", ..." : "") +
         "): run the missing shards first (they resume)");
   }
-  // The merged folder is a sweep folder like the others: its points, then its results.
+  // The merged folder is a sweep folder like the others: every point in its logs (those it
+  // lacks appended to points/merged.jsonl), then its results.
   open_sweep_dir(target, manifest);
-  if (!target_is_input) {
-    const std::map<long long, PointResult> there = read_points(target, manifest.columns.size());
+  const std::map<long long, PointResult> there = read_points(target, manifest.columns.size());
+  if (there.size() != points.size()) {
     PointLog log(target, "merged");
     for (const auto& [k, r] : points)
       if (!there.count(k)) log.append(r);
@@ -152,11 +150,11 @@ int slurm(const std::vector<std::string>& argv, std::ostream& out) {
   // The sweep is checked, and its folder made, before anything is submitted.
   const Sweep sweep = load_sweep(o.sweep_file);
   const SweepBase base = load_sweep_base(sweep);
-  const int dimension = check_sweep_points(sweep, base);
-  open_sweep_dir(o.out, make_manifest(sweep, base, dimension));
   if (o.tasks > sweep.point_count())
     throw UsageError("sweep slurm: --array " + std::to_string(o.tasks) +
                      " is more shards than the " + std::to_string(sweep.point_count()) + " points");
+  const int dimension = check_sweep_points(sweep, base);
+  open_sweep_dir(o.out, make_manifest(sweep, base, dimension));
   const std::vector<fs::path> files = write_slurm_scripts(o);
   out << "sweep " << sweep.name << ": " << sweep.point_count() << " points in " << o.tasks
       << " shards\nwrote " << file_list(files) << "\nsubmit with: bash "

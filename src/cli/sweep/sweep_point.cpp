@@ -148,6 +148,48 @@ json& target_slot(json& scene, const std::string& target, bool offset, std::stri
   return *node;
 }
 
+// body.NAME.turn.AXIS: the body's initial orientation turned by `angle` (rad) about the world
+// axis AXIS (x, y or z; a 2D body's angle about z).
+void turn_body(json& scene, const std::string& target, double angle) {
+  const std::size_t dot = target.find('.', 5);
+  const std::string name = target.substr(5, dot - 5);
+  const int axis = target.back() - 'x';
+  json* body = nullptr;
+  if (scene.contains("bodies") && scene["bodies"].is_array())
+    for (json& b : scene["bodies"])
+      if (b.is_object() && b.value("name", std::string()) == name) body = &b;
+  if (!body) throw SweepError("the scene has no body named '" + name + "'");
+  if (scene.value("dimension", 3) == 2) {
+    if (axis != 2) throw SweepError("a 2D body turns about z only");
+    const json o = body->value("orientation", json(0.0));
+    if (!o.is_number()) throw SweepError("expected the 2D body's orientation to be an angle");
+    (*body)["orientation"] = o.get<double>() + angle;
+    return;
+  }
+  Quat q = Quat::Identity();
+  if (body->contains("orientation")) {
+    const json& o = (*body)["orientation"];
+    if (o.is_array() && o.size() == 4 && o[0].is_number())
+      q = Quat(o[0].get<double>(), o[1].get<double>(), o[2].get<double>(), o[3].get<double>())
+              .normalized();
+    else if (o.is_object() && o.contains("axis") && o.contains("angle"))
+      q = Quat(Eigen::AngleAxisd(
+          o["angle"].get<double>(),
+          Vec3(o["axis"][0].get<double>(), o["axis"][1].get<double>(), o["axis"][2].get<double>())
+              .normalized()));
+    else
+      throw SweepError("expected the body's orientation as [w, x, y, z] or {axis, angle}");
+  }
+  const Quat turned = Quat(Eigen::AngleAxisd(angle, Vec3::Unit(axis))) * q;
+  (*body)["orientation"] = {turned.w(), turned.x(), turned.y(), turned.z()};
+}
+
+bool is_turn(const std::string& target) {
+  const std::size_t n = target.size();
+  return target.rfind("body.", 0) == 0 && n > 7 && target.compare(n - 7, 6, ".turn.") == 0 &&
+         (target[n - 1] == 'x' || target[n - 1] == 'y' || target[n - 1] == 'z');
+}
+
 }  // namespace
 
 double random_draw(std::uint64_t seed, long long point, std::size_t parameter, double low,
@@ -209,6 +251,11 @@ json point_scene_json(const Sweep& sweep, const SweepBase& base, const SweepPoin
       if (target == "seed") continue;  // the generator's
       std::string where;
       try {
+        if (is_turn(target)) {
+          if (!q.numeric()) throw SweepError("a turn takes numbers (rad)");
+          turn_body(scene, target, q.scale * p.values[i].get<double>());
+          continue;
+        }
         json& slot =
             target == "duration" ? scene["duration"] : target_slot(scene, target, q.offset, where);
         if (q.offset && !slot.is_number())
