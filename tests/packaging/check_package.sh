@@ -25,12 +25,14 @@ for f in bin/pegsim-cli bin/pegsim share/applications/pegsim.desktop \
   share/pegsim/scenes/hello_world.json share/pegsim/scenes/meshes/bracket.obj \
   share/pegsim/scenes/robots/panda_description/urdf/panda.urdf \
   share/pegsim/scenes/robots/panda_description/LICENSE share/pegsim/scenes/robots/NOTICE.md \
-  share/doc/pegsim/README.md; do
+  share/pegsim/sweeps/gear_grasp.json share/doc/pegsim/README.md; do
   [ -e "$usr/$f" ] || { echo "the package lacks /usr/$f"; status=1; }
 done
 [ $status -eq 0 ] || exit 1
 "$usr/bin/pegsim-cli" --version
 "$usr/bin/pegsim-cli" run "$usr/share/pegsim/scenes/mesh_tumble.json" --steps 20 --quiet >"$tmp/run.txt"
+# An installed sweep file finds its scene beside it (../scenes): every value's scene is checked.
+"$usr/bin/pegsim-cli" sweep slurm "$usr/share/pegsim/sweeps/gear_grasp.json" --array 2 --out "$tmp/sweep" >/dev/null
 grep -q "steps            20 of 20" "$tmp/run.txt" || { cat "$tmp/run.txt"; exit 1; }
 "$source/tests/gui/with_xvfb.sh" "$usr/bin/pegsim" "$usr/share/pegsim/scenes/panda_push.json" \
   --steps 5 --screenshot "$tmp/shot.png" --quit >"$tmp/gui.txt" 2>&1 || { cat "$tmp/gui.txt"; exit 1; }
