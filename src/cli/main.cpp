@@ -18,6 +18,7 @@
 #include "cli/args.hpp"
 #include "cli/compare_solvers.hpp"
 #include "cli/experiments/experiment.hpp"
+#include "cli/progress_bar.hpp"
 #include "cli/run_export.hpp"
 #include "cli/run_info.hpp"
 #include "cli/run_overlap.hpp"
@@ -322,12 +323,7 @@ void apply_overrides(const Args& a, Settings& s, int dimension) {
 }
 
 void draw_progress(long long done, long long total, double wall) {
-  const int width = 40;
-  const int filled = total ? int(width * done / total) : width;
-  std::fprintf(stderr, "\r[%.*s%*s] %3d%%  step %lld/%lld  %.1f s", filled,
-               "########################################", width - filled, "",
-               total ? int(100 * done / total) : 100, done, total, wall);
-  std::fflush(stderr);
+  draw_progress_bar("step", done, total, wall);
 }
 
 int run(const std::vector<std::string>& argv) {

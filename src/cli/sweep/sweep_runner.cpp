@@ -9,6 +9,7 @@
 #include <mutex>
 #include <thread>
 
+#include "cli/progress_bar.hpp"
 #include "cli/sweep/sweep_results.hpp"
 #include "cli/sweep/sweep_store.hpp"
 
@@ -32,12 +33,7 @@ std::string run_file_name(long long point) {
 
 void draw(const SweepRunOptions& o, long long done, long long total, double wall, int& last_tenth) {
   if (o.progress_bar) {
-    const int width = 40;
-    const int filled = total ? int(width * done / total) : width;
-    std::fprintf(stderr, "\r[%.*s%*s] %3d%%  point %lld/%lld  %.1f s", filled,
-                 "########################################", width - filled, "",
-                 total ? int(100 * done / total) : 100, done, total, wall);
-    std::fflush(stderr);
+    draw_progress_bar("point", done, total, wall);
     return;
   }
   const int tenth = total ? int(10 * done / total) : 10;
