@@ -63,7 +63,16 @@ std::string heat_map_svg(const HeatMap& map) {
   }
   const bool fraction = lo == 0.0 && hi == 1.0;
   auto level = [&](double v) { return (v - lo) / (hi - lo); };
-  const double width = kLeft + kCell * double(nx) + kRight;
+  // Cells as wide as their widest text (an axis value or a cell's value), at least square; the
+  // picture as wide as its title.
+  std::size_t chars = 0;
+  for (double x : map.x) chars = std::max(chars, label(x).size());
+  for (const auto& row : map.value)
+    for (double v : row)
+      if (std::isfinite(v)) chars = std::max(chars, cell_label(v, fraction).size());
+  const double cw = std::max(kCell, 6.5 * double(chars) + 8.0);
+  const double width =
+      std::max(kLeft + cw * double(nx) + kRight, 7.5 * double(map.title.size()) + 40.0);
   const double height = kTop + kCell * double(ny) + kBottom;
   std::ostringstream s;
   s << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << num(width) << "\" height=\""
@@ -74,13 +83,13 @@ std::string heat_map_svg(const HeatMap& map) {
   for (std::size_t j = 0; j < ny; ++j) {
     const double top = kTop + kCell * double(ny - 1 - j);  // y increases upwards
     for (std::size_t i = 0; i < nx; ++i) {
-      const double left = kLeft + kCell * double(i);
+      const double left = kLeft + cw * double(i);
       const double v = j < map.value.size() && i < map.value[j].size() ? map.value[j][i] : NAN;
-      s << "<rect x=\"" << num(left) << "\" y=\"" << num(top) << "\" width=\"" << num(kCell)
+      s << "<rect x=\"" << num(left) << "\" y=\"" << num(top) << "\" width=\"" << num(cw)
         << "\" height=\"" << num(kCell) << "\" fill=\"" << colour(level(v))
         << "\" stroke=\"#e0e0e0\"/>\n";
       if (std::isfinite(v))
-        s << "<text x=\"" << num(left + kCell / 2) << "\" y=\"" << num(top + kCell / 2 + 4)
+        s << "<text x=\"" << num(left + cw / 2) << "\" y=\"" << num(top + kCell / 2 + 4)
           << "\" text-anchor=\"middle\" font-size=\"9\" fill=\""
           << (level(v) > 0.5 ? "white" : "#424242") << "\">" << cell_label(v, fraction)
           << "</text>\n";
@@ -90,14 +99,14 @@ std::string heat_map_svg(const HeatMap& map) {
   }
   const double bottom = kTop + kCell * double(ny);
   for (std::size_t i = 0; i < nx; ++i)
-    s << "<text x=\"" << num(kLeft + kCell * (double(i) + 0.5)) << "\" y=\"" << num(bottom + 16)
+    s << "<text x=\"" << num(kLeft + cw * (double(i) + 0.5)) << "\" y=\"" << num(bottom + 16)
       << "\" text-anchor=\"middle\">" << label(map.x[i]) << "</text>\n";
-  s << "<text x=\"" << num(kLeft + kCell * double(nx) / 2) << "\" y=\"" << num(bottom + 40)
+  s << "<text x=\"" << num(kLeft + cw * double(nx) / 2) << "\" y=\"" << num(bottom + 40)
     << "\" text-anchor=\"middle\">" << map.x_label << "</text>\n";
   s << "<text transform=\"translate(18," << num(kTop + kCell * double(ny) / 2)
     << ") rotate(-90)\" text-anchor=\"middle\">" << map.y_label << "</text>\n";
   // The colour scale: lo at the bottom, hi at the top.
-  const double bar = kLeft + kCell * double(nx) + 30;
+  const double bar = kLeft + cw * double(nx) + 30;
   for (int k = 0; k < 10; ++k)
     s << "<rect x=\"" << num(bar) << "\" y=\"" << num(kTop + kCell * double(ny) * (9 - k) / 10.0)
       << "\" width=\"14\" height=\"" << num(kCell * double(ny) / 10.0) << "\" fill=\""

@@ -68,6 +68,14 @@ std::vector<json> levels(const Sweep& s, std::size_t p) {
   return s.parameters[p].values;
 }
 
+// Whether a metric column takes only 0 and 1.
+bool zero_one(const Sweep& s, const std::string& column) {
+  if (column == "finished") return true;
+  for (const SweepMetric& m : s.metrics)
+    if (m.name == column) return m.kind == MetricKind::Predicate || m.kind == MetricKind::Held;
+  return false;
+}
+
 std::string plot_svg(const Sweep& s, const SweepManifest& m, const SweepPlot& plot,
                      const Rows& rows) {
   std::vector<std::string> params;
@@ -97,13 +105,12 @@ std::string plot_svg(const Sweep& s, const SweepManifest& m, const SweepPlot& pl
       ++count[j][i];
     }
     map.value = sum;
-    bool fractions = true;  // a success map: the scale 0 to 1; else fitted to the values
     for (std::size_t j = 0; j < map.y.size(); ++j)
-      for (std::size_t i = 0; i < map.x.size(); ++i) {
+      for (std::size_t i = 0; i < map.x.size(); ++i)
         map.value[j][i] = count[j][i] ? sum[j][i] / count[j][i] : NAN;
-        if (count[j][i]) fractions = fractions && map.value[j][i] >= 0 && map.value[j][i] <= 1;
-      }
-    if (!fractions) map.lo = map.hi = 0.0;
+    // A success map (of 0/1 columns: finished, predicates, grasps) on the scale 0 to 1; any
+    // other metric's over its values.
+    if (!zero_one(s, plot.metric)) map.lo = map.hi = 0.0;
     return heat_map_svg(map);
   }
   Chart chart;
