@@ -7,7 +7,8 @@
 #
 #   scripts/fuzz.sh            30 s per target (what CI runs)
 #   scripts/fuzz.sh 600        10 minutes per target
-#   scripts/fuzz.sh 60 scene   one target (scene, poly, run_file, siconos_lcp, siconos_mlcp, fclib)
+#   scripts/fuzz.sh 60 scene   one target (scene, poly, run_file, sweep, siconos_lcp, siconos_mlcp,
+#                              fclib)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-30}
@@ -37,6 +38,7 @@ seed() {  # seed TARGET FILES...
 }
 seed scene scenes/*.json tests/data/*.json
 seed poly resources/meshes/*.poly tests/io/data/*.poly
+seed sweep sweeps/*.json
 seed siconos_lcp tests/data/siconos-lcp/*.dat
 seed siconos_mlcp tests/data/siconos-mlcp/*.dat
 rm -rf "$work/seeds/fclib" "$work/seeds/run_file"
@@ -55,16 +57,18 @@ cli=$build/src/cli/pegsim-cli
 
 # Scene keys and values as a dictionary: mutations then speak the schema.
 grep -oh '"[A-Za-z_0-9.-]*"' scenes/*.json | sort -u | sed 's/"/\\"/g; s/.*/"&"/' >"$work/scene.dict"
+grep -oh '"[A-Za-z_0-9.-]*"' sweeps/*.json | sort -u | sed 's/"/\\"/g; s/.*/"&"/' >"$work/sweep.dict"
 
 found=0
 printf '%-14s %8s %12s %8s  %s\n' target seconds inputs corpus result
-for target in scene poly run_file siconos_lcp siconos_mlcp fclib; do
+for target in scene poly run_file sweep siconos_lcp siconos_mlcp fclib; do
   [ -n "$only" ] && [ "$only" != "$target" ] && continue
   corpus=$work/corpus/$target
   artifacts=$work/artifacts/$target
   mkdir -p "$corpus" "$artifacts"
   dict=()
   [ "$target" = scene ] && dict=(-dict="$work/scene.dict")
+  [ "$target" = sweep ] && dict=(-dict="$work/sweep.dict")
   # Memory is bounded by what is resident (2.5 GB); one allocation may reserve up to 64 GB,
   # as libhdf5 does untouched for the size a damaged header claims (a 4 GB realloc in
   # H5C_protect, refused later by its checksum).

@@ -123,6 +123,21 @@ TEST(SweepFile, ErrorsNameTheFileThePointerAndWhatWasExpected) {
             std::string::npos);
 }
 
+TEST(SweepFile, TheInputsTheFuzzerFoundDefectsWithAreRefusedWithASweepError) {
+  // tests/io/data/fuzz/sweep (docs/robustness.md): each refused naming its file.
+  const fs::path dir = fs::path(PEGSIM_SOURCE_DIR) / "tests/io/data/fuzz/sweep";
+  int files = 0;
+  for (const fs::directory_entry& e : fs::directory_iterator(dir)) {
+    ++files;
+    try {
+      load_sweep(e.path());
+    } catch (const SweepError& error) {
+      EXPECT_EQ(std::string(error.what()).rfind(e.path().string(), 0), 0u) << error.what();
+    }
+  }
+  EXPECT_GT(files, 0);
+}
+
 TEST(SweepFile, AValueTheSceneRefusesIsReportedBeforeAnythingRuns) {
   const fs::path dir = temp_dir("refused");
   json s = incline_sweep();
@@ -189,6 +204,35 @@ TEST(SweepPoints, TargetsSetOffsetAndTurnTheScenesFields) {
                         Quat(Eigen::AngleAxisd(M_PI / 6, -Vec3::UnitY()));
   EXPECT_NEAR(q.angularDistance(expected), 0.0, 1e-12);
   fs::remove_all(dir);
+}
+
+TEST(SweepPoints, TargetsInAMalformedSceneAreRefusedWithTheirReason) {
+  const Sweep s = parse_sweep(R"({"scene": "a.json", "parameters": [
+      {"name": "yaw", "set": "body.box.turn.z", "values": [0.5]},
+      {"name": "x", "set": "body.box.position.7", "values": [1]}]})",
+                              "s.json");
+  SweepBase base;
+  auto error = [&](const json& scene) {
+    base.scene = scene;
+    try {
+      point_scene_json(s, base, sweep_point(s, 0));
+    } catch (const SweepError& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  EXPECT_NE(error({{"bodies", {{{"name", 5}}}}}).find("the scene has no body named 'box'"),
+            std::string::npos);
+  EXPECT_NE(error({{"bodies", {{{"name", "box"}, {"orientation", {{"angle", "x"}}}}}}})
+                .find("expected the body's orientation as [w, x, y, z] or {axis, angle}"),
+            std::string::npos);
+  EXPECT_NE(error({{"bodies", {{{"name", "box"}, {"orientation", {0, 0, 0, 0}}}}}})
+                .find("expected the body's orientation to be a rotation"),
+            std::string::npos);
+  EXPECT_NE(error({{"dimension", "two"}, {"bodies", {{{"name", "box"}, {"position", {0, 0, 1}}}}}})
+                .find("s.json: parameter 'x' sets 'body.box.position.7': /bodies/0/position: has "
+                      "no component 7 (3 components)"),
+            std::string::npos);
 }
 
 TEST(SweepPhysics, ABlockOnAnInclineSlidesAsCoulombSaysAtEveryMu) {

@@ -24,6 +24,17 @@ std::string origin(const Sweep& s) {
   return s.file.empty() ? "sweep" : s.file.string();
 }
 
+// Whether a scene's body (any JSON: a user's file, not yet checked) is the one named `name`.
+bool named(const json& body, const std::string& name) {
+  return body.is_object() && body.contains("name") && body["name"].is_string() &&
+         body["name"].get<std::string>() == name;
+}
+
+bool planar(const json& scene) {
+  return scene.contains("dimension") && scene["dimension"].is_number() &&
+         scene["dimension"].get<double>() == 2.0;
+}
+
 // The value of the point's parameter that sets `target`, if any.
 const json* value_for(const Sweep& s, const SweepPoint& p, const std::string& target) {
   for (std::size_t i = 0; i < s.parameters.size(); ++i)
@@ -97,7 +108,7 @@ json generated_scene(const Sweep& s, const SweepPoint& p) {
 // The JSON a target names inside the scene, created on the way (a missing array of an
 // offset's component: zeros of the scene's dimension); `where` names it in messages.
 json& target_slot(json& scene, const std::string& target, bool offset, std::string& where) {
-  const int dimension = scene.value("dimension", 3);
+  const int dimension = planar(scene) ? 2 : 3;
   std::vector<std::string> path;
   std::stringstream parts(target);
   for (std::string part; std::getline(parts, part, '.');) path.push_back(part);
@@ -113,7 +124,7 @@ json& target_slot(json& scene, const std::string& target, bool offset, std::stri
     node = nullptr;
     if (bodies.is_array())
       for (std::size_t b = 0; b < bodies.size(); ++b)
-        if (bodies[b].is_object() && bodies[b].value("name", std::string()) == path[1]) {
+        if (named(bodies[b], path[1])) {
           node = &bodies[b];
           where = "/bodies/" + std::to_string(b);
         }
@@ -157,11 +168,11 @@ void turn_body(json& scene, const std::string& target, double angle) {
   json* body = nullptr;
   if (scene.contains("bodies") && scene["bodies"].is_array())
     for (json& b : scene["bodies"])
-      if (b.is_object() && b.value("name", std::string()) == name) body = &b;
+      if (named(b, name)) body = &b;
   if (!body) throw SweepError("the scene has no body named '" + name + "'");
-  if (scene.value("dimension", 3) == 2) {
+  if (planar(scene)) {
     if (axis != 2) throw SweepError("a 2D body turns about z only");
-    const json o = body->value("orientation", json(0.0));
+    const json o = body->contains("orientation") ? (*body)["orientation"] : json(0.0);
     if (!o.is_number()) throw SweepError("expected the 2D body's orientation to be an angle");
     (*body)["orientation"] = o.get<double>() + angle;
     return;
@@ -169,16 +180,25 @@ void turn_body(json& scene, const std::string& target, double angle) {
   Quat q = Quat::Identity();
   if (body->contains("orientation")) {
     const json& o = (*body)["orientation"];
-    if (o.is_array() && o.size() == 4 && o[0].is_number())
-      q = Quat(o[0].get<double>(), o[1].get<double>(), o[2].get<double>(), o[3].get<double>())
-              .normalized();
-    else if (o.is_object() && o.contains("axis") && o.contains("angle"))
+    auto numbers = [](const json& a, std::size_t n) {
+      if (!a.is_array() || a.size() != n) return false;
+      for (const json& v : a)
+        if (!v.is_number()) return false;
+      return true;
+    };
+    if (numbers(o, 4))
+      q = Quat(o[0].get<double>(), o[1].get<double>(), o[2].get<double>(), o[3].get<double>());
+    else if (o.is_object() && o.contains("axis") && numbers(o["axis"], 3) && o.contains("angle") &&
+             o["angle"].is_number())
       q = Quat(Eigen::AngleAxisd(
           o["angle"].get<double>(),
           Vec3(o["axis"][0].get<double>(), o["axis"][1].get<double>(), o["axis"][2].get<double>())
               .normalized()));
     else
       throw SweepError("expected the body's orientation as [w, x, y, z] or {axis, angle}");
+    if (!(q.norm() > 0) || !q.coeffs().allFinite())
+      throw SweepError("expected the body's orientation to be a rotation");
+    q.normalize();
   }
   const Quat turned = Quat(Eigen::AngleAxisd(angle, Vec3::Unit(axis))) * q;
   (*body)["orientation"] = {turned.w(), turned.x(), turned.y(), turned.z()};
@@ -234,7 +254,7 @@ SweepBase load_sweep_base(const Sweep& sweep) {
   base.scene_text = text.str();
   try {
     base.scene = json::parse(base.scene_text);
-  } catch (const json::parse_error& e) {
+  } catch (const json::exception& e) {
     throw SweepError(sweep.scene.string() + ": not JSON: " + e.what());
   }
   if (!base.scene.is_object()) throw SweepError(sweep.scene.string() + ": expected a scene object");

@@ -45,7 +45,8 @@ std::vector<json> parse_range(const JsonNode& node) {
   if (!(n < 100000)) node.fail("a range of at most 100000 values");
   // Whole numbers stay whole (seeds, counts): a range of integers gives integers.
   const bool whole = node.value()["from"].is_number_integer() &&
-                     (!node.has("step") || node.value()["step"].is_number_integer());
+                     (!node.has("step") || node.value()["step"].is_number_integer()) &&
+                     std::abs(from) <= 1e15 && std::abs(to) <= 1e15;
   for (long long k = 0; k <= static_cast<long long>(n); ++k)
     values.push_back(
         whole ? json(node.value()["from"].get<long long>() + k * static_cast<long long>(step))
@@ -361,7 +362,7 @@ Sweep parse_sweep(const std::string& text, const std::filesystem::path& file) {
   try {
     try {
       s.source = json::parse(text);
-    } catch (const json::parse_error& e) {
+    } catch (const json::exception& e) {  // a syntax error, or a number past a double's range
       throw SweepError(origin + ": not JSON: " + e.what());
     }
     const JsonNode root(s.source, origin);
