@@ -156,6 +156,18 @@ TEST(SweepFile, AValueTheSceneRefusesIsReportedBeforeAnythingRuns) {
   s = incline_sweep();
   s["parameters"][0]["set"] = "body.brick.mu";
   EXPECT_THROW(run(write_sweep(dir, s), dir / "out", 1), SweepError);
+  s = incline_sweep();
+  s["metrics"][1] = {{"final_pose", "brick"}};
+  try {
+    run(write_sweep(dir, s), dir / "out", 1);
+    FAIL() << "a metric of no body ran";
+  } catch (const SweepError& e) {
+    EXPECT_NE(std::string(e.what()).find(
+                  "/metrics/1: expected a body of the scene, it has none named 'brick'"),
+              std::string::npos)
+        << e.what();
+  }
+  EXPECT_FALSE(fs::exists(dir / "out"));
   fs::remove_all(dir);
 }
 

@@ -309,7 +309,19 @@ Scene point_scene(const Sweep& sweep, const SweepBase& base, const SweepPoint& p
 
 int check_sweep_points(const Sweep& sweep, const SweepBase& base) {
   const SweepPoint first = sweep_point(sweep, 0);
-  const int dimension = point_scene(sweep, base, first).dimension;
+  const Scene scene = point_scene(sweep, base, first);
+  const int dimension = scene.dimension;
+  // The bodies the metrics name.
+  for (std::size_t m = 0; m < sweep.metrics.size(); ++m) {
+    const SweepMetric& metric = sweep.metrics[m];
+    if (metric.kind == MetricKind::Figure) continue;
+    std::vector<std::string> names = {metric.body};
+    for (const auto& holder : metric.holders) names.push_back(holder.first);
+    for (const std::string& name : names)
+      if (scene.model.body_index(name) < 0)
+        throw SweepError(origin(sweep) + ": /metrics/" + std::to_string(m) +
+                         ": expected a body of the scene, it has none named '" + name + "'");
+  }
   for (std::size_t i = 0; i < sweep.parameters.size(); ++i) {
     const SweepParameter& q = sweep.parameters[i];
     std::vector<json> values = q.values;

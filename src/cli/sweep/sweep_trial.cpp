@@ -110,9 +110,15 @@ std::optional<PointResult> run_point(const Sweep& sweep, const SweepBase& base, 
                            ": metric '" + sweep.metrics[m].name +
                            "': the scene has no body named '" + name + "'");
     }
-  const long long steps = sweep.steps > 0
-                              ? sweep.steps
-                              : std::max(1LL, std::llround(scene.duration / scene.settings.h));
+  // At most 10^9 steps (as `pegsim-cli run`): hours of work at a microsecond a step.
+  const double count = sweep.steps > 0
+                           ? double(sweep.steps)
+                           : std::max(1.0, std::round(scene.duration / scene.settings.h));
+  if (!(count <= 1e9))
+    throw SweepError(
+        "point " + std::to_string(index) + ": a duration of " + std::to_string(scene.duration) +
+        " s at h = " + std::to_string(scene.settings.h) + " s is more than 10^9 steps");
+  const long long steps = static_cast<long long>(count);
   const Vec3 up = -scene.settings.gravity.normalized();
   const double bottom = sweep.stop_below_static ? box_bottom(sim.model(), sim.state(), up) : 0.0;
   double max_speed = 0.0;
