@@ -64,11 +64,12 @@ int run(const std::vector<std::string>& argv, const std::function<bool()>& stop,
   out << "sweep " << sweep.name << shard << ": " << r.in_shard << " of " << r.points
       << " points; ran " << r.ran << " (" << r.resumed << " done before) on " << o.jobs
       << (o.jobs == 1 ? " worker" : " workers") << " in " << r.wall << " s";
-  if (r.ran > 0)
-    out << "; the runs took " << r.busy << " s, the machinery "
-        << 1e3 * std::max(0.0, r.wall * std::min<double>(o.jobs, double(r.ran)) - r.busy) /
-               double(r.ran)
-        << " ms a point";
+  // The workers' time the runs took; the rest is the machinery (checking, ordering, logging,
+  // the results) and, with several workers, the wait for the last points.
+  const double workers_time = r.wall * std::min<double>(o.jobs, double(r.ran));
+  if (r.ran > 0 && workers_time > 0)
+    out << "; the runs took " << r.busy << " s, "
+        << std::lround(100.0 * std::min(1.0, r.busy / workers_time)) << " % of the workers' time";
   out << '\n';
   if (r.interrupted) {
     out << "interrupted: " << r.in_shard - r.resumed - r.ran
