@@ -205,6 +205,8 @@ commands:
       --shard i/N                  only the points whose index % N is i (default under a
                                    Slurm array: SLURM_ARRAY_TASK_ID of SLURM_ARRAY_TASK_COUNT)
       --quiet                      no progress
+      --list                       print the points (index and parameters, CSV) instead of
+                                   running them; no --out needed
   sweep merge DIR... --out DIR     combine shards' folders into the results of the whole
                                    sweep (the same files a single run writes)
   sweep slurm SWEEP.json --array N --out DIR

@@ -52,6 +52,22 @@ TEST(SweepCli, BadArgumentsAndFilesAreRefusedWithTheirReason) {
   fs::remove_all(dir);
 }
 
+TEST(SweepCli, ListPrintsThePointsWithoutRunningThem) {
+  const fs::path dir = process_temp_dir("sweep-cli-list");
+  const std::string sweep = write_sweep(dir).string();
+  CliResult r = cli("sweep " + sweep + " --list");
+  ASSERT_EQ(r.status, 0) << r.out;
+  EXPECT_NE(r.out.find("point,mu,h\n0,0.1,0.005\n1,0.1,0.01\n2,0.3,0.005\n"), std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("5,0.7,0.01\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("incline: 6 of 6 points"), std::string::npos) << r.out;
+  r = cli("sweep " + sweep + " --list --shard 1/2");
+  EXPECT_NE(r.out.find("point,mu,h\n1,0.1,0.01\n3,0.3,0.01\n5,0.7,0.01\n"), std::string::npos)
+      << r.out;
+  EXPECT_EQ(std::distance(fs::directory_iterator(dir), fs::directory_iterator()), 1);  // the file
+  fs::remove_all(dir);
+}
+
 TEST(SweepCli, ShardsMergedOnTheCommandLineGiveTheSingleRunsFiles) {
   const fs::path dir = process_temp_dir("sweep-cli-merge");
   const std::string sweep = write_sweep(dir).string();

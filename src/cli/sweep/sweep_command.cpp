@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <cstdlib>
+#include <iostream>
 #include <thread>
 
 #include "cli/args.hpp"
@@ -42,11 +43,38 @@ fs::path out_folder(const Args& a, const char* command) {
   return *out;
 }
 
+// `sweep SWEEP.json --list [--shard I/N]`: the points (index and parameter values, as CSV) after
+// checking every value's scene, without running them.
+int list(const Sweep& sweep, int shard, int shards, std::ostream& out) {
+  check_sweep_points(sweep, load_sweep_base(sweep));
+  out << "point";
+  for (const SweepParameter& p : sweep.parameters) out << ',' << p.name;
+  out << '\n';
+  long long listed = 0;
+  for (long long k = shard; k < sweep.point_count(); k += shards, ++listed) {
+    out << k;
+    for (const nlohmann::json& v : sweep_point(sweep, k).values)
+      out << ',' << (v.is_string() ? v.get<std::string>() : v.dump());
+    out << '\n';
+  }
+  std::cerr << sweep.name << ": " << listed << " of " << sweep.point_count() << " points\n";
+  return 0;
+}
+
 int run(const std::vector<std::string>& argv, const std::function<bool()>& stop,
         std::ostream& out) {
-  Args a(argv, {"quiet"}, {"out", "jobs", "shard"});
+  Args a(argv, {"quiet", "list"}, {"out", "jobs", "shard"});
   if (a.positional().size() != 1) throw UsageError("sweep: expected one sweep file");
   const Sweep sweep = load_sweep(a.positional()[0]);
+  if (a.flag("list")) {
+    int shard = 0, shards = 1;
+    try {
+      shard_from(a.value("shard").value_or(""), shard, shards);
+    } catch (const SweepError& e) {
+      throw UsageError(e.what());
+    }
+    return list(sweep, shard, shards, out);
+  }
   SweepRunOptions o;
   o.out = out_folder(a, "sweep");
   o.jobs = jobs_from(a);
