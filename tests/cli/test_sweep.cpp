@@ -275,6 +275,34 @@ TEST(SweepPhysics, ABlockOnAnInclineSlidesAsCoulombSaysAtEveryMu) {
   fs::remove_all(dir);
 }
 
+TEST(SweepPhysics, TheStopRulesStopAFallingBallWhenItIsFastAndNeverForWantOfStaticBodies) {
+  // A ball falling from rest with no static body: after step k (semi-implicit Euler) it moves
+  // at g h k, past 5 m/s first at k = ceil(5 / (g h)) = 51; `below_static` never stops it.
+  const fs::path dir = temp_dir("stops");
+  std::ofstream(dir / "ball.json") << R"({"name": "ball", "duration": 1, "settings": {"h": 0.01},
+      "bodies": [{"name": "ball", "shape": {"type": "sphere", "radius": 0.1}}]})";
+  json j = {{"scene", (dir / "ball.json").string()},
+            {"stop", {{"speed_above", 5.0}, {"below_static", true}}},
+            {"parameters", {{{"name", "h"}, {"set", "settings.h"}, {"values", {0.01}}}}},
+            {"metrics", {"max_speed", {{"final_pose", "ball"}}}}};
+  ASSERT_TRUE(run(write_sweep(dir, j), dir / "fast", 1).complete);
+  SweepManifest m = read_manifest(dir / "fast");
+  PointResult r = read_points(dir / "fast", m.columns.size()).at(0);
+  EXPECT_EQ(r.values[0], 0.0);  // finished
+  EXPECT_EQ(r.values[1], 51.0);
+  EXPECT_EQ(r.stop_reason.rfind("exploded at step 51: ball moves at 5.00", 0), 0u) << r.stop_reason;
+  EXPECT_NEAR(r.values[3], 9.81 * 0.01 * 51, 1e-12);
+  // Slower than any limit: the whole second, and the fall g h^2 k (k + 1) / 2.
+  j["stop"]["speed_above"] = 100.0;
+  ASSERT_TRUE(run(write_sweep(dir, j), dir / "slow", 1).complete);
+  m = read_manifest(dir / "slow");
+  r = read_points(dir / "slow", m.columns.size()).at(0);
+  EXPECT_EQ(r.values[0], 1.0);
+  EXPECT_EQ(r.values[1], 100.0);
+  EXPECT_NEAR(r.values[6], -9.81 * 0.01 * 0.01 * 100 * 101 / 2, 1e-12);  // ball.z
+  fs::remove_all(dir);
+}
+
 TEST(SweepPhysics, APourPointIsTheExperimentsTrialBitForBit) {
   const fs::path dir = temp_dir("pour-trial");
   const Sweep s = write_sweep(dir, pour_sweep());

@@ -120,7 +120,9 @@ std::optional<PointResult> run_point(const Sweep& sweep, const SweepBase& base, 
         " s at h = " + std::to_string(scene.settings.h) + " s is more than 10^9 steps");
   const long long steps = static_cast<long long>(count);
   const Vec3 up = -scene.settings.gravity.normalized();
+  // The lowest point of the static bodies (none: the rule never stops a run).
   const double bottom = sweep.stop_below_static ? box_bottom(sim.model(), sim.state(), up) : 0.0;
+  const bool below_rule = sweep.stop_below_static && std::isfinite(bottom);
   double max_speed = 0.0;
   std::string stop_reason;
   const StepReport* last = nullptr;  // the last step's report (the simulator keeps it)
@@ -153,7 +155,7 @@ std::optional<PointResult> run_point(const Sweep& sweep, const SweepBase& base, 
                     std::to_string(speed) + " m/s";
       break;
     }
-    if (sweep.stop_below_static)
+    if (below_rule)
       if (const int lost = body_below(sim.model(), state, up, bottom); lost >= 0) {
         stop_reason = "left the box at step " + std::to_string(k + 1) + ": " +
                       sim.model().bodies[std::size_t(lost)].name + " is below the static bodies";
