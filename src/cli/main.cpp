@@ -12,7 +12,6 @@
 #include <iostream>
 #include <optional>
 #include <sstream>
-#include <thread>
 #include <vector>
 
 #include "cli/args.hpp"
@@ -24,6 +23,7 @@
 #include "cli/run_overlap.hpp"
 #include "cli/run_summary.hpp"
 #include "cli/sweep/sweep_command.hpp"
+#include "cli/sweep/sweep_runner.hpp"
 #include "cli/sweep/sweep_spec.hpp"
 #include "cli/trajectory_csv.hpp"
 #include "engine/core/settings_preset.hpp"
@@ -190,8 +190,9 @@ commands:
       --full                       a sweep's full grid (gear_grasp: 1 mm cells, 4 trials each)
       --models A,B                 contact models to compare (default: every model)
       --primaries largest-gap|several  the models' I-constraint primaries (as for run)
-      --jobs N                     worker threads of the pours' trials (default: the
-                                   machine's cores); an interrupted pour resumes
+      --jobs N                     worker threads of the pours' trials (default:
+                                   SLURM_CPUS_PER_TASK, else the machine's cores); an
+                                   interrupted pour resumes
       --scenes DIR                 the shipped scenes (default: found beside the program)
       --force                      allow replacing the files of an earlier run
       --write-scene FILE           write one trial's generated scene instead (polygon_pour,
@@ -324,10 +325,6 @@ void apply_overrides(const Args& a, Settings& s, int dimension) {
   if (std::string why = check_settings(s); !why.empty()) throw UsageError(why);
 }
 
-void draw_progress(long long done, long long total, double wall) {
-  draw_progress_bar("step", done, total, wall);
-}
-
 int run(const std::vector<std::string>& argv) {
   Args a(argv, {"json", "quiet", "force", "record-problems", "iteration-budget"},
          {"duration",
@@ -430,7 +427,7 @@ int run(const std::vector<std::string>& argv) {
     if (sim.step().failed) break;
     if (progress && elapsed() - last_draw > 0.1) {
       last_draw = elapsed();
-      draw_progress(k + 1, steps, last_draw);
+      draw_progress_bar("step", k + 1, steps, last_draw);
     }
   }
   if (recorder) recorder->close();
@@ -438,7 +435,7 @@ int run(const std::vector<std::string>& argv) {
   created.keep();
   RunInfo info{scene.name, elapsed(), steps};
   if (progress) {
-    draw_progress(summary.steps, steps, info.wall_seconds);
+    draw_progress_bar("step", summary.steps, steps, info.wall_seconds);
     std::fputc('\n', stderr);
   }
   if (a.flag("json"))
@@ -570,9 +567,11 @@ int experiment(const std::vector<std::string>& argv) {
   o.reduced = a.flag("reduced");
   o.full = a.flag("full");
   o.force = a.flag("force");
-  o.jobs =
-      int(a.positive_integer("jobs").value_or(std::max(1u, std::thread::hardware_concurrency())));
-  if (o.jobs > 1024) throw UsageError("--jobs: expected at most 1024 workers");
+  try {
+    o.jobs = worker_count(a.positive_integer("jobs"));
+  } catch (const SweepError& e) {
+    throw UsageError(e.what());
+  }
   if (auto v = a.value("models")) o.models = split_list(*v);
   if (auto v = a.value("primaries")) {
     if (!parse_primaries(*v, o.primaries))

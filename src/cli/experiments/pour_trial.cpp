@@ -10,9 +10,7 @@
 #include "io/scene.hpp"
 
 namespace pegsim::cli {
-namespace {
 
-// The fastest present body (-1 if none), and its speed.
 int fastest_body(const Model& model, const State& state, double& speed) {
   int fastest = -1;
   speed = 0.0;
@@ -27,8 +25,6 @@ int fastest_body(const Model& model, const State& state, double& speed) {
   }
   return fastest;
 }
-
-}  // namespace
 
 double box_bottom(const Model& model, const State& state, const Vec3& up) {
   double bottom = INFINITY;

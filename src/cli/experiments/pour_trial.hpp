@@ -55,6 +55,9 @@ double box_bottom(const Model& model, const State& state, const Vec3& up);
 // The first present dynamic body whose centre is below `bottom`, or -1.
 int body_below(const Model& model, const State& state, const Vec3& up, double bottom);
 
+// The fastest present body (-1 if none) and its speed; a non-finite speed is the fastest.
+int fastest_body(const Model& model, const State& state, double& speed);
+
 // Runs one trial. Throws ExperimentError if the generated scene is refused (a bug).
 PourTrial run_pour_trial(const PourSetup& setup, bool keep_series);
 

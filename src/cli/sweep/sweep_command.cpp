@@ -4,7 +4,6 @@
 
 #include <cstdlib>
 #include <iostream>
-#include <thread>
 
 #include "cli/args.hpp"
 #include "cli/sweep/sweep_results.hpp"
@@ -21,20 +20,6 @@ std::string file_list(const std::vector<fs::path>& files) {
   std::string s;
   for (const fs::path& f : files) s += (s.empty() ? "" : ", ") + f.string();
   return s;
-}
-
-// --jobs, else the CPUs Slurm gave the task, else the machine's cores.
-int jobs_from(const Args& a) {
-  if (auto n = a.positive_integer("jobs")) {
-    if (*n > 1024)
-      throw UsageError("--jobs: expected at most 1024 workers, got " + std::to_string(*n));
-    return int(*n);
-  }
-  if (const char* cpus = std::getenv("SLURM_CPUS_PER_TASK")) {
-    const int n = std::atoi(cpus);
-    if (n >= 1) return n;
-  }
-  return std::max(1u, std::thread::hardware_concurrency());
 }
 
 fs::path out_folder(const Args& a, const char* command) {
@@ -77,8 +62,8 @@ int run(const std::vector<std::string>& argv, const std::function<bool()>& stop,
   }
   SweepRunOptions o;
   o.out = out_folder(a, "sweep");
-  o.jobs = jobs_from(a);
   try {
+    o.jobs = worker_count(a.positive_integer("jobs"));
     shard_from(a.value("shard").value_or(""), o.shard, o.shards);
   } catch (const SweepError& e) {
     throw UsageError(e.what());

@@ -313,11 +313,7 @@ int check_sweep_points(const Sweep& sweep, const SweepBase& base) {
   const int dimension = scene.dimension;
   // The bodies the metrics name.
   for (std::size_t m = 0; m < sweep.metrics.size(); ++m) {
-    const SweepMetric& metric = sweep.metrics[m];
-    if (metric.kind == MetricKind::Figure) continue;
-    std::vector<std::string> names = {metric.body};
-    for (const auto& holder : metric.holders) names.push_back(holder.first);
-    for (const std::string& name : names)
+    for (const std::string& name : sweep.metrics[m].bodies())
       if (scene.model.body_index(name) < 0)
         throw SweepError(origin(sweep) + ": /metrics/" + std::to_string(m) +
                          ": expected a body of the scene, it has none named '" + name + "'");

@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <fstream>
 
 #include "cli/experiments/quartiles.hpp"
 #include "cli/svg_chart.hpp"
@@ -39,21 +38,6 @@ std::string value_text(const json& v) {
   return v.is_string() ? v.get<std::string>() : v.dump();
 }
 
-// A temporary name of this process's own: shards that finish together may both write.
-fs::path temporary(const fs::path& file) {
-  return file.string() + ".tmp" + std::to_string(::getpid());
-}
-
-void write_file(const fs::path& file, const std::string& text) {
-  const fs::path tmp = temporary(file);
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    out << text;
-    if (!out.flush()) throw SweepError(file.string() + ": cannot be written");
-  }
-  fs::rename(tmp, file);
-}
-
 std::size_t index_of(const std::vector<std::string>& names, const std::string& name) {
   return std::size_t(std::find(names.begin(), names.end(), name) - names.begin());
 }
@@ -62,11 +46,6 @@ struct Rows {
   std::vector<SweepPoint> points;
   std::vector<const PointResult*> results;
 };
-
-// Distinct values of parameter `p` over the rows, in the parameter's own order.
-std::vector<json> levels(const Sweep& s, std::size_t p) {
-  return s.parameters[p].values;
-}
 
 // Whether a metric column takes only 0 and 1.
 bool zero_one(const Sweep& s, const std::string& column) {
@@ -88,8 +67,8 @@ std::string plot_svg(const Sweep& s, const SweepManifest& m, const SweepPlot& pl
     map.title = s.name + ": " + plot.metric + ", mean over the other parameters";
     map.x_label = plot.x;
     map.y_label = plot.y;
-    for (const json& v : levels(s, x)) map.x.push_back(v.get<double>());
-    for (const json& v : levels(s, y)) map.y.push_back(v.get<double>());
+    for (const json& v : s.parameters[x].values) map.x.push_back(v.get<double>());
+    for (const json& v : s.parameters[y].values) map.y.push_back(v.get<double>());
     std::vector<std::vector<double>> sum(map.y.size(), std::vector<double>(map.x.size(), 0.0));
     std::vector<std::vector<int>> count(map.y.size(), std::vector<int>(map.x.size(), 0));
     for (std::size_t r = 0; r < rows.points.size(); ++r) {
@@ -121,12 +100,12 @@ std::string plot_svg(const Sweep& s, const SweepManifest& m, const SweepPlot& pl
   chart.y.log_base = plot.log_y ? 10 : 0;
   const std::size_t series = plot.series.empty() ? params.size() : index_of(params, plot.series);
   const std::vector<json> groups =
-      plot.series.empty() ? std::vector<json>{json()} : levels(s, series);
+      plot.series.empty() ? std::vector<json>{json()} : s.parameters[series].values;
   for (const json& group : groups) {
     ChartSeries line;
     line.label = plot.series.empty() ? plot.metric : plot.series + " = " + value_text(group);
     line.markers = true;
-    for (const json& at : levels(s, x)) {
+    for (const json& at : s.parameters[x].values) {
       std::vector<double> values;
       for (std::size_t r = 0; r < rows.points.size(); ++r) {
         const SweepPoint& p = rows.points[r];
@@ -205,8 +184,8 @@ std::vector<fs::path> write_sweep_results(const Sweep& sweep, const SweepManifes
     csv += '\n';
   }
   std::vector<fs::path> files = {out / "results.csv", out / "results.h5"};
-  write_file(files[0], csv);
-  const fs::path h5_tmp = temporary(files[1]);
+  write_atomically(files[0], csv);
+  const fs::path h5_tmp = files[1].string() + ".tmp" + std::to_string(::getpid());
   try {
     write_table_file(h5_tmp, table);
   } catch (const std::runtime_error& e) {
@@ -215,7 +194,7 @@ std::vector<fs::path> write_sweep_results(const Sweep& sweep, const SweepManifes
   fs::rename(h5_tmp, files[1]);
   for (const SweepPlot& plot : sweep.plots) {
     files.push_back(out / plot_file_name(plot));
-    write_file(files.back(), plot_svg(sweep, manifest, plot, rows));
+    write_atomically(files.back(), plot_svg(sweep, manifest, plot, rows));
   }
   return files;
 }

@@ -45,6 +45,19 @@ void draw(const SweepRunOptions& o, long long done, long long total, double wall
 
 }  // namespace
 
+int worker_count(std::optional<long long> requested) {
+  if (requested) {
+    if (*requested > 1024)
+      throw SweepError("--jobs: expected at most 1024 workers, got " + std::to_string(*requested));
+    return int(*requested);
+  }
+  if (const char* cpus = std::getenv("SLURM_CPUS_PER_TASK")) {
+    const int n = std::atoi(cpus);
+    if (n >= 1) return n;
+  }
+  return int(std::max(1u, std::thread::hardware_concurrency()));
+}
+
 bool shard_from(const std::string& option, int& shard, int& shards) {
   long long i = 0, n = 0;
   if (!option.empty()) {

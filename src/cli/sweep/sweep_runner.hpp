@@ -6,6 +6,7 @@
 
 #include <filesystem>
 #include <functional>
+#include <optional>
 #include <vector>
 
 #include "cli/sweep/sweep_spec.hpp"
@@ -34,6 +35,10 @@ struct SweepRunReport {
 };
 
 SweepRunReport run_sweep(const Sweep& sweep, const SweepRunOptions& options);
+
+// Worker threads: `requested` (at most 1024), else the CPUs Slurm gave the task
+// (SLURM_CPUS_PER_TASK), else the machine's cores. Throws SweepError past 1024.
+int worker_count(std::optional<long long> requested);
 
 // `--shard i/N`, else SLURM_ARRAY_TASK_ID (less SLURM_ARRAY_TASK_MIN) of SLURM_ARRAY_TASK_COUNT
 // when both are set; false when neither gives one. Throws SweepError on a malformed value.

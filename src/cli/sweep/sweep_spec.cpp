@@ -274,6 +274,13 @@ std::vector<SweepPlot> default_plots(const Sweep& s) {
 
 }  // namespace
 
+std::vector<std::string> SweepMetric::bodies() const {
+  std::vector<std::string> names;
+  if (kind != MetricKind::Figure) names.push_back(body);
+  for (const auto& holder : holders) names.push_back(holder.first);
+  return names;
+}
+
 bool SweepParameter::numeric() const {
   if (random) return true;
   for (const json& v : values)

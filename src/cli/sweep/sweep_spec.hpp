@@ -49,6 +49,7 @@ struct SweepMetric {
   // contacts that carry force on exactly its listed parts (held_body.hpp).
   std::vector<std::pair<std::string, std::vector<int>>> holders;
   double rest_speed = 1e-3;
+  std::vector<std::string> bodies() const;  // the bodies it names: `body`, then the holders
 };
 
 struct SweepPlot {

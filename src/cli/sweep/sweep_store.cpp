@@ -34,7 +34,13 @@ std::string read_text(const fs::path& file) {
   return text.str();
 }
 
-// Writes `text` to `file` through a temporary file renamed over it: a reader never sees half.
+json manifest_json(const SweepManifest& m) {
+  return {{"format", kFormat},    {"fingerprint", m.fingerprint}, {"points", m.points},
+          {"columns", m.columns}, {"sweep_file", m.sweep_file},   {"sweep", m.sweep}};
+}
+
+}  // namespace
+
 void write_atomically(const fs::path& file, const std::string& text) {
   const fs::path tmp = file.string() + ".tmp" + std::to_string(::getpid());
   {
@@ -44,13 +50,6 @@ void write_atomically(const fs::path& file, const std::string& text) {
   }
   fs::rename(tmp, file);
 }
-
-json manifest_json(const SweepManifest& m) {
-  return {{"format", kFormat},    {"fingerprint", m.fingerprint}, {"points", m.points},
-          {"columns", m.columns}, {"sweep_file", m.sweep_file},   {"sweep", m.sweep}};
-}
-
-}  // namespace
 
 SweepManifest make_manifest(const Sweep& sweep, const SweepBase& base, int dimension) {
   SweepManifest m;

@@ -54,6 +54,10 @@ class PointLog {
   std::filesystem::path file_;
 };
 
+// Writes `text` to `file` through a temporary file of this process renamed over it: a reader
+// never sees half, and two shards that finish together never write one temporary file.
+void write_atomically(const std::filesystem::path& file, const std::string& text);
+
 // A point's line and back (values as JSON numbers, round-trip exact; NaN as null).
 std::string point_line(const PointResult& result);
 bool parse_point_line(const std::string& line, std::size_t columns, PointResult& out);

@@ -60,22 +60,6 @@ double figure(const std::string& name, const RunSummary& s, double max_speed, do
   return NAN;
 }
 
-// The fastest present dynamic body's speed.
-double fastest(const Model& model, const State& state, int& body) {
-  double speed = 0.0;
-  body = -1;
-  for (std::size_t i = 0; i < model.bodies.size(); ++i) {
-    if (model.bodies[i].is_static || !model.bodies[i].present_at(state.time)) continue;
-    const double v = state.bodies[i].velocity.norm();
-    if (body < 0 || !(v <= speed)) {
-      speed = v;
-      body = int(i);
-      if (std::isnan(v)) break;  // not finite: exploded
-    }
-  }
-  return speed;
-}
-
 }  // namespace
 
 std::optional<PointResult> run_point(const Sweep& sweep, const SweepBase& base, long long index,
@@ -102,9 +86,7 @@ std::optional<PointResult> run_point(const Sweep& sweep, const SweepBase& base, 
   for (std::size_t m = 0; m < sweep.metrics.size(); ++m)
     if (sweep.metrics[m].kind != MetricKind::Figure) {
       predicates[m].body = scene.model.body_index(sweep.metrics[m].body);
-      std::vector<std::string> names = {sweep.metrics[m].body};
-      for (const auto& holder : sweep.metrics[m].holders) names.push_back(holder.first);
-      for (const std::string& name : names)
+      for (const std::string& name : sweep.metrics[m].bodies())
         if (scene.model.body_index(name) < 0)
           throw SweepError((sweep.file.empty() ? std::string("sweep") : sweep.file.string()) +
                            ": metric '" + sweep.metrics[m].name +
@@ -146,8 +128,8 @@ std::optional<PointResult> run_point(const Sweep& sweep, const SweepBase& base, 
         p.always = p.always && p.now;
         p.ever = p.ever || p.now;
       }
-    int body = -1;
-    const double speed = fastest(sim.model(), state, body);
+    double speed = 0.0;
+    const int body = fastest_body(sim.model(), state, speed);
     max_speed = std::max(max_speed, speed);
     if (sweep.stop_speed > 0 && body >= 0 && !(speed <= sweep.stop_speed)) {
       stop_reason = "exploded at step " + std::to_string(k + 1) + ": " +
