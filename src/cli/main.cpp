@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <limits>
 #include <optional>
 #include <sstream>
 #include <vector>
@@ -121,7 +122,8 @@ commands:
       --duration T | --steps N     how long (default: the scene's duration)
       --preset exact|interactive   the solver settings of a preset, before the options
                                    below: interactive = pgs-contact alone, 20 sweeps a
-                                   step as a budget (approximate, bounded cost)
+                                   step as a budget, 4 contacts per body pair and normal
+                                   (approximate, bounded cost)
       --h H                        step size in s
       --solver NAME                @SOLVERS@
       --fallbacks A,B | none       solvers tried when the first fails
@@ -132,6 +134,9 @@ commands:
                                    §5.2; volumetric: seed 002)
       --sm-enforce primary|all     contacts the standard model enforces: primary ones, or
                                    every one within epsilon (the thesis' experiments)
+      --contacts-per-pair N        at most N of the standard model's contacts per body
+                                   pair and normal direction: those spanning the
+                                   largest area (default 0: all)
       --gyroscopic midpoint|implicit|explicit  the gyroscopic term: the midpoint Lie
                                    rule (default; keeps a free body's L and energy),
                                    backward Euler, or explicit as thesis (2.30)
@@ -286,6 +291,14 @@ void apply_overrides(const Args& a, Settings& s, int dimension) {
     if (!parse_sm_enforce(*v, s.sm_enforce))
       throw UsageError("--sm-enforce: expected primary or all, got '" + *v + "'");
   }
+  if (auto v = a.value("contacts-per-pair")) {
+    char* end = nullptr;
+    const long long n = std::strtoll(v->c_str(), &end, 10);
+    if (v->empty() || *end != '\0' || n < 0 || n > std::numeric_limits<int>::max())
+      throw UsageError("--contacts-per-pair: expected an integer >= 0 (0: every contact), got '" +
+                       *v + "'");
+    s.contacts_per_pair = int(n);
+  }
   if (auto v = a.value("gyroscopic")) {
     if (!parse_gyroscopic(*v, s.gyroscopic))
       throw UsageError("--gyroscopic: expected midpoint, implicit or explicit, got '" + *v + "'");
@@ -336,6 +349,7 @@ int run(const std::vector<std::string>& argv) {
           "formulation",
           "contact-model",
           "sm-enforce",
+          "contacts-per-pair",
           "gyroscopic",
           "primaries",
           "cone-orientation",

@@ -31,6 +31,7 @@ std::vector<SettingDifference> settings_differences(const Settings& a, const Set
   compare("on_failure", to_string(a.on_failure), to_string(b.on_failure));
   compare("time_budget", a.time_budget, b.time_budget);
   compare("iteration_budget", a.iteration_budget, b.iteration_budget);
+  compare("contacts_per_pair", a.contacts_per_pair, b.contacts_per_pair);
   compare("warm_start", a.warm_start, b.warm_start);
   compare("joint_correction", a.joint_correction, b.joint_correction);
   compare("joint_position_tolerance", a.joint_position_tolerance, b.joint_position_tolerance);

@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <limits>
 #include <sstream>
+#include <string>
 
 #include "io/hdf5_io.hpp"
 #include "io/run_layout.hpp"
@@ -56,6 +58,7 @@ void write_settings(hid_t file, const Settings& s) {
   h5::write_attribute(id, "formulation", std::string(to_string(s.formulation)));
   h5::write_attribute(id, "contact_model", std::string(to_string(s.contact_model)));
   h5::write_attribute(id, "sm_enforce", std::string(to_string(s.sm_enforce)));
+  h5::write_attribute(id, "contacts_per_pair", std::int64_t{s.contacts_per_pair});
   h5::write_attribute(id, "gyroscopic", std::string(to_string(s.gyroscopic)));
   h5::write_attribute(id, "primaries", std::string(to_string(s.primaries)));
   h5::write_attribute(id, "cone_orientation", std::string(to_string(s.cone_orientation)));
@@ -109,6 +112,14 @@ Settings read_settings(hid_t file) {
     const std::string which = h5::read_string_attribute(id, "sm_enforce");
     if (!parse_sm_enforce(which, s.sm_enforce))
       throw Failure("/settings sm_enforce: expected primary or all, got '" + which + "'");
+  }
+  // Files written before the option kept every contact.
+  if (h5::has_attribute(id, "contacts_per_pair")) {
+    const std::int64_t limit = h5::read_int_attribute(id, "contacts_per_pair");
+    if (limit < 0 || limit > std::numeric_limits<int>::max())
+      throw Failure("/settings contacts_per_pair: expected an integer >= 0, got " +
+                    std::to_string(limit));
+    s.contacts_per_pair = static_cast<int>(limit);
   }
   // Files written before the option ran the explicit term of (2.30).
   s.gyroscopic = Gyroscopic::Explicit;

@@ -343,7 +343,8 @@ void RunReader::Impl::read_settings_log() {
                        has_member(row_column.dataset.get(), "primaries"),
                        has_member(row_column.dataset.get(), "cone_orientation"),
                        has_member(row_column.dataset.get(), "time_budget"),
-                       has_member(row_column.dataset.get(), "iteration_budget"));
+                       has_member(row_column.dataset.get(), "iteration_budget"),
+                       has_member(row_column.dataset.get(), "contacts_per_pair"));
   check_fields(row_column.dataset.get(), type.get(), L::kSettingsLogRows);
   const auto count = static_cast<std::int64_t>(std::min(frame_column.rows, row_column.rows));
   const auto frames = rows<std::int64_t>(frame_column, H5T_NATIVE_INT64, 0, count);

@@ -34,7 +34,7 @@ h5::Handle fixed_string(std::size_t n) {
 
 h5::Handle settings_type(bool with_joint_correction, bool with_sm_enforce, bool with_gyroscopic,
                          bool with_primaries, bool with_cone_orientation, bool with_time_budget,
-                         bool with_iteration_budget) {
+                         bool with_iteration_budget, bool with_contacts_per_pair) {
   h5::Handle t = h5::type(H5Tcreate(H5T_COMPOUND, sizeof(SettingsRow)));
   const hsize_t three = 3;
   const h5::Handle v3 = h5::type(H5Tarray_create2(H5T_NATIVE_DOUBLE, 1, &three));
@@ -82,6 +82,8 @@ h5::Handle settings_type(bool with_joint_correction, bool with_sm_enforce, bool 
     H5Tinsert(id, "time_budget", HOFFSET(SettingsRow, time_budget), H5T_NATIVE_DOUBLE);
   if (with_iteration_budget)
     H5Tinsert(id, "iteration_budget", HOFFSET(SettingsRow, iteration_budget), H5T_NATIVE_UINT8);
+  if (with_contacts_per_pair)
+    H5Tinsert(id, "contacts_per_pair", HOFFSET(SettingsRow, contacts_per_pair), H5T_NATIVE_INT32);
   return t;
 }
 
@@ -99,6 +101,7 @@ SettingsRow to_row(const Settings& s) {
   r.warm_start = s.warm_start ? 1 : 0;
   r.time_budget = s.time_budget;
   r.iteration_budget = s.iteration_budget ? 1 : 0;
+  r.contacts_per_pair = s.contacts_per_pair;
   r.joint_correction = s.joint_correction ? 1 : 0;
   r.joint_position_tolerance = s.joint_position_tolerance;
   r.joint_velocity_tolerance = s.joint_velocity_tolerance;
@@ -133,6 +136,10 @@ Settings from_row(const SettingsRow& r) {
                       std::to_string(r.time_budget));
   s.time_budget = r.time_budget;
   s.iteration_budget = r.iteration_budget != 0;
+  if (r.contacts_per_pair < 0)
+    throw h5::Failure("/settings_log contacts_per_pair: expected an integer >= 0, got " +
+                      std::to_string(r.contacts_per_pair));
+  s.contacts_per_pair = r.contacts_per_pair;
   s.joint_correction = r.joint_correction != 0;
   // Zero in rows read without the fields: keep the defaults.
   if (r.joint_position_tolerance > 0.0) s.joint_position_tolerance = r.joint_position_tolerance;
@@ -184,7 +191,8 @@ bool same_settings(const Settings& a, const Settings& b) {
          a.fallbacks == b.fallbacks && a.tolerance == b.tolerance &&
          a.max_iterations == b.max_iterations && a.on_failure == b.on_failure &&
          a.time_budget == b.time_budget && a.iteration_budget == b.iteration_budget &&
-         a.warm_start == b.warm_start && a.joint_correction == b.joint_correction &&
+         a.contacts_per_pair == b.contacts_per_pair && a.warm_start == b.warm_start &&
+         a.joint_correction == b.joint_correction &&
          a.joint_position_tolerance == b.joint_position_tolerance &&
          a.joint_velocity_tolerance == b.joint_velocity_tolerance;
 }

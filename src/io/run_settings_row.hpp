@@ -27,20 +27,22 @@ struct SettingsRow {
   // Empty in files written before contact models: "sm". 8 characters in files written before
   // "corrective" (HDF5 converts the narrower column on reading).
   char contact_model[16];
-  char sm_enforce[8];             // empty in files written before the option: "primary"
-  char gyroscopic[16];            // empty in files written before the option: "explicit"
-  char primaries[16];             // empty in files written before the option: "largest-gap"
-  char cone_orientation[8];       // empty in files written before the option: "fixed"
-  double time_budget;             // s; 0 in files written before the option (no limit)
-  std::uint8_t iteration_budget;  // 0 in files written before the option
+  char sm_enforce[8];              // empty in files written before the option: "primary"
+  char gyroscopic[16];             // empty in files written before the option: "explicit"
+  char primaries[16];              // empty in files written before the option: "largest-gap"
+  char cone_orientation[8];        // empty in files written before the option: "fixed"
+  double time_budget;              // s; 0 in files written before the option (no limit)
+  std::uint8_t iteration_budget;   // 0 in files written before the option
+  std::int32_t contacts_per_pair;  // 0 in files written before the option (every contact)
 };
 
 // The row's compound type; without the joint-correction fields, sm_enforce, gyroscopic,
-// primaries, cone_orientation, time_budget or iteration_budget for files written before them.
+// primaries, cone_orientation, time_budget, iteration_budget or contacts_per_pair for files
+// written before them.
 h5::Handle settings_type(bool with_joint_correction = true, bool with_sm_enforce = true,
                          bool with_gyroscopic = true, bool with_primaries = true,
                          bool with_cone_orientation = true, bool with_time_budget = true,
-                         bool with_iteration_budget = true);
+                         bool with_iteration_budget = true, bool with_contacts_per_pair = true);
 
 // Throws h5::Failure naming the field if a name does not fit its column.
 SettingsRow to_row(const Settings& s);

@@ -191,6 +191,23 @@ TEST(Cli, TheInteractivePresetCountsItsBudgetSteps) {
   EXPECT_NE(r.out.find("--preset: expected one of exact, interactive"), std::string::npos) << r.out;
 }
 
+// --contacts-per-pair: the interactive preset keeps four contacts per cube interface (stack10's
+// cubes turn a little under its approximate impulses, and two turned faces touch at up to eight
+// points); 0 keeps them all; a negative count is refused by name.
+TEST(Cli, ContactsPerPairCutsTheEnforcedContacts) {
+  Result r = cli("run " + scene("stack10") + " --steps 200 --preset interactive --json --quiet");
+  ASSERT_EQ(r.status, 0) << r.out;
+  EXPECT_LE(nlohmann::json::parse(r.out)["enforced_per_step"].get<double>(), 40.0) << r.out;
+  r = cli("run " + scene("stack10") +
+          " --steps 200 --preset interactive --contacts-per-pair 0 --json --quiet");
+  ASSERT_EQ(r.status, 0) << r.out;
+  EXPECT_GT(nlohmann::json::parse(r.out)["enforced_per_step"].get<double>(), 60.0) << r.out;
+  r = cli("run " + scene("stack10") + " --steps 1 --contacts-per-pair -1");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.out.find("--contacts-per-pair: expected an integer >= 0"), std::string::npos)
+      << r.out;
+}
+
 TEST(Cli, VersionIsTheProjects) {
   for (const char* flag : {"--version", "version"}) {
     const Result r = cli(flag);

@@ -201,6 +201,7 @@ TEST(LiveSettings, TheInteractivePresetRunsOnItsSweepBudget) {
   EXPECT_EQ(solver->currentText(), "pgs-contact");
   EXPECT_EQ(panel->findChild<QSpinBox*>("max_iterations")->value(), kInteractiveSweeps);
   EXPECT_TRUE(panel->findChild<QCheckBox*>("iteration_budget")->isChecked());
+  EXPECT_EQ(panel->findChild<QSpinBox*>("contacts_per_pair")->value(), kInteractiveContactsPerPair);
   EXPECT_TRUE(panel->settings().fallbacks.empty());
   QTest::keyClick(&win.w, Qt::Key_Space);  // play
   auto interactive = [&] {
@@ -223,6 +224,7 @@ TEST(LiveSettings, TheInteractivePresetRunsOnItsSweepBudget) {
   EXPECT_FALSE(panel->choosePreset("fast"));
   EXPECT_TRUE(panel->choosePreset("exact"));  // as pegsim --preset exact does
   EXPECT_EQ(preset->currentText(), "exact");
+  EXPECT_EQ(panel->findChild<QSpinBox*>("contacts_per_pair")->value(), 0);
   EXPECT_EQ(solver->currentText(), "lemke");
   EXPECT_EQ(panel->settings().max_iterations, Settings{}.max_iterations);
   EXPECT_FALSE(panel->settings().iteration_budget);

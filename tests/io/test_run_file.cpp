@@ -789,6 +789,7 @@ TEST(RunFile, SettingsChangedMidRunAreRecordedAndReplayed) {
   pgs.max_iterations = 300;
   pgs.time_budget = 30.0;       // never reached here: the replay stays exact
   pgs.iteration_budget = true;  // PGS answers every step within its 300 sweeps
+  pgs.contacts_per_pair = 4;
   {
     Simulator sim(sc.model, sc.initial, sc.settings);
     RunWriter writer(file, make_run_header(sc, sim.model(), sim.settings(), "test"), sim.state());
@@ -815,6 +816,8 @@ TEST(RunFile, SettingsChangedMidRunAreRecordedAndReplayed) {
   EXPECT_EQ(log[0].settings.time_budget, 0.0);
   EXPECT_TRUE(log[1].settings.iteration_budget);
   EXPECT_FALSE(log[0].settings.iteration_budget);
+  EXPECT_EQ(log[1].settings.contacts_per_pair, 4);
+  EXPECT_EQ(log[0].settings.contacts_per_pair, 0);
   EXPECT_EQ(log[1].settings.gravity, sc.settings.gravity);
   for (std::int64_t k : {0, 1, 40}) {
     EXPECT_EQ(reader.settings(k).h, sc.settings.h) << k;
@@ -939,11 +942,13 @@ TEST(RunFile, ReadsFilesWrittenBeforeTheAdditions) {
     H5Adelete_by_name(f, "/settings", "gyroscopic", H5P_DEFAULT);
     H5Adelete_by_name(f, "/settings", "primaries", H5P_DEFAULT);
     H5Adelete_by_name(f, "/settings", "cone_orientation", H5P_DEFAULT);
+    H5Adelete_by_name(f, "/settings", "contacts_per_pair", H5P_DEFAULT);
   });
   RunReader reader(old);
   EXPECT_EQ(reader.header().settings.gyroscopic, Gyroscopic::Explicit);          // as (2.30) ran
   EXPECT_EQ(reader.header().settings.primaries, Primaries::LargestGap);          // as (4.14) ran
   EXPECT_EQ(reader.header().settings.cone_orientation, ConeOrientation::Fixed);  // as it ran
+  EXPECT_EQ(reader.header().settings.contacts_per_pair, 0);                      // every contact
   EXPECT_EQ(reader.header().format_version, 1);
   ASSERT_EQ(reader.frame_count(), 41);
   EXPECT_FALSE(reader.has_wrenches());
@@ -970,7 +975,8 @@ TEST(RunFile, ReadsFilesWrittenBeforeTheAdditions) {
 // wrenches in the frames, so the replay from the file alone (no controller) is exact.
 TEST(RunFile, ControlledLimitedDampedJointsReplayExactly) {
   const fs::path file = fresh("controlled.h5");
-  const std::string text = R"({"settings": {"h": 0.005, "joint_correction": true},
+  const std::string text = R"({"settings": {"h": 0.005, "joint_correction": true,
+                               "contacts_per_pair": 3},
      "bodies": [{"name": "upper", "shape": {"type": "box", "size": [0.1, 0.1, 1]},
                  "position": [0, 0, 1.5]},
                 {"name": "lower", "shape": {"type": "box", "size": [0.1, 0.1, 1]},
@@ -1012,6 +1018,7 @@ TEST(RunFile, ControlledLimitedDampedJointsReplayExactly) {
   EXPECT_EQ(model.joints[1].angular_damping, 0.1);
   EXPECT_TRUE(model.controllers.empty());  // their effect is in the recorded wrenches
   EXPECT_TRUE(reader.header().settings.joint_correction);
+  EXPECT_EQ(reader.header().settings.contacts_per_pair, 3);
   EXPECT_FALSE(reader.settings(200).joint_correction);
   EXPECT_EQ(reader.header().settings.gyroscopic, Gyroscopic::Midpoint);
   EXPECT_EQ(reader.settings(200).gyroscopic, Gyroscopic::Explicit);

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <numbers>
 
+#include "engine/core/settings_preset.hpp"
 #include "engine/geometry/mass_properties.hpp"
 #include "io/scene.hpp"
 
@@ -180,11 +181,16 @@ TEST(Scene, APresetSetsItsFieldsAndExplicitOnesOverrideIt) {
   EXPECT_TRUE(s.settings.fallbacks.empty());
   EXPECT_TRUE(s.settings.iteration_budget);
   EXPECT_EQ(s.settings.max_iterations, 40);
+  EXPECT_EQ(s.settings.contacts_per_pair, kInteractiveContactsPerPair);
   const Scene exact = parse(R"({"settings": {"preset": "exact", "iteration_budget": true},
     "bodies": [{"name": "b", "shape": {"type": "sphere", "radius": 1}}]})");
   EXPECT_EQ(exact.settings.solver, "lemke");
   EXPECT_TRUE(exact.settings.iteration_budget);
   EXPECT_FALSE(Settings{}.iteration_budget);
+  EXPECT_EQ(exact.settings.contacts_per_pair, 0);
+  const Scene six = parse(R"({"settings": {"preset": "interactive", "contacts_per_pair": 6},
+    "bodies": [{"name": "b", "shape": {"type": "sphere", "radius": 1}}]})");
+  EXPECT_EQ(six.settings.contacts_per_pair, 6);
 }
 
 TEST(Scene, SettingsFieldsAreRead) {

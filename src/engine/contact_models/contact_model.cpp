@@ -1,5 +1,6 @@
 #include "engine/contact_models/contact_model.hpp"
 
+#include "engine/contact_models/contact_manifold.hpp"
 #include "engine/contact_models/corrective_model.hpp"
 #include "engine/contact_models/lnc_model.hpp"
 #include "engine/contact_models/peg_model.hpp"
@@ -9,10 +10,12 @@ namespace pegsim {
 
 void apply_contact_model(const Model& model, const State& state, const Settings& settings,
                          std::vector<Contact>& contacts, ConstraintSet& set,
-                         std::vector<int>& duplicate_of, std::vector<int>& scratch) {
+                         std::vector<int>& duplicate_of, std::vector<int>& scratch,
+                         ManifoldScratch& manifold) {
   switch (settings.contact_model) {
     case ContactModel::Standard:
       standard_model(contacts, scratch, duplicate_of, settings.sm_enforce);
+      reduce_manifolds(contacts, settings.contacts_per_pair, scratch, manifold);
       set.clear();
       for (int i : scratch) set.add(ConstraintKind::Unilateral, {i});  // (4.7)
       return;

@@ -86,6 +86,9 @@ struct Settings {
   Formulation formulation = Formulation::StewartTrinkle;
   ContactModel contact_model = ContactModel::Standard;
   SmEnforce sm_enforce = SmEnforce::Primary;  // the standard model's contacts (and SM traps)
+  // At most this many of the standard model's contacts per body pair and normal direction
+  // (contact_models/contact_manifold.hpp); 0: every contact. The interactive preset's 4.
+  int contacts_per_pair = 0;
   Gyroscopic gyroscopic = Gyroscopic::Midpoint;
   Primaries primaries = Primaries::LargestGap;  // of I-constraints (PEG, LNC)
   std::string solver = "lemke";

@@ -9,12 +9,14 @@ struct Preset {
   std::vector<std::string> fallbacks;
   int max_iterations;
   bool iteration_budget;
+  int contacts_per_pair;
 };
 
 const std::vector<Preset>& presets() {
   static const std::vector<Preset> all = {
-      {"exact", "lemke", Settings{}.fallbacks, Settings{}.max_iterations, false},
-      {"interactive", "pgs-contact", {}, kInteractiveSweeps, true},
+      {"exact", "lemke", Settings{}.fallbacks, Settings{}.max_iterations, false,
+       Settings{}.contacts_per_pair},
+      {"interactive", "pgs-contact", {}, kInteractiveSweeps, true, kInteractiveContactsPerPair},
   };
   return all;
 }
@@ -34,6 +36,7 @@ bool apply_preset(std::string_view name, Settings& settings) {
     settings.fallbacks = p.fallbacks;
     settings.max_iterations = p.max_iterations;
     settings.iteration_budget = p.iteration_budget;
+    settings.contacts_per_pair = p.contacts_per_pair;
     settings.warm_start = true;
     return true;
   }
@@ -44,7 +47,8 @@ std::string preset_of(const Settings& settings) {
   for (const Preset& p : presets())
     if (settings.solver == p.solver && settings.fallbacks == p.fallbacks &&
         settings.max_iterations == p.max_iterations &&
-        settings.iteration_budget == p.iteration_budget && settings.warm_start)
+        settings.iteration_budget == p.iteration_budget &&
+        settings.contacts_per_pair == p.contacts_per_pair && settings.warm_start)
       return p.name;
   return "";
 }

@@ -270,7 +270,7 @@ const StepReport& Simulator::step() {
   find_contacts();
   // Stage 4: the contact model's U-, I- and X-constraints.
   apply_contact_model(model_, state_, settings_, r.contacts, r.constraints, r.duplicate_of,
-                      scratch_);
+                      scratch_, manifold_);
   mark_enforced();
   // Stages 5-6: formulate and solve, or move freely.
   formulate_and_solve();

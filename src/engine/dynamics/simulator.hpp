@@ -8,6 +8,7 @@
 #include "engine/collision/broad_phase.hpp"
 #include "engine/collision/overlap_contacts.hpp"
 #include "engine/collision/volume_contacts.hpp"
+#include "engine/contact_models/contact_manifold.hpp"
 #include "engine/controllers/controller.hpp"
 #include "engine/core/model.hpp"
 #include "engine/core/settings.hpp"
@@ -136,6 +137,7 @@ class Simulator {
   void renew_anchors();
   ContactProblem problem_;
   std::vector<int> scratch_, primaries_;
+  ManifoldScratch manifold_;
   ConstraintSet kept_constraints_;  // drop_cross_constraints's workspace
   CrossEnergyWorkspace energy_work_;
   // cross_energy_holds's figures for the last answer solve_problem checked ({0, 0} if it had

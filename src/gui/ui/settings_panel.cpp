@@ -1,6 +1,7 @@
 #include "gui/ui/settings_panel.hpp"
 
 #include <cmath>
+#include <limits>
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -92,6 +93,13 @@ SettingsPanel::SettingsPanel(QWidget* parent) : QWidget(parent) {
     cone_orientation_->addItem(to_string(c));
   directions_ = new QSpinBox;
   directions_->setRange(1, 64);
+  contacts_per_pair_ = new QSpinBox;
+  contacts_per_pair_->setObjectName("contacts_per_pair");
+  contacts_per_pair_->setRange(0, std::numeric_limits<int>::max());
+  contacts_per_pair_->setSpecialValueText("all");
+  contacts_per_pair_->setToolTip(
+      "At most this many of the standard model's contacts per body pair and normal direction: "
+      "those spanning the largest area (all: every contact)");
   epsilon_ = new QDoubleSpinBox;
   epsilon_->setDecimals(4);
   epsilon_->setRange(0.0, 10.0);
@@ -148,6 +156,7 @@ SettingsPanel::SettingsPanel(QWidget* parent) : QWidget(parent) {
   form->addRow("Contact model", contact_model_);
   form->addRow("I-constraint primaries", primaries_);
   form->addRow("SM enforces", sm_enforce_);
+  form->addRow("Contacts per pair", contacts_per_pair_);
   form->addRow("Gyroscopic term", gyroscopic_);
   form->addRow("Friction directions", directions_);
   form->addRow("Friction cone", cone_orientation_);
@@ -173,6 +182,7 @@ SettingsPanel::SettingsPanel(QWidget* parent) : QWidget(parent) {
   connect(primaries_, &QComboBox::currentIndexChanged, this, &SettingsPanel::edited);
   connect(sm_enforce_, &QComboBox::currentIndexChanged, this, &SettingsPanel::edited);
   connect(directions_, &QSpinBox::valueChanged, this, &SettingsPanel::edited);
+  connect(contacts_per_pair_, &QSpinBox::valueChanged, this, &SettingsPanel::edited);
   connect(epsilon_, &QDoubleSpinBox::valueChanged, this, &SettingsPanel::edited);
   connect(eps_theta_, &QDoubleSpinBox::valueChanged, this, &SettingsPanel::edited);
   connect(tolerance_, &QLineEdit::editingFinished, this, &SettingsPanel::edited);
@@ -198,6 +208,7 @@ void SettingsPanel::setSettings(const pegsim::Settings& s) {
   primaries_->setCurrentText(to_string(s.primaries));
   sm_enforce_->setCurrentText(to_string(s.sm_enforce));
   directions_->setValue(s.friction_directions);
+  contacts_per_pair_->setValue(s.contacts_per_pair);
   epsilon_->setValue(s.epsilon);
   eps_theta_->setValue(s.eps_theta);
   tolerance_->setText(QString::number(s.tolerance, 'g', 6));
@@ -247,6 +258,7 @@ pegsim::Settings SettingsPanel::settings() const {
   parse_primaries(primaries_->currentText().toStdString(), s.primaries);
   parse_sm_enforce(sm_enforce_->currentText().toStdString(), s.sm_enforce);
   s.friction_directions = directions_->value();
+  s.contacts_per_pair = contacts_per_pair_->value();
   s.epsilon = epsilon_->value();
   s.eps_theta = eps_theta_->value();
   bool ok = false;

@@ -57,6 +57,7 @@ class SettingsPanel : public QWidget {
   QComboBox* primaries_;
   QComboBox* sm_enforce_;
   QSpinBox* directions_;
+  QSpinBox* contacts_per_pair_;
   QDoubleSpinBox* epsilon_;
   QDoubleSpinBox* eps_theta_;
   QSpinBox* max_iterations_;

@@ -128,7 +128,8 @@ TEST(CompoundContacts, ConcaveCornerIsNoTrapAndLncGroupsPerPart) {
   s.contact_model = ContactModel::Lnc;
   ConstraintSet set;
   std::vector<int> duplicate_of, scratch;
-  apply_contact_model(w.model, w.state, s, contacts, set, duplicate_of, scratch);
+  ManifoldScratch manifold;
+  apply_contact_model(w.model, w.state, s, contacts, set, duplicate_of, scratch, manifold);
   for (const ConstraintGroup& g : set.groups)
     for (int k = 1; k < g.count; ++k) {
       const Contact& first = contacts[set.members[g.first]];

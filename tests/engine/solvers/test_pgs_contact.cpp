@@ -41,7 +41,9 @@ TEST(PgsContact, ConvergedStepsAreLemkes) {
       exact.step();
       const StepReport& r = sweep.step();
       ASSERT_FALSE(r.failed) << name << " step " << k << ": " << r.failure;
-      if (r.problem_size > 0) ASSERT_EQ(r.solve.solver, "pgs-contact") << name;
+      if (r.problem_size > 0) {
+        ASSERT_EQ(r.solve.solver, "pgs-contact") << name;
+      }
     }
     for (std::size_t b = 0; b < scene.model.bodies.size(); ++b)
       EXPECT_LE((exact.state().bodies[b].position - sweep.state().bodies[b].position).norm(), 1e-8)
