@@ -135,8 +135,8 @@ commands:
       --sm-enforce primary|all     contacts the standard model enforces: primary ones, or
                                    every one within epsilon (the thesis' experiments)
       --contacts-per-pair N        at most N of the standard model's contacts per body
-                                   pair and normal direction: those spanning the
-                                   largest area (default 0: all)
+                                   pair and normal direction: the deepest and those
+                                   spanning the largest area (default 0: all)
       --gyroscopic midpoint|implicit|explicit  the gyroscopic term: the midpoint Lie
                                    rule (default; keeps a free body's L and energy),
                                    backward Euler, or explicit as thesis (2.30)

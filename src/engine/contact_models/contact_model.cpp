@@ -15,7 +15,8 @@ void apply_contact_model(const Model& model, const State& state, const Settings&
   switch (settings.contact_model) {
     case ContactModel::Standard:
       standard_model(contacts, scratch, duplicate_of, settings.sm_enforce);
-      reduce_manifolds(contacts, settings.contacts_per_pair, scratch, manifold);
+      reduce_manifolds(contacts, settings.contacts_per_pair, kDepthTie * settings.epsilon, scratch,
+                       manifold);
       set.clear();
       for (int i : scratch) set.add(ConstraintKind::Unilateral, {i});  // (4.7)
       return;

@@ -99,7 +99,7 @@ SettingsPanel::SettingsPanel(QWidget* parent) : QWidget(parent) {
   contacts_per_pair_->setSpecialValueText("all");
   contacts_per_pair_->setToolTip(
       "At most this many of the standard model's contacts per body pair and normal direction: "
-      "those spanning the largest area (all: every contact)");
+      "the deepest and those spanning the largest area (all: every contact)");
   epsilon_ = new QDoubleSpinBox;
   epsilon_->setDecimals(4);
   epsilon_->setRange(0.0, 10.0);

@@ -1,5 +1,5 @@
 // Settings::contacts_per_pair (contact_manifold.hpp): a body pair's standard-model contacts cut to
-// those spanning the largest area, per normal direction; and what the cut keeps
+// the deepest and those spanning the largest area, per normal direction; and what the cut keeps
 // of the physics: a turned cube resting on another neither sinks nor tips at its dropped corners.
 #include <gtest/gtest.h>
 
@@ -60,9 +60,10 @@ double hull_area_of_four(const std::vector<Vec3>& p) {
 }
 
 // Eight contacts at the corners of a regular octagon of radius 1 (the interface of two squares
-// turned 45 degrees), at different gaps: four are kept, and they span the largest quadrilateral
-// the octagon's corners make (a square of area 2, of the octagon's 2 sqrt 2).
-TEST(ContactManifold, AnOctagonKeepsTheLargestQuadrilateral) {
+// turned 45 degrees), the third the deepest: four are kept, the deepest among them, and they
+// span the largest quadrilateral the octagon's corners make (a square of area 2, of the
+// octagon's 2 sqrt 2).
+TEST(ContactManifold, AnOctagonKeepsItsDeepestCornerAndTheLargestQuadrilateral) {
   std::vector<Contact> contacts;
   std::vector<Vec3> ring;
   for (int k = 0; k < 8; ++k) {
@@ -72,13 +73,33 @@ TEST(ContactManifold, AnOctagonKeepsTheLargestQuadrilateral) {
   }
   std::vector<int> enforced = all_of(contacts);
   ManifoldScratch scratch;
-  reduce_manifolds(contacts, 4, enforced, scratch);
+  reduce_manifolds(contacts, 4, 0.0, enforced, scratch);
   ASSERT_EQ(enforced.size(), 4u);
   EXPECT_TRUE(std::is_sorted(enforced.begin(), enforced.end()));
+  EXPECT_NE(std::find(enforced.begin(), enforced.end(), 2), enforced.end());
   std::vector<Vec3> kept;
   for (int i : enforced) kept.push_back(contacts[std::size_t(i)].point_a);
   EXPECT_NEAR(hull_area_of_four(kept), 2.0, 1e-12);
   EXPECT_NEAR(polygon_area(ring), 2.0 * std::sqrt(2.0), 1e-12);
+}
+
+// Gaps within the depth tie of the deepest count as equally deep: the second corner, 1 mm deeper
+// than the others, is kept when the tie is below 1 mm and may be left out above it (the first
+// point is then the first of the equally deep, the rest span the largest square).
+TEST(ContactManifold, TheDepthTieDecidesWhetherASlightlyDeeperCornerLeads) {
+  std::vector<Contact> contacts;
+  for (int k = 0; k < 8; ++k) {
+    const double angle = k * M_PI / 4.0;
+    contacts.push_back(make_contact(0, 1, Vec3(std::cos(angle), std::sin(angle), 0.0),
+                                    Vec3::UnitZ(), k == 1 ? -1e-3 : 0.0));
+  }
+  ManifoldScratch scratch;
+  std::vector<int> enforced = all_of(contacts);
+  reduce_manifolds(contacts, 4, 5e-4, enforced, scratch);
+  EXPECT_EQ(enforced, (std::vector<int>{1, 3, 5, 7}));
+  enforced = all_of(contacts);
+  reduce_manifolds(contacts, 4, 2e-3, enforced, scratch);
+  EXPECT_EQ(enforced, (std::vector<int>{0, 2, 4, 6}));
 }
 
 // A limit of 0 keeps every contact, and so does a pair with no more contacts than the limit.
@@ -88,12 +109,12 @@ TEST(ContactManifold, NoLimitOrFewContactsKeepEveryContact) {
     contacts.push_back(make_contact(0, 1, Vec3(k, 0.5 * k * k, 0.0), Vec3::UnitZ(), 0.0));
   ManifoldScratch scratch;
   std::vector<int> enforced = all_of(contacts);
-  reduce_manifolds(contacts, 0, enforced, scratch);
+  reduce_manifolds(contacts, 0, 0.0, enforced, scratch);
   EXPECT_EQ(enforced, all_of(contacts));
-  reduce_manifolds(contacts, 6, enforced, scratch);
+  reduce_manifolds(contacts, 6, 0.0, enforced, scratch);
   EXPECT_EQ(enforced, all_of(contacts));
   enforced = {1, 3, 5};
-  reduce_manifolds(contacts, 4, enforced, scratch);
+  reduce_manifolds(contacts, 4, 0.0, enforced, scratch);
   EXPECT_EQ(enforced, (std::vector<int>{1, 3, 5}));
 }
 
@@ -114,7 +135,7 @@ TEST(ContactManifold, EachPairAndNormalDirectionIsCutApart) {
                                     Vec3(0.0, std::sin(M_PI / 6), std::cos(M_PI / 6)), 0.0));
   std::vector<int> enforced = all_of(contacts);
   ManifoldScratch scratch;
-  reduce_manifolds(contacts, 4, enforced, scratch);
+  reduce_manifolds(contacts, 4, 0.0, enforced, scratch);
   int pair01 = 0, floor = 0, wall = 0;
   for (int i : enforced) {
     if (i < 6)
