@@ -46,18 +46,25 @@ FacePoint closest_on_face(const PosedPolytope& body, int f, const Vec3& x) {
   const Vec3 projection = x - body.plane_distance(f, x) * n;
   const int m = static_cast<int>(loop.size());
 
+  // Each world vertex once per pass: an edge's head is the next edge's tail.
+  const Vec3 first = body.vertex(loop[0]);
   bool inside = true;
+  Vec3 vi = first;
   for (int i = 0; i < m && inside; ++i) {
-    const Vec3 vi = body.vertex(loop[i]), vj = body.vertex(loop[(i + 1) % m]);
+    const Vec3 vj = i + 1 < m ? body.vertex(loop[i + 1]) : first;
     inside = (vj - vi).cross(projection - vi).dot(n) >= 0.0;  // left of every CCW edge
+    vi = vj;
   }
   if (inside) return {projection, {FeatureKind::Face, f}, true};
 
   FacePoint best{x, {}, false};
   double best_d2 = std::numeric_limits<double>::infinity();
+  Vec3 tail = first;
   for (int i = 0; i < m; ++i) {
     const int u = loop[i], w = loop[(i + 1) % m];
-    const SegmentPoint sp = point_segment(body.vertex(u), body.vertex(w), x);
+    const Vec3 head = i + 1 < m ? body.vertex(w) : first;
+    const SegmentPoint sp = point_segment(tail, head, x);
+    tail = head;
     const double d2 = (x - sp.point).squaredNorm();
     if (d2 >= best_d2) continue;
     best_d2 = d2;

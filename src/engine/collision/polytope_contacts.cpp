@@ -52,9 +52,12 @@ void polytope_plane_contacts(const PosedPolytope& poly, int poly_body, const Bod
   }
 }
 
-Contact vertex_face_contact(const PosedPolytope& V, int v_body, int v, const PosedPolytope& F,
-                            int f_body, int f, const Settings& settings) {
-  const Vec3 x = V.vertex(v);
+namespace {
+
+// C(v, f) with the point of face f nearest the vertex already found.
+Contact vertex_face_contact(const PosedPolytope& V, int v_body, int v, const Vec3& x,
+                            const PosedPolytope& F, int f_body, int f, const FacePoint& nearest,
+                            const Settings& settings) {
   const double psi = F.plane_distance(f, x);
   const Vec3 eta = F.normal(f);
   Contact c;
@@ -69,8 +72,16 @@ Contact vertex_face_contact(const PosedPolytope& V, int v_body, int v, const Pos
   c.applicable = c.applicability >= settings.eps_theta;
   // The vertex's speed into the face, relative to the face's body.
   const double approach = std::max(0.0, -(V.point_velocity(x) - F.point_velocity(x)).dot(eta));
-  c.feasible = vertex_face_feasible(x, psi, closest_on_face(F, f, x), eta, settings, approach);
+  c.feasible = vertex_face_feasible(x, psi, nearest, eta, settings, approach);
   return c;
+}
+
+}  // namespace
+
+Contact vertex_face_contact(const PosedPolytope& V, int v_body, int v, const PosedPolytope& F,
+                            int f_body, int f, const Settings& settings) {
+  const Vec3 x = V.vertex(v);
+  return vertex_face_contact(V, v_body, v, x, F, f_body, f, closest_on_face(F, f, x), settings);
 }
 
 void vertex_face_contacts(const PosedPolytope& V, int v_body, const PosedPolytope& F, int f_body,
@@ -82,11 +93,13 @@ void vertex_face_contacts(const PosedPolytope& V, int v_body, const PosedPolytop
   for (int v = 0; v < nv; ++v) {
     const Vec3 x = V.vertex(v);
     if ((x - F.position).squaredNorm() > reach * reach) continue;
+    const Vec3 y = F.local(x);
     for (int f = 0; f < nf; ++f) {
-      const double psi = F.plane_distance(f, x);  // psi_n of Alg. 6
-      if (std::abs(psi) > eps) continue;          // |x - p_b| >= |psi|
-      if ((x - closest_on_face(F, f, x).point).norm() > eps) continue;
-      out.push_back(vertex_face_contact(V, v_body, v, F, f_body, f, settings));
+      const double psi = F.local_plane_distance(f, y);  // psi_n of Alg. 6
+      if (std::abs(psi) > eps) continue;                // |x - p_b| >= |psi|
+      const FacePoint nearest = closest_on_face(F, f, x);
+      if ((x - nearest.point).norm() > eps) continue;
+      out.push_back(vertex_face_contact(V, v_body, v, x, F, f_body, f, nearest, settings));
     }
   }
 }

@@ -28,10 +28,14 @@ struct PosedPolytope {
   Vec3 vertex(int v) const { return position + rotation * shape.vertices[v]; }
   // Outward unit normal of face f, (3.1).
   Vec3 normal(int f) const { return rotation * shape.faces[f].normal; }
-  // Signed distance of the world point x from the plane of face f (> 0 outside).
-  double plane_distance(int f, const Vec3& x) const {
-    return shape.faces[f].normal.dot(rotation.transpose() * (x - position)) - shape.faces[f].offset;
+  // The world point x in the body's frame.
+  Vec3 local(const Vec3& x) const { return rotation.transpose() * (x - position); }
+  // Signed distance from the plane of face f (> 0 outside) of the point y in the body's frame.
+  double local_plane_distance(int f, const Vec3& y) const {
+    return shape.faces[f].normal.dot(y) - shape.faces[f].offset;
   }
+  // Signed distance of the world point x from the plane of face f (> 0 outside).
+  double plane_distance(int f, const Vec3& x) const { return local_plane_distance(f, local(x)); }
   // e = v_head - v_tail (§3.1).
   Vec3 edge_vector(int e) const {
     const Polytope::Edge& E = shape.edges[e];
