@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "../dynamics/test_world.hpp"
+#include "contact_in_code.hpp"
 #include "engine/collision/detect_contacts.hpp"
 #include "engine/contact_models/contact_manifold.hpp"
 #include "engine/contact_models/standard_model.hpp"
@@ -15,15 +16,7 @@
 namespace pegsim {
 namespace {
 
-Contact make_contact(int a, int b, const Vec3& point, const Vec3& normal, double gap) {
-  Contact c;
-  c.body_a = a;
-  c.body_b = b;
-  c.point_a = point;
-  c.normal = normal.normalized();
-  c.gap = gap;
-  return c;
-}
+using test::make_contact;
 
 std::vector<int> all_of(const std::vector<Contact>& contacts) {
   std::vector<int> out(contacts.size());

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "../dynamics/test_world.hpp"
+#include "contact_in_code.hpp"
 #include "engine/collision/detect_contacts.hpp"
 #include "engine/contact_models/standard_model.hpp"
 #include "engine/core/settings.hpp"
@@ -18,15 +19,7 @@ std::vector<Contact> contacts_of(const test::World& w, const Settings& settings)
   return contacts;
 }
 
-Contact make_contact(int a, int b, Vec3 point, Vec3 normal, double gap) {
-  Contact c;
-  c.body_a = a;
-  c.body_b = b;
-  c.point_a = point;
-  c.normal = normal.normalized();
-  c.gap = gap;
-  return c;
-}
+using test::make_contact;
 
 // Two aligned unit cubes, one on the other: each corner of the interface is found twice, as the
 // upper cube's vertex on the lower cube's top face and as the lower cube's vertex on the upper
