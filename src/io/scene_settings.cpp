@@ -170,10 +170,10 @@ Settings parse_settings(const JsonNode& s, int dimension) {
   if (auto n = s.find("contact_model")) out.contact_model = contact_model(*n);
   if (auto n = s.find("sm_enforce")) out.sm_enforce = sm_enforce(*n);
   if (auto n = s.find("contacts_per_pair"))
-    out.contacts_per_pair = static_cast<int>(
-        n->integer("an integer >= 0: the standard model's contacts kept per body pair and normal "
-                   "direction (0: all)",
-                   0));
+    out.contacts_per_pair = n->integer(
+        "an integer >= 0: the standard model's contacts kept per body pair and normal "
+        "direction (0: all)",
+        0);
   if (auto n = s.find("gyroscopic")) out.gyroscopic = gyroscopic(*n);
   if (auto n = s.find("cone_orientation")) out.cone_orientation = cone_orientation(*n);
   if (auto n = s.find("primaries")) out.primaries = primaries(*n);

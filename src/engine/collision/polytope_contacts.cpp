@@ -54,11 +54,10 @@ void polytope_plane_contacts(const PosedPolytope& poly, int poly_body, const Bod
 
 namespace {
 
-// C(v, f) with the point of face f nearest the vertex already found.
-Contact vertex_face_contact(const PosedPolytope& V, int v_body, int v, const Vec3& x,
+// C(v, f) with the vertex's plane distance psi and the point of face f nearest it already found.
+Contact vertex_face_contact(const PosedPolytope& V, int v_body, int v, const Vec3& x, double psi,
                             const PosedPolytope& F, int f_body, int f, const FacePoint& nearest,
                             const Settings& settings) {
-  const double psi = F.plane_distance(f, x);
   const Vec3 eta = F.normal(f);
   Contact c;
   c.body_a = f_body;
@@ -81,7 +80,8 @@ Contact vertex_face_contact(const PosedPolytope& V, int v_body, int v, const Vec
 Contact vertex_face_contact(const PosedPolytope& V, int v_body, int v, const PosedPolytope& F,
                             int f_body, int f, const Settings& settings) {
   const Vec3 x = V.vertex(v);
-  return vertex_face_contact(V, v_body, v, x, F, f_body, f, closest_on_face(F, f, x), settings);
+  return vertex_face_contact(V, v_body, v, x, F.plane_distance(f, x), F, f_body, f,
+                             closest_on_face(F, f, x), settings);
 }
 
 void vertex_face_contacts(const PosedPolytope& V, int v_body, const PosedPolytope& F, int f_body,
@@ -99,7 +99,7 @@ void vertex_face_contacts(const PosedPolytope& V, int v_body, const PosedPolytop
       if (std::abs(psi) > eps) continue;                // |x - p_b| >= |psi|
       const FacePoint nearest = closest_on_face(F, f, x);
       if ((x - nearest.point).norm() > eps) continue;
-      out.push_back(vertex_face_contact(V, v_body, v, x, F, f_body, f, nearest, settings));
+      out.push_back(vertex_face_contact(V, v_body, v, x, psi, F, f_body, f, nearest, settings));
     }
   }
 }

@@ -20,6 +20,8 @@ constexpr double kManifoldCosine = 0.985;  // about 10 degrees
 
 struct ManifoldScratch {
   std::vector<int> order, group, kept;
+  std::vector<Vec3> points;
+  std::vector<char> taken;
 };
 
 // Gaps within this fraction of epsilon (Settings::epsilon) of a manifold's deepest count as
