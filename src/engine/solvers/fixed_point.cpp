@@ -9,7 +9,7 @@ namespace pegsim {
 
 SolveReport FixedPointSolver::solve(const Lcp& lcp, VecX& z, const SolverOptions& options) {
   const auto t0 = solve_start(options);
-  SolveReport report;
+  SolveReport report = open_report(options);
   report.solver = "fixed-point";
   const int n = lcp.size();
   auto finish = [&](SolveStatus status, std::string message) {
@@ -34,7 +34,7 @@ SolveReport FixedPointSolver::solve(const Lcp& lcp, VecX& z, const SolverOptions
     if (residual <= tolerance) return finish(SolveStatus::Solved, "");
     z = (z - alpha * w_).cwiseMax(0.0);
     report.iterations = k;
-    report.residual_history.push_back(natural_residual(lcp, z));
+    if (report.keep_history) report.record(natural_residual(lcp, z));
     if (!z.allFinite()) {
       z.setZero(n);
       return finish(SolveStatus::NumericalFailure, "the iterates became non-finite (diverged)");

@@ -11,7 +11,7 @@ namespace pegsim {
 
 SolveReport FixedPointSolver::solve_ncp(const Ncp& ncp, VecX& z, const SolverOptions& options) {
   const auto t0 = solve_start(options);
-  SolveReport report;
+  SolveReport report = open_report(options);
   report.solver = "fixed-point";
   const int n = ncp.size();
   auto finish = [&](SolveStatus status, std::string message) {
@@ -32,7 +32,7 @@ SolveReport FixedPointSolver::solve_ncp(const Ncp& ncp, VecX& z, const SolverOpt
     set_slip_speeds(ncp, w_, z);
     ncp.evaluate(z, w_, F_);
     const double residual = natural_residual_at(ncp, z, F_);  // of the current z
-    if (k > 0) report.residual_history.push_back(residual);
+    if (k > 0) report.record(residual);
     if (!z.allFinite()) {
       z.setZero(n);
       return finish(SolveStatus::NumericalFailure, "the iterates became non-finite (diverged)");

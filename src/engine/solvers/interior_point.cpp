@@ -25,7 +25,7 @@ double step_to_boundary(const VecX& x, const VecX& dx) {
 
 SolveReport InteriorPointSolver::solve(const Lcp& lcp, VecX& z, const SolverOptions& options) {
   const auto t0 = solve_start(options);
-  SolveReport report;
+  SolveReport report = open_report(options);
   report.solver = "interior-point";
   const int n = lcp.size();
   auto finish = [&](SolveStatus status, std::string message) {
@@ -106,13 +106,13 @@ SolveReport InteriorPointSolver::solve(const Lcp& lcp, VecX& z, const SolverOpti
       if (active_ != tried_) {
         if (active_set_solution(lcp, z, w_, tolerance, candidate_)) {
           z = candidate_;
-          report.residual_history.push_back(natural_residual(lcp, z));
+          if (report.keep_history) report.record(natural_residual(lcp, z));
           return finish(SolveStatus::Solved, "");
         }
         tried_ = active_;
       }
     }
-    report.residual_history.push_back(residual);
+    report.record(residual);
     if (residual <= tolerance) return finish(SolveStatus::Solved, "");
     if (!z.allFinite() || !w_.allFinite()) {
       z = best;

@@ -13,7 +13,7 @@ namespace pegsim {
 
 SolveReport LemkeSolver::solve(const Lcp& lcp, VecX& z, const SolverOptions& options) {
   const auto t0 = solve_start(options);
-  SolveReport report;
+  SolveReport report = open_report(options);
   report.solver = "lemke";
   const int n = lcp.size();
   basis_.clear();

@@ -435,13 +435,14 @@ bool LemkeRevised::pivot(int row, int variable, const VecX& a) {
 
 // Natural residual of the almost-complementary point in O(n), as the dense tableau records it.
 void LemkeRevised::record_residual(SolveReport& report) const {
+  if (!report.keep_history) return;
   const int n = n_;
   auto value = [&](int v) { return row_of_[v] >= 0 ? x_(row_of_[v]) : 0.0; };
   const double z0 = value(2 * n);
   double r = 0.0;
   for (int i = 0; i < n; ++i)
     r = std::max(r, std::abs(std::min(value(n + i), value(i) - d_(i) * z0)));
-  report.residual_history.push_back(r);
+  report.record(r);
 }
 
 void LemkeRevised::extract(VecX& z) {

@@ -47,7 +47,8 @@ bool LemkeSmall::solve(double tolerance, int max_pivots, Deadline deadline, VecX
   }
   std::fill_n(row_of_, 2 * n + 1, -1);
   for (int i = 0; i < n; ++i) row_of_[i] = i;
-  report.residual_history.reserve(report.residual_history.size() + 2 * n + 2);
+  if (report.keep_history)
+    report.residual_history.reserve(report.residual_history.size() + 2 * n + 2);
 
   // z0 enters with column -d = -e and replaces the lexicographically smallest row of
   // [x, B^-1] (the most negative q_r), which makes every x_i >= 0.
@@ -58,7 +59,7 @@ bool LemkeSmall::solve(double tolerance, int max_pivots, Deadline deadline, VecX
   std::fill_n(a_, n, -1.0);
   int leaving = basic_[row];
   pivot(row, z0);
-  report.residual_history.push_back(pivot_residual());
+  if (report.keep_history) report.record(pivot_residual());
 
   // Complementary pivots until z0 leaves, or reaches zero (then the point solves the LCP).
   while (leaving != z0 && x_[row_of_[z0]] > tolerance) {
@@ -80,7 +81,7 @@ bool LemkeSmall::solve(double tolerance, int max_pivots, Deadline deadline, VecX
     ++report.iterations;
     for (int i = 0; i < n; ++i)
       if (!std::isfinite(x_[i])) return false;
-    report.residual_history.push_back(pivot_residual());
+    if (report.keep_history) report.record(pivot_residual());
   }
 
   residual = extract(z);

@@ -24,7 +24,7 @@ class LemkeSmall {
   // `residual`) and the basic z_i in `basis` when the run ends on a complementary basis whose z
   // is within `tolerance`; false otherwise (a ray, the pivot limit, the deadline, a basis that
   // misses the tolerance), with z unspecified. report.iterations counts the complementary
-  // pivots; report.residual_history gets the residual of each.
+  // pivots; the report's history (if kept) gets the residual of each.
   bool solve(double tolerance, int max_pivots, Deadline deadline, VecX& z, double& residual,
              std::vector<char>& basis, SolveReport& report);
 

@@ -299,13 +299,14 @@ class LemkeTableau {
   // Natural residual of the current almost-complementary point in O(n): there
   // w = M z + q + d z0, so M z + q = w - d z0 with w, z, z0 read off the basic values.
   void record_residual(SolveReport& report) const {
+    if (!report.keep_history) return;
     const int n = n_;
     auto value = [&](int v) { return row_of_[v] >= 0 ? x_(row_of_[v]) : T(0); };
     const T z0 = value(2 * n);
     T r = 0;
     for (int i = 0; i < n; ++i)
       r = std::max(r, std::abs(std::min(value(n + i), value(i) - d_(i) * z0)));
-    report.residual_history.push_back(static_cast<double>(r));
+    report.record(static_cast<double>(r));
   }
 
   // Iterative refinement of the basic values with the tableau's own B^-1: the residual

@@ -85,7 +85,7 @@ bool NewtonSolver::descend(const VecX& z, double psi, const std::function<double
 
 SolveReport NewtonSolver::solve(const Lcp& lcp, VecX& z, const SolverOptions& options) {
   const auto t0 = solve_start(options);
-  SolveReport report;
+  SolveReport report = open_report(options);
   report.solver = std::string(name());
   const int n = lcp.size();
   auto finish = [&](SolveStatus status, std::string message) {
@@ -137,7 +137,7 @@ SolveReport NewtonSolver::solve(const Lcp& lcp, VecX& z, const SolverOptions& op
     w_.swap(w_trial_);
     H_.swap(H_trial_);
     Phi_.swap(Phi_trial_);
-    report.residual_history.push_back(natural_residual(lcp, z.cwiseMax(0.0)));
+    if (report.keep_history) report.record(natural_residual(lcp, z.cwiseMax(0.0)));
     if (options.out_of_time()) return finish(SolveStatus::TimeBudget, time_budget_message(k));
   }
   if (natural_residual(lcp, z.cwiseMax(0.0)) <= tolerance) return finish(SolveStatus::Solved, "");

@@ -106,14 +106,14 @@ bool NewtonSolver::run_ncp(const Ncp& ncp, VecX& z, const SolverOptions& options
     F_.swap(F_trial_);
     H_.swap(H_trial_);
     Phi_.swap(Phi_trial_);
-    report.residual_history.push_back(natural_residual_at(ncp, z, F_));
+    if (report.keep_history) report.record(natural_residual_at(ncp, z, F_));
   }
   return solved();
 }
 
 SolveReport NewtonSolver::solve_ncp(const Ncp& ncp, VecX& z, const SolverOptions& options) {
   const auto t0 = solve_start(options);
-  SolveReport report;
+  SolveReport report = open_report(options);
   report.solver = std::string(name());
   const int n = ncp.size();
   auto finish = [&](SolveStatus status, std::string message) {

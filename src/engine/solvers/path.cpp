@@ -177,7 +177,7 @@ bool PathSolver::pivot(const Lcp& lcp, VecX& z, const SolverOptions& options, So
 
 SolveReport PathSolver::solve(const Lcp& lcp, VecX& z, const SolverOptions& options) {
   const auto t0 = solve_start(options);
-  SolveReport report;
+  SolveReport report = open_report(options);
   report.solver = "path";
   const int n = lcp.size();
   auto finish = [&](SolveStatus status, std::string message) {
@@ -342,7 +342,7 @@ PathSolver::Phase PathSolver::newton_phase(const Lcp& lcp, VecX& z, const Solver
     merits_.push_back(psi);
     if (merits_.size() > kMemory) merits_.pop_front();
     const double residual = residual_of(lcp, z, w_);
-    report.residual_history.push_back(residual);
+    report.record(residual);
     // Near a degenerate solution (coplanar contacts sharing a load in any split, a friction
     // polygon's directions balancing each other) Newton loses its superlinear rate and crawls,
     // and the crossover's M_II is singular; what finishes is the pivoting, warm from the best

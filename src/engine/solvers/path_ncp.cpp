@@ -41,7 +41,7 @@ constexpr int kProximalSteps = 2000;
 
 SolveReport PathSolver::solve_ncp(const Ncp& ncp, VecX& z, const SolverOptions& options) {
   const auto t0 = solve_start(options);
-  SolveReport report;
+  SolveReport report = open_report(options);
   report.solver = "path";
   auto finish = [&](SolveStatus status, std::string message) {
     return finish_report(std::move(report), status, std::move(message), ncp, z, t0);

@@ -58,7 +58,7 @@ std::string PgsSolver::stall_message(double residual, int sweep) {
 
 SolveReport PgsSolver::solve(const Lcp& lcp, VecX& z, const SolverOptions& options) {
   const auto t0 = solve_start(options);
-  SolveReport report;
+  SolveReport report = open_report(options);
   report.solver = std::string(name());
   const int n = lcp.size();
   auto finish = [&](SolveStatus status, std::string message) {
@@ -91,6 +91,7 @@ SolveReport PgsSolver::solve(const Lcp& lcp, VecX& z, const SolverOptions& optio
   block_options.tolerance = options.tolerance;
   block_options.warm_start = true;
   block_options.timed = false;  // the sweep is timed, not each block
+  block_options.history = false;
   std::string why;
 
   // The blocks' diagonal blocks of M, once: a sweep re-solves each block's own LCP.
@@ -132,7 +133,7 @@ SolveReport PgsSolver::solve(const Lcp& lcp, VecX& z, const SolverOptions& optio
       residual = z.cwiseMin(w_).cwiseAbs().maxCoeff();
     }
     report.iterations = sweep;
-    report.residual_history.push_back(residual);
+    report.record(residual);
     if (residual <= tolerance) return finish(SolveStatus::Solved, "");
     if (!z.allFinite()) {
       z.setZero(n);

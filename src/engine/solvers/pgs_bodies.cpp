@@ -133,6 +133,7 @@ bool PgsSolver::solve_group(int k, const VecX& c, const VecX& start, double tole
   group_options_.tolerance = 1e-3 * tolerance / (1.0 + c.cwiseAbs().maxCoeff());
   group_options_.warm_start = true;
   group_options_.timed = false;
+  group_options_.history = false;
   group_options_.max_iterations = 50 * m;
   SolveReport r = block_solver_.solve(local, x, group_options_);
   if (!r.solved()) {  // a warm start Lemke cannot pivot from: once more from z = 0, to the
@@ -202,7 +203,7 @@ SolveReport PgsSolver::solve_body_form(const Lcp& lcp, VecX& z, const SolverOpti
       velocity_change(f, z, dv_);
       residual = body_form_residual(lcp, z);
     }
-    report.residual_history.push_back(residual);
+    report.record(residual);
     if (residual <= tolerance) return finish(SolveStatus::Solved, "");
     if (!z.allFinite()) {
       z.setZero(n);

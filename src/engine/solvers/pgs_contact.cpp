@@ -315,6 +315,7 @@ double PgsContactSolver::sweep(const Lcp& lcp, VecX& z, std::string& why) {
     options.tolerance = 1e-12;
     options.warm_start = true;
     options.timed = false;
+    options.history = false;
     options.max_iterations = 50 * b.size;
     if (!block_solver_.solve(local_, x_, options).solved()) {
       why = "the block at row " + std::to_string(b.start) + " has no solution";
@@ -405,7 +406,7 @@ SolveReport PgsContactSolver::solve(const Lcp& lcp, VecX& z, const SolverOptions
     return general;
   }
   const auto t0 = solve_start(options);
-  SolveReport report;
+  SolveReport report = open_report(options);
   report.solver = std::string(name());
   const int n = lcp.size();
   if (const char* defect = body_form_defect(lcp)) {
@@ -473,7 +474,7 @@ SolveReport PgsContactSolver::solve(const Lcp& lcp, VecX& z, const SolverOptions
       status = SolveStatus::Solved;
       message.clear();
     }
-    report.residual_history.push_back(r);
+    report.record(r);
     return finish_report(std::move(report), status, std::move(message), r, t0);
   };
   unknowns_ = 0;
@@ -501,10 +502,10 @@ SolveReport PgsContactSolver::solve(const Lcp& lcp, VecX& z, const SolverOptions
     if (moved <= tolerance) {
       const double r = residual(lcp, z);
       if (r <= tolerance) {
-        report.residual_history.push_back(r);
+        report.record(r);
         return finish_report(std::move(report), SolveStatus::Solved, "", r, t0);
       }
-      report.residual_history.push_back(r);
+      report.record(r);
     }
     if (options.out_of_time() && sweep_count < options.max_iterations)
       return finish(SolveStatus::TimeBudget, time_budget_message(sweep_count));

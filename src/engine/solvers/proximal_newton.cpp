@@ -58,15 +58,16 @@ bool ProximalNewton::newton(const Ncp& ncp, VecX& z, double tolerance, double in
     G_.swap(G_trial_);
     proximal_.evaluate(z, w_, F_);
     ncp.evaluate(z, w_ncp_, F_ncp_);
-    report.residual_history.push_back(natural_residual_at(ncp, z, F_ncp_));
-    if (report.residual_history.back() <= tolerance) return true;
+    const double residual = natural_residual_at(ncp, z, F_ncp_);
+    report.record(residual);
+    if (residual <= tolerance) return true;
   }
   return natural_residual_at(proximal_, z, F_) <= inner_tolerance;
 }
 
 SolveReport ProximalNewton::solve(const Ncp& ncp, VecX& z, const SolverOptions& options) {
   const auto t0 = solve_start(options);
-  SolveReport report;
+  SolveReport report = open_report(options);
   report.solver = "proximal-newton";
   auto finish = [&](SolveStatus status, std::string message) {
     clamp_to_bounds(ncp, z);  // G = 0 only inside the bounds; a tiny excursion is rounding

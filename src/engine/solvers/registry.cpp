@@ -76,7 +76,7 @@ std::string ncp_solver_list() {
 
 SolveReport Solver::solve_ncp(const Ncp& ncp, VecX& z, const SolverOptions& options) {
   const auto start = solve_start(options);
-  SolveReport report;
+  SolveReport report = open_report(options);
   report.solver = std::string(name());
   z.setZero(ncp.size());
   return finish_report(std::move(report), SolveStatus::NumericalFailure,
@@ -114,7 +114,7 @@ SolveReport close_report(SolveReport report, SolveStatus status, std::string mes
   report.message = std::move(message);
   report.residual = residual;
   if (report.residual_history.empty() || report.residual_history.back() != report.residual)
-    report.residual_history.push_back(report.residual);
+    report.record(report.residual);
   report.seconds =
       start == kUntimed
           ? 0.0

@@ -45,6 +45,10 @@ struct SolverOptions {
   // Whether the report's seconds are measured (two clock reads a call, ~45 ns: a tenth of a
   // tiny Lemke solve). Solves inside another solver (PGS's block solves) leave it off.
   bool timed = true;
+  // Whether the report keeps a residual per iteration (SolveReport::residual_history; the final
+  // residual is reported either way). Solves inside another solver leave it off: there the
+  // history is an allocation a block solve that nobody reads.
+  bool history = true;
 };
 
 // The start of a solve for SolveReport::seconds: now, or kUntimed (no clock read, seconds 0)
@@ -61,11 +65,23 @@ struct SolveReport {
   std::vector<double> residual_history;  // natural-map residual per iteration (or per pivot)
   double residual = 0.0;                 // final natural residual (lcp.hpp) of z
   double seconds = 0.0;
-  std::string solver;   // which solver produced this report
-  std::string message;  // human-readable detail for non-Solved statuses
+  std::string solver;        // which solver produced this report
+  std::string message;       // human-readable detail for non-Solved statuses
+  bool keep_history = true;  // SolverOptions::history of the solve
 
   bool solved() const { return status == SolveStatus::Solved; }
+  // An iteration's residual, kept when the history is.
+  void record(double r) {
+    if (keep_history) residual_history.push_back(r);
+  }
 };
+
+// A solver's report before its first iteration, keeping the history as `options` ask.
+inline SolveReport open_report(const SolverOptions& options) {
+  SolveReport report;
+  report.keep_history = options.history;
+  return report;
+}
 
 class Solver {
  public:

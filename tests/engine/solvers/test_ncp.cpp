@@ -117,6 +117,26 @@ TEST(Ncp, PointContactSticksOrSlidesInEveryDirection) {
   }
 }
 
+// SolverOptions::history off on the NCP: no residual per iteration, the same answer bit for bit.
+TEST(Ncp, WithoutHistoryEverySolverAnswersTheSame) {
+  const Ncp ncp = particles(2.0, 0.4, {Vec3(-0.1, 0.02, 0.01), Vec3(-0.1, 0.3, -0.2)}, -0.3);
+  for (const std::string& solver : kNcpSolvers) {
+    SolverOptions options;
+    options.tolerance = 1e-12;
+    VecX kept, bare;
+    const SolveReport with = make_solver(solver)->solve_ncp(ncp, kept, options);
+    options.history = false;
+    const SolveReport without = make_solver(solver)->solve_ncp(ncp, bare, options);
+    ASSERT_TRUE(with.solved()) << solver << ": " << with.message;
+    EXPECT_FALSE(with.residual_history.empty()) << solver;
+    EXPECT_TRUE(without.residual_history.empty()) << solver;
+    EXPECT_EQ(without.status, with.status) << solver;
+    EXPECT_EQ(without.iterations, with.iterations) << solver;
+    EXPECT_EQ(without.residual, with.residual) << solver;
+    EXPECT_EQ(bare, kept) << solver;
+  }
+}
+
 // The polygonal cone turned (ncp_linearized.hpp, `rotation`): a sliding particle's friction on
 // the polygon is the vertex nearest the direction against the slip, -d. Turned so that a vertex
 // points along -d (angle a + pi), the polygon's answer is the round cone's, -mu p_n d; unturned,

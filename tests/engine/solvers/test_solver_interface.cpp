@@ -70,6 +70,28 @@ TEST(SolverInterface, ADeadlineStopsEverySolverWithItsBestIterate) {
   }
 }
 
+// SolverOptions::history off: every solver keeps no residual per iteration and answers as it
+// does with it, bit for bit (status, iterations, z, final residual), on a problem of the tiny
+// Lemke's size and on a larger one.
+TEST(SolverInterface, WithoutHistoryEverySolverAnswersTheSame) {
+  std::mt19937 rng(5);
+  for (const int n : {3, 40}) {
+    const Lcp lcp = test::random_spd(n, rng);
+    for (const std::string& solver : solver_names()) {
+      const test::Run kept = run(solver, lcp);
+      SolverOptions options;
+      options.history = false;
+      const test::Run bare = run(solver, lcp, options);
+      EXPECT_FALSE(kept.report.residual_history.empty()) << solver << " n=" << n;
+      EXPECT_TRUE(bare.report.residual_history.empty()) << solver << " n=" << n;
+      EXPECT_EQ(bare.report.status, kept.report.status) << solver << " n=" << n;
+      EXPECT_EQ(bare.report.iterations, kept.report.iterations) << solver << " n=" << n;
+      EXPECT_EQ(bare.report.residual, kept.report.residual) << solver << " n=" << n;
+      EXPECT_EQ(bare.z, kept.z) << solver << " n=" << n;
+    }
+  }
+}
+
 // Lemke past its deadline hands back the warm start it was given (its intermediate bases carry
 // the artificial z0 and answer nothing): the previous step's impulses.
 TEST(SolverInterface, LemkePastItsDeadlineReturnsTheWarmStart) {
