@@ -37,7 +37,26 @@ bool LemkeSmall::bind(const Lcp& lcp) {
 
 bool LemkeSmall::solve(double tolerance, int max_pivots, Deadline deadline, VecX& z,
                        double& residual, std::vector<char>& basis, SolveReport& report) {
-  const int n = n_;
+  switch (n_) {
+    case 2:
+      return run<2>(tolerance, max_pivots, deadline, z, residual, basis, report);
+    case 3:
+      return run<3>(tolerance, max_pivots, deadline, z, residual, basis, report);
+    case 4:
+      return run<4>(tolerance, max_pivots, deadline, z, residual, basis, report);
+    case 5:
+      return run<5>(tolerance, max_pivots, deadline, z, residual, basis, report);
+    case 6:
+      return run<6>(tolerance, max_pivots, deadline, z, residual, basis, report);
+    default:
+      return run<0>(tolerance, max_pivots, deadline, z, residual, basis, report);
+  }
+}
+
+template <int N>
+bool LemkeSmall::run(double tolerance, int max_pivots, Deadline deadline, VecX& z, double& residual,
+                     std::vector<char>& basis, SolveReport& report) {
+  const int n = rows<N>();
   const int z0 = 2 * n;
   for (int i = 0; i < n; ++i) {
     x_[i] = q_[i];
@@ -55,11 +74,11 @@ bool LemkeSmall::solve(double tolerance, int max_pivots, Deadline deadline, VecX
   std::fill_n(a_, n, 1.0);
   int row = 0;
   for (int r = 1; r < n; ++r)
-    if (x_[r] < x_[row] || (x_[r] == x_[row] && lex_less(r, row))) row = r;
+    if (x_[r] < x_[row] || (x_[r] == x_[row] && lex_less<N>(r, row))) row = r;
   std::fill_n(a_, n, -1.0);
   int leaving = basic_[row];
-  pivot(row, z0);
-  if (report.keep_history) report.record(pivot_residual());
+  pivot<N>(row, z0);
+  if (report.keep_history) report.record(pivot_residual<N>());
 
   // Complementary pivots until z0 leaves, or reaches zero (then the point solves the LCP).
   while (leaving != z0 && x_[row_of_[z0]] > tolerance) {
@@ -74,17 +93,17 @@ bool LemkeSmall::solve(double tolerance, int max_pivots, Deadline deadline, VecX
         if (m[k] != 0.0)
           for (int i = 0; i < n; ++i) a_[i] -= Binv_[k][i] * m[k];
     }
-    row = leaving_row();
+    row = leaving_row<N>();
     if (row < 0) return false;  // a ray: the general runs decide what it means
     leaving = basic_[row];
-    pivot(row, entering);
+    pivot<N>(row, entering);
     ++report.iterations;
     for (int i = 0; i < n; ++i)
       if (!std::isfinite(x_[i])) return false;
-    if (report.keep_history) report.record(pivot_residual());
+    if (report.keep_history) report.record(pivot_residual<N>());
   }
 
-  residual = extract(z);
+  residual = extract<N>(z);
   if (!(residual <= tolerance)) return false;
   basis.assign(n, 0);
   for (int i = 0; i < n; ++i) basis[i] = row_of_[n + i] >= 0;
@@ -93,9 +112,11 @@ bool LemkeSmall::solve(double tolerance, int max_pivots, Deadline deadline, VecX
 
 // z from the basic values, refined twice with B^-1 as LemkeTableau::extract refines them (the
 // tableau's second correction, z_Z from an LU of M_ZZ, is left to the general runs: a tiny
-// answer that misses the tolerance goes there). Returns z's natural residual.
+// answer that misses the tolerance goes there). A round whose basis equations hold exactly
+// would change nothing, nor would the next: refining stops there. Returns z's natural residual.
+template <int N>
 double LemkeSmall::extract(VecX& z) {
-  const int n = n_;
+  const int n = rows<N>();
   for (int round = 0; round < 2; ++round) {
     double res[kMaxRows];
     std::copy_n(q_, n, res);
@@ -108,22 +129,25 @@ double LemkeSmall::extract(VecX& z) {
       else
         for (int k = 0; k < n; ++k) res[k] += x_[r];
     }
+    if (std::all_of(res, res + n, [](double r) { return r == 0.0; })) break;
     for (int k = 0; k < n; ++k)
       for (int i = 0; i < n; ++i) x_[i] += Binv_[k][i] * res[k];
   }
   z.setZero(n);
   for (int i = 0; i < n; ++i)
     if (row_of_[n + i] >= 0) z(i) = std::max(0.0, x_[row_of_[n + i]]);
-  return residual_of(z);
+  return residual_of<N>(z);
 }
 
 // max_i |min(z_i, (M z + q)_i)| on the copy: natural_residual on the Lcp (its sparse or dense
 // product) costs 10-15 ns more at n = 2, a tenth of the solve this file exists to make cheap.
+template <int N>
 double LemkeSmall::residual_of(const VecX& z) const {
+  const int n = rows<N>();
   double residual = 0.0;
-  for (int i = 0; i < n_; ++i) {
+  for (int i = 0; i < n; ++i) {
     double w = q_[i];
-    for (int j = 0; j < n_; ++j) w += M_[j][i] * z(j);
+    for (int j = 0; j < n; ++j) w += M_[j][i] * z(j);
     residual = std::max(residual, std::abs(std::min(z(i), w)));
   }
   return residual;
@@ -131,21 +155,23 @@ double LemkeSmall::residual_of(const VecX& z) const {
 
 // Harris' ratio test as LemkeTableau::leaving_row: the largest pivot among the rows whose
 // ratio is within the relaxed minimum; z0's row first (it ends the run).
+template <int N>
 int LemkeSmall::leaving_row() const {
+  const int n = rows<N>();
   double largest = 1.0;
-  for (int r = 0; r < n_; ++r) largest = std::max(largest, std::abs(a_[r]));
+  for (int r = 0; r < n; ++r) largest = std::max(largest, std::abs(a_[r]));
   const double threshold = kPivot * largest;
   double theta = std::numeric_limits<double>::infinity();
-  for (int r = 0; r < n_; ++r)
+  for (int r = 0; r < n; ++r)
     if (a_[r] > threshold) theta = std::min(theta, (std::max(x_[r], 0.0) + x_floor_) / a_[r]);
   if (std::isinf(theta)) return -1;
-  const int z0_row = row_of_[2 * n_];
+  const int z0_row = row_of_[2 * n];
   int best = -1;
-  for (int r = 0; r < n_; ++r) {
+  for (int r = 0; r < n; ++r) {
     if (a_[r] <= threshold || std::max(x_[r], 0.0) / a_[r] > theta) continue;
     if (r == z0_row) return r;
     if (best < 0 || a_[r] > a_[best] * (1 + kTie) ||
-        (!(a_[best] > a_[r] * (1 + kTie)) && lex_less(r, best)))
+        (!(a_[best] > a_[r] * (1 + kTie)) && lex_less<N>(r, best)))
       best = r;
   }
   return best;
@@ -153,8 +179,10 @@ int LemkeSmall::leaving_row() const {
 
 // Is row r1 of B^-1 / a lexicographically smaller than row r2 (§4.9)? Entries below |M| eps
 // count as zero, differences are compared cross-multiplied.
+template <int N>
 bool LemkeSmall::lex_less(int r1, int r2) const {
-  for (int k = 0; k < n_; ++k) {
+  const int n = rows<N>();
+  for (int k = 0; k < n; ++k) {
     const double b1 = std::abs(Binv_[k][r1]) < lex_zero_ ? 0.0 : Binv_[k][r1];
     const double b2 = std::abs(Binv_[k][r2]) < lex_zero_ ? 0.0 : Binv_[k][r2];
     const double delta = b1 * a_[r2] - b2 * a_[r1];
@@ -164,20 +192,21 @@ bool LemkeSmall::lex_less(int r1, int r2) const {
   return false;
 }
 
-// Gauss–Jordan step on `row` with the entering column a_.
+// Gauss–Jordan step on `row` with the entering column a_. The pivot row is updated with the
+// others and then overwritten: no test in the inner loops.
+template <int N>
 void LemkeSmall::pivot(int row, int variable) {
+  const int n = rows<N>();
   const double p = a_[row];
   const double x_row = x_[row] / p;
-  for (int k = 0; k < n_; ++k) {
+  for (int k = 0; k < n; ++k) {
     const double r = Binv_[k][row];
     if (r == 0.0) continue;
     const double scaled = r / p;
-    for (int i = 0; i < n_; ++i)
-      if (i != row) Binv_[k][i] -= a_[i] * scaled;
+    for (int i = 0; i < n; ++i) Binv_[k][i] -= a_[i] * scaled;
     Binv_[k][row] = scaled;
   }
-  for (int i = 0; i < n_; ++i)
-    if (i != row) x_[i] -= x_row * a_[i];
+  for (int i = 0; i < n; ++i) x_[i] -= x_row * a_[i];
   x_[row] = x_row;
   row_of_[basic_[row]] = -1;
   basic_[row] = variable;
@@ -185,11 +214,13 @@ void LemkeSmall::pivot(int row, int variable) {
 }
 
 // Natural residual of the almost-complementary point: M z + q = w - d z0 there.
+template <int N>
 double LemkeSmall::pivot_residual() const {
+  const int n = rows<N>();
   auto value = [&](int v) { return row_of_[v] >= 0 ? x_[row_of_[v]] : 0.0; };
-  const double z0 = value(2 * n_);
+  const double z0 = value(2 * n);
   double r = 0.0;
-  for (int i = 0; i < n_; ++i) r = std::max(r, std::abs(std::min(value(n_ + i), value(i) - z0)));
+  for (int i = 0; i < n; ++i) r = std::max(r, std::abs(std::min(value(n + i), value(i) - z0)));
   return r;
 }
 

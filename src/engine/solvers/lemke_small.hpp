@@ -29,13 +29,28 @@ class LemkeSmall {
              std::vector<char>& basis, SolveReport& report);
 
  private:
+  // Every step below for N rows known when compiled (N = 0: n_ rows), so that the loops of the
+  // smallest problems unroll; solve() picks N.
+  template <int N>
+  int rows() const {
+    return N > 0 ? N : n_;
+  }
+  template <int N>
+  bool run(double tolerance, int max_pivots, Deadline deadline, VecX& z, double& residual,
+           std::vector<char>& basis, SolveReport& report);
   // Row leaving for the entering column a_ (Harris' two-pass ratio test, as the tableau's);
   // -1 for a ray.
+  template <int N>
   int leaving_row() const;
+  template <int N>
   bool lex_less(int r1, int r2) const;
+  template <int N>
   void pivot(int row, int variable);
+  template <int N>
   double pivot_residual() const;
+  template <int N>
   double extract(VecX& z);
+  template <int N>
   double residual_of(const VecX& z) const;
 
   static constexpr double kPivot = 1e-9;
