@@ -87,11 +87,9 @@ SolveReport PgsSolver::solve(const Lcp& lcp, VecX& z, const SolverOptions& optio
   const double tolerance = options.tolerance * (1.0 + lcp.q.cwiseAbs().maxCoeff());
   multiply_m(lcp, z, w_);
   w_ += lcp.q;
-  SolverOptions block_options;
+  SolverOptions block_options = inner_solve_options();
   block_options.tolerance = options.tolerance;
   block_options.warm_start = true;
-  block_options.timed = false;  // the sweep is timed, not each block
-  block_options.history = false;
   std::string why;
 
   // The blocks' diagonal blocks of M, once: a sweep re-solves each block's own LCP.

@@ -89,7 +89,7 @@ class PgsSolver final : public Solver {
   MatX active_M_;
   VecX active_c_;
   std::vector<int> active_;
-  SolverOptions group_options_;
+  SolverOptions group_options_ = inner_solve_options();
 };
 
 }  // namespace pegsim

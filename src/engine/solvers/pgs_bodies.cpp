@@ -132,8 +132,6 @@ bool PgsSolver::solve_group(int k, const VecX& c, const VecX& start, double tole
   local.block_starts.clear();
   group_options_.tolerance = 1e-3 * tolerance / (1.0 + c.cwiseAbs().maxCoeff());
   group_options_.warm_start = true;
-  group_options_.timed = false;
-  group_options_.history = false;
   group_options_.max_iterations = 50 * m;
   SolveReport r = block_solver_.solve(local, x, group_options_);
   if (!r.solved()) {  // a warm start Lemke cannot pivot from: once more from z = 0, to the

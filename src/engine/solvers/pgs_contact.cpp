@@ -311,11 +311,9 @@ double PgsContactSolver::sweep(const Lcp& lcp, VecX& z, std::string& why) {
     local_.M = M;
     local_.q = c_;
     x_ = z.segment(b.start, b.size);
-    SolverOptions options;
+    SolverOptions options = inner_solve_options();
     options.tolerance = 1e-12;
     options.warm_start = true;
-    options.timed = false;
-    options.history = false;
     options.max_iterations = 50 * b.size;
     if (!block_solver_.solve(local_, x_, options).solved()) {
       why = "the block at row " + std::to_string(b.start) + " has no solution";

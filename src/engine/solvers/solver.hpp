@@ -43,13 +43,22 @@ struct SolverOptions {
   Deadline deadline = kNoDeadline;
   bool out_of_time() const { return past(deadline); }
   // Whether the report's seconds are measured (two clock reads a call, ~45 ns: a tenth of a
-  // tiny Lemke solve). Solves inside another solver (PGS's block solves) leave it off.
+  // tiny Lemke solve).
   bool timed = true;
   // Whether the report keeps a residual per iteration (SolveReport::residual_history; the final
-  // residual is reported either way). Solves inside another solver leave it off: there the
-  // history is an allocation a block solve that nobody reads.
+  // residual is reported either way).
   bool history = true;
 };
+
+// Options of a solve inside another solver (PGS's block solves): the outer solve is timed and
+// keeps the history, so the inner one reads no clock and keeps no residuals (each would be an
+// allocation a block solve that nobody reads).
+inline SolverOptions inner_solve_options() {
+  SolverOptions options;
+  options.timed = false;
+  options.history = false;
+  return options;
+}
 
 // The start of a solve for SolveReport::seconds: now, or kUntimed (no clock read, seconds 0)
 // when options.timed is off.
