@@ -207,14 +207,34 @@ void free_velocities(const Model& model, const State& state, const Settings& set
 }
 
 namespace {
+// Per body, the runs of its Jacobian columns that lie on consecutive rows of M: a contact's
+// 1 + n_d columns (normal and friction), or one joint limit's column; ascending, each with the
+// end (0: A, 1: B) it acts on. Two bodies' runs are merged run by run, not column by column.
+void column_runs_of_body(const ContactProblem& p, int bodies, ColumnRunsOfBody& out) {
+  out.resize(static_cast<std::size_t>(bodies));
+  for (auto& runs : out) runs.clear();
+  const int cols_per_contact = 1 + p.directions;
+  for (int i = 0; i < p.contacts(); ++i) {
+    if (p.body_a[i] >= 0) out[p.body_a[i]].push_back({i * cols_per_contact, cols_per_contact, 0});
+    if (p.body_b[i] >= 0) out[p.body_b[i]].push_back({i * cols_per_contact, cols_per_contact, 1});
+  }
+  const int limit_col = p.limit_column_start();
+  for (int k = 0; k < static_cast<int>(p.limit_rows.size()); ++k) {
+    const LimitRow& row = p.limit_rows[k];
+    if (row.body_a >= 0) out[row.body_a].push_back({limit_col + k, 1, 0});
+    if (row.body_b >= 0) out[row.body_b].push_back({limit_col + k, 1, 1});
+  }
+}
+
 // M of (6.1) straight into compressed columns. Column row_of(c2) of a Jacobian column c2 holds,
 // for every column c1 sharing a dynamic body with it, g_c1^T W g_c2 summed over the shared
 // bodies in ascending body index; with joints, every c1's row, less -Y^T A^-1 Y (the joints'
 // share of the effective inverse mass); and the slip row's U or -E^T. A slip column holds E.
 // Each entry's terms add in the order of the dense M(r, c) += ... (starting from 0), so M has
-// the same bits as a dense assembly would; exact zeros are not stored. columns_of_body lists
-// its columns ascending, so the rows come out ascending as the two bodies' lists are merged.
-// S is lcp.S (joint_schur: with the joints' share) or contact_m (without, for the mixed form).
+// the same bits as a dense assembly would; exact zeros are not stored. columns_of_body and
+// p.column_runs list a body's columns ascending, so the rows come out ascending as the two
+// bodies' lists are merged. S is lcp.S (joint_schur: with the joints' share) or contact_m
+// (without, for the mixed form).
 void fill_m(ContactProblem& p,
             const std::vector<std::vector<std::pair<int, char>>>& columns_of_body,
             bool slip_constants, bool joint_schur, SparseMatX& S) {
@@ -227,6 +247,7 @@ void fill_m(ContactProblem& p,
   auto& data = S.data();
   int* outer = S.outerIndexPtr();
   static const std::vector<std::pair<int, char>> none;
+  static const std::vector<ColumnRun> no_runs;
   // Room for every entry a column may hold (its bodies' columns, its slip entry; all columns
   // under joints), so that a column's entries are written without a branch and then compacted
   // to the nonzeros: the zero test mispredicts on contact problems, where many products are
@@ -316,11 +337,61 @@ void fill_m(ContactProblem& p,
     if (joints) {
       for (int c1 = 0; c1 < ncols; ++c1) entry(c1);
     } else {
-      while (k1 < L1.size() || k2 < L2.size()) {
-        const int next1 = k1 < L1.size() ? L1[k1].first : ncols;
-        const int next2 = k2 < L2.size() ? L2[k2].first : ncols;
-        entry(std::min(next1, next2));
+      // Without joints, run by run: a run's rows are consecutive and hold its products with
+      // this column (both bodies' when the run's contact joins the same two); the column's own
+      // contact's run then takes its compliance and bristle terms, in the order entry() adds
+      // them. Each entry is written where the next one goes unless it is nonzero (no second
+      // pass to drop the zeros).
+      auto emit = [&](int r, double v) {
+        value[size] = v;
+        index[size] = r;
+        size += v != 0.0;
+      };
+      const int own_run = i >= 0 ? i * cols_per_contact : -1;
+      const auto& R1 = b1 >= 0 ? p.column_runs[b1] : no_runs;
+      const auto& R2 = b2 >= 0 ? p.column_runs[b2] : no_runs;
+      std::size_t r1 = 0, r2 = 0;
+      while (r1 < R1.size() || r2 < R2.size()) {
+        const int next1 = r1 < R1.size() ? R1[r1].column : ncols;
+        const int next2 = r2 < R2.size() ? R2[r2].column : ncols;
+        const int c1 = std::min(next1, next2);
+        const ColumnRun* in1 = next1 == c1 ? &R1[r1++] : nullptr;
+        const ColumnRun* in2 = next2 == c1 ? &R2[r2++] : nullptr;
+        const int count = in1 ? in1->count : in2->count;
+        const int r = row_of[static_cast<std::size_t>(c1)];
+        if (slip_row >= 0 && slip_row < r) {
+          emit(slip_row, slip_value);
+          slip_row = -1;
+        }
+        const Vec6* g1 =
+            in1 ? &(in1->side == 0 ? p.G_a : p.G_b)[static_cast<std::size_t>(c1)] : nullptr;
+        const Vec6* g2 =
+            in2 ? &(in2->side == 0 ? p.G_a : p.G_b)[static_cast<std::size_t>(c1)] : nullptr;
+        if (c1 != own_run) {
+          if (g1 && g2)
+            for (int t = 0; t < count; ++t) emit(r + t, g1[t].dot(*wg1) + g2[t].dot(*wg2));
+          else if (g1)
+            for (int t = 0; t < count; ++t) emit(r + t, g1[t].dot(*wg1));
+          else
+            for (int t = 0; t < count; ++t) emit(r + t, g2[t].dot(*wg2));
+          continue;
+        }
+        double* v = value + size;
+        for (int t = 0; t < count; ++t) {
+          v[t] = 0.0;
+          if (g1) v[t] += g1[t].dot(*wg1);
+          if (g2) v[t] += g2[t].dot(*wg2);
+          index[size + static_cast<std::size_t>(t)] = r + t;
+        }
+        if (compliant >= 0) v[compliant - c1] += compliance;
+        if (stick > 0.0 && d2 > 0 && d2 <= nd)
+          for (int d1 = 1; d1 <= nd; ++d1)
+            v[d1] += stick * p.tangents[std::size_t(i * nd + d1 - 1)].dot(
+                                 p.tangents[std::size_t(i * nd + d2 - 1)]);
+        written = size + static_cast<std::size_t>(count);
+        keep_nonzeros();
       }
+      written = size;
     }
     if (slip_row >= 0) put(slip_row, slip_value);
     keep_nonzeros();
@@ -650,6 +721,7 @@ void assemble_stewart_trinkle(const Model& model, const State& state, const Sett
 
   const int nb = static_cast<int>(model.bodies.size());
   const ColumnsOfBody& by_body = columns_of_body(p, nb, p.columns_of_body);
+  column_runs_of_body(p, nb, p.column_runs);
   eliminate_joints(model, state, settings.h, contacts, inverse_inertia, by_body, p);
   // -Y^T A^-1 Y: what the joints take from the contacts' effective inverse mass.
   if (!p.joint_rows.empty() && ncols > 0)

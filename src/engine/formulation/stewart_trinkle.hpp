@@ -22,6 +22,15 @@ namespace pegsim {
 // so the LCP is (6.1) with its rows permuted contact by contact. For the NCP (Formulation::Ncp)
 // the block is [p_n ; p_t ; p_o ; sigma] (2D: [p_n ; p_t ; sigma]) and the LCP holds only its
 // linear part (coulomb_ncp.hpp).
+// Jacobian columns of one body end on consecutive rows of M: `count` columns from `column`
+// (a contact's normal and friction columns, or a joint limit's), acting through end `side`
+// (0: A, 1: B).
+struct ColumnRun {
+  int column = 0, count = 0;
+  char side = 0;
+};
+using ColumnRunsOfBody = std::vector<std::vector<ColumnRun>>;
+
 struct ContactProblem {
   int directions = 0;  // n_d
   // The last `spin` of the n_d friction columns (0 or 2) are torques +-r_s n about the normal:
@@ -62,6 +71,8 @@ struct ContactProblem {
   std::vector<int> column_rows;  // workspace: the LCP row of each Jacobian column
   // Workspace: per body, its Jacobian columns ascending with the end (0: A, 1: B) they act on.
   std::vector<std::vector<std::pair<int, char>>> columns_of_body;
+  // Workspace: the same as runs of consecutive rows (fill_m's merge without joints).
+  ColumnRunsOfBody column_runs;
 
   // Joints, eliminated by their Schur complement (thesis (2.37)-(2.39)): with W = M^-1,
   // A = G_b^T W G_b and Y = G_b^T W G_c (G_c: the contact columns), the bilateral impulses are

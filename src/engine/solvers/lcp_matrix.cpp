@@ -19,11 +19,19 @@ double m_entry(const Lcp& lcp, int i, int j) {
 }
 
 // (S may be uncompressed, e.g. after an insertion: read it through its iterators.)
+namespace {
+// x * 0 is 0 for a finite x and NaN for an infinite or NaN one, so the sum of the products is
+// 0 exactly when every entry is finite: one vectorized pass (Eigen's allFinite compares entry
+// by entry, ~8 instructions each).
+bool all_finite(const double* values, Eigen::Index count) {
+  return (Eigen::Map<const VecX>(values, count).array() * 0.0).sum() == 0.0;
+}
+}  // namespace
+
 bool m_all_finite(const Lcp& lcp) {
-  if (!m_is_sparse(lcp)) return lcp.M.allFinite();
-  // Compressed: the nonzeros lie in one array, checked in one vectorized pass.
-  if (lcp.S.isCompressed())
-    return Eigen::Map<const VecX>(lcp.S.valuePtr(), lcp.S.nonZeros()).allFinite();
+  if (!m_is_sparse(lcp)) return all_finite(lcp.M.data(), lcp.M.size());
+  // Compressed: the nonzeros lie in one array, checked in one pass.
+  if (lcp.S.isCompressed()) return all_finite(lcp.S.valuePtr(), lcp.S.nonZeros());
   bool finite = true;
   for (Eigen::Index j = 0; j < lcp.S.outerSize(); ++j)
     for (SparseMatX::InnerIterator it(lcp.S, j); it; ++it)
