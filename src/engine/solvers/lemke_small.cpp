@@ -58,6 +58,7 @@ bool LemkeSmall::run(double tolerance, int max_pivots, Deadline deadline, VecX& 
                      std::vector<char>& basis, SolveReport& report) {
   const int n = rows<N>();
   const int z0 = 2 * n;
+  ray_ = false;
   for (int i = 0; i < n; ++i) {
     x_[i] = q_[i];
     std::fill_n(Binv_[i], n, 0.0);
@@ -94,7 +95,10 @@ bool LemkeSmall::run(double tolerance, int max_pivots, Deadline deadline, VecX& 
           for (int i = 0; i < n; ++i) a_[i] -= Binv_[k][i] * m[k];
     }
     row = leaving_row<N>();
-    if (row < 0) return false;  // a ray: the general runs decide what it means
+    if (row < 0) {  // a ray: the long double run decides what it means
+      ray_ = true;
+      return false;
+    }
     leaving = basic_[row];
     pivot<N>(row, entering);
     ++report.iterations;

@@ -27,6 +27,8 @@ class LemkeSmall {
   // pivots; the report's history (if kept) gets the residual of each.
   bool solve(double tolerance, int max_pivots, Deadline deadline, VecX& z, double& residual,
              std::vector<char>& basis, SolveReport& report);
+  // Whether the last solve ended on a secondary ray (no row blocked the entering variable).
+  bool ended_on_ray() const { return ray_; }
 
  private:
   // Every step below for N rows known when compiled (N = 0: n_ rows), so that the loops of the
@@ -57,6 +59,7 @@ class LemkeSmall {
   static constexpr double kTie = 1e-12;
 
   int n_ = 0;
+  bool ray_ = false;
   double lex_zero_ = 0.0;         // |M| eps: lexicographic entries below it count as zero
   double x_floor_ = 0.0;          // kTie |q|: Harris' allowance below zero
   double M_[kMaxRows][kMaxRows];  // M(i, j) as M_[j][i]: column-wise

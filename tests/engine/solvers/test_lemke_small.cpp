@@ -90,18 +90,43 @@ TEST(LemkeSmall, SolvesRandomTinyPMatrixProblems) {
     }
 }
 
-// A problem with no solution ends the small run on a ray (no answer); LemkeSolver's general
-// runs then prove it (lexicographic rule in long double) and say Unsolvable.
-TEST(LemkeSmall, LeavesARayToTheGeneralRuns) {
-  const Lcp lcp = siconos("lcp_Pang_isolated_sol_perturbed");
+// A problem Lemke's method cannot solve ends the small run on a ray (no answer); LemkeSolver
+// then proves it with the lexicographic rule in long double alone (the double tableau's runs
+// would repeat the small one's path) and says Unsolvable.
+TEST(LemkeSmall, LeavesARayToTheLongDoubleRun) {
+  for (const char* name : {"lcp_Pang_isolated_sol_perturbed", "lcp_CPS_3"}) {
+    const Lcp lcp = siconos(name);
+    LemkeSmall small;
+    ASSERT_TRUE(small.bind(lcp)) << name;
+    SolveReport report;
+    VecX z;
+    double residual = 0.0;
+    std::vector<char> basis;
+    EXPECT_FALSE(small.solve(tolerance_of(lcp), 10000, kNoDeadline, z, residual, basis, report))
+        << name;
+    EXPECT_TRUE(small.ended_on_ray()) << name;
+    // The same path: the long double tableau's lexicographic rule ends on the ray too.
+    LemkeTableau<long double> exact;
+    exact.bind(lcp, tolerance_of(lcp));
+    exact.start_cold();
+    SolveReport exact_report;
+    EXPECT_EQ(exact.run(LemkeTableau<long double>::Rule::Lexicographic, 10000, exact_report),
+              LemkeTableau<long double>::End::Ray)
+        << name;
+    const test::Run r = test::run("lemke", lcp);
+    EXPECT_EQ(r.report.status, SolveStatus::Unsolvable) << name;
+    EXPECT_EQ(r.report.iterations, report.iterations + exact_report.iterations) << name;
+  }
+  // A solved problem's run does not end on a ray.
   LemkeSmall small;
-  ASSERT_TRUE(small.bind(lcp));
+  ASSERT_TRUE(small.bind(siconos("lcp_CPS_1")));
   SolveReport report;
   VecX z;
   double residual = 0.0;
   std::vector<char> basis;
-  EXPECT_FALSE(small.solve(tolerance_of(lcp), 10000, kNoDeadline, z, residual, basis, report));
-  EXPECT_EQ(test::run("lemke", lcp).report.status, SolveStatus::Unsolvable);
+  EXPECT_TRUE(small.solve(tolerance_of(siconos("lcp_CPS_1")), 10000, kNoDeadline, z, residual,
+                          basis, report));
+  EXPECT_FALSE(small.ended_on_ray());
 }
 
 // A non-finite entry of a tiny problem is refused with lcp_defect's message, as for any size.
