@@ -39,7 +39,7 @@ std::vector<std::vector<Vec2>> pieces(const Body& body, const BodyState& pose) {
 
 // Deepest vertex of body p inside a convex piece of body q or of q inside p, m (0 if none):
 // the distance to the nearest edge line, for a vertex behind every edge of the piece.
-double deepest_vertex(const Model& model, const State& state, int p, int q) {
+double deepest_vertex_2d(const Model& model, const State& state, int p, int q) {
   double deepest = 0.0;
   for (const auto& [x, y] : {std::pair{p, q}, std::pair{q, p}})
     for (const auto& P : pieces(model.bodies[x], state.bodies[x]))
@@ -76,7 +76,7 @@ TEST(Cup2d, PolygonsStayInsideTheCompoundCupUnderSmAndPeg) {
         for (int b = a + 1; b < n; ++b) {
           double area = 0.0;
           ASSERT_TRUE(pair_overlap_volume(sim.model(), sim.state(), a, b, area));
-          const double depth = deepest_vertex(sim.model(), sim.state(), a, b);
+          const double depth = deepest_vertex_2d(sim.model(), sim.state(), a, b);
           (a == 0 ? cup_depth : among_depth) = std::max(a == 0 ? cup_depth : among_depth, depth);
           (a == 0 ? cup_area : among_area) = std::max(a == 0 ? cup_area : among_area, area);
         }

@@ -10,13 +10,12 @@
 #include "engine/dynamics/simulator.hpp"
 #include "engine/kinematics/joint_rates.hpp"
 #include "io/scene.hpp"
+#include "shipped_scenes.hpp"
 
 namespace pegsim {
 namespace {
 
-Scene shipped(const std::string& name) {
-  return load_scene(std::filesystem::path(PEGSIM_SOURCE_DIR) / "scenes" / (name + ".json"));
-}
+using test::shipped;
 
 double worst_joint_error(const StepReport& r) {
   double e = 0.0;

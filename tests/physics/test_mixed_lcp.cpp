@@ -9,15 +9,14 @@
 #include "../engine/dynamics/step_measures.hpp"
 #include "engine/dynamics/simulator.hpp"
 #include "io/scene.hpp"
+#include "shipped_scenes.hpp"
 
 namespace pegsim {
 namespace {
 
 using test::pose_difference;
 
-Scene shipped(const std::string& name) {
-  return load_scene(std::filesystem::path(PEGSIM_SOURCE_DIR) / "scenes" / (name + ".json"));
-}
+using test::shipped;
 
 Settings mixed_with(Settings s, const std::string& solver) {
   s.formulation = Formulation::MixedLcp;

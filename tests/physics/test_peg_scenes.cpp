@@ -8,13 +8,12 @@
 #include "engine/dynamics/simulator.hpp"
 #include "io/scene.hpp"
 #include "penetration_depth.hpp"
+#include "shipped_scenes.hpp"
 
 namespace pegsim {
 namespace {
 
-Scene shipped(const std::string& name) {
-  return load_scene(std::filesystem::path(PEGSIM_SOURCE_DIR) / "scenes" / (name + ".json"));
-}
+using test::shipped;
 
 double lever(const Model& model, int b) {
   const Shape& s = model.bodies[b].shape;

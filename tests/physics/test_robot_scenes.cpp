@@ -15,12 +15,13 @@
 #include "engine/kinematics/joint_rows.hpp"
 #include "io/scene.hpp"
 #include "io/urdf_file.hpp"
+#include "shipped_scenes.hpp"
 
 namespace pegsim {
 namespace {
 
 namespace fs = std::filesystem;
-const fs::path kScenes = fs::path(PEGSIM_SOURCE_DIR) / "scenes";
+using test::kScenes;
 
 // A pose away from the singular upright one, within every limit.
 constexpr double kPose[7] = {0.2, -0.5, 0.1, -2.0, 0.3, 1.5, 0.8};

@@ -12,13 +12,12 @@
 #include "engine/dynamics/simulator.hpp"
 #include "engine/metrics/overlap.hpp"
 #include "io/scene.hpp"
+#include "shipped_scenes.hpp"
 
 namespace pegsim {
 namespace {
 
-Scene shipped(const std::string& name) {
-  return load_scene(std::filesystem::path(PEGSIM_SOURCE_DIR) / "scenes" / (name + ".json"));
-}
+using test::shipped;
 
 // Kinetic and gravitational energy of a body in the plane.
 double planar_energy(const Body& body, const BodyState& s, const Vec3& gravity) {

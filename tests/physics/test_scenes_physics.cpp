@@ -6,13 +6,12 @@
 
 #include "engine/dynamics/simulator.hpp"
 #include "io/scene.hpp"
+#include "shipped_scenes.hpp"
 
 namespace pegsim {
 namespace {
 
-Scene shipped(const std::string& name) {
-  return load_scene(std::filesystem::path(PEGSIM_SOURCE_DIR) / "scenes" / (name + ".json"));
-}
+using test::shipped;
 
 Vec3 total_momentum(const Model& model, const State& state) {
   Vec3 p = Vec3::Zero();

@@ -13,6 +13,7 @@
 #include "engine/formulation/constraint_problem.hpp"
 #include "engine/solvers/lcp_matrix.hpp"
 #include "io/scene.hpp"
+#include "shipped_scenes.hpp"
 
 namespace pegsim {
 namespace {
@@ -109,7 +110,7 @@ void expect_definition(const Assembled& a, bool slip_constants, const std::strin
   EXPECT_TRUE(same_bits(M, definition_m(head, a.bodies, slip_constants))) << what;
 }
 
-const std::filesystem::path kScenes = std::filesystem::path(PEGSIM_SOURCE_DIR) / "scenes";
+using test::kScenes;
 
 TEST(SparseAssembly, Stack10sMIsItsDefinitionBitForBit) {
   const Assembled a = assemble_after(kScenes / "stack10.json", 3, nullptr);

@@ -6,6 +6,7 @@
 #include <limits>
 #include <memory>
 
+#include "../about_z.hpp"
 #include "engine/core/model.hpp"
 #include "engine/core/settings.hpp"
 #include "engine/core/state.hpp"
@@ -75,9 +76,5 @@ struct CollisionWorld {
     return 0.0;
   }
 };
-
-inline Quat about_z(double angle) {
-  return Quat(Eigen::AngleAxisd(angle, Vec3::UnitZ()));
-}
 
 }  // namespace pegsim::test

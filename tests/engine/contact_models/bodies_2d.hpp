@@ -4,15 +4,12 @@
 #include <memory>
 #include <string>
 
+#include "../about_z.hpp"
 #include "../dynamics/test_world.hpp"
 #include "engine/geometry/polygon.hpp"
 #include "engine/geometry/polygon_builders.hpp"
 
 namespace pegsim::test {
-
-inline Quat about_z(double angle) {
-  return Quat(Eigen::AngleAxisd(angle, Vec3::UnitZ()));
-}
 
 inline int add_polygon(World& w, const std::string& name, const Polygon& shape, double mass,
                        const Vec2& position, double angle = 0.0, bool is_static = false) {

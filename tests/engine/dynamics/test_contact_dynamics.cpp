@@ -9,7 +9,7 @@
 namespace pegsim {
 namespace {
 
-constexpr double kG = 9.81;
+using test::kG;
 
 // A box of size 1 x 1 x 0.5 on a plane inclined by theta about the x axis.
 struct Incline {

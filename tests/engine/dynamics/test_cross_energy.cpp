@@ -11,7 +11,8 @@
 namespace pegsim {
 namespace {
 
-constexpr double kH = 0.01, kG = 9.81;
+constexpr double kH = 0.01;
+using test::kG;
 
 // Frictionless boxes over a static block; contacts made by hand (test::World::at_centre and
 // off-centre ones), solved by Lemke as the simulator's step does.

@@ -16,7 +16,7 @@
 namespace pegsim {
 namespace {
 
-constexpr double kG = 9.81;
+using test::kG;
 
 Settings planar_settings(double h, Vec3 gravity = Vec3(0, -kG, 0)) {
   Settings s;

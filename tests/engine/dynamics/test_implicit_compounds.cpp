@@ -15,7 +15,7 @@
 namespace pegsim {
 namespace {
 
-constexpr double kG = 9.81;
+using test::kG;
 
 // Two spheres of radius 0.2 m, centres 0.6 m apart along the body's x, 2 kg.
 Body dumbbell(double mu) {

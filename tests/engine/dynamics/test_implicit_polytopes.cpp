@@ -15,7 +15,7 @@
 namespace pegsim {
 namespace {
 
-constexpr double kG = 9.81;
+using test::kG;
 constexpr double kDeg = std::numbers::pi / 180.0;
 
 // Every step solved, none ending with a gap below -1e-9 m; the largest rise of `energy` above

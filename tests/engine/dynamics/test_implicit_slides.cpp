@@ -14,7 +14,7 @@
 namespace pegsim {
 namespace {
 
-constexpr double kG = 9.81;
+using test::kG;
 
 // A prismatic joint to the world along `axis` (world) for body b.
 Joint slide(int b, const Vec3& axis) {

@@ -14,7 +14,7 @@
 namespace pegsim {
 namespace {
 
-constexpr double kG = 9.81;
+using test::kG;
 
 // A body of mass m whose shape is the superquadric sum |x_i / a_i|^p <= 1 (in 2D the
 // superellipse over x, y), tessellated for the other formulations.

@@ -13,7 +13,7 @@
 namespace pegsim {
 namespace {
 
-constexpr double kG = 9.81;
+using test::kG;
 
 // A ball dropped onto the ground falls freely (v = -g t, the Euler step's z exactly), enters
 // the problem once within epsilon, never ends a step below the ground, and rests on it at

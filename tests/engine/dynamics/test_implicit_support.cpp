@@ -12,7 +12,7 @@
 namespace pegsim {
 namespace {
 
-constexpr double kG = 9.81;
+using test::kG;
 
 // A disc of radius 0.1 m and 2 kg on the table (no gravity in the plane), mu 0.3 against it, a
 // torsion radius of 0.05 m.

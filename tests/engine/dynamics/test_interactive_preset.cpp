@@ -16,14 +16,7 @@ namespace {
 
 const Vec3 kGravity(0.0, 0.0, -9.81);
 
-// `count` 1 m cubes of 1 kg stacked exactly on the ground (the peers' stack scenes).
-test::World cube_stack(int count) {
-  test::World w;
-  w.add_plane("ground", Vec3::Zero(), Quat::Identity(), 0.5);
-  for (int k = 0; k < count; ++k)
-    w.add_box("cube" + std::to_string(k), Vec3::Ones(), 1.0, Vec3(0.0, 0.0, 0.5 + k));
-  return w;
-}
+using test::cube_stack;
 
 Settings interactive(double h) {
   Settings s = test::step_settings(h, kGravity);

@@ -12,7 +12,7 @@
 namespace pegsim {
 namespace {
 
-constexpr double kG = 9.81;
+using test::kG;
 
 // A plate spinning at 2 rad/s about a hinge through its centre (no gravity) hits an upper
 // angle limit of 0.5 rad: the stop's impulses add up to -I omega0 and the plate stays at 0.5.

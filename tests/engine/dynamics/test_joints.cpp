@@ -12,7 +12,7 @@
 namespace pegsim {
 namespace {
 
-constexpr double kG = 9.81;
+using test::kG;
 
 // A 1 kg rod 0.1 x 0.1 x 1 m hanging from a hinge about x at its top end, at the origin.
 struct Pendulum {

@@ -26,7 +26,7 @@ using test::pose_difference;
 using test::total_friction;
 using test::total_normal;
 
-constexpr double kG = 9.81;
+using test::kG;
 Settings lcp_settings() {
   Settings s;
   s.tolerance = 1e-12;

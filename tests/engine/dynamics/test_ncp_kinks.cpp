@@ -21,7 +21,7 @@ using test::kNcpSolvers;
 using test::ncp_settings;
 using test::pose_difference;
 
-constexpr double kG = 9.81;
+using test::kG;
 // Two tilted frictionless cubes dropped on the ground (corner, edge and face contacts, bouncing
 // off each other, up to 10 contacts): with mu = 0 every cone row mu p_n - |p_t| sits at its kink.
 // Each NCP solver solves all 150 steps to the tolerance and keeps the LCP's poses, since without

@@ -15,7 +15,7 @@
 namespace pegsim {
 namespace {
 
-constexpr double kH = 0.01;
+constexpr double kStep = 0.01;
 const double kS3 = std::sqrt(3.0);
 
 // A unit-mass frictionless box, no gravity, whose centre of mass is a vertex near the edge of
@@ -43,7 +43,7 @@ struct SlantedCorner {
     w.state.bodies[box].velocity = Vec3(0.6 / kS3, 0, -1.2);
     contacts.push_back(at_centre(Vec3::UnitZ(), 0.002));
     contacts.push_back(at_centre(n2, 0.001));
-    settings.h = kH;
+    settings.h = kStep;
     settings.gravity.setZero();
   }
   Contact at_centre(const Vec3& n, double gap) const { return w.at_centre(block, box, n, gap); }
@@ -84,10 +84,10 @@ TEST(PrimarySearch, ThesisPrimaryBreaks4_13AndTheSearchMovesTheForceToTheFaceThe
   EXPECT_NEAR(set.groups[0].impulse, 0.4, 1e-12);
   EXPECT_NEAR((thesis - Vec3(0.6 / kS3, 0, -0.8)).norm(), 0.0, 1e-12);
   std::vector<double> rate = corner.end_rates(nu);
-  EXPECT_NEAR(kH * rate[0], -0.006, 1e-14);  // psi_1 at the end
-  EXPECT_NEAR(kH * rate[1], 0.0, 1e-14);     // psi_2 = max = 0
+  EXPECT_NEAR(kStep * rate[0], -0.006, 1e-14);  // psi_1 at the end
+  EXPECT_NEAR(kStep * rate[1], 0.0, 1e-14);     // psi_2 = max = 0
   const std::vector<double> violation{
-      primary_violation(set, set.groups[0], rate, kH, corner.settings.tolerance)};
+      primary_violation(set, set.groups[0], rate, kStep, corner.settings.tolerance)};
   EXPECT_NEAR(violation[0], 0.006, 1e-14);
 
   ASSERT_TRUE(next_primary_leaf(violation, rate, search));
@@ -100,9 +100,9 @@ TEST(PrimarySearch, ThesisPrimaryBreaks4_13AndTheSearchMovesTheForceToTheFaceThe
   EXPECT_NEAR(set.groups[0].impulse, 0.2, 1e-12);
   EXPECT_NEAR((several - (Vec3(0.6 / kS3, 0, -1.2) + 0.2 * corner.n2)).norm(), 0.0, 1e-12);
   rate = corner.end_rates(nu);
-  EXPECT_NEAR(kH * rate[0], -0.009, 1e-14);
-  EXPECT_NEAR(kH * rate[1], 0.0, 1e-14);
-  EXPECT_EQ(primary_violation(set, set.groups[0], rate, kH, corner.settings.tolerance), 0.0);
+  EXPECT_NEAR(kStep * rate[0], -0.009, 1e-14);
+  EXPECT_NEAR(kStep * rate[1], 0.0, 1e-14);
+  EXPECT_EQ(primary_violation(set, set.groups[0], rate, kStep, corner.settings.tolerance), 0.0);
 
   // Both leaves tried: nothing is left.
   EXPECT_FALSE(next_primary_leaf({0.001}, rate, search));
@@ -115,13 +115,13 @@ TEST(PrimarySearch, NoImpulseOrATieIsNoViolation) {
   set.add(ConstraintKind::InterContact, {0, 1});
   const std::vector<double> rate{-1.0, 2.0};  // the primary ends 3 h below the other
   set.groups[0].impulse = 0.0;
-  EXPECT_EQ(primary_violation(set, set.groups[0], rate, kH, 1e-10), 0.0);
+  EXPECT_EQ(primary_violation(set, set.groups[0], rate, kStep, 1e-10), 0.0);
   set.groups[0].impulse = 1e-11;  // below the floor: solver noise, not a force
-  EXPECT_EQ(primary_violation(set, set.groups[0], rate, kH, 1e-10), 0.0);
+  EXPECT_EQ(primary_violation(set, set.groups[0], rate, kStep, 1e-10), 0.0);
   set.groups[0].impulse = 1.0;
-  EXPECT_NEAR(primary_violation(set, set.groups[0], rate, kH, 1e-10), 0.03, 1e-15);
-  const std::vector<double> tied{1.0, 1.0 + 0.5 * kGapTie / kH};
-  EXPECT_EQ(primary_violation(set, set.groups[0], tied, kH, 1e-10), 0.0);
+  EXPECT_NEAR(primary_violation(set, set.groups[0], rate, kStep, 1e-10), 0.03, 1e-15);
+  const std::vector<double> tied{1.0, 1.0 + 0.5 * kGapTie / kStep};
+  EXPECT_EQ(primary_violation(set, set.groups[0], tied, kStep, 1e-10), 0.0);
 }
 
 // Only I-constraints with two or more C_iota contacts are searched: X-constraints carry no
@@ -212,7 +212,7 @@ struct NeedleOverWedge {
   }
   Settings settings(Primaries primaries) const {
     Settings s;
-    s.h = kH;
+    s.h = kStep;
     s.gravity.setZero();
     s.contact_model = ContactModel::Peg;
     s.epsilon = 0.02;

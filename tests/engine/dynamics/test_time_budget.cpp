@@ -8,14 +8,8 @@
 namespace pegsim {
 namespace {
 
-// `count` 1 m cubes of 1 kg stacked on the ground, each 1 mm above the one below.
-test::World cube_stack(int count) {
-  test::World w;
-  w.add_plane("ground", Vec3::Zero(), Quat::Identity(), 0.5);
-  for (int k = 0; k < count; ++k)
-    w.add_box("cube" + std::to_string(k), Vec3::Ones(), 1.0, Vec3(0.0, 0.0, 0.5 + 1.001 * k));
-  return w;
-}
+// Cubes stacked on the ground, each 1 mm above the one below.
+constexpr double kStackGap = 0.001;
 
 Settings stack_settings(double budget) {
   Settings s = test::step_settings(0.01, Vec3(0.0, 0.0, -9.81));
@@ -28,7 +22,7 @@ Settings stack_settings(double budget) {
 // single cube exactly, since its one group is solved exactly in a sweep. The step is then
 // exact, not marked, and the cube lands and rests as under Lemke: centre at 0.5 m, at rest.
 TEST(TimeBudget, AFallbackThatAnswersInTimeMakesTheStepExact) {
-  test::World w = cube_stack(1);
+  test::World w = test::cube_stack(1, kStackGap);
   Simulator sim(w.model, w.state, stack_settings(1e-12));
   for (int i = 0; i < 100; ++i) {
     const StepReport& r = sim.step();
@@ -50,7 +44,7 @@ TEST(TimeBudget, AFallbackThatAnswersInTimeMakesTheStepExact) {
 // other (their gaps stay within 1 cm). One sweep a step is too little for a stack to settle:
 // it bounces a few centimetres (documented; a realistic budget gives PGS many sweeps).
 TEST(TimeBudget, AStackGoesOnWithTheBestAnswerFoundAndSaysSo) {
-  test::World w = cube_stack(2);
+  test::World w = test::cube_stack(2, kStackGap);
   Simulator sim(w.model, w.state, stack_settings(1e-12));
   ASSERT_EQ(sim.settings().on_failure, FailurePolicy::Stop);
   int solves = 0, marked = 0;
@@ -76,7 +70,7 @@ TEST(TimeBudget, AStackGoesOnWithTheBestAnswerFoundAndSaysSo) {
 
 // A budget the solves never reach: the same trajectory, bit for bit, and no step marked.
 TEST(TimeBudget, ABudgetNeverReachedChangesNothing) {
-  test::World w = cube_stack(3);
+  test::World w = test::cube_stack(3, kStackGap);
   Simulator exact(w.model, w.state, stack_settings(0.0));
   Simulator budgeted(w.model, w.state, stack_settings(3600.0));
   for (int i = 0; i < 200; ++i) {

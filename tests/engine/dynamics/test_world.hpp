@@ -13,6 +13,9 @@
 
 namespace pegsim::test {
 
+// Standard gravity of the tests' scenes, m/s^2.
+constexpr double kG = 9.81;
+
 // The default settings with step h and `gravity` (none unless given).
 inline Settings step_settings(double h, const Vec3& gravity = Vec3::Zero()) {
   Settings s;
@@ -99,5 +102,15 @@ struct World {
     return add(b, position);
   }
 };
+
+// `count` 1 m cubes of 1 kg on a ground plane (mu 0.5), the lowest resting on it and each `gap`
+// above the one below (the peers' stack scenes: gap 0).
+inline World cube_stack(int count, double gap = 0.0) {
+  World w;
+  w.add_plane("ground", Vec3::Zero(), Quat::Identity(), 0.5);
+  for (int k = 0; k < count; ++k)
+    w.add_box("cube" + std::to_string(k), Vec3::Ones(), 1.0, Vec3(0.0, 0.0, 0.5 + (1.0 + gap) * k));
+  return w;
+}
 
 }  // namespace pegsim::test

@@ -10,7 +10,8 @@
 namespace pegsim {
 namespace {
 
-constexpr double kH = 0.01, kG = 9.81;
+constexpr double kH = 0.01;
+using test::kG;
 
 // A static block and a frictionless unit-mass box falling at 1 m/s, whose centre of mass is
 // the vertex v of Fig. 4.1 near the block's corner: C1 against the top face (n = +z), C2

@@ -16,7 +16,7 @@
 namespace pegsim {
 namespace {
 
-constexpr double kG = 9.81;
+using test::kG;
 constexpr double kDeg = M_PI / 180.0;
 
 double degrees_between(const Vec3& a, const Vec3& b) {

@@ -7,12 +7,13 @@
 
 #include <Eigen/LU>
 
+#include "../dynamics/test_world.hpp"
 #include "engine/formulation/implicit_step.hpp"
 
 namespace pegsim {
 namespace {
 
-constexpr double kG = 9.81;
+using test::kG;
 
 // A unit disc (m = 1, r = 1) on a shell over the half-plane y <= 0 (body b: the normal n =
 // (0, -1) points from the disc onto the ground, t = (1, 0)). It starts on the undeformed
