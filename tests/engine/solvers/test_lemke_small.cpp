@@ -22,6 +22,26 @@ double tolerance_of(const Lcp& lcp) {
   return SolverOptions{}.tolerance * (1.0 + lcp.q.cwiseAbs().maxCoeff());
 }
 
+// One cold run of LemkeSmall at the solver's tolerance.
+struct SmallRun {
+  bool solved = false, ray = false;
+  VecX z;
+  double residual = -1.0;
+  std::vector<char> basis;
+  SolveReport report;
+};
+SmallRun run_small(const Lcp& lcp) {
+  SmallRun r;
+  LemkeSmall small;
+  if (!small.bind(lcp)) {
+    ADD_FAILURE() << "LemkeSmall refused the problem";
+    return r;
+  }
+  r.solved = small.solve(tolerance_of(lcp), 10000, kNoDeadline, r.z, r.residual, r.basis, r.report);
+  r.ray = small.ended_on_ray();
+  return r;
+}
+
 // Pivot for pivot the cold run of LemkeTableau<double> (d = e, Harris' ratio test): the same
 // number of pivots and the same z to rounding, each a verified solution.
 TEST(LemkeSmall, FollowsTheTableausColdRunOnEveryTinySiconosProblem) {
@@ -32,14 +52,12 @@ TEST(LemkeSmall, FollowsTheTableausColdRunOnEveryTinySiconosProblem) {
     ++tiny;
     const double tolerance = tolerance_of(lcp);
 
-    LemkeSmall small;
-    ASSERT_TRUE(small.bind(lcp)) << name;
-    SolveReport small_report;
-    VecX z;
-    double residual = -1.0;
-    std::vector<char> basis;
-    ASSERT_TRUE(small.solve(tolerance, 10000, kNoDeadline, z, residual, basis, small_report))
-        << name;
+    const SmallRun small = run_small(lcp);
+    ASSERT_TRUE(small.solved) << name;
+    const VecX& z = small.z;
+    const double residual = small.residual;
+    const std::vector<char>& basis = small.basis;
+    const SolveReport& small_report = small.report;
     EXPECT_TRUE(is_solution(lcp, z)) << name;
     EXPECT_LE(residual, tolerance) << name;
     EXPECT_NEAR(residual, natural_residual(lcp, z), 1e-12 * (1.0 + lcp.q.cwiseAbs().maxCoeff()))
@@ -73,20 +91,14 @@ TEST(LemkeSmall, SolvesRandomTinyPMatrixProblems) {
     for (const bool symmetric : {true, false}) {
       const Lcp lcp = symmetric ? test::random_spd(n, rng) : test::random_dominant(n, rng);
       const std::string what = (symmetric ? "spd n = " : "dominant n = ") + std::to_string(n);
-      LemkeSmall small;
-      ASSERT_TRUE(small.bind(lcp)) << what;
-      SolveReport report;
-      VecX z;
-      double residual = 0.0;
-      std::vector<char> basis;
-      EXPECT_TRUE(small.solve(tolerance_of(lcp), 10000, kNoDeadline, z, residual, basis, report))
-          << what;
-      EXPECT_TRUE(is_solution(lcp, z)) << what;
+      const SmallRun small = run_small(lcp);
+      EXPECT_TRUE(small.solved) << what;
+      EXPECT_TRUE(is_solution(lcp, small.z)) << what;
 
       const test::Run r = test::run("lemke", lcp);
       EXPECT_EQ(r.report.status, SolveStatus::Solved) << what;
-      EXPECT_EQ(r.report.iterations, report.iterations) << what;
-      EXPECT_EQ(r.z, z) << what;
+      EXPECT_EQ(r.report.iterations, small.report.iterations) << what;
+      EXPECT_EQ(r.z, small.z) << what;
     }
 }
 
@@ -96,15 +108,9 @@ TEST(LemkeSmall, SolvesRandomTinyPMatrixProblems) {
 TEST(LemkeSmall, LeavesARayToTheLongDoubleRun) {
   for (const char* name : {"lcp_Pang_isolated_sol_perturbed", "lcp_CPS_3"}) {
     const Lcp lcp = siconos(name);
-    LemkeSmall small;
-    ASSERT_TRUE(small.bind(lcp)) << name;
-    SolveReport report;
-    VecX z;
-    double residual = 0.0;
-    std::vector<char> basis;
-    EXPECT_FALSE(small.solve(tolerance_of(lcp), 10000, kNoDeadline, z, residual, basis, report))
-        << name;
-    EXPECT_TRUE(small.ended_on_ray()) << name;
+    const SmallRun small = run_small(lcp);
+    EXPECT_FALSE(small.solved) << name;
+    EXPECT_TRUE(small.ray) << name;
     // The same path: the long double tableau's lexicographic rule ends on the ray too.
     LemkeTableau<long double> exact;
     exact.bind(lcp, tolerance_of(lcp));
@@ -115,18 +121,12 @@ TEST(LemkeSmall, LeavesARayToTheLongDoubleRun) {
         << name;
     const test::Run r = test::run("lemke", lcp);
     EXPECT_EQ(r.report.status, SolveStatus::Unsolvable) << name;
-    EXPECT_EQ(r.report.iterations, report.iterations + exact_report.iterations) << name;
+    EXPECT_EQ(r.report.iterations, small.report.iterations + exact_report.iterations) << name;
   }
   // A solved problem's run does not end on a ray.
-  LemkeSmall small;
-  ASSERT_TRUE(small.bind(siconos("lcp_CPS_1")));
-  SolveReport report;
-  VecX z;
-  double residual = 0.0;
-  std::vector<char> basis;
-  EXPECT_TRUE(small.solve(tolerance_of(siconos("lcp_CPS_1")), 10000, kNoDeadline, z, residual,
-                          basis, report));
-  EXPECT_FALSE(small.ended_on_ray());
+  const SmallRun solved = run_small(siconos("lcp_CPS_1"));
+  EXPECT_TRUE(solved.solved);
+  EXPECT_FALSE(solved.ray);
 }
 
 // A non-finite entry of a tiny problem is refused with lcp_defect's message, as for any size.
