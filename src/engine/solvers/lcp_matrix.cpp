@@ -18,7 +18,6 @@ double m_entry(const Lcp& lcp, int i, int j) {
   return m_is_sparse(lcp) ? lcp.S.coeff(i, j) : lcp.M(i, j);
 }
 
-// (S may be uncompressed, e.g. after an insertion: read it through its iterators.)
 namespace {
 // x * 0 is 0 for a finite x and NaN for an infinite or NaN one, so the sum of the products is
 // 0 exactly when every entry is finite: one vectorized pass (Eigen's allFinite compares entry
@@ -28,6 +27,7 @@ bool all_finite(const double* values, Eigen::Index count) {
 }
 }  // namespace
 
+// (S may be uncompressed, e.g. after an insertion: read it through its iterators.)
 bool m_all_finite(const Lcp& lcp) {
   if (!m_is_sparse(lcp)) return all_finite(lcp.M.data(), lcp.M.size());
   // Compressed: the nonzeros lie in one array, checked in one pass.
