@@ -721,7 +721,6 @@ void assemble_stewart_trinkle(const Model& model, const State& state, const Sett
 
   const int nb = static_cast<int>(model.bodies.size());
   const ColumnsOfBody& by_body = columns_of_body(p, nb, p.columns_of_body);
-  column_runs_of_body(p, nb, p.column_runs);
   eliminate_joints(model, state, settings.h, contacts, inverse_inertia, by_body, p);
   // -Y^T A^-1 Y: what the joints take from the contacts' effective inverse mass.
   if (!p.joint_rows.empty() && ncols > 0)
@@ -730,10 +729,12 @@ void assemble_stewart_trinkle(const Model& model, const State& state, const Sett
   const bool slip_constants = !ncp && !frictionless;
   p.lcp.M.resize(0, 0);
   p.lcp.blocks_only = blocks_only && !ncp && p.joint_rows.empty();
-  if (p.lcp.blocks_only)
+  if (p.lcp.blocks_only) {
     fill_diagonal_blocks(p, slip_constants, p.lcp.S);
-  else
+  } else {  // the mixed form has joints, so it is never blocks_only: the runs serve both fills
+    column_runs_of_body(p, nb, p.column_runs);
     fill_m(p, by_body, slip_constants, true, p.lcp.S);
+  }
   if (settings.formulation == Formulation::MixedLcp && !p.joint_rows.empty())
     fill_m(p, by_body, slip_constants, false, p.contact_m);
   else
