@@ -10,6 +10,14 @@
 #include "engine/solvers/lcp_matrix.hpp"
 
 namespace pegsim {
+namespace {
+
+std::string ray_message(const SolveReport& report) {
+  return "secondary ray after " + std::to_string(report.iterations) +
+         " pivots: Lemke's method cannot reach a solution of this problem";
+}
+
+}  // namespace
 
 SolveReport LemkeSolver::solve(const Lcp& lcp, VecX& z, const SolverOptions& options) {
   const auto t0 = solve_start(options);
@@ -82,7 +90,9 @@ SolveReport LemkeSolver::solve(const Lcp& lcp, VecX& z, const SolverOptions& opt
   // After the tiny run's ray the double tableau would repeat it (the same Harris rule from the
   // same start) and its lexicographic run is the long double one's, less exact: a ray is
   // proved or refuted there alone (Siconos' CPS_3: 8000 instructions a solve, 3300 of them
-  // the double runs).
+  // the double runs) - unless every choice on the way to it was clear of rounding, when the
+  // long double run would take the same pivots to the same ray (lemke_small.hpp).
+  if (tiny && small_.ray_is_clear()) return finish(SolveStatus::Unsolvable, ray_message(report));
   if (!(tiny && small_.ended_on_ray())) {
     const Answer cold = cold_start(lcp, z, report);
     if (cold != Answer::None) return finish_answer(cold);
@@ -245,9 +255,7 @@ std::pair<SolveStatus, std::string> LemkeSolver::exact_lexicographic(const Lcp& 
   z.setZero(lcp.size());
   switch (end) {
     case Exact::End::Ray:
-      return {SolveStatus::Unsolvable,
-              "secondary ray after " + std::to_string(report.iterations) +
-                  " pivots: Lemke's method cannot reach a solution of this problem"};
+      return {SolveStatus::Unsolvable, ray_message(report)};
     case Exact::End::IterationLimit:
       return {SolveStatus::MaxIterations, "pivot limit " + std::to_string(budget_) + " reached"};
     default:

@@ -31,6 +31,7 @@ bool LemkeSmall::bind(const Lcp& lcp) {
     q_norm = std::max(q_norm, std::abs(q_[i]));
   }
   lex_zero_ = m_norm * std::numeric_limits<double>::epsilon();
+  q_norm_ = q_norm;
   x_floor_ = kTie * q_norm;
   return finite;
 }
@@ -59,6 +60,7 @@ bool LemkeSmall::run(double tolerance, int max_pivots, Deadline deadline, VecX& 
   const int n = rows<N>();
   const int z0 = 2 * n;
   ray_ = false;
+  clear_ray_ = true;
   for (int i = 0; i < n; ++i) {
     x_[i] = q_[i];
     std::fill_n(Binv_[i], n, 0.0);
@@ -71,7 +73,8 @@ bool LemkeSmall::run(double tolerance, int max_pivots, Deadline deadline, VecX& 
     report.residual_history.reserve(report.residual_history.size() + 2 * n + 2);
 
   // z0 enters with column -d = -e and replaces the lexicographically smallest row of
-  // [x, B^-1] (the most negative q_r), which makes every x_i >= 0.
+  // [x, B^-1] (the most negative q_r), which makes every x_i >= 0. This choice is made on the
+  // data as given (x = q, B^-1 = I): exact, ties included.
   std::fill_n(a_, n, 1.0);
   int row = 0;
   for (int r = 1; r < n; ++r)
@@ -95,7 +98,8 @@ bool LemkeSmall::run(double tolerance, int max_pivots, Deadline deadline, VecX& 
           for (int i = 0; i < n; ++i) a_[i] -= Binv_[k][i] * m[k];
     }
     row = leaving_row<N>();
-    if (row < 0) {  // a ray: the long double run decides what it means
+    if (clear_ray_) clear_ray_ = row < 0 ? clear_ray<N>() : clear_choice<N>(row);
+    if (row < 0) {  // a ray: clear_ray_ says whether the long double run must decide
       ray_ = true;
       return false;
     }
@@ -179,6 +183,42 @@ int LemkeSmall::leaving_row() const {
       best = r;
   }
   return best;
+}
+
+// A choice of the ratio test holds by a margin far beyond rounding (n <= 16 rows, a handful of
+// pivots: errors near 1e-15 of the data's scale) when the row taken is the only one eligible
+// within kClear: every other row with a_r above the pivot threshold keeps x_r - t a_r above
+// kClear of the scale after the step t, no entry lies within a factor two of the threshold,
+// and the pivot is no smaller than kClear of the column's largest entry. Exact arithmetic
+// under the lexicographic rule then takes the same row: the minimum ratio is unique.
+template <int N>
+bool LemkeSmall::clear_choice(int row) const {
+  const int n = rows<N>();
+  double largest = 1.0, scale = q_norm_;
+  for (int r = 0; r < n; ++r) {
+    largest = std::max(largest, std::abs(a_[r]));
+    scale = std::max(scale, std::abs(x_[r]));
+  }
+  const double threshold = kPivot * largest;
+  if (!(a_[row] >= kClear * largest)) return false;
+  const double t = std::max(x_[row], 0.0) / a_[row];
+  for (int r = 0; r < n; ++r) {
+    if (a_[r] > 0.5 * threshold && a_[r] <= 2.0 * threshold) return false;
+    if (r != row && a_[r] > threshold && !(x_[r] - t * a_[r] > kClear * scale)) return false;
+  }
+  return true;
+}
+
+// A ray holds by the same margin when every entry of the entering column is below half the
+// pivot threshold: no rounding of that size makes one of them block.
+template <int N>
+bool LemkeSmall::clear_ray() const {
+  const int n = rows<N>();
+  double largest = 1.0;
+  for (int r = 0; r < n; ++r) largest = std::max(largest, std::abs(a_[r]));
+  for (int r = 0; r < n; ++r)
+    if (a_[r] > 0.5 * kPivot * largest) return false;
+  return true;
 }
 
 // Is row r1 of B^-1 / a lexicographically smaller than row r2 (§4.9)? Entries below |M| eps

@@ -29,6 +29,9 @@ class LemkeSmall {
              std::vector<char>& basis, SolveReport& report);
   // Whether the last solve ended on a secondary ray (no row blocked the entering variable).
   bool ended_on_ray() const { return ray_; }
+  // Whether that ray was reached with every choice on the way clear of rounding (clear_choice):
+  // the long double lexicographic run would take the same pivots to the same ray.
+  bool ray_is_clear() const { return ray_ && clear_ray_; }
 
  private:
   // Every step below for N rows known when compiled (N = 0: n_ rows), so that the loops of the
@@ -47,6 +50,10 @@ class LemkeSmall {
   template <int N>
   bool lex_less(int r1, int r2) const;
   template <int N>
+  bool clear_choice(int row) const;
+  template <int N>
+  bool clear_ray() const;
+  template <int N>
   void pivot(int row, int variable);
   template <int N>
   double pivot_residual() const;
@@ -57,10 +64,13 @@ class LemkeSmall {
 
   static constexpr double kPivot = 1e-9;
   static constexpr double kTie = 1e-12;
+  static constexpr double kClear = 1e-8;  // margin of a clear choice, relative to its scale
 
   int n_ = 0;
   bool ray_ = false;
+  bool clear_ray_ = false;        // every choice of the run so far clear (clear_choice)
   double lex_zero_ = 0.0;         // |M| eps: lexicographic entries below it count as zero
+  double q_norm_ = 0.0;           // |q|, the scale of the basic values
   double x_floor_ = 0.0;          // kTie |q|: Harris' allowance below zero
   double M_[kMaxRows][kMaxRows];  // M(i, j) as M_[j][i]: column-wise
   double q_[kMaxRows];

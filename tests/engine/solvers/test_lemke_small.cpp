@@ -24,7 +24,7 @@ double tolerance_of(const Lcp& lcp) {
 
 // One cold run of LemkeSmall at the solver's tolerance.
 struct SmallRun {
-  bool solved = false, ray = false;
+  bool solved = false, ray = false, clear = false;
   VecX z;
   double residual = -1.0;
   std::vector<char> basis;
@@ -39,6 +39,7 @@ SmallRun run_small(const Lcp& lcp) {
   }
   r.solved = small.solve(tolerance_of(lcp), 10000, kNoDeadline, r.z, r.residual, r.basis, r.report);
   r.ray = small.ended_on_ray();
+  r.clear = small.ray_is_clear();
   return r;
 }
 
@@ -102,16 +103,17 @@ TEST(LemkeSmall, SolvesRandomTinyPMatrixProblems) {
     }
 }
 
-// A problem Lemke's method cannot solve ends the small run on a ray (no answer); LemkeSolver
-// then proves it with the lexicographic rule in long double alone (the double tableau's runs
-// would repeat the small one's path) and says Unsolvable.
-TEST(LemkeSmall, LeavesARayToTheLongDoubleRun) {
+// A problem Lemke's method cannot solve ends the small run on a ray (no answer). When every
+// choice on the way held by a margin far beyond rounding (Siconos' two such problems: distinct
+// ratios, a column of clear negatives at the ray) LemkeSolver says Unsolvable at once, with the
+// small run's pivots; the long double tableau's lexicographic rule, run here, agrees.
+TEST(LemkeSmall, AClearRayIsTheAnswer) {
   for (const char* name : {"lcp_Pang_isolated_sol_perturbed", "lcp_CPS_3"}) {
     const Lcp lcp = siconos(name);
     const SmallRun small = run_small(lcp);
     EXPECT_FALSE(small.solved) << name;
     EXPECT_TRUE(small.ray) << name;
-    // The same path: the long double tableau's lexicographic rule ends on the ray too.
+    EXPECT_TRUE(small.clear) << name;
     LemkeTableau<long double> exact;
     exact.bind(lcp, tolerance_of(lcp));
     exact.start_cold();
@@ -119,14 +121,39 @@ TEST(LemkeSmall, LeavesARayToTheLongDoubleRun) {
     EXPECT_EQ(exact.run(LemkeTableau<long double>::Rule::Lexicographic, 10000, exact_report),
               LemkeTableau<long double>::End::Ray)
         << name;
+    EXPECT_EQ(exact_report.iterations, small.report.iterations) << name;
     const test::Run r = test::run("lemke", lcp);
     EXPECT_EQ(r.report.status, SolveStatus::Unsolvable) << name;
-    EXPECT_EQ(r.report.iterations, small.report.iterations + exact_report.iterations) << name;
+    EXPECT_EQ(r.report.iterations, small.report.iterations) << name;
+    EXPECT_EQ(r.z, VecX::Zero(lcp.size())) << name;
   }
   // A solved problem's run does not end on a ray.
   const SmallRun solved = run_small(siconos("lcp_CPS_1"));
   EXPECT_TRUE(solved.solved);
   EXPECT_FALSE(solved.ray);
+}
+
+// A ray reached through a tie is left to the long double run, which proves it alone (the
+// double tableau's runs would repeat the small one's path). w = diag(0, 1, 1) z - e has no
+// solution (w_0 = -1); after z0 enters, rows 0 and 1 both block z_2's column at ratio 0.
+TEST(LemkeSmall, LeavesARayAfterATieToTheLongDoubleRun) {
+  Lcp lcp;
+  lcp.M = MatX::Zero(3, 3);
+  lcp.M(1, 1) = lcp.M(2, 2) = 1.0;
+  lcp.q = -VecX::Ones(3);
+  const SmallRun small = run_small(lcp);
+  EXPECT_FALSE(small.solved);
+  EXPECT_TRUE(small.ray);
+  EXPECT_FALSE(small.clear);
+  LemkeTableau<long double> exact;
+  exact.bind(lcp, tolerance_of(lcp));
+  exact.start_cold();
+  SolveReport exact_report;
+  EXPECT_EQ(exact.run(LemkeTableau<long double>::Rule::Lexicographic, 10000, exact_report),
+            LemkeTableau<long double>::End::Ray);
+  const test::Run r = test::run("lemke", lcp);
+  EXPECT_EQ(r.report.status, SolveStatus::Unsolvable);
+  EXPECT_EQ(r.report.iterations, small.report.iterations + exact_report.iterations);
 }
 
 // A non-finite entry of a tiny problem is refused with lcp_defect's message, as for any size.
