@@ -73,6 +73,8 @@ struct ContactProblem {
   std::vector<std::vector<std::pair<int, char>>> columns_of_body;
   // Workspace: the same as runs of consecutive rows (fill_m's merge without joints).
   ColumnRunsOfBody column_runs;
+  // Workspace: (cos, sin) of the turn of each friction direction from the first about n.
+  std::vector<Vec2> direction_turns;
 
   // Joints, eliminated by their Schur complement (thesis (2.37)-(2.39)): with W = M^-1,
   // A = G_b^T W G_b and Y = G_b^T W G_c (G_c: the contact columns), the bilateral impulses are

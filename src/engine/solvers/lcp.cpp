@@ -56,7 +56,7 @@ const char* lcp_shape_defect(const Lcp& lcp) {
 const char* body_form_defect(const Lcp& lcp) {
   const LcpBodyForm& f = lcp.body_form;
   auto finite = [](const std::vector<Vec6>& v) {
-    return std::all_of(v.begin(), v.end(), [](const Vec6& x) { return x.allFinite(); });
+    return v.empty() || all_finite(v.front().data(), 6 * static_cast<Eigen::Index>(v.size()));
   };
   if (!finite(f.J_a) || !finite(f.J_b) || !finite(f.WJ_a) || !finite(f.WJ_b))
     return "M or q has a non-finite entry";

@@ -18,14 +18,12 @@ double m_entry(const Lcp& lcp, int i, int j) {
   return m_is_sparse(lcp) ? lcp.S.coeff(i, j) : lcp.M(i, j);
 }
 
-namespace {
 // x * 0 is 0 for a finite x and NaN for an infinite or NaN one, so the sum of the products is
 // 0 exactly when every entry is finite: one vectorized pass (Eigen's allFinite compares entry
 // by entry, ~8 instructions each).
 bool all_finite(const double* values, Eigen::Index count) {
   return (Eigen::Map<const VecX>(values, count).array() * 0.0).sum() == 0.0;
 }
-}  // namespace
 
 // (S may be uncompressed, e.g. after an insertion: read it through its iterators.)
 bool m_all_finite(const Lcp& lcp) {

@@ -19,6 +19,8 @@ Eigen::Index m_rows(const Lcp& lcp);
 Eigen::Index m_cols(const Lcp& lcp);
 
 double m_entry(const Lcp& lcp, int i, int j);
+// Whether `count` doubles from `values` are all finite, in one vectorized pass.
+bool all_finite(const double* values, Eigen::Index count);
 bool m_all_finite(const Lcp& lcp);
 double m_max_abs(const Lcp& lcp);
 // max_i sum_j |M_ij|, M's infinity norm.
