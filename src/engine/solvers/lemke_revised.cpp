@@ -166,13 +166,13 @@ bool LemkeRevised::refactor() {
   // solves, so that they touch only W's entries.
   triplets_.clear();
   wz_start_.assign(1, 0);
-  wz_equation_.clear();
+  wz_slot_.clear();
   wz_value_.clear();
   auto entry = [&](int i, int b, double minus_b) {
     if (r_index_[i] >= 0) {
       triplets_.emplace_back(r_index_[i], b, -minus_b);
     } else {
-      wz_equation_.push_back(i);
+      wz_slot_.push_back(w_slot_[i]);
       wz_value_.push_back(minus_b);
     }
   };
@@ -185,11 +185,12 @@ bool LemkeRevised::refactor() {
       for (int i = 0; i < n; ++i)
         if (d_(i) != 0.0) entry(i, b, d_(i));
     }
-    wz_start_.push_back(static_cast<int>(wz_equation_.size()));
+    wz_start_.push_back(static_cast<int>(wz_slot_.size()));
   }
   ++counts_.refactorizations;
   eta_row_.clear();
   eta_start_.assign(1, 0);
+  eta_index_start_.assign(1, 0);
   eta_index_.clear();
   eta_pivot_.clear();
   eta_value_.clear();
@@ -222,7 +223,7 @@ void LemkeRevised::solve_factor(VecX& y) {
       solved_(z_slot_[b]) = yz;
       if (yz == 0.0) continue;
       for (int e = wz_start_[b]; e < wz_start_[b + 1]; ++e)
-        solved_(w_slot_[wz_equation_[e]]) += wz_value_[e] * yz;
+        solved_(wz_slot_[e]) += wz_value_[e] * yz;
     }
   }
   y.swap(solved_);
@@ -240,8 +241,7 @@ void LemkeRevised::solve_factor_transposed(VecX& u) {
     part_.resize(k);
     for (int b = 0; b < k; ++b) {
       double rhs = u(z_slot_[b]);
-      for (int e = wz_start_[b]; e < wz_start_[b + 1]; ++e)
-        rhs += wz_value_[e] * solved_(wz_equation_[e]);
+      for (int e = wz_start_[b]; e < wz_start_[b + 1]; ++e) rhs += wz_value_[e] * u(wz_slot_[e]);
       part_(b) = rhs;
     }
     part_ = lu_.transpose().solve(part_).eval();
@@ -271,7 +271,14 @@ void LemkeRevised::ftran(VecX& y) {
     const int r = eta_row_[e];
     if (y(r) == 0.0) continue;
     const double t = y(r) / eta_pivot_[e];
-    for (int k = eta_start_[e]; k < eta_start_[e + 1]; ++k) y(eta_index_[k]) -= eta_value_[k] * t;
+    const double* value = eta_value_.data() + eta_start_[e];
+    if (eta_dense(e)) {
+      y -= t * Eigen::Map<const VecX>(value, n_);  // its row r holds 0
+    } else {
+      const int* index = eta_index_.data() + eta_index_start_[e];
+      const int count = eta_start_[e + 1] - eta_start_[e];
+      for (int k = 0; k < count; ++k) y(index[k]) -= value[k] * t;
+    }
     y(r) = t;
   }
 }
@@ -289,8 +296,15 @@ std::size_t LemkeRevised::btran_row(int r) {
   u(r) = 1.0;
   for (std::size_t e = eta_row_.size(); e-- > 0;) {
     const int p = eta_row_[e];
+    const double* value = eta_value_.data() + eta_start_[e];
     double s = u(p);
-    for (int k = eta_start_[e]; k < eta_start_[e + 1]; ++k) s -= u(eta_index_[k]) * eta_value_[k];
+    if (eta_dense(e)) {
+      s -= u.dot(Eigen::Map<const VecX>(value, n_));
+    } else {
+      const int* index = eta_index_.data() + eta_index_start_[e];
+      const int count = eta_start_[e + 1] - eta_start_[e];
+      for (int k = 0; k < count; ++k) s -= u(index[k]) * value[k];
+    }
     u(p) = s / eta_pivot_[e];
   }
   solve_factor_transposed(u);
@@ -424,12 +438,22 @@ bool LemkeRevised::pivot(int row, int variable, const VecX& a) {
     return refactor();
   eta_row_.push_back(row);
   eta_pivot_.push_back(p);
-  for (int i = 0; i < n_; ++i) {
-    if (a(i) == 0.0 || i == row) continue;
-    eta_index_.push_back(i);
-    eta_value_.push_back(a(i));
+  // A column over half full is kept whole (its pivot row as 0), so that FTRAN and BTRAN apply
+  // it as one vectorized pass without indices: on the piles B^-1 a fills nearly every row.
+  int nonzeros = 0;
+  for (int i = 0; i < n_; ++i) nonzeros += a(i) != 0.0;
+  if (2 * nonzeros > n_) {
+    eta_value_.insert(eta_value_.end(), a.data(), a.data() + n_);
+    eta_value_[eta_value_.size() - static_cast<std::size_t>(n_ - row)] = 0.0;
+  } else {
+    for (int i = 0; i < n_; ++i) {
+      if (a(i) == 0.0 || i == row) continue;
+      eta_index_.push_back(i);
+      eta_value_.push_back(a(i));
+    }
   }
-  eta_start_.push_back(static_cast<int>(eta_index_.size()));
+  eta_start_.push_back(static_cast<int>(eta_value_.size()));
+  eta_index_start_.push_back(static_cast<int>(eta_index_.size()));
   return true;
 }
 

@@ -104,14 +104,20 @@ class LemkeRevised {
   // The factored block S of B_0 (refactor()): per equation the slot of its basic w_i or -1, the
   // slots of the basic z's (and z0), the rows R without a basic w and each row's place in R.
   std::vector<int> w_slot_, z_slot_, r_row_, r_index_;
-  std::vector<int> wz_start_, wz_equation_;  // -B_WZ by z slot: the equations of W it touches
-  std::vector<double> wz_value_;             // and their values
+  std::vector<int> wz_start_, wz_slot_;  // -B_WZ by z slot: the w slots of the W rows it touches
+  std::vector<double> wz_value_;         // and their values
   Eigen::SparseMatrix<double> S_;
   std::vector<Eigen::Triplet<double>> triplets_;
   Eigen::SparseLU<Eigen::SparseMatrix<double>, Eigen::COLAMDOrdering<int>> lu_;
-  // Etas since the last factorization: pivot row, pivot value and the column's other nonzeros.
-  std::vector<int> eta_row_, eta_start_, eta_index_;
+  // Etas since the last factorization: pivot row, pivot value and the column's other entries,
+  // eta e's from eta_value_[eta_start_[e]]: n of them for a dense eta (the pivot row's 0), else
+  // its nonzeros with their rows from eta_index_[eta_index_start_[e]].
+  std::vector<int> eta_row_, eta_start_, eta_index_start_, eta_index_;
   std::vector<double> eta_pivot_, eta_value_;
+  bool eta_dense(std::size_t e) const {
+    return eta_index_start_[e + 1] == eta_index_start_[e] &&
+           eta_start_[e + 1] - eta_start_[e] == n_;
+  }
   // BTRAN rows of the current ratio test.
   std::vector<int> cached_row_;
   std::vector<VecX> cached_;
