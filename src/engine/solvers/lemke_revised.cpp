@@ -298,8 +298,8 @@ std::size_t LemkeRevised::btran_row(int r) {
     const int p = eta_row_[e];
     const double* value = eta_value_.data() + eta_start_[e];
     double s = u(p);
-    if (eta_dense(e)) {
-      s -= u.dot(Eigen::Map<const VecX>(value, n_));
+    if (eta_dense(e)) {  // in row order, as the sparse sum: the pivots do not see the storage
+      for (int i = 0; i < n_; ++i) s -= u(i) * value[i];
     } else {
       const int* index = eta_index_.data() + eta_index_start_[e];
       const int count = eta_start_[e + 1] - eta_start_[e];
@@ -439,7 +439,8 @@ bool LemkeRevised::pivot(int row, int variable, const VecX& a) {
   eta_row_.push_back(row);
   eta_pivot_.push_back(p);
   // A column over half full is kept whole (its pivot row as 0), so that FTRAN and BTRAN apply
-  // it as one vectorized pass without indices: on the piles B^-1 a fills nearly every row.
+  // it in one pass without indices (FTRAN's vectorized): on the piles B^-1 a fills nearly every
+  // row.
   int nonzeros = 0;
   for (int i = 0; i < n_; ++i) nonzeros += a(i) != 0.0;
   if (2 * nonzeros > n_) {
