@@ -371,13 +371,18 @@ bool LemkeRevised::drop_z0() {
 int LemkeRevised::leaving_row(const VecX& a) {
   const double threshold = kPivot * std::max(1.0, a.cwiseAbs().maxCoeff());
   double theta = std::numeric_limits<double>::infinity();
+  // The second pass visits the rows the first found eligible (on a pile, a few of n).
+  eligible_.clear();
   for (int r = 0; r < n_; ++r)
-    if (a(r) > threshold) theta = std::min(theta, (std::max(x_(r), 0.0) + x_floor_) / a(r));
+    if (a(r) > threshold) {
+      eligible_.push_back(r);
+      theta = std::min(theta, (std::max(x_(r), 0.0) + x_floor_) / a(r));
+    }
   if (std::isinf(theta)) return -1;
   const int z0_row = row_of_[2 * n_];
   int best = -1;
-  for (int r = 0; r < n_; ++r) {
-    if (a(r) <= threshold || std::max(x_(r), 0.0) / a(r) > theta) continue;
+  for (const int r : eligible_) {
+    if (std::max(x_(r), 0.0) / a(r) > theta) continue;
     if (r == z0_row) return r;
     if (best < 0 || a(r) > a(best) * (1 + kTie)) {
       best = r;

@@ -118,6 +118,7 @@ class LemkeRevised {
     return eta_index_start_[e + 1] == eta_index_start_[e] &&
            eta_start_[e + 1] - eta_start_[e] == n_;
   }
+  std::vector<int> eligible_;  // leaving_row's rows with a pivot above the threshold
   // BTRAN rows of the current ratio test.
   std::vector<int> cached_row_;
   std::vector<VecX> cached_;
