@@ -185,12 +185,12 @@ int LemkeSmall::leaving_row() const {
   return best;
 }
 
-// A choice of the ratio test holds by a margin far beyond rounding (n <= 16 rows, a handful of
-// pivots: errors near 1e-15 of the data's scale) when the row taken is the only one eligible
-// within kClear: every other row with a_r above the pivot threshold keeps x_r - t a_r above
-// kClear of the scale after the step t, no entry lies within a factor two of the threshold,
-// and the pivot is no smaller than kClear of the column's largest entry. Exact arithmetic
-// under the lexicographic rule then takes the same row: the minimum ratio is unique.
+// A choice of the ratio test holds by a margin far beyond rounding when the row taken is the
+// only one eligible within kClear: every other row with a_r above the pivot threshold keeps
+// x_r - t a_r above kClear of the scale after the step t, no entry lies within a factor two of
+// the threshold, and the pivot is no smaller than kClear of the column's largest entry. Exact
+// arithmetic under the lexicographic rule then takes the same row: the minimum ratio is unique.
+// (Rounding in x and a is about eps |B^-1| times the data's scale: clear_ray bounds |B^-1|.)
 template <int N>
 bool LemkeSmall::clear_choice(int row) const {
   const int n = rows<N>();
@@ -210,7 +210,8 @@ bool LemkeSmall::clear_choice(int row) const {
 }
 
 // A ray holds by the same margin when every entry of the entering column is below half the
-// pivot threshold: no rounding of that size makes one of them block.
+// pivot threshold and B^-1 stays within kGrowth (so that rounding, ~1e-16 kGrowth of the scale,
+// is far below every margin): no rounding of that size makes an entry block.
 template <int N>
 bool LemkeSmall::clear_ray() const {
   const int n = rows<N>();
@@ -218,6 +219,9 @@ bool LemkeSmall::clear_ray() const {
   for (int r = 0; r < n; ++r) largest = std::max(largest, std::abs(a_[r]));
   for (int r = 0; r < n; ++r)
     if (a_[r] > 0.5 * kPivot * largest) return false;
+  for (int k = 0; k < n; ++k)
+    for (int i = 0; i < n; ++i)
+      if (!(std::abs(Binv_[k][i]) <= kGrowth)) return false;
   return true;
 }
 

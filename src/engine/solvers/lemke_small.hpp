@@ -65,6 +65,7 @@ class LemkeSmall {
   static constexpr double kPivot = 1e-9;
   static constexpr double kTie = 1e-12;
   static constexpr double kClear = 1e-8;  // margin of a clear choice, relative to its scale
+  static constexpr double kGrowth = 1e6;  // largest |B^-1| entry at a clear ray
 
   int n_ = 0;
   bool ray_ = false;

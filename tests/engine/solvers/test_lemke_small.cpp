@@ -133,27 +133,45 @@ TEST(LemkeSmall, AClearRayIsTheAnswer) {
   EXPECT_FALSE(solved.ray);
 }
 
-// A ray reached through a tie is left to the long double run, which proves it alone (the
-// double tableau's runs would repeat the small one's path). w = diag(0, 1, 1) z - e has no
-// solution (w_0 = -1); after z0 enters, rows 0 and 1 both block z_2's column at ratio 0.
-TEST(LemkeSmall, LeavesARayAfterATieToTheLongDoubleRun) {
-  Lcp lcp;
-  lcp.M = MatX::Zero(3, 3);
-  lcp.M(1, 1) = lcp.M(2, 2) = 1.0;
-  lcp.q = -VecX::Ones(3);
+// A ray the small run reaches by a choice that is not clear of rounding is left to the long
+// double run, which proves it alone (the double tableau's runs would repeat the small one's
+// path): LemkeSolver's pivots are both runs'.
+void expect_left_to_the_long_double_run(const Lcp& lcp, const char* what) {
   const SmallRun small = run_small(lcp);
-  EXPECT_FALSE(small.solved);
-  EXPECT_TRUE(small.ray);
-  EXPECT_FALSE(small.clear);
+  EXPECT_FALSE(small.solved) << what;
+  EXPECT_TRUE(small.ray) << what;
+  EXPECT_FALSE(small.clear) << what;
   LemkeTableau<long double> exact;
   exact.bind(lcp, tolerance_of(lcp));
   exact.start_cold();
   SolveReport exact_report;
   EXPECT_EQ(exact.run(LemkeTableau<long double>::Rule::Lexicographic, 10000, exact_report),
-            LemkeTableau<long double>::End::Ray);
+            LemkeTableau<long double>::End::Ray)
+      << what;
   const test::Run r = test::run("lemke", lcp);
-  EXPECT_EQ(r.report.status, SolveStatus::Unsolvable);
-  EXPECT_EQ(r.report.iterations, small.report.iterations + exact_report.iterations);
+  EXPECT_EQ(r.report.status, SolveStatus::Unsolvable) << what;
+  EXPECT_EQ(r.report.iterations, small.report.iterations + exact_report.iterations) << what;
+}
+
+// w = diag(0, 1, 1) z - e has no solution (w_0 = -1); after z0 enters, rows 0 and 1 both block
+// z_2's column at ratio 0: a tie.
+TEST(LemkeSmall, LeavesARayAfterATieToTheLongDoubleRun) {
+  Lcp lcp;
+  lcp.M = MatX::Zero(3, 3);
+  lcp.M(1, 1) = lcp.M(2, 2) = 1.0;
+  lcp.q = -VecX::Ones(3);
+  expect_left_to_the_long_double_run(lcp, "tie");
+}
+
+// w_0 = -1e-7 z_1 - 1 < 0: no solution. Every ratio is unique, but z_1 enters on the pivot 1e-7,
+// so B^-1 holds 1e7 at the ray, beyond kGrowth: rounding is no longer far below the margins.
+TEST(LemkeSmall, LeavesARayThroughALargeInverseToTheLongDoubleRun) {
+  Lcp lcp;
+  lcp.M = MatX::Zero(2, 2);
+  lcp.M(0, 1) = -1e-7;
+  lcp.M(1, 0) = -1.0;
+  lcp.q = Vec2(-1.0, -2.0);
+  expect_left_to_the_long_double_run(lcp, "large inverse");
 }
 
 // A non-finite entry of a tiny problem is refused with lcp_defect's message, as for any size.
