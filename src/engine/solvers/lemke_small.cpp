@@ -164,11 +164,17 @@ double LemkeSmall::residual_of(const VecX& z) const {
 // Harris' ratio test as LemkeTableau::leaving_row: the largest pivot among the rows whose
 // ratio is within the relaxed minimum; z0's row first (it ends the run).
 template <int N>
-int LemkeSmall::leaving_row() const {
+double LemkeSmall::column_largest() const {
   const int n = rows<N>();
   double largest = 1.0;
   for (int r = 0; r < n; ++r) largest = std::max(largest, std::abs(a_[r]));
-  const double threshold = kPivot * largest;
+  return largest;
+}
+
+template <int N>
+int LemkeSmall::leaving_row() const {
+  const int n = rows<N>();
+  const double threshold = kPivot * column_largest<N>();
   double theta = std::numeric_limits<double>::infinity();
   for (int r = 0; r < n; ++r)
     if (a_[r] > threshold) theta = std::min(theta, (std::max(x_[r], 0.0) + x_floor_) / a_[r]);
@@ -194,11 +200,9 @@ int LemkeSmall::leaving_row() const {
 template <int N>
 bool LemkeSmall::clear_choice(int row) const {
   const int n = rows<N>();
-  double largest = 1.0, scale = q_norm_;
-  for (int r = 0; r < n; ++r) {
-    largest = std::max(largest, std::abs(a_[r]));
-    scale = std::max(scale, std::abs(x_[r]));
-  }
+  const double largest = column_largest<N>();
+  double scale = q_norm_;
+  for (int r = 0; r < n; ++r) scale = std::max(scale, std::abs(x_[r]));
   const double threshold = kPivot * largest;
   if (!(a_[row] >= kClear * largest)) return false;
   const double t = std::max(x_[row], 0.0) / a_[row];
@@ -215,8 +219,7 @@ bool LemkeSmall::clear_choice(int row) const {
 template <int N>
 bool LemkeSmall::clear_ray() const {
   const int n = rows<N>();
-  double largest = 1.0;
-  for (int r = 0; r < n; ++r) largest = std::max(largest, std::abs(a_[r]));
+  const double largest = column_largest<N>();
   for (int r = 0; r < n; ++r)
     if (a_[r] > 0.5 * kPivot * largest) return false;
   for (int k = 0; k < n; ++k)

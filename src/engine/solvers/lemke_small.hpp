@@ -47,6 +47,9 @@ class LemkeSmall {
   // -1 for a ray.
   template <int N>
   int leaving_row() const;
+  // max(1, max_r |a_r|): the scale of the entering column's pivot threshold.
+  template <int N>
+  double column_largest() const;
   template <int N>
   bool lex_less(int r1, int r2) const;
   template <int N>
